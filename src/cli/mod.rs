@@ -1,0 +1,152 @@
+//! The command line: clap definitions, each command read into an options
+//! struct and handed to one `ops::` function (STYLE 1). Exit codes: 0
+//! success, 1 a domain "no" (orders rejected, verify mismatch), 2 an
+//! operational failure (unreadable file, bad arguments).
+#![allow(clippy::disallowed_methods)] // adapter: the cli owns arguments and the terminal
+
+use crate::ops::{self, Done};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "empereur",
+    version,
+    about = "Play-by-email adjudicator for La Guerre de l'Empereur",
+    long_about = "Play-by-email adjudicator for La Guerre de l'Empereur (2nd edition), with the optional rules of Empires in Arms.\n\nStart with `empereur demo`.",
+    after_help = "Exit codes: 0 success, 1 the answer is no (orders rejected, verify mismatch), 2 operational error."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+    Toml,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct GameArg {
+    /// The game directory.
+    #[arg(long, short = 'g', default_value = ".")]
+    pub game: PathBuf,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// List the scenarios embedded in the binary.
+    #[command(after_help = "Example:\n  empereur scenarios")]
+    Scenarios,
+
+    /// Print the map of a scenario.
+    #[command(after_help = "Examples:\n  empereur map\n  empereur map --scenario ./my-1805 --format json")]
+    Map {
+        /// Embedded scenario name or scenario directory.
+        #[arg(long, default_value = "1805")]
+        scenario: String,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
+
+    /// Scenario tools.
+    #[command(subcommand)]
+    Scenario(ScenarioCmd),
+
+    /// Create a game directory from a scenario and a players file.
+    #[command(after_help = "Example:\n  empereur new campaign --scenario 1805 --players players.toml")]
+    New {
+        /// Directory to create (must not hold a game already).
+        dir: PathBuf,
+        /// Embedded scenario name or scenario directory.
+        #[arg(long, default_value = "1805")]
+        scenario: String,
+        /// The players file (see README).
+        #[arg(long)]
+        players: PathBuf,
+        /// Switch on an optional rules module (repeatable).
+        #[arg(long = "option")]
+        options: Vec<String>,
+        /// The game id (the GAME line of orders); default: the directory name.
+        #[arg(long)]
+        id: Option<String>,
+    },
+
+    /// Show the current state of a game.
+    #[command(
+        after_help = "Examples:\n  empereur show --game campaign\n  empereur show --game campaign --power austria --format json"
+    )]
+    Show {
+        #[command(flatten)]
+        game: GameArg,
+        /// Show only what this power may see (2.5).
+        #[arg(long)]
+        power: Option<String>,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
+
+    /// Create the demo game from the embedded scenario and play it.
+    #[command(after_help = "Example:\n  empereur demo --out /tmp/demo")]
+    Demo {
+        /// Where to create the demo game (default: a new temporary directory).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ScenarioCmd {
+    /// Validate a scenario directory and list its house values.
+    #[command(after_help = "Example:\n  empereur scenario check games/scenarios/1805")]
+    Check {
+        /// The scenario directory.
+        dir: PathBuf,
+    },
+}
+
+/// Parse arguments, run, and map the result to an exit code.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    match run(cli) {
+        Ok(Done::Yes) => ExitCode::SUCCESS,
+        Ok(Done::No) => ExitCode::from(1),
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+pub fn run(cli: Cli) -> anyhow::Result<Done> {
+    match cli.command {
+        Command::Scenarios => ops::scenarios(),
+        Command::Map { scenario, format } => ops::map::run(&scenario, format),
+        Command::Scenario(ScenarioCmd::Check { dir }) => ops::scenario_check(&dir),
+        Command::New {
+            dir,
+            scenario,
+            players,
+            options,
+            id,
+        } => ops::new::run(&ops::new::NewOptions {
+            dir,
+            scenario,
+            players,
+            options,
+            id,
+        }),
+        Command::Show { game, power, format } => ops::show::run(&game.game, power.as_deref(), format),
+        Command::Demo { out } => ops::demo::run(out),
+    }
+}

@@ -1,0 +1,163 @@
+//! Diagnostics: an error or warning with a location, rendered in one place.
+//!
+//! Every problem a user can cause (a bad order, a broken scenario file, a
+//! malformed players file) becomes a [`Diagnostic`] with a [`Span`] into
+//! the text it came from. [`Diagnostic::render`] is the only place that
+//! turns one into text: the source line, a caret under the problem and the
+//! help line. The same plain text goes to the terminal and into mail.
+
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+
+/// A place in a text: 1-based line and column (in characters), and a
+/// length in characters (at least 1 when rendered).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Span {
+    pub line: usize,
+    pub col: usize,
+    pub len: usize,
+}
+
+impl Span {
+    pub fn new(line: usize, col: usize, len: usize) -> Span {
+        Span { line, col, len }
+    }
+    /// The whole of line `line` (column 1, length 0 = to the end).
+    pub fn line(line: usize) -> Span {
+        Span { line, col: 1, len: 0 }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+    Note,
+}
+
+/// A problem with a location and an optional suggestion.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    /// A short stable code, e.g. `unknown-province`, for tests and tools.
+    pub code: String,
+    pub message: String,
+    pub span: Span,
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn error(code: &str, message: impl Into<String>, span: Span) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            code: code.to_string(),
+            message: message.into(),
+            span,
+            help: None,
+        }
+    }
+    pub fn warning(code: &str, message: impl Into<String>, span: Span) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, message, span)
+        }
+    }
+    pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
+        self.help = Some(help.into());
+        self
+    }
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// Render as plain text against the source it points into:
+    ///
+    /// ```text
+    /// error[unknown-province]: no province 'Viena'
+    ///  --> orders.txt:3:15
+    ///   |
+    /// 3 | MOVE corps 1 Viena
+    ///   |              ^^^^^
+    ///   = help: did you mean Vienna?
+    /// ```
+    pub fn render(&self, origin: &str, source: &str) -> String {
+        let sev = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "note",
+        };
+        let mut out = String::new();
+        let _ = writeln!(out, "{sev}[{}]: {}", self.code, self.message);
+        let line_no = self.span.line;
+        let _ = writeln!(out, " --> {origin}:{line_no}:{}", self.span.col);
+        if let Some(text) = source.lines().nth(line_no.saturating_sub(1)).filter(|_| line_no > 0) {
+            // Control characters would break the caret alignment and a
+            // terminal; show them as '?'.
+            let shown: String = text
+                .chars()
+                .map(|c| if c.is_control() { '?' } else { c })
+                .take(200)
+                .collect();
+            let width = line_no.to_string().len();
+            let pad = " ".repeat(width);
+            let _ = writeln!(out, "{pad} |");
+            let _ = writeln!(out, "{line_no} | {shown}");
+            let shown_len = shown.chars().count();
+            let col = self.span.col.max(1).min(shown_len + 1);
+            let len = if self.span.len == 0 {
+                shown_len.saturating_sub(col - 1).max(1)
+            } else {
+                self.span.len.min((shown_len + 1).saturating_sub(col - 1)).max(1)
+            };
+            let _ = writeln!(out, "{pad} | {}{}", " ".repeat(col - 1), "^".repeat(len));
+        }
+        if let Some(help) = &self.help {
+            let _ = writeln!(out, "  = help: {help}");
+        }
+        out
+    }
+}
+
+/// Names close to `wanted` among `candidates`, best first, for "did you
+/// mean". Compares case-insensitively by Jaro-Winkler and edit distance.
+pub fn suggest<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+    let w = wanted.to_lowercase();
+    let mut scored: Vec<(usize, &str)> = candidates
+        .into_iter()
+        .filter_map(|c| {
+            let lc = c.to_lowercase();
+            let dist = strsim::levenshtein(&w, &lc);
+            let limit = (w.chars().count().max(3) / 3).max(1);
+            let close = dist <= limit || strsim::jaro_winkler(&w, &lc) > 0.92;
+            close.then_some((dist, c))
+        })
+        .collect();
+    scored.sort();
+    scored.dedup_by(|a, b| a.1 == b.1);
+    scored.into_iter().map(|(_, c)| c).take(3).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_a_caret_under_the_span() {
+        let d = Diagnostic::error("unknown-province", "no province 'Viena'", Span::new(1, 14, 5))
+            .with_help("did you mean Vienna?");
+        let text = d.render("orders.txt", "MOVE corps 1 Viena\n");
+        assert_eq!(
+            text,
+            "error[unknown-province]: no province 'Viena'\n --> orders.txt:1:14\n  |\n1 | MOVE corps 1 Viena\n  |              ^^^^^\n  = help: did you mean Vienna?\n"
+        );
+    }
+
+    #[test]
+    fn suggestions_find_near_misses() {
+        let names = ["Vienna", "Venetia", "Bavaria", "Prague"];
+        assert_eq!(suggest("Viena", names), vec!["Vienna"]);
+        assert_eq!(suggest("Bavria", names), vec!["Bavaria"]);
+        assert!(suggest("Moscow", names).is_empty());
+    }
+}

@@ -1,0 +1,43 @@
+//! Empereur: a play-by-email adjudicator for *La Guerre de l'Empereur*.
+//!
+//! # Modules
+//!
+//! Pure core (no files, clock, environment or OS randomness; enforced by
+//! `clippy.toml`):
+//!
+//! | module | owns |
+//! |---|---|
+//! | [`ids`] | power ids, nations, seasons, phase ids |
+//! | [`diagnostic`] | errors with a span, rendered in one place |
+//! | [`map`] | provinces, sea zones, arrows, name resolution |
+//! | [`scenario`] | scenario TOML schema, loading and checks, rules tables |
+//! | [`state`] | the game state, its TOML form, per-power views |
+//! | [`orders`] | the order language: lexer, parser, resolution, validation |
+//! | [`dice`] | the dice trait and its sources, the commit-reveal protocol |
+//! | [`rules`] | the engine: state + orders + dice -> state + outcomes |
+//!
+//! Adapters:
+//!
+//! | module | owns | reads / writes in a game directory |
+//! |---|---|---|
+//! | [`store`] | layout, atomic writes, lock, config, passwords | everything below, through `atomic_write` |
+//! | [`ops`] | one function per command | — (calls store) |
+//! | [`cli`] | argument parsing, exit codes | — |
+//!
+//! Files of a game directory and who writes them: `game.toml` (ops::new,
+//! moderator), `state.toml` (ops::new, ops::resolve), `phase/` (ops::new,
+//! ops::resolve, ops::submit, ingest), `history/` (ops::resolve, append
+//! only), `mail/` (ingest, send), `journal.log` (every command that
+//! decides something), `.lock` (every command that writes).
+
+pub mod cli;
+pub mod diagnostic;
+pub mod dice;
+pub mod ids;
+pub mod map;
+pub mod ops;
+pub mod orders;
+pub mod rules;
+pub mod scenario;
+pub mod state;
+pub mod store;

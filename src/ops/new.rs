@@ -1,0 +1,103 @@
+//! `empereur new`: create a game directory.
+
+use super::Done;
+use crate::state::State;
+use crate::store::{self, GameConfig, GameDir, config::Person};
+use anyhow::{Context, Result, bail};
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+pub struct NewOptions {
+    pub dir: PathBuf,
+    pub scenario: String,
+    pub players: PathBuf,
+    pub options: Vec<String>,
+    pub id: Option<String>,
+}
+
+/// Optional rule modules a game may switch on.
+pub const OPTIONS: &[&str] = &["naval", "political"];
+
+pub fn run(o: &NewOptions) -> Result<Done> {
+    let game = create(o)?;
+    println!("created game '{}' in {}", game.0, o.dir.display());
+    Ok(Done::Yes)
+}
+
+/// Create the game; returns (game id, state).
+pub fn create(o: &NewOptions) -> Result<(String, State)> {
+    let dir = GameDir::new(&o.dir);
+    if dir.exists() {
+        bail!("{} already holds a game; refusing to overwrite it", o.dir.display());
+    }
+    let origin = o.players.display().to_string();
+    let text = store::read_text(&o.players)?;
+    let players = store::players::parse(&origin, &text).map_err(anyhow::Error::msg)?;
+    create_from(o, players)
+}
+
+pub fn create_from(o: &NewOptions, players: store::players::Players) -> Result<(String, State)> {
+    let dir = GameDir::new(&o.dir);
+    if dir.exists() {
+        bail!("{} already holds a game; refusing to overwrite it", o.dir.display());
+    }
+    for opt in &o.options {
+        if !OPTIONS.contains(&opt.as_str()) {
+            bail!("unknown option '{opt}' (known: {})", OPTIONS.join(", "));
+        }
+    }
+    let scenario = store::load_scenario(&o.scenario)?;
+    let id = match &o.id {
+        Some(i) => i.clone(),
+        None => o
+            .dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .map(sanitize)
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| "game".to_string()),
+    };
+    let powers: BTreeSet<_> = players.players.iter().map(|p| p.power).collect();
+    let options: BTreeSet<String> = o.options.iter().cloned().collect();
+    let state = State::initial(&scenario, &id, &powers, options.clone());
+    let mut entries = Vec::new();
+    for p in players.players {
+        let h = store::password::hash(&p.password)?;
+        entries.push(p.into_entry(h));
+    }
+    let config = GameConfig {
+        format: 1,
+        game: id.clone(),
+        scenario: scenario.id.clone(),
+        options,
+        moderator: Person {
+            name: players.moderator.name,
+            email: players.moderator.email,
+        },
+        players: entries,
+        timezone: "UTC".to_string(),
+    };
+    dir.create_layout()?;
+    let _lock = dir.lock()?;
+    let scen_path = std::path::Path::new(&o.scenario);
+    if scen_path.is_dir() {
+        for (rel, text) in store::read_scenario_files(scen_path)? {
+            store::atomic_write(&dir.scenario_dir().join(rel), text.as_bytes())?;
+        }
+    }
+    store::atomic_write(&dir.config(), config.to_toml().as_bytes()).context("writing game.toml")?;
+    dir.save_state(&state)?;
+    Ok((id, state))
+}
+
+fn sanitize(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect()
+}

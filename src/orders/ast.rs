@@ -1,0 +1,247 @@
+//! Orders after name resolution: the contract between the parser and the
+//! rules engine. Every id here has been checked against the map and the
+//! state; the rules engine never sees order text.
+
+use crate::diagnostic::Span;
+use crate::ids::{Nation, PhaseId, PowerId};
+use crate::scenario::Arm;
+use crate::state::UnitKey;
+use serde::{Deserialize, Serialize};
+
+/// The header lines of an order file.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Header {
+    pub game: Option<String>,
+    pub power: Option<PowerId>,
+    pub password: Option<String>,
+    pub phase: Option<PhaseId>,
+    pub entropy: Option<String>,
+}
+
+/// Continental System actions (4.24, 4.243, 4.256).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EmbargoAction {
+    Declare,
+    Join,
+    Leave,
+    Cancel,
+}
+
+/// Terms offered with a peace (5.1) or a surrender (5.12).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Terms {
+    /// Gold paid by the power that makes peace or surrenders.
+    #[serde(default)]
+    pub gold: u32,
+    /// VP transferred to the other side.
+    #[serde(default)]
+    pub vp: u32,
+    /// Provinces ceded (the receiver garrisons them).
+    #[serde(default)]
+    pub provinces: Vec<String>,
+}
+
+/// When a standing combat choice applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Situation {
+    Attacking,
+    Defending,
+    Any,
+}
+
+/// Standing orders (persist until replaced; answer the questions a battle
+/// or interception asks of a power that is not at the keyboard).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "standing", rename_all = "snake_case")]
+pub enum Standing {
+    /// Intercept enemy squadrons passing a zone next to ours (5.4).
+    Intercept { enabled: bool },
+    /// Combat option to choose in a situation (5.6); the engine takes the
+    /// best legal option at or below the leader's rating column.
+    CombatOption { situation: Situation, option: String },
+    /// Withdraw before battle when outnumbered by more than `ratio`:1
+    /// (`None` = always stand).
+    Withdraw { ratio: Option<u32> },
+    /// Preferred retreat destinations, best first.
+    Retreat { provinces: Vec<String> },
+    /// Reset every standing order of this power to the defaults.
+    Clear,
+}
+
+/// One division to build: arm, nation (a minor's divisions, 3.44) and
+/// how many.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BuildItem {
+    pub count: u32,
+    pub arm: Arm,
+    pub nation: Nation,
+}
+
+/// A resolved order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "order", rename_all = "snake_case")]
+pub enum Order {
+    // Country bid (3.1)
+    Bid {
+        vp: u32,
+        preferences: Vec<PowerId>,
+    },
+
+    // Turn Start (4.6)
+    /// 4.61: move together with an ally this season.
+    Cooperate {
+        with: PowerId,
+    },
+    /// 4.6: France opts to move first.
+    MoveFirst,
+
+    // Player Turn political steps (5.1–5.3, 4.71, 4.24, 4.212)
+    OfferPeace {
+        to: PowerId,
+        terms: Terms,
+    },
+    AcceptPeace {
+        from: PowerId,
+    },
+    RejectPeace {
+        from: PowerId,
+    },
+    Surrender {
+        to: PowerId,
+        terms: Terms,
+    },
+    ProposeAlliance {
+        to: PowerId,
+    },
+    AcceptAlliance {
+        from: PowerId,
+    },
+    BreakAlliance {
+        with: PowerId,
+    },
+    DeclareWar {
+        on: PowerId,
+    },
+    /// 4.71 / 4.4: try to ally an NPC.
+    NpcAlliance {
+        npc: PowerId,
+    },
+    Embargo {
+        action: EmbargoAction,
+    },
+    Gift {
+        to: PowerId,
+        gold: u32,
+    },
+    Loan {
+        to: PowerId,
+        gold: u32,
+    },
+
+    // Naval phase (5.4)
+    /// Move a squadron along sea zones, carrying corps; a path ending in a
+    /// port province enters that port.
+    NavalMove {
+        squadron: UnitKey,
+        path: Vec<String>,
+        carrying: Vec<UnitKey>,
+        to_port: Option<String>,
+    },
+    /// Attack enemy squadrons in a sea zone.
+    NavalAttack {
+        squadron: UnitKey,
+        sea: String,
+    },
+    /// Blockade the port of a province from its sea zone.
+    Blockade {
+        squadron: UnitKey,
+        port: String,
+    },
+
+    // Land phase (5.5)
+    /// Move a stack of corps (with the commander standing with them, if
+    /// named) along a path of provinces.
+    Move {
+        corps: Vec<UnitKey>,
+        commander: Option<String>,
+        path: Vec<String>,
+    },
+    /// Besiege (attack the garrison of) the province the corps stand in.
+    Besiege {
+        corps: Vec<UnitKey>,
+        province: String,
+    },
+    /// Leave an infantry division of a corps as garrison.
+    Garrison {
+        corps: UnitKey,
+        province: String,
+    },
+    /// Take a garrison division back into a corps in the same province.
+    WithdrawGarrison {
+        province: String,
+        corps: UnitKey,
+    },
+
+    // Mutual Build phase (6.0)
+    Build {
+        corps: UnitKey,
+        items: Vec<BuildItem>,
+    },
+    BuildSquadron {
+        port: String,
+        count: u32,
+    },
+
+    // Winterphase (4.25)
+    BuyVp {
+        gold: u32,
+    },
+
+    Standing(Standing),
+}
+
+impl Order {
+    /// A short name of the order kind, for messages and the order
+    /// reference (`move`, `declare-war`, …).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Order::Bid { .. } => "bid",
+            Order::Cooperate { .. } => "cooperate",
+            Order::MoveFirst => "move-first",
+            Order::OfferPeace { .. } => "offer-peace",
+            Order::AcceptPeace { .. } => "accept-peace",
+            Order::RejectPeace { .. } => "reject-peace",
+            Order::Surrender { .. } => "surrender",
+            Order::ProposeAlliance { .. } => "propose-alliance",
+            Order::AcceptAlliance { .. } => "accept-alliance",
+            Order::BreakAlliance { .. } => "break-alliance",
+            Order::DeclareWar { .. } => "declare-war",
+            Order::NpcAlliance { .. } => "npc-alliance",
+            Order::Embargo { .. } => "embargo",
+            Order::Gift { .. } => "gift",
+            Order::Loan { .. } => "loan",
+            Order::NavalMove { .. } => "naval-move",
+            Order::NavalAttack { .. } => "naval-attack",
+            Order::Blockade { .. } => "blockade",
+            Order::Move { .. } => "move",
+            Order::Besiege { .. } => "besiege",
+            Order::Garrison { .. } => "garrison",
+            Order::WithdrawGarrison { .. } => "withdraw-garrison",
+            Order::Build { .. } => "build",
+            Order::BuildSquadron { .. } => "build-squadron",
+            Order::BuyVp { .. } => "buy-vp",
+            Order::Standing(_) => "standing",
+        }
+    }
+}
+
+/// An order with where it came from and its normalised text.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OrderLine {
+    pub order: Order,
+    /// The canonical one-line form echoed in acknowledgements and reports.
+    pub text: String,
+    pub span: Span,
+}

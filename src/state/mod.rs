@@ -1,0 +1,710 @@
+//! The state of a game: calendar, powers, provinces, units, relations.
+//!
+//! Serialised as `state.toml` with `format = 1` (see [`StateFile`]); the
+//! file form is checked against the scenario by [`State::validate`] when
+//! loaded, so every later step can trust ids. [`State::initial`] builds the
+//! 1805 set-up from a scenario (3.0–3.6). Pure: no I/O.
+
+pub mod view;
+
+use crate::ids::{Nation, PhaseId, PowerId, Step, Turn};
+use crate::map::Owner;
+use crate::scenario::{Arm, Pool, Scenario};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+/// The schema version written into every state file.
+pub const FORMAT: u32 = 1;
+
+/// 3.31: what a major power is, politically.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "lowercase")]
+pub enum Control {
+    /// 3.2: represented by a player.
+    Player,
+    /// 3.31: not at war with nor allied to any Player Country.
+    Inactive,
+    /// 3.31: at war with a PC and without PC allies; run by `by`.
+    Controlled { by: PowerId },
+    /// 3.31: allied with one PC, which runs its units.
+    Allied { with: PowerId },
+}
+
+impl Control {
+    pub fn is_player(&self) -> bool {
+        matches!(self, Control::Player)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PowerState {
+    pub control: Control,
+    pub gold: i64,
+    pub vp: i64,
+    /// 4.221: costs that could not be paid, carried over; nothing else may
+    /// be bought while this is above zero.
+    #[serde(default)]
+    pub debt: i64,
+    /// 3.1: the VP bid that won this power (0 without a bid).
+    #[serde(default)]
+    pub bid: u32,
+    /// 4.213: consecutive turns the capital has been held by foreign forces.
+    #[serde(default)]
+    pub capital_lost_turns: u32,
+    /// Divisions and squadrons not on the map (force pool).
+    pub pool: PoolState,
+    /// 4.256: years of participation in the Continental System.
+    #[serde(default)]
+    pub embargo_years: u32,
+    /// Whether this power is in the Continental System now (4.243).
+    #[serde(default)]
+    pub in_embargo: bool,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PoolState {
+    pub infantry: u32,
+    pub cavalry: u32,
+    pub artillery: u32,
+    pub squadrons: u32,
+}
+
+impl From<Pool> for PoolState {
+    fn from(p: Pool) -> Self {
+        PoolState {
+            infantry: p.infantry,
+            cavalry: p.cavalry,
+            artillery: p.artillery,
+            squadrons: p.squadrons,
+        }
+    }
+}
+
+impl PoolState {
+    pub fn of(&self, arm: Arm) -> u32 {
+        match arm {
+            Arm::Infantry => self.infantry,
+            Arm::Cavalry => self.cavalry,
+            Arm::Artillery => self.artillery,
+        }
+    }
+    pub fn of_mut(&mut self, arm: Arm) -> &mut u32 {
+        match arm {
+            Arm::Infantry => &mut self.infantry,
+            Arm::Cavalry => &mut self.cavalry,
+            Arm::Artillery => &mut self.artillery,
+        }
+    }
+}
+
+/// A minor power's standing: who holds its forces and its unbuilt pool.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MinorState {
+    /// The major power that has conquered it (3.41) or controls its
+    /// forces (3.45), if any.
+    pub controller: Option<PowerId>,
+    pub pool: PoolState,
+    /// 3.42: a Loyal Minor Power that has been remapped into being.
+    #[serde(default)]
+    pub formed: bool,
+}
+
+/// A garrison in a province (2.23): one infantry division of a nation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Garrison {
+    pub nation: Nation,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProvinceState {
+    /// Who controls it now (4.21); `None` for an uncontrolled minor province.
+    pub controller: Option<Nation>,
+    /// A garrison division (of occupation or conquest), if any.
+    pub garrison: Option<Garrison>,
+    /// 2.25: a rebellion's ghost division holds the province.
+    #[serde(default)]
+    pub rebellion: bool,
+}
+
+/// One division in a corps box (2.22, 2.23).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Division {
+    pub arm: Arm,
+    /// The nation of the division (a major corps may hold its own minor
+    /// divisions, 2.22).
+    pub nation: Nation,
+}
+
+/// A corps counter and its mat boxes (2.22, 2.51).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Corps {
+    pub nation: Nation,
+    pub number: u32,
+    /// Province it stands in; `None` while off the map (not yet arrived,
+    /// 3.46, or removed).
+    pub location: Option<String>,
+    #[serde(default)]
+    pub divisions: Vec<Division>,
+    /// Reinforcement date (3.3); it may not be used before.
+    pub arrives: Option<Turn>,
+}
+
+impl Corps {
+    pub fn key(&self) -> UnitKey {
+        UnitKey::corps(self.nation.clone(), self.number)
+    }
+    /// 2.22, 2.5: three boxes, plus one cavalry division in French corps 1–4.
+    pub fn capacity(&self) -> usize {
+        if self.nation == Nation::Major(PowerId::France) && self.number <= 4 {
+            4
+        } else {
+            3
+        }
+    }
+}
+
+/// Where a squadron is: in a port or at sea.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(tag = "in", content = "id", rename_all = "lowercase")]
+pub enum Location {
+    Port(String),
+    Sea(String),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Squadron {
+    pub nation: Nation,
+    pub number: u32,
+    pub location: Location,
+    /// Blockading the port of this province (5.4).
+    #[serde(default)]
+    pub blockading: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Commander {
+    pub name: String,
+    pub nation: PowerId,
+    pub rating: u8,
+    /// Province he stands in (with a stack), or `None` before arrival.
+    pub location: Option<String>,
+    pub arrives: Option<Turn>,
+    #[serde(default)]
+    pub primary: bool,
+}
+
+/// A unit's identity: `corps` or `squadron`, nation and number.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct UnitKey {
+    pub kind: UnitKind,
+    pub nation: Nation,
+    pub number: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UnitKind {
+    Corps,
+    Squadron,
+}
+
+impl UnitKey {
+    pub fn corps(nation: Nation, number: u32) -> UnitKey {
+        UnitKey {
+            kind: UnitKind::Corps,
+            nation,
+            number,
+        }
+    }
+    pub fn squadron(nation: Nation, number: u32) -> UnitKey {
+        UnitKey {
+            kind: UnitKind::Squadron,
+            nation,
+            number,
+        }
+    }
+}
+
+impl fmt::Display for UnitKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kind = match self.kind {
+            UnitKind::Corps => "corps",
+            UnitKind::Squadron => "squadron",
+        };
+        write!(f, "{} {kind} {}", self.nation, self.number)
+    }
+}
+
+/// An enforced peace between two powers until a turn (2.7).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct EnforcedPeace {
+    pub powers: [PowerId; 2],
+    pub until: Turn,
+}
+
+/// 2.7: the Alliance Display and the Enforced Peace Record.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Relations {
+    /// Pairs at war, each sorted, the list sorted.
+    #[serde(default)]
+    pub wars: Vec<[PowerId; 2]>,
+    /// Pairs allied, each sorted, the list sorted.
+    #[serde(default)]
+    pub alliances: Vec<[PowerId; 2]>,
+    #[serde(default)]
+    pub enforced_peace: Vec<EnforcedPeace>,
+}
+
+fn pair(a: PowerId, b: PowerId) -> [PowerId; 2] {
+    if a <= b { [a, b] } else { [b, a] }
+}
+
+impl Relations {
+    pub fn at_war(&self, a: PowerId, b: PowerId) -> bool {
+        self.wars.contains(&pair(a, b))
+    }
+    pub fn allied(&self, a: PowerId, b: PowerId) -> bool {
+        self.alliances.contains(&pair(a, b))
+    }
+    pub fn set_war(&mut self, a: PowerId, b: PowerId, on: bool) {
+        set(&mut self.wars, pair(a, b), on);
+    }
+    pub fn set_alliance(&mut self, a: PowerId, b: PowerId, on: bool) {
+        set(&mut self.alliances, pair(a, b), on);
+    }
+    pub fn at_war_with_any(&self, a: PowerId) -> bool {
+        self.wars.iter().any(|w| w.contains(&a))
+    }
+    pub fn enemies(&self, a: PowerId) -> Vec<PowerId> {
+        self.wars
+            .iter()
+            .filter(|w| w.contains(&a))
+            .map(|w| if w[0] == a { w[1] } else { w[0] })
+            .collect()
+    }
+    pub fn allies(&self, a: PowerId) -> Vec<PowerId> {
+        self.alliances
+            .iter()
+            .filter(|w| w.contains(&a))
+            .map(|w| if w[0] == a { w[1] } else { w[0] })
+            .collect()
+    }
+    /// An enforced peace between the two that has not yet expired at `now`.
+    pub fn enforced(&self, a: PowerId, b: PowerId, now: Turn) -> Option<&EnforcedPeace> {
+        self.enforced_peace
+            .iter()
+            .find(|e| e.powers == pair(a, b) && now < e.until)
+    }
+}
+
+fn set(list: &mut Vec<[PowerId; 2]>, p: [PowerId; 2], on: bool) {
+    if on {
+        if !list.contains(&p) {
+            list.push(p);
+            list.sort();
+        }
+    } else {
+        list.retain(|x| *x != p);
+    }
+}
+
+/// The Continental System (4.24).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Embargo {
+    /// Declared by France and not cancelled.
+    pub active: bool,
+}
+
+/// The whole state of a game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct State {
+    pub game: String,
+    pub scenario: String,
+    /// Optional rule modules switched on (`naval`, `political`, …).
+    #[serde(default)]
+    pub options: BTreeSet<String>,
+    /// The open phase.
+    pub phase: PhaseId,
+    /// 4.6: the order of Player Turns this season, set at Turn Start.
+    #[serde(default)]
+    pub turn_order: Vec<PowerId>,
+    pub powers: BTreeMap<PowerId, PowerState>,
+    #[serde(default)]
+    pub minors: BTreeMap<String, MinorState>,
+    pub provinces: BTreeMap<String, ProvinceState>,
+    #[serde(default)]
+    pub corps: Vec<Corps>,
+    #[serde(default)]
+    pub squadrons: Vec<Squadron>,
+    #[serde(default)]
+    pub commanders: Vec<Commander>,
+    #[serde(default)]
+    pub relations: Relations,
+    #[serde(default)]
+    pub embargo: Embargo,
+    /// One-time events already used (4.72).
+    #[serde(default)]
+    pub events_used: BTreeSet<String>,
+    /// The winner, once the game is over (7.1), or `draw` after Fall 1815.
+    #[serde(default)]
+    pub over: Option<String>,
+}
+
+/// `state.toml` on disk: the schema version beside the state.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct StateFile {
+    pub format: u32,
+    #[serde(flatten)]
+    pub state: State,
+}
+
+/// A problem found in a state file: the key and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StateError {
+    pub key: String,
+    pub message: String,
+}
+
+impl fmt::Display for StateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.key, self.message)
+    }
+}
+
+impl State {
+    /// 3.0–3.6: the set-up from the player mats. `players` are the powers
+    /// with a player (the rest are NPCs, 3.3).
+    pub fn initial(scenario: &Scenario, game: &str, players: &BTreeSet<PowerId>, options: BTreeSet<String>) -> State {
+        let mut powers = BTreeMap::new();
+        for (id, spec) in &scenario.powers {
+            powers.insert(
+                *id,
+                PowerState {
+                    control: if players.contains(id) {
+                        Control::Player
+                    } else {
+                        Control::Inactive
+                    },
+                    gold: spec.gold,
+                    vp: 100, // 3.5: 100 minus the bid (no bid: 0)
+                    debt: 0,
+                    bid: 0,
+                    capital_lost_turns: 0,
+                    pool: spec.pool.into(),
+                    embargo_years: 0,
+                    in_embargo: false,
+                },
+            );
+        }
+        let mut provinces = BTreeMap::new();
+        for p in &scenario.map.provinces {
+            let controller = match &p.owner {
+                Owner::Major(m) => Some(Nation::Major(*m)),
+                Owner::Minor(m) => scenario.minors.get(m).map(|_| Nation::Minor(m.clone())),
+                Owner::None => None,
+            };
+            provinces.insert(
+                p.id.clone(),
+                ProvinceState {
+                    controller,
+                    garrison: None,
+                    rebellion: false,
+                },
+            );
+        }
+        let mut corps = Vec::new();
+        let mut squadrons = Vec::new();
+        let mut commanders = Vec::new();
+        for (id, spec) in &scenario.powers {
+            let nation = Nation::Major(*id);
+            for g in &spec.garrisons {
+                if let Some(ps) = provinces.get_mut(g) {
+                    ps.garrison = Some(Garrison { nation: nation.clone() });
+                    ps.controller = Some(nation.clone());
+                }
+            }
+            for c in &spec.corps {
+                corps.push(Corps {
+                    nation: nation.clone(),
+                    number: c.number,
+                    location: if c.arrives.is_some() { None } else { c.at.clone() },
+                    divisions: c
+                        .divisions
+                        .iter()
+                        .map(|a| Division {
+                            arm: *a,
+                            nation: nation.clone(),
+                        })
+                        .collect(),
+                    arrives: c.arrives,
+                });
+            }
+            for s in &spec.squadrons {
+                squadrons.push(Squadron {
+                    nation: nation.clone(),
+                    number: s.number,
+                    location: Location::Port(s.at.clone()),
+                    blockading: None,
+                });
+            }
+            for c in &spec.commanders {
+                commanders.push(Commander {
+                    name: c.name.clone(),
+                    nation: *id,
+                    rating: c.rating,
+                    location: if c.arrives.is_some() {
+                        None
+                    } else {
+                        c.at.clone().or_else(|| Some(spec.capital.clone()))
+                    },
+                    arrives: c.arrives,
+                    primary: c.primary,
+                });
+            }
+        }
+        let mut minors = BTreeMap::new();
+        for (id, m) in &scenario.minors {
+            let nation = Nation::Minor(id.clone());
+            minors.insert(
+                id.clone(),
+                MinorState {
+                    controller: m.controller,
+                    pool: m.pool.into(),
+                    formed: false,
+                },
+            );
+            for g in &m.garrisons {
+                if let Some(ps) = provinces.get_mut(g) {
+                    ps.garrison = Some(Garrison { nation: nation.clone() });
+                }
+            }
+            for c in &m.corps {
+                corps.push(Corps {
+                    nation: nation.clone(),
+                    number: c.number,
+                    location: if c.arrives.is_some() { None } else { c.at.clone() },
+                    divisions: c
+                        .divisions
+                        .iter()
+                        .map(|a| Division {
+                            arm: *a,
+                            nation: nation.clone(),
+                        })
+                        .collect(),
+                    arrives: c.arrives,
+                });
+            }
+            for s in &m.squadrons {
+                squadrons.push(Squadron {
+                    nation: nation.clone(),
+                    number: s.number,
+                    location: Location::Port(s.at.clone()),
+                    blockading: None,
+                });
+            }
+        }
+        State {
+            game: game.to_string(),
+            scenario: scenario.id.clone(),
+            options,
+            phase: PhaseId {
+                turn: scenario.start,
+                step: Step::TurnStart,
+            },
+            turn_order: Vec::new(),
+            powers,
+            minors,
+            provinces,
+            corps,
+            squadrons,
+            commanders,
+            relations: Relations::default(),
+            embargo: Embargo::default(),
+            events_used: BTreeSet::new(),
+            over: None,
+        }
+    }
+
+    pub fn power(&self, p: PowerId) -> &PowerState {
+        &self.powers[&p]
+    }
+
+    pub fn power_mut(&mut self, p: PowerId) -> &mut PowerState {
+        self.powers.get_mut(&p).expect("every power is in the state")
+    }
+
+    pub fn turn(&self) -> Turn {
+        self.phase.turn
+    }
+
+    pub fn corps(&self, nation: &Nation, number: u32) -> Option<&Corps> {
+        self.corps.iter().find(|c| &c.nation == nation && c.number == number)
+    }
+
+    pub fn corps_mut(&mut self, nation: &Nation, number: u32) -> Option<&mut Corps> {
+        self.corps
+            .iter_mut()
+            .find(|c| &c.nation == nation && c.number == number)
+    }
+
+    pub fn squadron(&self, nation: &Nation, number: u32) -> Option<&Squadron> {
+        self.squadrons
+            .iter()
+            .find(|c| &c.nation == nation && c.number == number)
+    }
+
+    /// Corps standing in a province.
+    pub fn corps_in<'a>(&'a self, province: &'a str) -> impl Iterator<Item = &'a Corps> + 'a {
+        self.corps
+            .iter()
+            .filter(move |c| c.location.as_deref() == Some(province))
+    }
+
+    /// The major power that commands a nation's units now: a major power
+    /// itself; a minor's controller.
+    pub fn commanding_power(&self, nation: &Nation) -> Option<PowerId> {
+        match nation {
+            Nation::Major(p) => Some(*p),
+            Nation::Minor(m) => self.minors.get(m).and_then(|s| s.controller),
+        }
+    }
+
+    /// Which player (PC) gives orders for `power`'s units now (3.31): the
+    /// power itself if it is a PC, its ally or controller if an NPC.
+    pub fn ordered_by(&self, power: PowerId) -> Option<PowerId> {
+        match &self.power(power).control {
+            Control::Player => Some(power),
+            Control::Allied { with } => Some(*with),
+            Control::Controlled { by } => Some(*by),
+            Control::Inactive => None,
+        }
+    }
+
+    /// Check every id in the state against the scenario, naming the key.
+    pub fn validate(&self, scenario: &Scenario) -> Result<(), Vec<StateError>> {
+        let mut errs = Vec::new();
+        let mut bad = |key: String, message: String| errs.push(StateError { key, message });
+        if self.scenario != scenario.id {
+            bad(
+                "scenario".into(),
+                format!("state is for scenario '{}', not '{}'", self.scenario, scenario.id),
+            );
+        }
+        for p in PowerId::ALL {
+            if !self.powers.contains_key(&p) {
+                bad(format!("powers.{p}"), "missing".into());
+            }
+        }
+        for id in self.provinces.keys() {
+            if scenario.map.province(id).is_none() {
+                bad(format!("provinces.{id}"), "not a province of the scenario".into());
+            }
+        }
+        for p in &scenario.map.provinces {
+            if !self.provinces.contains_key(&p.id) {
+                bad(format!("provinces.{}", p.id), "missing".into());
+            }
+        }
+        let known_nation = |n: &Nation| match n {
+            Nation::Major(_) => true,
+            Nation::Minor(m) => scenario.minors.contains_key(m),
+        };
+        for (i, c) in self.corps.iter().enumerate() {
+            if !known_nation(&c.nation) {
+                bad(format!("corps[{i}].nation"), format!("unknown nation '{}'", c.nation));
+            }
+            if let Some(l) = &c.location
+                && scenario.map.province(l).is_none()
+            {
+                bad(format!("corps[{i}].location"), format!("'{l}' is not a province"));
+            }
+            if c.divisions.len() > c.capacity() {
+                bad(
+                    format!("corps[{i}].divisions"),
+                    format!("{} divisions, at most {} (2.22, 2.5)", c.divisions.len(), c.capacity()),
+                );
+            }
+        }
+        for (i, s) in self.squadrons.iter().enumerate() {
+            if !known_nation(&s.nation) {
+                bad(
+                    format!("squadrons[{i}].nation"),
+                    format!("unknown nation '{}'", s.nation),
+                );
+            }
+            let ok = match &s.location {
+                Location::Port(p) => scenario.map.province(p).is_some_and(|x| x.port),
+                Location::Sea(z) => scenario.map.sea(z).is_some(),
+            };
+            if !ok {
+                bad(
+                    format!("squadrons[{i}].location"),
+                    format!("{:?} is not a port or sea zone", s.location),
+                );
+            }
+        }
+        for (i, c) in self.commanders.iter().enumerate() {
+            if let Some(l) = &c.location
+                && scenario.map.province(l).is_none()
+            {
+                bad(format!("commanders[{i}].location"), format!("'{l}' is not a province"));
+            }
+        }
+        for (id, ps) in &self.provinces {
+            if let Some(n) = &ps.controller
+                && !known_nation(n)
+            {
+                bad(format!("provinces.{id}.controller"), format!("unknown nation '{n}'"));
+            }
+        }
+        if errs.is_empty() { Ok(()) } else { Err(errs) }
+    }
+
+    pub fn to_toml(&self) -> String {
+        toml::to_string(&StateFile {
+            format: FORMAT,
+            state: self.clone(),
+        })
+        .expect("state serialises")
+    }
+
+    /// Parse a state file; a wrong `format` or a malformed key is named.
+    pub fn from_toml(text: &str) -> Result<State, StateError> {
+        #[derive(Deserialize)]
+        struct Head {
+            format: Option<u32>,
+        }
+        let head: Head = toml::from_str(text).map_err(|e| StateError {
+            key: line_key(text, &e),
+            message: e.message().trim().to_string(),
+        })?;
+        match head.format {
+            Some(FORMAT) => {}
+            Some(f) => {
+                return Err(StateError {
+                    key: "format".into(),
+                    message: format!("state format {f} is not supported (this build reads format {FORMAT})"),
+                });
+            }
+            None => {
+                return Err(StateError {
+                    key: "format".into(),
+                    message: "missing".into(),
+                });
+            }
+        }
+        let file: StateFile = toml::from_str(text).map_err(|e| StateError {
+            key: line_key(text, &e),
+            message: e.message().trim().to_string(),
+        })?;
+        Ok(file.state)
+    }
+}
+
+fn line_key(text: &str, e: &toml::de::Error) -> String {
+    match e.span() {
+        Some(s) => format!("line {}", text[..s.start.min(text.len())].lines().count().max(1)),
+        None => "state".to_string(),
+    }
+}

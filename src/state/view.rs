@@ -1,0 +1,28 @@
+//! What one power may see of the state (2.5): everything on the map, but
+//! not the divisions inside other powers' corps, nor their force pools.
+
+use super::{PoolState, State};
+use crate::ids::PowerId;
+
+impl State {
+    /// The state as `viewer` may see it: foreign corps keep their position
+    /// but their divisions are removed (2.5: "the composition of each
+    /// player's Corps is not open to inspection"); foreign force pools are
+    /// zeroed. Units `viewer` gives orders for (its Allied or Controlled
+    /// NPCs, 3.31) stay visible.
+    pub fn view_for(&self, viewer: PowerId) -> State {
+        let mut s = self.clone();
+        let mine = |p: Option<PowerId>| p == Some(viewer) || p.is_some_and(|p| self.ordered_by(p) == Some(viewer));
+        for c in &mut s.corps {
+            if !mine(self.commanding_power(&c.nation)) {
+                c.divisions.clear();
+            }
+        }
+        for (p, ps) in s.powers.iter_mut() {
+            if !mine(Some(*p)) {
+                ps.pool = PoolState::default();
+            }
+        }
+        s
+    }
+}

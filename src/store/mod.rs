@@ -1,0 +1,318 @@
+//! The game directory on disk: layout, atomic writes, the game lock, and
+//! the game and players files.
+//!
+//! ```text
+//! game.toml            configuration (config::GameConfig)
+//! state.toml           the full current state (moderator's eyes only)
+//! phase/               the open phase: commitment, seed (0600), orders/
+//! history/NNNN-<id>/   everything a resolved phase produced, never rewritten
+//! mail/inbox/          every raw message received (Maildir), never deleted
+//! mail/outbox/ sent/   outgoing mail
+//! journal.log          one line per decision (ingest, send, moderator acts)
+//! .lock                held while a process works on the game
+//! ```
+#![allow(clippy::disallowed_methods)] // adapter: this module owns file I/O
+
+pub mod config;
+pub mod password;
+pub mod players;
+
+use crate::scenario::{Scenario, ScenarioFiles};
+use crate::state::State;
+use anyhow::{Context, Result, bail};
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+pub use config::GameConfig;
+
+/// Paths of one game directory.
+#[derive(Clone, Debug)]
+pub struct GameDir {
+    pub root: PathBuf,
+}
+
+impl GameDir {
+    pub fn new(root: impl Into<PathBuf>) -> GameDir {
+        GameDir { root: root.into() }
+    }
+    pub fn config(&self) -> PathBuf {
+        self.root.join("game.toml")
+    }
+    pub fn state(&self) -> PathBuf {
+        self.root.join("state.toml")
+    }
+    pub fn phase(&self) -> PathBuf {
+        self.root.join("phase")
+    }
+    pub fn phase_orders(&self) -> PathBuf {
+        self.root.join("phase").join("orders")
+    }
+    pub fn history(&self) -> PathBuf {
+        self.root.join("history")
+    }
+    pub fn inbox(&self) -> PathBuf {
+        self.root.join("mail").join("inbox")
+    }
+    pub fn outbox(&self) -> PathBuf {
+        self.root.join("mail").join("outbox")
+    }
+    pub fn sent(&self) -> PathBuf {
+        self.root.join("mail").join("sent")
+    }
+    pub fn journal(&self) -> PathBuf {
+        self.root.join("journal.log")
+    }
+    pub fn lock_file(&self) -> PathBuf {
+        self.root.join(".lock")
+    }
+    /// A scenario copied into the game (`scenario/`), if the game was
+    /// created from a directory rather than an embedded scenario.
+    pub fn scenario_dir(&self) -> PathBuf {
+        self.root.join("scenario")
+    }
+
+    pub fn exists(&self) -> bool {
+        self.config().exists() || self.state().exists()
+    }
+
+    /// Create the empty layout.
+    pub fn create_layout(&self) -> Result<()> {
+        for d in [
+            self.root.clone(),
+            self.phase(),
+            self.phase_orders(),
+            self.history(),
+            self.inbox().join("cur"),
+            self.inbox().join("new"),
+            self.inbox().join("tmp"),
+            self.outbox(),
+            self.sent(),
+        ] {
+            fs::create_dir_all(&d).with_context(|| format!("cannot create {}", d.display()))?;
+        }
+        Ok(())
+    }
+
+    pub fn load_config(&self) -> Result<GameConfig> {
+        let path = self.config();
+        let text = read_text(&path)?;
+        GameConfig::from_toml(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+    }
+
+    pub fn load_state(&self) -> Result<State> {
+        let path = self.state();
+        let text = read_text(&path)?;
+        State::from_toml(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+    }
+
+    /// The game's scenario: its own copy if it has one, else the embedded
+    /// scenario named in game.toml.
+    pub fn load_scenario(&self, config: &GameConfig) -> Result<Scenario> {
+        let dir = self.scenario_dir();
+        if dir.is_dir() {
+            return load_scenario_dir(&dir);
+        }
+        load_scenario(&config.scenario)
+    }
+
+    pub fn save_state(&self, state: &State) -> Result<()> {
+        atomic_write(&self.state(), state.to_toml().as_bytes())
+    }
+
+    /// Take the game lock, or say who holds it.
+    pub fn lock(&self) -> Result<GameLock> {
+        GameLock::acquire(&self.lock_file())
+    }
+
+    /// Append one line to the journal (with a timestamp given by the
+    /// caller, so tests can inject a clock).
+    pub fn journal_line(&self, when: &str, line: &str) -> Result<()> {
+        let mut f = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(self.journal())
+            .with_context(|| format!("cannot open {}", self.journal().display()))?;
+        let clean: String = line.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+        writeln!(f, "{when} {clean}")?;
+        f.sync_all()?;
+        Ok(())
+    }
+}
+
+/// Read a text file, naming it in the error.
+pub fn read_text(path: &Path) -> Result<String> {
+    fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
+}
+
+/// Load a scenario by embedded name or directory path.
+pub fn load_scenario(name_or_dir: &str) -> Result<Scenario> {
+    let path = Path::new(name_or_dir);
+    if path.is_dir() {
+        return load_scenario_dir(path);
+    }
+    Scenario::embedded(name_or_dir).map_err(|errs| scenario_errors(name_or_dir, &errs))
+}
+
+pub fn load_scenario_dir(dir: &Path) -> Result<Scenario> {
+    let files = read_scenario_files(dir)?;
+    Scenario::load(&files).map_err(|errs| scenario_errors(&dir.display().to_string(), &errs))
+}
+
+fn scenario_errors(name: &str, errs: &[crate::scenario::ScenarioError]) -> anyhow::Error {
+    let mut msg = format!("scenario {name} has {} problem(s):", errs.len());
+    for e in errs {
+        msg.push_str(&format!("\n  {e}"));
+    }
+    anyhow::anyhow!(msg)
+}
+
+/// Read every `.toml` file of a scenario directory (and its `tables/`).
+pub fn read_scenario_files(dir: &Path) -> Result<ScenarioFiles> {
+    let mut files = ScenarioFiles::new();
+    for sub in ["", "tables"] {
+        let d = dir.join(sub);
+        if !d.is_dir() {
+            continue;
+        }
+        for entry in fs::read_dir(&d).with_context(|| format!("cannot read {}", d.display()))? {
+            let entry = entry?;
+            let p = entry.path();
+            if p.extension().and_then(|e| e.to_str()) == Some("toml") && p.is_file() {
+                let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+                let rel = if sub.is_empty() {
+                    name.to_string()
+                } else {
+                    format!("{sub}/{name}")
+                };
+                files.insert(rel, read_text(&p)?);
+            }
+        }
+    }
+    if files.is_empty() {
+        bail!(
+            "{} holds no scenario files (scenario.toml, provinces.toml, …)",
+            dir.display()
+        );
+    }
+    Ok(files)
+}
+
+/// Write a file atomically: a temporary file in the same directory,
+/// fsync, rename over the target, fsync the directory. A crash leaves the
+/// old content or the new, never a mix.
+pub fn atomic_write(path: &Path, bytes: &[u8]) -> Result<()> {
+    atomic_write_mode(path, bytes, None)
+}
+
+/// As [`atomic_write`], with Unix permission bits for the new file (the
+/// dice seed is written 0600).
+pub fn atomic_write_mode(path: &Path, bytes: &[u8], mode: Option<u32>) -> Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).with_context(|| format!("cannot write in {}", dir.display()))?;
+    #[cfg(unix)]
+    if let Some(m) = mode {
+        use std::os::unix::fs::PermissionsExt;
+        tmp.as_file().set_permissions(fs::Permissions::from_mode(m))?;
+    }
+    #[cfg(not(unix))]
+    let _ = mode;
+    tmp.write_all(bytes)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path)
+        .with_context(|| format!("cannot replace {}", path.display()))?;
+    sync_dir(dir);
+    Ok(())
+}
+
+/// fsync a directory so a rename in it is durable (best effort: not every
+/// platform allows opening a directory).
+pub fn sync_dir(dir: &Path) {
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+}
+
+/// The game lock: an exclusive advisory lock on `.lock`, which also holds
+/// the pid and start time of its holder for the error message.
+#[derive(Debug)]
+pub struct GameLock {
+    file: File,
+}
+
+impl GameLock {
+    pub fn acquire(path: &Path) -> Result<GameLock> {
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .with_context(|| format!("cannot open lock file {}", path.display()))?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(fs::TryLockError::WouldBlock) => {
+                let holder = fs::read_to_string(path).unwrap_or_default();
+                let holder = holder.trim();
+                if holder.is_empty() {
+                    bail!("game is locked by another process");
+                }
+                bail!("game is locked by {holder}");
+            }
+            Err(fs::TryLockError::Error(e)) => {
+                return Err(e).with_context(|| format!("cannot lock {}", path.display()));
+            }
+        }
+        let now = chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ");
+        file.set_len(0)?;
+        write!(file, "pid {} since {now}", std::process::id())?;
+        file.sync_all()?;
+        Ok(GameLock { file })
+    }
+}
+
+impl Drop for GameLock {
+    fn drop(&mut self) {
+        let _ = self.file.set_len(0);
+        let _ = self.file.unlock();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_second_lock_names_the_holder() {
+        let dir = tempfile::tempdir().unwrap();
+        let g = GameDir::new(dir.path());
+        let first = g.lock().unwrap();
+        let err = g.lock().unwrap_err().to_string();
+        assert!(
+            err.starts_with(&format!("game is locked by pid {} since ", std::process::id())),
+            "{err}"
+        );
+        drop(first);
+        assert!(g.lock().is_ok());
+    }
+
+    #[test]
+    fn atomic_write_replaces_and_sets_mode() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("x/seed");
+        atomic_write_mode(&p, b"one", Some(0o600)).unwrap();
+        atomic_write(&p, b"two").unwrap();
+        assert_eq!(fs::read_to_string(&p).unwrap(), "two");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            atomic_write_mode(&p, b"three", Some(0o600)).unwrap();
+            assert_eq!(fs::metadata(&p).unwrap().permissions().mode() & 0o777, 0o600);
+        }
+    }
+}

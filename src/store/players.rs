@@ -1,0 +1,159 @@
+//! `players.toml`, the input to `empereur new`: the moderator and one
+//! `[[player]]` per Player Country. Errors name the line.
+
+use super::config::{Person, PlayerEntry};
+use crate::ids::PowerId;
+use serde::Deserialize;
+use std::collections::BTreeSet;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPlayers {
+    moderator: Person,
+    #[serde(default)]
+    player: Vec<RawPlayer>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPlayer {
+    power: String,
+    name: String,
+    email: String,
+    password: String,
+}
+
+/// A player as read, with the password in clear (hashed by the caller,
+/// never stored).
+pub struct NewPlayer {
+    pub power: PowerId,
+    pub name: String,
+    pub email: String,
+    pub password: String,
+}
+
+pub struct Players {
+    pub moderator: Person,
+    pub players: Vec<NewPlayer>,
+}
+
+/// Parse and check a players file. Errors read `players.toml:LINE: …`.
+pub fn parse(origin: &str, text: &str) -> Result<Players, String> {
+    let line_at = |pos: usize| text[..pos.min(text.len())].lines().count().max(1);
+    let raw: RawPlayers = toml::from_str(text).map_err(|e| match e.span() {
+        Some(s) => format!("{origin}:{}: {}", line_at(s.start), e.message().trim()),
+        None => format!("{origin}: {}", e.message().trim()),
+    })?;
+    // Line of the n-th [[player]] table, for errors about its values.
+    let player_lines: Vec<usize> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.trim_start().starts_with("[[player]]"))
+        .map(|(i, _)| i + 1)
+        .collect();
+    let value_line = |n: usize, key: &str| -> usize {
+        let start = player_lines.get(n).copied().unwrap_or(1);
+        text.lines()
+            .enumerate()
+            .skip(start)
+            .take_while(|(_, l)| !l.trim_start().starts_with('['))
+            .find(|(_, l)| l.trim_start().starts_with(key))
+            .map(|(i, _)| i + 1)
+            .unwrap_or(start)
+    };
+    let mut out = Vec::new();
+    let mut powers = BTreeSet::new();
+    let mut emails = BTreeSet::new();
+    if !valid_email(&raw.moderator.email) {
+        return Err(format!(
+            "{origin}: moderator email '{}' is not an address",
+            raw.moderator.email
+        ));
+    }
+    for (n, p) in raw.player.into_iter().enumerate() {
+        let power = PowerId::ALL
+            .into_iter()
+            .find(|x| x.id() == p.power.trim().to_ascii_lowercase())
+            .or_else(|| PowerId::parse(&p.power));
+        let Some(power) = power else {
+            return Err(format!(
+                "{origin}:{}: unknown power '{}' (expected one of france, britain, russia, austria, prussia, spain, ottoman)",
+                value_line(n, "power"),
+                p.power
+            ));
+        };
+        if !powers.insert(power) {
+            return Err(format!(
+                "{origin}:{}: power '{power}' has two players",
+                value_line(n, "power")
+            ));
+        }
+        let email = p.email.trim().to_string();
+        if !valid_email(&email) {
+            return Err(format!(
+                "{origin}:{}: '{email}' is not an email address",
+                value_line(n, "email")
+            ));
+        }
+        if !emails.insert(email.to_ascii_lowercase()) {
+            return Err(format!(
+                "{origin}:{}: address '{email}' is used by two players",
+                value_line(n, "email")
+            ));
+        }
+        if p.password.trim().is_empty() {
+            return Err(format!(
+                "{origin}:{}: the password of {power} is empty",
+                value_line(n, "password")
+            ));
+        }
+        if p.name.trim().is_empty() {
+            return Err(format!(
+                "{origin}:{}: the name of {power}'s player is empty",
+                value_line(n, "name")
+            ));
+        }
+        out.push(NewPlayer {
+            power,
+            name: p.name.trim().to_string(),
+            email,
+            password: p.password,
+        });
+    }
+    if out.is_empty() {
+        return Err(format!(
+            "{origin}: no [[player]] entries (a game needs at least one player)"
+        ));
+    }
+    Ok(Players {
+        moderator: raw.moderator,
+        players: out,
+    })
+}
+
+fn valid_email(s: &str) -> bool {
+    let s = s.trim();
+    match s.split_once('@') {
+        Some((local, domain)) => {
+            !local.is_empty()
+                && domain.contains('.')
+                && !domain.starts_with('.')
+                && !domain.ends_with('.')
+                && !s
+                    .chars()
+                    .any(|c| c.is_whitespace() || c.is_control() || c == '<' || c == '>' || c == ',')
+        }
+        None => false,
+    }
+}
+
+impl NewPlayer {
+    pub fn into_entry(self, hash: String) -> PlayerEntry {
+        PlayerEntry {
+            power: self.power,
+            name: self.name,
+            email: self.email,
+            password_hash: hash,
+        }
+    }
+}
