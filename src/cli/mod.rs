@@ -96,6 +96,25 @@ pub enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    // == orders: check, submit (issue 3) ==
+
+    // == end orders ==
+
+    // == dice: verify, dice (issue 4) ==
+
+    // == end dice ==
+
+    // == rules: resolve, autoplay (issue 5, 6) ==
+
+    // == end rules ==
+
+    // == mail: ingest, send, fetch (issue 7) ==
+
+    // == end mail ==
+
+    // == workflow: run, status, pause, resume, extend, undo, preview, replace-player (issue 8) ==
+
+    // == end workflow ==
 }
 
 #[derive(Subcommand, Debug)]
@@ -148,5 +167,24 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
         }),
         Command::Show { game, power, format } => ops::show::run(&game.game, power.as_deref(), format),
         Command::Demo { out } => ops::demo::run(out),
+        // == orders ==
+
+        // == end orders ==
+
+        // == dice ==
+
+        // == end dice ==
+
+        // == rules ==
+
+        // == end rules ==
+
+        // == mail ==
+
+        // == end mail ==
+
+        // == workflow ==
+
+        // == end workflow ==
     }
 }

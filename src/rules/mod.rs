@@ -6,6 +6,7 @@
 //! order cannot be carried out. One concern per file, citing the book.
 
 pub mod outcome;
+pub mod war;
 
 use crate::dice::{Dice, DiceError};
 use crate::ids::PowerId;

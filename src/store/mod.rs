@@ -15,7 +15,9 @@
 
 pub mod config;
 pub mod password;
+pub mod phase;
 pub mod players;
+pub mod submission;
 
 use crate::scenario::{Scenario, ScenarioFiles};
 use crate::state::State;
