@@ -15,6 +15,7 @@
 //! | [`orders`] | the order language: lexer, parser, resolution, validation |
 //! | [`dice`] | the dice trait and its sources, the commit-reveal protocol |
 //! | [`rules`] | the engine: state + orders + dice -> state + outcomes |
+//! | [`schedule`] | deadlines, grace, reminders, absences (time passed in) |
 //!
 //! Adapters:
 //!
@@ -39,5 +40,6 @@ pub mod ops;
 pub mod orders;
 pub mod rules;
 pub mod scenario;
+pub mod schedule;
 pub mod state;
 pub mod store;

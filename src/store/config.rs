@@ -38,6 +38,9 @@ pub struct GameConfig {
     /// IANA time zone of the game's deadlines, e.g. `Europe/Paris`.
     #[serde(default = "default_tz")]
     pub timezone: String,
+    /// Deadlines per phase kind, grace, reminders (issue 8).
+    #[serde(default)]
+    pub deadlines: crate::schedule::DeadlineConfig,
 }
 
 fn default_tz() -> String {
@@ -53,6 +56,10 @@ impl GameConfig {
                 None => e.message().trim().to_string(),
             }
         })?;
+        c.deadlines.validate()?;
+        c.timezone
+            .parse::<chrono_tz::Tz>()
+            .map_err(|_| format!("timezone '{}' is not an IANA time zone (e.g. Europe/Paris)", c.timezone))?;
         if c.format != 1 {
             return Err(format!(
                 "game.toml format {} is not supported (this build reads format 1)",
@@ -63,6 +70,9 @@ impl GameConfig {
     }
     pub fn to_toml(&self) -> String {
         toml::to_string(self).expect("config serialises")
+    }
+    pub fn tz(&self) -> chrono_tz::Tz {
+        self.timezone.parse().unwrap_or(chrono_tz::Tz::UTC)
     }
     pub fn player(&self, p: PowerId) -> Option<&PlayerEntry> {
         self.players.iter().find(|x| x.power == p)
