@@ -113,7 +113,18 @@ pub enum Command {
     // == end mail ==
 
     // == workflow: run, status, pause, resume, extend, undo, preview, replace-player (issue 8) ==
-
+    /// The open phase, its deadline, who is in, who is late, what is queued.
+    #[command(after_help = "Example:\n  empereur status --game campaign")]
+    Status(ops::workflow::GameOnly),
+    /// Stop the clock (deadlines wait until `resume`).
+    #[command(after_help = "Example:\n  empereur pause --game campaign")]
+    Pause(ops::workflow::GameOnly),
+    /// Restart the clock; the deadline moves by the time paused.
+    #[command(after_help = "Example:\n  empereur resume --game campaign")]
+    Resume(ops::workflow::GameOnly),
+    /// Extend the open phase's deadline.
+    #[command(after_help = "Example:\n  empereur extend --game campaign --hours 24 --reason \"holiday\"")]
+    Extend(ops::workflow::ExtendArgs),
     // == end workflow ==
 }
 
@@ -184,7 +195,10 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
         // == end mail ==
 
         // == workflow ==
-
+        Command::Status(a) => ops::workflow::status(&a),
+        Command::Pause(a) => ops::workflow::pause(&a),
+        Command::Resume(a) => ops::workflow::resume(&a),
+        Command::Extend(a) => ops::workflow::extend(&a),
         // == end workflow ==
     }
 }

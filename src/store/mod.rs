@@ -13,6 +13,7 @@
 //! ```
 #![allow(clippy::disallowed_methods)] // adapter: this module owns file I/O
 
+pub mod clock;
 pub mod config;
 pub mod password;
 pub mod phase;

@@ -1,0 +1,195 @@
+//! The moderator's commands around the clock: `status`, `pause`,
+//! `resume`, `extend`. Each change is journalled and announced.
+#![allow(clippy::disallowed_methods)] // adapter
+
+use super::{Done, clock};
+use crate::ids::PowerId;
+use crate::schedule::{Due, PhaseClock};
+use crate::store::{GameConfig, GameDir, submission};
+use anyhow::Result;
+use chrono::{DateTime, Utc};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct GameOnly {
+    /// The game directory.
+    #[arg(long, short = 'g', default_value = ".")]
+    pub game: PathBuf,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct ExtendArgs {
+    /// The game directory.
+    #[arg(long, short = 'g', default_value = ".")]
+    pub game: PathBuf,
+    /// Hours to add to the open phase's deadline.
+    #[arg(long)]
+    pub hours: u32,
+    /// Why (told to the players).
+    #[arg(long, default_value = "moderator's decision")]
+    pub reason: String,
+}
+
+/// The open phase's clock, opened now if the phase has none yet (a game
+/// created before deadlines were configured, or the first phase).
+pub fn ensure_clock(dir: &GameDir, config: &GameConfig, now: DateTime<Utc>) -> Result<PhaseClock> {
+    if let Some(c) = dir.load_clock()? {
+        return Ok(c);
+    }
+    let state = dir.load_state()?;
+    let c = PhaseClock::open(now, state.phase.step, &config.deadlines, config.tz());
+    dir.save_clock(&c)?;
+    Ok(c)
+}
+
+/// Last submission time of each power that has orders in.
+pub fn submitted(dir: &GameDir) -> Result<BTreeMap<PowerId, DateTime<Utc>>> {
+    let subs = submission::load_all(dir)?;
+    Ok(subs
+        .into_iter()
+        .map(|(p, s)| {
+            let t = DateTime::parse_from_rfc3339(&s.received)
+                .map(|t| t.with_timezone(&Utc))
+                .unwrap_or(DateTime::UNIX_EPOCH);
+            (p, t)
+        })
+        .collect())
+}
+
+/// `empereur status`
+pub fn status(a: &GameOnly) -> Result<Done> {
+    let dir = GameDir::new(&a.game);
+    let config = dir.load_config()?;
+    let scenario = dir.load_scenario(&config)?;
+    let state = dir.load_state()?;
+    let now = clock::now()?;
+    let schedule = dir.load_schedule()?;
+    let clock = dir.load_clock()?;
+    let tz = config.tz();
+    println!("game {}: phase {}", state.game, state.phase);
+    if let Some(w) = &state.over {
+        println!("the game is over: {w}");
+    }
+    let roles = crate::rules::roles(&scenario, &state);
+    let subs = submitted(&dir)?;
+    let local = |t: DateTime<Utc>| t.with_timezone(&tz).format("%a %Y-%m-%d %H:%M %Z").to_string();
+    match &clock {
+        Some(c) => {
+            let deadline = c.deadline(now, &config.deadlines, tz, &schedule.absences);
+            println!("deadline: {}", local(deadline));
+            let due = c.due(now, &config.deadlines, tz, &schedule.absences, &roles.must, &subs);
+            let line = match due {
+                Due::Paused => "paused".to_string(),
+                Due::Waiting { .. } => "waiting for orders".to_string(),
+                Due::ChangeOfMind { until } => format!("everyone is in; resolves after {}", local(until)),
+                Due::Grace { ends } => format!("past the deadline; grace ends {}", local(ends)),
+                Due::Early => "everyone is in; due now".to_string(),
+                Due::Late { missing } => format!(
+                    "due now; late: {}",
+                    missing.iter().map(|p| p.id()).collect::<Vec<_>>().join(", ")
+                ),
+            };
+            println!("status: {line}");
+        }
+        None => println!("deadline: none yet (the clock starts at the next `run`)"),
+    }
+    for p in &roles.must {
+        let mark = match subs.get(p) {
+            Some(t) => format!("in ({})", local(*t)),
+            None => "missing".to_string(),
+        };
+        let late = schedule.lateness.get(p).copied().unwrap_or(0);
+        println!(
+            "  {:<8} {mark}{}",
+            p.id(),
+            if late > 0 {
+                format!(", late {late} time(s) so far")
+            } else {
+                String::new()
+            }
+        );
+    }
+    let queued = std::fs::read_dir(dir.outbox())
+        .map(|d| d.filter_map(|e| e.ok()).count())
+        .unwrap_or(0);
+    println!("outbox: {queued} message(s) queued to send");
+    Ok(Done::Yes)
+}
+
+/// `empereur pause`
+pub fn pause(a: &GameOnly) -> Result<Done> {
+    let dir = GameDir::new(&a.game);
+    let _lock = dir.lock()?;
+    let config = dir.load_config()?;
+    let now = clock::now()?;
+    let mut c = ensure_clock(&dir, &config, now)?;
+    if c.paused_since.is_some() {
+        println!("the game is already paused");
+        return Ok(Done::No);
+    }
+    c.paused_since = Some(now);
+    dir.save_clock(&c)?;
+    let mut s = dir.load_schedule()?;
+    s.paused = true;
+    dir.save_schedule(&s)?;
+    dir.journal_line(&clock::stamp(now), "moderator paused the game")?;
+    println!("paused; `empereur resume` restarts the clock");
+    Ok(Done::Yes)
+}
+
+/// `empereur resume`
+pub fn resume(a: &GameOnly) -> Result<Done> {
+    let dir = GameDir::new(&a.game);
+    let _lock = dir.lock()?;
+    let config = dir.load_config()?;
+    let now = clock::now()?;
+    let mut c = ensure_clock(&dir, &config, now)?;
+    let Some(since) = c.paused_since.take() else {
+        println!("the game is not paused");
+        return Ok(Done::No);
+    };
+    c.paused_seconds += (now - since).num_seconds().max(0);
+    dir.save_clock(&c)?;
+    let mut s = dir.load_schedule()?;
+    s.paused = false;
+    dir.save_schedule(&s)?;
+    let deadline = c.deadline(now, &config.deadlines, config.tz(), &s.absences);
+    dir.journal_line(
+        &clock::stamp(now),
+        &format!("moderator resumed the game; deadline {}", clock::stamp(deadline)),
+    )?;
+    println!(
+        "resumed; deadline {}",
+        deadline.with_timezone(&config.tz()).format("%a %Y-%m-%d %H:%M %Z")
+    );
+    Ok(Done::Yes)
+}
+
+/// `empereur extend --hours N`
+pub fn extend(a: &ExtendArgs) -> Result<Done> {
+    let dir = GameDir::new(&a.game);
+    let _lock = dir.lock()?;
+    let config = dir.load_config()?;
+    let now = clock::now()?;
+    let mut c = ensure_clock(&dir, &config, now)?;
+    c.extended_hours += a.hours;
+    dir.save_clock(&c)?;
+    let s = dir.load_schedule()?;
+    let deadline = c.deadline(now, &config.deadlines, config.tz(), &s.absences);
+    dir.journal_line(
+        &clock::stamp(now),
+        &format!(
+            "moderator extended the deadline by {} h to {} ({})",
+            a.hours,
+            clock::stamp(deadline),
+            a.reason
+        ),
+    )?;
+    println!(
+        "deadline extended by {} h to {}",
+        a.hours,
+        deadline.with_timezone(&config.tz()).format("%a %Y-%m-%d %H:%M %Z")
+    );
+    Ok(Done::Yes)
+}

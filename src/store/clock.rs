@@ -1,0 +1,64 @@
+//! The open phase's clock (`phase/clock.toml`) and the game's schedule
+//! record (`schedule.toml`: lateness per power, absences, seconds).
+#![allow(clippy::disallowed_methods)] // adapter
+
+use super::{GameDir, atomic_write, read_text};
+use crate::ids::PowerId;
+use crate::schedule::{Absence, PhaseClock};
+use anyhow::{Result, anyhow};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// What the game remembers about players across phases.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Schedule {
+    /// Phases each power missed (its defaults applied).
+    #[serde(default)]
+    pub lateness: BTreeMap<PowerId, u32>,
+    #[serde(default)]
+    pub absences: Vec<Absence>,
+    /// A second address allowed to send orders for a power.
+    #[serde(default)]
+    pub seconds: BTreeMap<PowerId, String>,
+    /// The game is paused (by `pause`) since this time.
+    #[serde(default)]
+    pub paused: bool,
+}
+
+impl GameDir {
+    pub fn clock_file(&self) -> PathBuf {
+        self.phase().join("clock.toml")
+    }
+    pub fn schedule_file(&self) -> PathBuf {
+        self.root.join("schedule.toml")
+    }
+
+    pub fn load_clock(&self) -> Result<Option<PhaseClock>> {
+        let p = self.clock_file();
+        if !p.exists() {
+            return Ok(None);
+        }
+        let text = read_text(&p)?;
+        toml::from_str(&text)
+            .map(Some)
+            .map_err(|e| anyhow!("{}: {}", p.display(), e.message().trim()))
+    }
+
+    pub fn save_clock(&self, clock: &PhaseClock) -> Result<()> {
+        atomic_write(&self.clock_file(), toml::to_string(clock)?.as_bytes())
+    }
+
+    pub fn load_schedule(&self) -> Result<Schedule> {
+        let p = self.schedule_file();
+        if !p.exists() {
+            return Ok(Schedule::default());
+        }
+        let text = read_text(&p)?;
+        toml::from_str(&text).map_err(|e| anyhow!("{}: {}", p.display(), e.message().trim()))
+    }
+
+    pub fn save_schedule(&self, s: &Schedule) -> Result<()> {
+        atomic_write(&self.schedule_file(), toml::to_string(s)?.as_bytes())
+    }
+}
