@@ -125,6 +125,11 @@ pub enum Command {
     /// Extend the open phase's deadline.
     #[command(after_help = "Example:\n  empereur extend --game campaign --hours 24 --reason \"holiday\"")]
     Extend(ops::workflow::ExtendArgs),
+    /// Hand a power to a new player (name, address, password).
+    #[command(
+        after_help = "Example:\n  empereur replace-player --game campaign --power spain --players new-spain.toml"
+    )]
+    ReplacePlayer(ops::workflow::ReplacePlayerArgs),
     // == end workflow ==
 }
 
@@ -199,6 +204,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
         Command::Pause(a) => ops::workflow::pause(&a),
         Command::Resume(a) => ops::workflow::resume(&a),
         Command::Extend(a) => ops::workflow::extend(&a),
+        Command::ReplacePlayer(a) => ops::workflow::replace_player(&a),
         // == end workflow ==
     }
 }

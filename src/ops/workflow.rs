@@ -193,3 +193,59 @@ pub fn extend(a: &ExtendArgs) -> Result<Done> {
     );
     Ok(Done::Yes)
 }
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct ReplacePlayerArgs {
+    /// The game directory.
+    #[arg(long, short = 'g', default_value = ".")]
+    pub game: PathBuf,
+    /// The power whose player changes.
+    #[arg(long)]
+    pub power: String,
+    /// A players file holding the new player's `[[player]]` entry.
+    #[arg(long)]
+    pub players: PathBuf,
+}
+
+/// `empereur replace-player --power P --players FILE`: hand a power to a
+/// new player (name, address, password). An NPC power becomes a Player
+/// Country only through the rules (3.3), so the power must have a player.
+pub fn replace_player(a: &ReplacePlayerArgs) -> Result<Done> {
+    let power: PowerId = a.power.parse().map_err(anyhow::Error::msg)?;
+    let dir = GameDir::new(&a.game);
+    let _lock = dir.lock()?;
+    let mut config = dir.load_config()?;
+    let text = crate::store::read_text(&a.players)?;
+    let origin = a.players.display().to_string();
+    let parsed = crate::store::players::parse(&origin, &text).map_err(anyhow::Error::msg)?;
+    let Some(new) = parsed.players.into_iter().find(|p| p.power == power) else {
+        anyhow::bail!("{origin}: no [[player]] entry for {power}");
+    };
+    let Some(slot) = config.players.iter().position(|p| p.power == power) else {
+        anyhow::bail!("{power} has no player in this game (it is an NPC)");
+    };
+    if config
+        .players
+        .iter()
+        .any(|p| p.power != power && p.email.eq_ignore_ascii_case(&new.email))
+    {
+        anyhow::bail!("{origin}: address '{}' already belongs to another player", new.email);
+    }
+    let old = config.players[slot].clone();
+    let hash = crate::store::password::hash(&new.password)?;
+    config.players[slot] = new.into_entry(hash);
+    crate::store::atomic_write(&dir.config(), config.to_toml().as_bytes())?;
+    let now = clock::now()?;
+    dir.journal_line(
+        &clock::stamp(now),
+        &format!(
+            "moderator replaced {power}'s player {} <{}> by {} <{}>",
+            old.name, old.email, config.players[slot].name, config.players[slot].email
+        ),
+    )?;
+    println!(
+        "{power} is now played by {} <{}>",
+        config.players[slot].name, config.players[slot].email
+    );
+    Ok(Done::Yes)
+}
