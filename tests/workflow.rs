@@ -1,0 +1,120 @@
+//! The moderator's clock commands on the real binary, with the clock
+//! injected through EMPEREUR_NOW (no sleeping).
+
+use assert_cmd::Command;
+use std::path::Path;
+
+const PLAYERS: &str = r#"
+[moderator]
+name = "GM"
+email = "gm@example.org"
+
+[[player]]
+power = "france"
+name = "Alice"
+email = "alice@example.org"
+password = "one"
+
+[[player]]
+power = "britain"
+name = "Bob"
+email = "bob@example.org"
+password = "two"
+"#;
+
+fn empereur(now: &str) -> Command {
+    let mut c = Command::cargo_bin("empereur").unwrap();
+    c.env("EMPEREUR_NOW", now);
+    c
+}
+
+fn new_game(root: &Path) -> std::path::PathBuf {
+    let players = root.join("players.toml");
+    std::fs::write(&players, PLAYERS).unwrap();
+    let game = root.join("g");
+    empereur("2026-11-30T10:00:00Z")
+        .args(["new", game.to_str().unwrap(), "--players", players.to_str().unwrap()])
+        .assert()
+        .success();
+    game
+}
+
+fn stdout(c: &mut Command) -> String {
+    let out = c.output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn pause_resume_and_extend_move_the_deadline() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = new_game(dir.path());
+    let g = game.to_str().unwrap();
+    // The turn-start phase's clock opens at the first command that needs
+    // it: 24 h (house default) from 2026-11-30 10:00 UTC.
+    let out = stdout(empereur("2026-11-30T10:00:00Z").args(["extend", "-g", g, "--hours", "0"]));
+    assert!(out.contains("Tue 2026-12-01 10:00 UTC"), "{out}");
+    stdout(empereur("2026-11-30T12:00:00Z").args(["pause", "-g", g]));
+    let status = stdout(empereur("2026-12-05T12:00:00Z").args(["status", "-g", g]));
+    assert!(status.contains("status: paused"), "{status}");
+    // A second pause is a "no".
+    empereur("2026-12-05T12:00:00Z")
+        .args(["pause", "-g", g])
+        .assert()
+        .code(1);
+    // Paused 2 days: the deadline moves 2 days.
+    let out = stdout(empereur("2026-12-02T12:00:00Z").args(["resume", "-g", g]));
+    assert!(out.contains("Thu 2026-12-03 10:00 UTC"), "{out}");
+    let out =
+        stdout(empereur("2026-12-02T13:00:00Z").args(["extend", "-g", g, "--hours", "24", "--reason", "holiday"]));
+    assert!(out.contains("Fri 2026-12-04 10:00 UTC"), "{out}");
+    let journal = std::fs::read_to_string(game.join("journal.log")).unwrap();
+    assert!(
+        journal.contains("2026-11-30T12:00:00Z moderator paused the game"),
+        "{journal}"
+    );
+    assert!(
+        journal.contains("extended the deadline by 24 h to 2026-12-04T10:00:00Z (holiday)"),
+        "{journal}"
+    );
+}
+
+#[test]
+fn replace_player_rehashes_and_refuses_npcs() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = new_game(dir.path());
+    let g = game.to_str().unwrap();
+    let new = dir.path().join("new.toml");
+    std::fs::write(
+        &new,
+        "[moderator]\nname = \"GM\"\nemail = \"gm@example.org\"\n\n[[player]]\npower = \"britain\"\nname = \"Carol\"\nemail = \"carol@example.org\"\npassword = \"three\"\n",
+    )
+    .unwrap();
+    let out = stdout(empereur("2026-11-30T10:00:00Z").args([
+        "replace-player",
+        "-g",
+        g,
+        "--power",
+        "britain",
+        "--players",
+        new.to_str().unwrap(),
+    ]));
+    assert_eq!(out.trim(), "britain is now played by Carol <carol@example.org>");
+    let config = std::fs::read_to_string(game.join("game.toml")).unwrap();
+    assert!(config.contains("carol@example.org") && !config.contains("bob@example.org"));
+    assert!(!config.contains("three"), "the password is stored only as a hash");
+    let err = empereur("2026-11-30T10:00:00Z")
+        .args([
+            "replace-player",
+            "-g",
+            g,
+            "--power",
+            "russia",
+            "--players",
+            new.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(err.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&err.stderr).contains("no [[player]] entry for russia"));
+}
