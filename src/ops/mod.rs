@@ -44,11 +44,7 @@ pub fn scenario_check(dir: &Path) -> Result<Done> {
                 s.powers.len(),
                 s.minors.len()
             );
-            let house = s.house_values();
-            println!("house values ({}):", house.len());
-            for h in house {
-                println!("  {}: {}: {}", h.file, h.item, h.reason);
-            }
+            print!("{}", house_report(&s.house_values()));
             Ok(Done::Yes)
         }
         Err(errs) => {
@@ -59,4 +55,25 @@ pub fn scenario_check(dir: &Path) -> Result<Done> {
             Ok(Done::No)
         }
     }
+}
+
+/// The house values of a scenario, grouped by file and reason so a
+/// moderator sees at a glance which printed values to type in.
+pub fn house_report(house: &[scenario::HouseValue]) -> String {
+    use std::fmt::Write;
+    let mut groups: Vec<((&str, &str), Vec<&str>)> = Vec::new();
+    for h in house {
+        let key = (h.file.as_str(), h.reason.as_str());
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, items)) => items.push(&h.item),
+            None => groups.push((key, vec![&h.item])),
+        }
+    }
+    let mut out = String::new();
+    let _ = writeln!(out, "house values ({}):", house.len());
+    for ((file, reason), items) in groups {
+        let _ = writeln!(out, "  {file}: house: {reason} [{}]", items.len());
+        let _ = writeln!(out, "      {}", items.join(", "));
+    }
+    out
 }

@@ -1,10 +1,12 @@
 //! Consistency checks of a loaded scenario: every reference resolves,
 //! adjacency is symmetric, every land area is reachable, every power is
-//! complete. Run by [`super::Scenario::load`] and `empereur scenario check`.
+//! complete, islands touch a sea, every minor power has provinces,
+//! capital flags match the powers, every unit stands where it may. Run by
+//! [`super::Scenario::load`] and `empereur scenario check`.
 
-use super::{Problems, Scenario, ScenarioFiles};
+use super::{MinorKind, Problems, Scenario, ScenarioFiles};
 use crate::ids::PowerId;
-use crate::map::Owner;
+use crate::map::{Owner, ProvinceKind};
 use std::collections::{BTreeSet, VecDeque};
 
 pub fn references(s: &Scenario, files: &ScenarioFiles, pr: &mut Problems) {
@@ -317,6 +319,270 @@ pub fn references(s: &Scenario, files: &ScenarioFiles, pr: &mut Problems) {
                     format!("minor '{}': garrison '{g}' is not a province", m.id),
                 );
             }
+        }
+    }
+    consistency(s, files, pr);
+}
+
+/// Checks beyond references: province kinds and owners (2.12), islands,
+/// capitals, minor powers' provinces (3.41, 3.42), arrows' seas (12.2.1),
+/// garrisons (2.5) and unit numbers.
+pub fn consistency(s: &Scenario, files: &ScenarioFiles, pr: &mut Problems) {
+    let text = |f: &str| files.get(f).map(String::as_str);
+    let map = &s.map;
+    let pf = "provinces.toml";
+    for p in &map.provinces {
+        let needle = format!("id = \"{}\"", p.id);
+        let mut bad = |msg: String| pr.at(pf, text(pf), &needle, msg);
+        // An island (no land neighbour) must touch a sea (2.11).
+        if p.adjacent.is_empty() && p.seas.is_empty() {
+            bad(format!("province '{}' has no land neighbour and borders no sea", p.id));
+        }
+        // 2.12 a, e: home provinces belong to a major power.
+        if p.kind.is_home() && p.owner.major().is_none() {
+            bad(format!(
+                "province '{}' is a home province but its owner '{}' is not a major power",
+                p.id,
+                p.owner.id()
+            ));
+        }
+        // 2.12 e: a remapable home province names the loyal minor it joins.
+        if p.kind == ProvinceKind::RemapableHome && p.loyal.is_none() {
+            bad(format!(
+                "province '{}' is remapable_home but names no loyal minor power (loyal = ...)",
+                p.id
+            ));
+        }
+        // 2.12 c: provinces of a minor power are owned by that minor power.
+        if p.kind == ProvinceKind::MinorPower {
+            let ok =
+                matches!(&p.owner, Owner::Minor(m) if s.minors.get(m).is_some_and(|x| x.kind == MinorKind::MinorPower));
+            if !ok {
+                bad(format!(
+                    "province '{}' is minor_power but its owner '{}' is not a minor power of kind minor_power",
+                    p.id,
+                    p.owner.id()
+                ));
+            }
+        }
+        if let Some(l) = &p.loyal
+            && s.minors.get(l).is_some_and(|m| m.kind != MinorKind::Loyal)
+        {
+            bad(format!(
+                "province '{}': loyal '{l}' is not a loyal minor power (3.42)",
+                p.id
+            ));
+        }
+        // Capital flags: only the capital a power's mat names.
+        if p.capital {
+            let is_capital = p
+                .owner
+                .major()
+                .and_then(|m| s.powers.get(&m))
+                .is_some_and(|m| m.capital == p.id);
+            if !is_capital {
+                bad(format!(
+                    "province '{}' is marked capital but is not the capital of its owner '{}' in powers.toml",
+                    p.id,
+                    p.owner.id()
+                ));
+            }
+        }
+        if p.owner == Owner::None && p.kind != ProvinceKind::Minor {
+            bad(format!("province '{}' has no owner, so its kind must be minor", p.id));
+        }
+    }
+    let sf = "seas.toml";
+    let mut seen = BTreeSet::new();
+    for sea in &map.seas {
+        let needle = format!("id = \"{}\"", sea.id);
+        if !seen.insert(sea.id.as_str()) {
+            pr.at(sf, text(sf), &needle, format!("sea '{}' is defined twice", sea.id));
+        }
+        if sea.id.is_empty() || !sea.id.bytes().all(|b| b.is_ascii_lowercase() || b == b'_') {
+            pr.at(
+                sf,
+                text(sf),
+                &needle,
+                format!("sea id '{}' must be lowercase ASCII letters and '_'", sea.id),
+            );
+        }
+        if sea.adjacent.contains(&sea.id) {
+            pr.at(sf, text(sf), &needle, format!("sea '{}' is adjacent to itself", sea.id));
+        }
+    }
+    // 12.2.1: an arrow crosses a sea zone that both its ends border.
+    let af = "arrows.toml";
+    for a in &map.arrows {
+        let needle = format!("from = \"{}\"", a.from);
+        for end in [&a.from, &a.to] {
+            if let Some(p) = map.province(end)
+                && map.sea(&a.sea).is_some()
+                && !p.seas.contains(&a.sea)
+            {
+                pr.at(
+                    af,
+                    text(af),
+                    &needle,
+                    format!("arrow {}-{}: '{end}' does not border sea '{}'", a.from, a.to, a.sea),
+                );
+            }
+        }
+        if a.from == a.to {
+            pr.at(
+                af,
+                text(af),
+                &needle,
+                format!("arrow {}-{} joins a province to itself", a.from, a.to),
+            );
+        }
+    }
+    // 3.41, 3.42: every minor power has provinces.
+    let mf = "minors.toml";
+    for m in s.minors.values() {
+        let needle = format!("id = \"{}\"", m.id);
+        let has = match m.kind {
+            MinorKind::Loyal => map.provinces.iter().any(|p| p.loyal.as_deref() == Some(m.id.as_str())),
+            _ => map.owned_by(&m.id).next().is_some(),
+        };
+        if !has {
+            let how = if m.kind == MinorKind::Loyal {
+                "no province names it as loyal"
+            } else {
+                "it owns no province"
+            };
+            pr.at(
+                mf,
+                text(mf),
+                &needle,
+                format!("minor '{}' has no provinces: {how}", m.id),
+            );
+        }
+        numbers(
+            pr,
+            mf,
+            text(mf),
+            &needle,
+            &m.id,
+            m.corps.iter().map(|c| c.number),
+            "corps",
+        );
+        numbers(
+            pr,
+            mf,
+            text(mf),
+            &needle,
+            &m.id,
+            m.squadrons.iter().map(|c| c.number),
+            "squadron",
+        );
+        // 2.22: minor corps hold at most three divisions.
+        for c in &m.corps {
+            if c.divisions.len() > 3 {
+                pr.at(
+                    mf,
+                    text(mf),
+                    &needle,
+                    format!(
+                        "minor '{}': corps {} has {} divisions, at most 3 (2.22)",
+                        m.id,
+                        c.number,
+                        c.divisions.len()
+                    ),
+                );
+            }
+        }
+    }
+    // 2.5: a province holds at most one garrison at start, never in the
+    // garrisoning power's own home.
+    let wf = "powers.toml";
+    let mut garrisoned: BTreeSet<&str> = BTreeSet::new();
+    for spec in s.powers.values() {
+        let needle = format!("id = \"{}\"", spec.id);
+        for g in &spec.garrisons {
+            if !garrisoned.insert(g.as_str()) {
+                pr.at(
+                    wf,
+                    text(wf),
+                    &needle,
+                    format!("province '{g}' is garrisoned twice at start"),
+                );
+            }
+            if map
+                .province(g)
+                .is_some_and(|p| p.kind.is_home() && p.owner == Owner::Major(spec.id))
+            {
+                pr.at(
+                    wf,
+                    text(wf),
+                    &needle,
+                    format!(
+                        "power '{}': garrison '{g}' is its own home province (2.23: home provinces use their intrinsic garrison)",
+                        spec.id
+                    ),
+                );
+            }
+        }
+        numbers(
+            pr,
+            wf,
+            text(wf),
+            &needle,
+            spec.id.id(),
+            spec.squadrons.iter().map(|c| c.number),
+            "squadron",
+        );
+        if spec.commanders.iter().filter(|c| c.primary).count() != 1 {
+            pr.at(
+                wf,
+                text(wf),
+                &needle,
+                format!("power '{}' must have exactly one primary commander (2.24)", spec.id),
+            );
+        }
+        for c in &spec.corps {
+            if c.at.is_none() && c.arrives.is_some() {
+                pr.at(
+                    wf,
+                    text(wf),
+                    &needle,
+                    format!(
+                        "power '{}': corps {} arrives later but names no province to arrive in (at = ...)",
+                        spec.id, c.number
+                    ),
+                );
+            }
+        }
+    }
+    for m in s.minors.values() {
+        let needle = format!("id = \"{}\"", m.id);
+        for g in &m.garrisons {
+            if !garrisoned.insert(g.as_str()) {
+                pr.at(
+                    mf,
+                    text(mf),
+                    &needle,
+                    format!("province '{g}' is garrisoned twice at start"),
+                );
+            }
+        }
+    }
+}
+
+/// Report unit numbers used twice.
+fn numbers(
+    pr: &mut Problems,
+    file: &str,
+    text: Option<&str>,
+    needle: &str,
+    owner: &str,
+    nums: impl Iterator<Item = u32>,
+    what: &str,
+) {
+    let mut seen = BTreeSet::new();
+    for n in nums {
+        if !seen.insert(n) {
+            pr.at(file, text, needle, format!("'{owner}': {what} {n} is listed twice"));
         }
     }
 }

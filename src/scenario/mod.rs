@@ -586,6 +586,15 @@ impl Scenario {
             .filter(move |x| x.kind.is_home() && x.owner == Owner::Major(p))
     }
 
+    /// 2.71: length of the shortest Line of Communication from any home
+    /// province of `power` (exclusive) to `to` (inclusive), provinces with
+    /// `double_loc` counting two steps. `Some(0)` when `to` is a home
+    /// province; `None` when unreachable by land and crossing arrows.
+    pub fn loc_length(&self, power: PowerId, to: &str) -> Option<u32> {
+        let homes: Vec<&str> = self.home_provinces(power).map(|p| p.id.as_str()).collect();
+        self.map.distance(&homes, to, |p| if p.double_loc { 2 } else { 1 })
+    }
+
     /// Every value or table whose source is a house rule.
     pub fn house_values(&self) -> Vec<HouseValue> {
         let mut out = Vec::new();
