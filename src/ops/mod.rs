@@ -4,9 +4,12 @@
 #![allow(clippy::disallowed_methods)] // adapter
 
 pub mod demo;
+pub mod dice_cmd;
 pub mod map;
 pub mod new;
+pub mod resolve;
 pub mod show;
+pub mod verify;
 
 use crate::scenario;
 use anyhow::Result;

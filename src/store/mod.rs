@@ -14,6 +14,7 @@
 #![allow(clippy::disallowed_methods)] // adapter: this module owns file I/O
 
 pub mod config;
+pub mod history;
 pub mod password;
 pub mod phase;
 pub mod players;
