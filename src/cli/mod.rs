@@ -101,7 +101,15 @@ pub enum Command {
     // == end orders ==
 
     // == dice: verify, dice (issue 4) ==
+    /// Check the dice, the commitments and the history's hash chain.
+    Verify(ops::verify::VerifyArgs),
 
+    /// Derive dice by hand (auditors, docs/dice.md).
+    #[command(subcommand)]
+    Dice(ops::dice_cmd::DiceCmd),
+
+    /// Resolve the open phase with committed (or manual) dice and open the next.
+    Resolve(ops::resolve::ResolveArgs),
     // == end dice ==
 
     // == rules: resolve, autoplay (issue 5, 6) ==
@@ -188,7 +196,9 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
         // == end orders ==
 
         // == dice ==
-
+        Command::Verify(a) => ops::verify::run(&a),
+        Command::Dice(c) => ops::dice_cmd::run(&c),
+        Command::Resolve(a) => ops::resolve::run(&a),
         // == end dice ==
 
         // == rules ==

@@ -5,9 +5,12 @@
 
 pub mod clock;
 pub mod demo;
+pub mod dice_cmd;
 pub mod map;
 pub mod new;
+pub mod resolve;
 pub mod show;
+pub mod verify;
 pub mod workflow;
 
 use crate::scenario;

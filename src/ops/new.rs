@@ -88,6 +88,7 @@ pub fn create_from(o: &NewOptions, players: store::players::Players) -> Result<(
     }
     store::atomic_write(&dir.config(), config.to_toml().as_bytes()).context("writing game.toml")?;
     dir.save_state(&state)?;
+    store::phase::open(&dir, &state).context("opening the first phase's dice commitment")?;
     Ok((id, state))
 }
 

@@ -15,6 +15,7 @@
 
 pub mod clock;
 pub mod config;
+pub mod history;
 pub mod password;
 pub mod phase;
 pub mod players;

@@ -1,17 +1,159 @@
 //! The open phase's dice commitment: `phase/seed` (0600, never mailed
-//! before resolution) and `phase/commitment` (public). See docs/dice.md.
+//! before resolution) and `phase/commitment` (public, TOML: game, phase,
+//! commitment, chain head). See docs/dice.md.
+//!
+//! While a resolution is in flight the seed of the phase it opens waits in
+//! `phase/next-seed` (0600); [`promote_next`] moves it into place once the
+//! history entry is committed, and can be re-run after a crash.
 #![allow(clippy::disallowed_methods)] // adapter: OS randomness and files
 
-use super::GameDir;
+use super::{GameDir, atomic_write_mode, read_text};
+use crate::dice::{self, Seed};
+use crate::ids::PhaseId;
 use crate::state::State;
+use anyhow::{Context, Result, bail};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// `phase/commitment`: what the phase-opening mail publishes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PhaseRecord {
+    pub game: String,
+    pub phase: PhaseId,
+    /// SHA-256 commitment to the phase seed (hex, docs/dice.md).
+    pub commitment: String,
+    /// SHA-256 of the last history entry's `entry.toml` when the phase
+    /// opened (64 zeros before the first), so players hold the chain head.
+    pub chain: String,
+}
+
+/// `phase/next-seed`: the staged seed of the phase a resolution opens.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct NextSeed {
+    phase: PhaseId,
+    seed: String,
+    commitment: String,
+}
+
+pub fn seed_path(dir: &GameDir) -> PathBuf {
+    dir.phase().join("seed")
+}
+pub fn commitment_path(dir: &GameDir) -> PathBuf {
+    dir.phase().join("commitment")
+}
+pub fn next_seed_path(dir: &GameDir) -> PathBuf {
+    dir.phase().join("next-seed")
+}
+
+/// 32 bytes from the operating system.
+pub fn draw_seed() -> Result<Seed> {
+    let mut seed = [0u8; dice::SEED_LEN];
+    getrandom::fill(&mut seed).map_err(|e| anyhow::anyhow!("the OS gave no random bytes: {e}"))?;
+    Ok(seed)
+}
 
 /// Draw a new seed for the open phase of `state`, write it (0600) and its
 /// commitment; returns the commitment (hex).
-pub fn open(_dir: &GameDir, _state: &State) -> anyhow::Result<String> {
-    anyhow::bail!("phase commitments are not written yet")
+pub fn open(dir: &GameDir, state: &State) -> Result<String> {
+    open_with_seed(dir, state, &draw_seed()?)
+}
+
+/// As [`open`] with a given seed (tests, benchmarks).
+pub fn open_with_seed(dir: &GameDir, state: &State, seed: &Seed) -> Result<String> {
+    let c = dice::commitment(&state.game, &state.phase.to_string(), seed);
+    let chain = super::history::read_head(dir)?.head;
+    write_phase(dir, &state.game, state.phase, seed, &c, &chain)?;
+    Ok(c)
+}
+
+fn write_phase(dir: &GameDir, game: &str, phase: PhaseId, seed: &Seed, c: &str, chain: &str) -> Result<()> {
+    // The seed first: a commitment on disk always has its seed beside it.
+    atomic_write_mode(
+        &seed_path(dir),
+        format!("{}\n", dice::to_hex(seed)).as_bytes(),
+        Some(0o600),
+    )?;
+    let rec = PhaseRecord {
+        game: game.to_string(),
+        phase,
+        commitment: c.to_string(),
+        chain: chain.to_string(),
+    };
+    let text = toml::to_string(&rec).context("serialising phase/commitment")?;
+    atomic_write_mode(&commitment_path(dir), text.as_bytes(), Some(0o644))
 }
 
 /// The commitment of the open phase, if one was written.
-pub fn commitment(_dir: &GameDir) -> anyhow::Result<Option<String>> {
-    Ok(None)
+pub fn commitment(dir: &GameDir) -> Result<Option<String>> {
+    Ok(record(dir)?.map(|r| r.commitment))
+}
+
+/// The whole `phase/commitment` record, if one was written.
+pub fn record(dir: &GameDir) -> Result<Option<PhaseRecord>> {
+    let path = commitment_path(dir);
+    if !path.exists() {
+        return Ok(None);
+    }
+    let text = read_text(&path)?;
+    let rec = toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.message().trim()))?;
+    Ok(Some(rec))
+}
+
+/// The open phase's secret seed.
+pub fn read_seed(dir: &GameDir) -> Result<Seed> {
+    let path = seed_path(dir);
+    let text = read_text(&path)?;
+    dice::parse_hex32(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+}
+
+/// Stage the seed of the phase a resolution will open (`phase/next-seed`,
+/// 0600); returns its commitment.
+pub fn stage_next(dir: &GameDir, game: &str, next: PhaseId) -> Result<String> {
+    let seed = draw_seed()?;
+    let c = dice::commitment(game, &next.to_string(), &seed);
+    let rec = NextSeed {
+        phase: next,
+        seed: dice::to_hex(&seed),
+        commitment: c.clone(),
+    };
+    let text = toml::to_string(&rec).context("serialising phase/next-seed")?;
+    atomic_write_mode(&next_seed_path(dir), text.as_bytes(), Some(0o600))?;
+    Ok(c)
+}
+
+/// The commitment of the staged next seed, if there is one.
+pub fn staged_commitment(dir: &GameDir) -> Result<Option<String>> {
+    Ok(read_next(dir)?.map(|n| n.commitment))
+}
+
+fn read_next(dir: &GameDir) -> Result<Option<NextSeed>> {
+    let path = next_seed_path(dir);
+    if !path.exists() {
+        return Ok(None);
+    }
+    let text = read_text(&path)?;
+    let n = toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.message().trim()))?;
+    Ok(Some(n))
+}
+
+/// Move the staged seed into place as the open phase's seed and
+/// commitment, then drop `next-seed`. Idempotent.
+pub fn promote_next(dir: &GameDir, game: &str) -> Result<()> {
+    let Some(n) = read_next(dir)? else {
+        bail!("no staged seed in {}", next_seed_path(dir).display());
+    };
+    let seed = dice::parse_hex32(&n.seed).map_err(|e| anyhow::anyhow!("{}: {e}", next_seed_path(dir).display()))?;
+    let chain = super::history::read_head(dir)?.head;
+    write_phase(dir, game, n.phase, &seed, &n.commitment, &chain)?;
+    discard_next(dir)
+}
+
+/// Drop a staged seed (an uncommitted resolution).
+pub fn discard_next(dir: &GameDir) -> Result<()> {
+    let path = next_seed_path(dir);
+    if path.exists() {
+        std::fs::remove_file(&path).with_context(|| format!("cannot remove {}", path.display()))?;
+        super::sync_dir(&dir.phase());
+    }
+    Ok(())
 }

@@ -1,0 +1,341 @@
+//! `empereur resolve`: adjudicate the open phase with committed (or
+//! manual) dice, write its history entry, open the next phase with a new
+//! commitment.
+//!
+//! Crash safety, step by step (a crash at any point leaves the old phase
+//! or the new one; re-running `resolve` or any caller of [`recover`]
+//! finishes or undoes the interrupted run):
+//! 1. stage the next phase's seed in `phase/next-seed`;
+//! 2. write the history entry under `history/.tmp-…`, rename it in place;
+//! 3. write `history/head.toml` naming it — **the commit point**;
+//! 4. write `state.toml`, clear `phase/orders/`, move the staged seed
+//!    into `phase/seed` and `phase/commitment`, drop `next-seed`.
+//!
+//! Before 3, recovery removes the entry and the staged seed (the phase is
+//! still open, and resolving again gives the same rolls: same seed, same
+//! orders). After 3, recovery redoes step 4 from the entry.
+#![allow(clippy::disallowed_methods)] // adapter
+
+use super::Done;
+use crate::dice::{Committed, Dice, Entropy, Manual};
+use crate::ids::{PhaseId, PowerId};
+use crate::rules::{self, EngineError, PhaseOrders};
+use crate::store::history::{self, DiceLog, Draft, EntropyFile, OutcomesFile};
+use crate::store::{self, GameDir, phase, submission};
+use anyhow::{Context, Result, anyhow};
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::PathBuf;
+
+/// `empereur resolve` arguments.
+#[derive(clap::Args, Debug, Clone, Default)]
+#[command(
+    after_help = "Examples:\n  empereur resolve --game campaign\n  empereur resolve --game campaign --phase 1805-fall-france\n  empereur resolve --game campaign --manual-dice 7,3,10,1"
+)]
+pub struct ResolveArgs {
+    /// The game directory.
+    #[arg(long, short = 'g', default_value = ".")]
+    pub game: PathBuf,
+    /// Resolve only if this is the open phase (a guard for cron).
+    #[arg(long)]
+    pub phase: Option<String>,
+    /// Physical dice rolled by the moderator, in the order the engine asks
+    /// (a d10 may be entered as 0 for 10); logged as manual.
+    #[arg(long = "manual-dice")]
+    pub manual_dice: Option<String>,
+}
+
+/// What the workflow passes to [`resolve_game`].
+#[derive(Clone, Debug, Default)]
+pub struct ResolveOptions {
+    /// Refuse unless this is the open phase.
+    pub phase: Option<String>,
+    /// Manual dice list (`7,3,10`) instead of committed dice.
+    pub manual_dice: Option<String>,
+    /// Journal timestamp (RFC 3339); the current time when `None`.
+    pub now: Option<String>,
+}
+
+/// What a resolution did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResolveSummary {
+    /// History entry directory, `NNNN-<phase>`.
+    pub entry: String,
+    pub resolved: PhaseId,
+    pub next: PhaseId,
+    /// Commitment of the newly opened phase.
+    pub commitment: String,
+    pub rolls: usize,
+    pub manual: bool,
+    pub outcomes: usize,
+    /// Set when the game ended with this phase.
+    pub over: Option<String>,
+}
+
+/// Resolved, or refused for a domain reason (exit 1).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Resolved {
+    Done(ResolveSummary),
+    Refused(String),
+}
+
+pub fn run(a: &ResolveArgs) -> Result<Done> {
+    let dir = GameDir::new(&a.game);
+    let opts = ResolveOptions {
+        phase: a.phase.clone(),
+        manual_dice: a.manual_dice.clone(),
+        now: None,
+    };
+    match resolve_game(&dir, &opts)? {
+        Resolved::Done(s) => {
+            println!(
+                "resolved {} ({} outcome(s), {} {} roll(s)) -> history/{}",
+                s.resolved,
+                s.outcomes,
+                s.rolls,
+                if s.manual { "manual" } else { "committed" },
+                s.entry
+            );
+            match &s.over {
+                Some(w) => println!("the game is over: {w}"),
+                None => println!("opened {} with dice commitment {}", s.next, s.commitment),
+            }
+            Ok(Done::Yes)
+        }
+        Resolved::Refused(why) => {
+            println!("not resolved: {why}");
+            Ok(Done::No)
+        }
+    }
+}
+
+fn now_or(opts: &ResolveOptions) -> String {
+    opts.now
+        .clone()
+        .unwrap_or_else(|| chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ").to_string())
+}
+
+/// The adjudicator: [`rules::resolve`], or a stand-in in tests.
+pub type Engine = fn(
+    &crate::scenario::Scenario,
+    &crate::state::State,
+    &PhaseOrders,
+    &mut dyn Dice,
+) -> Result<rules::Resolution, EngineError>;
+
+/// Resolve the open phase of the game in `dir` (takes the game lock).
+pub fn resolve_game(dir: &GameDir, opts: &ResolveOptions) -> Result<Resolved> {
+    resolve_game_with(dir, opts, rules::resolve)
+}
+
+/// As [`resolve_game`] with another engine (tests that need rolls while
+/// the rules engine makes none).
+pub fn resolve_game_with(dir: &GameDir, opts: &ResolveOptions, engine: Engine) -> Result<Resolved> {
+    let _lock = dir.lock()?;
+    recover(dir)?;
+    resolve_locked(dir, opts, engine)
+}
+
+/// Finish or undo a resolution interrupted by a crash (call with the game
+/// lock held). Returns a line per thing done.
+pub fn recover(dir: &GameDir) -> Result<Vec<String>> {
+    let mut done: Vec<String> = history::discard_uncommitted(dir)?
+        .into_iter()
+        .map(|n| format!("removed uncommitted history entry {n}"))
+        .collect();
+    let Some(staged) = phase::staged_commitment(dir)? else {
+        return Ok(done);
+    };
+    let head = history::read_head(dir)?;
+    let last = if head.entries > 0 {
+        Some(history::read_entry(dir, &head.last)?.0)
+    } else {
+        None
+    };
+    match last {
+        Some(rec) if rec.next_commitment.as_deref() == Some(staged.as_str()) => {
+            finish(dir, &head.last, &rec.game)?;
+            done.push(format!("finished the resolution recorded in history/{}", head.last));
+        }
+        _ => {
+            phase::discard_next(dir)?;
+            done.push("dropped the staged seed of an unfinished resolution".to_string());
+        }
+    }
+    Ok(done)
+}
+
+/// Step 4: make the committed entry `name` the current state. Idempotent.
+fn finish(dir: &GameDir, name: &str, game: &str) -> Result<()> {
+    let after = history::entry_dir(dir, name).join("state-after.toml");
+    let bytes = fs::read(&after).with_context(|| format!("cannot read {}", after.display()))?;
+    store::atomic_write(&dir.state(), &bytes)?;
+    clear_orders(dir)?;
+    phase::promote_next(dir, game)
+}
+
+fn clear_orders(dir: &GameDir) -> Result<()> {
+    let d = dir.phase_orders();
+    if d.is_dir() {
+        for e in fs::read_dir(&d).with_context(|| format!("cannot read {}", d.display()))? {
+            let p = e?.path();
+            if p.is_file() {
+                fs::remove_file(&p).with_context(|| format!("cannot remove {}", p.display()))?;
+            }
+        }
+        store::sync_dir(&d);
+    }
+    Ok(())
+}
+
+fn resolve_locked(dir: &GameDir, opts: &ResolveOptions, engine: Engine) -> Result<Resolved> {
+    let config = dir.load_config()?;
+    let state_bytes = fs::read(dir.state()).with_context(|| format!("cannot read {}", dir.state().display()))?;
+    let state = dir.load_state()?;
+    if let Some(w) = &state.over {
+        return Ok(Resolved::Refused(format!("the game is over ({w})")));
+    }
+    if let Some(p) = &opts.phase {
+        let asked: PhaseId = p.parse().map_err(|e: String| anyhow!(e))?;
+        if asked != state.phase {
+            return Ok(Resolved::Refused(format!(
+                "the open phase is {}, not {asked}",
+                state.phase
+            )));
+        }
+    }
+    let scenario = dir.load_scenario(&config)?;
+    let rec = phase::record(dir)?.ok_or_else(|| {
+        anyhow!(
+            "{} is missing: the open phase has no dice commitment",
+            phase::commitment_path(dir).display()
+        )
+    })?;
+    if rec.phase != state.phase || rec.game != state.game {
+        anyhow::bail!(
+            "{} commits to {} {}, but the open phase is {} {}",
+            phase::commitment_path(dir).display(),
+            rec.game,
+            rec.phase,
+            state.game,
+            state.phase
+        );
+    }
+    let seed = phase::read_seed(dir)?;
+    let c = crate::dice::commitment(&state.game, &state.phase.to_string(), &seed);
+    if c != rec.commitment {
+        anyhow::bail!(
+            "{} does not match the published commitment {} (it gives {c})",
+            phase::seed_path(dir).display(),
+            rec.commitment
+        );
+    }
+
+    let subs = submission::load_all(dir)?;
+    let mut orders = PhaseOrders::new();
+    let mut entropy = Entropy::new();
+    for (p, s) in &subs {
+        orders.insert(*p, s.orders.clone());
+        if let Some(e) = &s.entropy {
+            entropy.insert(*p, e.clone());
+        }
+    }
+
+    let manual = opts.manual_dice.is_some();
+    let mut dice: Box<dyn Dice> = match &opts.manual_dice {
+        Some(list) => Box::new(Manual::parse(list).map_err(|e| anyhow!("--manual-dice: {e}"))?),
+        None => Box::new(Committed::new(&seed, &entropy)),
+    };
+    let res = match engine(&scenario, &state, &orders, dice.as_mut()) {
+        Ok(r) => r,
+        Err(EngineError::GameOver) => return Ok(Resolved::Refused("the game is over".into())),
+        Err(EngineError::Dice(e)) if manual => anyhow::bail!("--manual-dice: {e}"),
+        Err(e) => anyhow::bail!("resolving {}: {e}", state.phase),
+    };
+    if manual {
+        dice.finish().map_err(|e| anyhow!("--manual-dice: {e}"))?;
+    }
+    let rolls = dice.log().to_vec();
+
+    let next = res.state.phase;
+    let after_text = res.state.to_toml();
+    let next_commitment = phase::stage_next(dir, &state.game, next)?;
+
+    let mut draft = Draft::new("resolve", &state.game, state.phase);
+    draft.commitment = Some(rec.commitment.clone());
+    draft.next_phase = Some(next);
+    draft.next_commitment = Some(next_commitment.clone());
+    if let Some(list) = &opts.manual_dice {
+        draft.note = format!("resolved with manual dice entered by the moderator: {list}");
+    }
+    draft.file("state-before.toml", state_bytes);
+    for (p, s) in &subs {
+        draft.file(&format!("orders/{}.toml", p.id()), submission_bytes(dir, *p, s)?);
+    }
+    draft.file("seed", format!("{}\n", crate::dice::to_hex(&seed)));
+    let ef = EntropyFile {
+        entropy: entropy.clone(),
+    };
+    draft.file(
+        "entropy.toml",
+        toml::to_string(&ef).context("serialising entropy.toml")?,
+    );
+    let log = DiceLog { rolls: rolls.clone() };
+    draft.file("dice.toml", toml::to_string(&log).context("serialising dice.toml")?);
+    let of = OutcomesFile {
+        outcomes: res.outcomes.clone(),
+    };
+    draft.file(
+        "outcomes.toml",
+        toml::to_string(&of).context("serialising outcomes.toml")?,
+    );
+    draft.file("state-after.toml", after_text);
+    draft.file(
+        "report.txt",
+        history::render_report(&state.game, state.phase, &res.outcomes, &rolls),
+    );
+
+    let (info, _) = history::stage(dir, &draft)?;
+    history::commit(dir, &info)?; // the commit point
+    finish(dir, &info.name, &state.game)?;
+    let when = now_or(opts);
+    dir.journal_line(
+        &when,
+        &format!(
+            "resolve {} -> history/{} ({} roll(s){}); opened {} commitment {}",
+            state.phase,
+            info.name,
+            rolls.len(),
+            if manual { ", manual dice" } else { "" },
+            next,
+            next_commitment
+        ),
+    )?;
+    Ok(Resolved::Done(ResolveSummary {
+        entry: info.name,
+        resolved: state.phase,
+        next,
+        commitment: next_commitment,
+        rolls: rolls.len(),
+        manual,
+        outcomes: res.outcomes.len(),
+        over: res.state.over.clone(),
+    }))
+}
+
+/// The accepted submission as stored (`phase/orders/<power>.toml`), or
+/// serialised when the store keeps it elsewhere.
+fn submission_bytes(dir: &GameDir, p: PowerId, s: &submission::Submission) -> Result<Vec<u8>> {
+    let path = dir.phase_orders().join(format!("{}.toml", p.id()));
+    if path.is_file() {
+        return fs::read(&path).with_context(|| format!("cannot read {}", path.display()));
+    }
+    toml::to_string(s)
+        .map(String::into_bytes)
+        .with_context(|| format!("serialising the orders of {}", p.id()))
+}
+
+/// Accepted orders of every power as the engine sees them (verify replay).
+pub fn orders_of(subs: &BTreeMap<PowerId, submission::Submission>) -> PhaseOrders {
+    subs.iter().map(|(p, s)| (*p, s.orders.clone())).collect()
+}

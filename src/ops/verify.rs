@@ -1,0 +1,657 @@
+//! `empereur verify`: recompute every commitment, every committed roll
+//! and the whole hash chain of a game's history; with `--replay`, also
+//! re-adjudicate each resolved phase from its recorded inputs and compare
+//! the state byte for byte. One line per problem, naming the entry, the
+//! roll's purpose and what differs.
+//!
+//! Cheap by design: each file of the history is read and hashed once;
+//! state files are only parsed for `--replay`.
+#![allow(clippy::disallowed_methods)] // adapter
+
+use super::Done;
+use super::resolve::Engine;
+use crate::dice::{self, Dice, Replay, RollSource};
+use crate::ids::PowerId;
+use crate::rules;
+use crate::store::history::{self, DiceLog, EntropyFile, EntryRecord, OutcomesFile, sha256_hex};
+use crate::store::submission::Submission;
+use crate::store::{GameDir, phase};
+use anyhow::Result;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// `empereur verify` arguments.
+#[derive(clap::Args, Debug, Clone, Default)]
+#[command(
+    after_help = "Examples:\n  empereur verify --game campaign\n  empereur verify --game campaign --replay\n  empereur verify --game campaign 0003 0004-1805-fall-russia\n\nExit 0 when everything matches, 1 on any mismatch."
+)]
+pub struct VerifyArgs {
+    /// The game directory.
+    #[arg(long, short = 'g', default_value = ".")]
+    pub game: PathBuf,
+    /// Also re-adjudicate every resolved phase and compare the states.
+    #[arg(long)]
+    pub replay: bool,
+    /// Only report on these history entries (number or directory name).
+    #[arg(value_name = "ENTRY")]
+    pub entries: Vec<String>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct VerifyOptions {
+    pub replay: bool,
+    pub entries: Vec<String>,
+}
+
+/// One mismatch: where (an entry directory, `state.toml`, `phase`,
+/// `history`) and what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    pub at: String,
+    pub message: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.at, self.message)
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct VerifyReport {
+    pub problems: Vec<Problem>,
+    /// Things worth saying that are not mismatches (manual rolls).
+    pub notes: Vec<String>,
+    pub entries: usize,
+    pub committed_rolls: usize,
+    pub manual_rolls: usize,
+    pub replayed: usize,
+}
+
+impl VerifyReport {
+    pub fn ok(&self) -> bool {
+        self.problems.is_empty()
+    }
+}
+
+pub fn run(a: &VerifyArgs) -> Result<Done> {
+    let dir = GameDir::new(&a.game);
+    let r = verify_game(
+        &dir,
+        &VerifyOptions {
+            replay: a.replay,
+            entries: a.entries.clone(),
+        },
+    )?;
+    for n in &r.notes {
+        println!("note: {n}");
+    }
+    for p in &r.problems {
+        println!("{p}");
+    }
+    let replay = if a.replay {
+        format!(", {} phase(s) replayed", r.replayed)
+    } else {
+        String::new()
+    };
+    let summary = format!(
+        "{} entries, {} committed roll(s), {} manual roll(s){replay}",
+        r.entries, r.committed_rolls, r.manual_rolls
+    );
+    if r.ok() {
+        println!("ok: {summary}");
+        Ok(Done::Yes)
+    } else {
+        println!("{} problem(s): {summary}", r.problems.len());
+        Ok(Done::No)
+    }
+}
+
+struct Ctx {
+    report: VerifyReport,
+}
+
+impl Ctx {
+    fn problem(&mut self, at: &str, message: impl Into<String>) {
+        self.report.problems.push(Problem {
+            at: at.to_string(),
+            message: message.into(),
+        });
+    }
+}
+
+fn short(h: &str) -> &str {
+    h.get(..12).unwrap_or(h)
+}
+
+/// What the previous entries established.
+#[derive(Default)]
+struct Chain {
+    /// (entry name, hash of its entry.toml)
+    prev: Option<(String, String)>,
+    /// (entry name, hash of its state-after.toml)
+    state_after: Option<(String, String)>,
+    /// (entry name, commitment it opened)
+    next_commitment: Option<(String, String)>,
+    /// seed hex -> entry that revealed it
+    seeds: BTreeMap<String, String>,
+}
+
+/// Verify the game in `dir`. Operational failures (no such directory) are
+/// errors; everything found wrong is a [`Problem`].
+pub fn verify_game(dir: &GameDir, opts: &VerifyOptions) -> Result<VerifyReport> {
+    verify_game_with(dir, opts, rules::resolve)
+}
+
+/// As [`verify_game`], replaying with another engine (tests).
+pub fn verify_game_with(dir: &GameDir, opts: &VerifyOptions, engine: Engine) -> Result<VerifyReport> {
+    if !dir.history().is_dir() {
+        anyhow::bail!("{} holds no history/ directory; is it a game?", dir.root.display());
+    }
+    let mut cx = Ctx {
+        report: VerifyReport::default(),
+    };
+    let head = match history::read_head(dir) {
+        Ok(h) => h,
+        Err(e) => {
+            cx.problem("history/head.toml", format!("{e:#}"));
+            history::Head::default()
+        }
+    };
+    let listing = history::list(dir)?;
+    for (n, name) in &listing {
+        if *n > head.entries || *n == 0 {
+            cx.problem(
+                name,
+                format!(
+                    "this entry is not in the chain (history/head.toml counts {} entries)",
+                    head.entries
+                ),
+            );
+        }
+    }
+    let mut chain = Chain::default();
+    for n in 1..=head.entries {
+        let Some(name) = listing.get(&n) else {
+            cx.problem(
+                "history",
+                format!(
+                    "entry {n:04} is missing (history/head.toml counts {} entries)",
+                    head.entries
+                ),
+            );
+            // The next entry's link cannot be checked against a missing one.
+            chain.prev = None;
+            continue;
+        };
+        cx.report.entries += 1;
+        check_entry(dir, name, n, &mut chain, &mut cx, opts.replay.then_some(engine));
+    }
+    // The head names the last entry.
+    if head.entries > 0 {
+        if let Some((last, hash)) = &chain.prev {
+            if *hash != head.head {
+                cx.problem(
+                    "history/head.toml",
+                    format!(
+                        "the head is {} but the last entry {last} hashes to {}",
+                        short(&head.head),
+                        short(hash)
+                    ),
+                );
+            }
+            if head.last != *last {
+                cx.problem(
+                    "history/head.toml",
+                    format!("it names {} as the last entry, not {last}", head.last),
+                );
+            }
+        }
+    } else if !listing.is_empty() && head.head != history::ZERO {
+        cx.problem("history/head.toml", "it counts no entries but has a head");
+    }
+    let in_flight = phase::staged_commitment(dir).ok().flatten().is_some();
+    if in_flight {
+        cx.report
+            .notes
+            .push("a resolution was interrupted; `empereur resolve` finishes or undoes it".into());
+    }
+    check_current(dir, &chain, &mut cx, in_flight);
+
+    if !opts.entries.is_empty() {
+        let wanted: Vec<String> = opts.entries.clone();
+        let matches = |at: &str| {
+            wanted.iter().any(|w| {
+                at == w
+                    || (w.len() <= 4
+                        && w.parse::<u32>()
+                            .ok()
+                            .map(|n| format!("{n:04}-"))
+                            .is_some_and(|p| at.starts_with(&p)))
+            })
+        };
+        cx.report.problems.retain(|p| matches(&p.at));
+        cx.report
+            .notes
+            .retain(|n| wanted.iter().any(|w| n.contains(w.as_str())));
+    }
+    Ok(cx.report)
+}
+
+/// Read a file of an entry (None if missing or unreadable: reported by the
+/// file-hash check).
+fn read(path: &Path) -> Option<Vec<u8>> {
+    fs::read(path).ok()
+}
+
+fn files_on_disk(root: &Path) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut stack = vec![PathBuf::new()];
+    while let Some(rel) = stack.pop() {
+        let Ok(rd) = fs::read_dir(root.join(&rel)) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let r = rel.join(e.file_name());
+            if e.path().is_dir() {
+                stack.push(r);
+            } else {
+                out.insert(r.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    out
+}
+
+fn check_entry(dir: &GameDir, name: &str, n: u32, chain: &mut Chain, cx: &mut Ctx, replay: Option<Engine>) {
+    let root = history::entry_dir(dir, name);
+    let (rec, bytes) = match history::read_entry(dir, name) {
+        Ok(x) => x,
+        Err(e) => {
+            cx.problem(name, format!("entry.toml: {e:#}"));
+            chain.prev = None;
+            return;
+        }
+    };
+    let hash = sha256_hex(&bytes);
+    if rec.number != n || name != history::dir_name(n, rec.phase) {
+        cx.problem(
+            name,
+            format!(
+                "entry.toml says entry {} of phase {}, not {name}",
+                rec.number, rec.phase
+            ),
+        );
+    }
+    // 6 (docs/dice.md): each entry names the hash of the one before.
+    match &chain.prev {
+        Some((pname, phash)) if *phash != rec.previous => cx.problem(
+            name,
+            format!(
+                "entry.toml names previous {} but entry {pname} hashes to {} (an earlier entry was changed or removed)",
+                short(&rec.previous),
+                short(phash)
+            ),
+        ),
+        None if n == 1 && rec.previous != history::ZERO => {
+            cx.problem(name, "the first entry must name no previous entry (64 zeros)")
+        }
+        _ => {}
+    }
+    chain.prev = Some((name.to_string(), hash));
+
+    // Every file as recorded, and nothing else.
+    let mut content: BTreeMap<String, Vec<u8>> = BTreeMap::new();
+    let on_disk = files_on_disk(&root);
+    for (rel, want) in &rec.files {
+        match read(&root.join(rel)) {
+            None => cx.problem(name, format!("{rel} is missing (entry.toml records it)")),
+            Some(b) => {
+                let got = sha256_hex(&b);
+                if got != *want {
+                    cx.problem(
+                        name,
+                        format!(
+                            "{rel} was changed after it was recorded (SHA-256 {} recorded, {} on disk)",
+                            short(want),
+                            short(&got)
+                        ),
+                    );
+                }
+                content.insert(rel.clone(), b);
+            }
+        }
+    }
+    for f in &on_disk {
+        if f != "entry.toml" && !rec.files.contains_key(f) {
+            cx.problem(name, format!("{f} is not recorded in entry.toml"));
+        }
+    }
+
+    // The states follow on from each other.
+    if let Some(before) = content.get("state-before.toml") {
+        let h = sha256_hex(before);
+        if let Some((pname, after)) = &chain.state_after
+            && *after != h
+        {
+            cx.problem(
+                name,
+                format!("state-before.toml is not the state-after.toml of entry {pname}"),
+            );
+        }
+    }
+    if let Some(after) = content.get("state-after.toml") {
+        chain.state_after = Some((name.to_string(), sha256_hex(after)));
+    }
+
+    check_dice(name, &rec, &content, chain, cx);
+    if let Some(c) = &rec.next_commitment {
+        chain.next_commitment = Some((name.to_string(), c.clone()));
+    }
+    if let Some(engine) = replay
+        && rec.kind == "resolve"
+    {
+        replay_entry(dir, name, &content, cx, engine);
+    }
+}
+
+fn check_dice(name: &str, rec: &EntryRecord, content: &BTreeMap<String, Vec<u8>>, chain: &mut Chain, cx: &mut Ctx) {
+    let Some(c) = &rec.commitment else { return };
+    if let Some((pname, prev)) = &chain.next_commitment
+        && prev != c
+    {
+        cx.problem(
+            name,
+            format!(
+                "the phase was resolved under commitment {} but entry {pname} published {}",
+                short(c),
+                short(prev)
+            ),
+        );
+    }
+    let seed = match content
+        .get("seed")
+        .map(|b| dice::parse_hex32(&String::from_utf8_lossy(b)))
+    {
+        None => {
+            cx.problem(name, "the seed is not revealed (no seed file)");
+            return;
+        }
+        Some(Err(e)) => {
+            cx.problem(name, format!("seed: {e}"));
+            return;
+        }
+        Some(Ok(s)) => s,
+    };
+    let got = dice::commitment(&rec.game, &rec.phase.to_string(), &seed);
+    if got != *c {
+        cx.problem(
+            name,
+            format!(
+                "the revealed seed does not match the commitment {} of {} (it gives {})",
+                short(c),
+                rec.phase,
+                short(&got)
+            ),
+        );
+    }
+    let seed_hex = dice::to_hex(&seed);
+    if let Some(first) = chain.seeds.get(&seed_hex) {
+        cx.problem(
+            name,
+            format!("the seed was already used by entry {first} (a reused seed)"),
+        );
+    } else {
+        chain.seeds.insert(seed_hex, name.to_string());
+    }
+    let entropy = match content.get("entropy.toml").map(|b| parse::<EntropyFile>(b)) {
+        Some(Ok(e)) => e.entropy,
+        Some(Err(e)) => {
+            cx.problem(name, format!("entropy.toml: {e}"));
+            return;
+        }
+        None => BTreeMap::new(),
+    };
+    let log = match content.get("dice.toml").map(|b| parse::<DiceLog>(b)) {
+        Some(Ok(l)) => l,
+        Some(Err(e)) => {
+            cx.problem(name, format!("dice.toml: {e}"));
+            return;
+        }
+        None => {
+            cx.problem(name, "dice.toml is missing");
+            return;
+        }
+    };
+    let committed = dice::Committed::new(&seed, &entropy);
+    let mut seen = BTreeSet::new();
+    let mut results: BTreeMap<&str, u32> = BTreeMap::new();
+    for r in &log.rolls {
+        if !seen.insert(r.purpose.as_str()) {
+            cx.problem(name, format!("roll '{}' appears twice in the dice log", r.purpose));
+        }
+        results.insert(r.purpose.as_str(), r.result);
+        if r.sides == 0 || r.result == 0 || r.result > r.sides {
+            cx.problem(
+                name,
+                format!("roll '{}': {} is not a face of a d{}", r.purpose, r.result, r.sides),
+            );
+            continue;
+        }
+        match r.source {
+            RollSource::Committed => {
+                cx.report.committed_rolls += 1;
+                let want = committed.peek(&r.purpose, r.sides);
+                if want != r.result {
+                    cx.problem(
+                        name,
+                        format!(
+                            "roll '{}': d{} recorded as {}, the committed dice give {want}",
+                            r.purpose, r.sides, r.result
+                        ),
+                    );
+                }
+            }
+            RollSource::Manual => {
+                cx.report.manual_rolls += 1;
+                cx.report.notes.push(format!(
+                    "{name}: roll '{}' d{} = {} is manual (entered by the moderator, not committed)",
+                    r.purpose, r.sides, r.result
+                ));
+            }
+            RollSource::Scripted => cx.problem(
+                name,
+                format!("roll '{}' is scripted (a test die) in a game's history", r.purpose),
+            ),
+        }
+    }
+    // Every die an outcome cites is in the log, with the same result.
+    if let Some(Ok(of)) = content.get("outcomes.toml").map(|b| parse::<OutcomesFile>(b)) {
+        for o in &of.outcomes {
+            for d in &o.dice {
+                match results.get(d.purpose.as_str()) {
+                    None => cx.problem(
+                        name,
+                        format!(
+                            "roll '{}': outcome '{}' ({}) cites it = {}, but it is not in the dice log",
+                            d.purpose, o.kind, o.rule, d.result
+                        ),
+                    ),
+                    Some(v) if *v != d.result => cx.problem(
+                        name,
+                        format!(
+                            "roll '{}': outcome '{}' ({}) cites {}, the dice log says {v}",
+                            d.purpose, o.kind, o.rule, d.result
+                        ),
+                    ),
+                    _ => {}
+                }
+            }
+        }
+    }
+}
+
+fn parse<T: serde::de::DeserializeOwned>(b: &[u8]) -> Result<T, String> {
+    let text = std::str::from_utf8(b).map_err(|_| "not UTF-8".to_string())?;
+    toml::from_str(text).map_err(|e| e.message().trim().to_string())
+}
+
+/// state.toml and the open phase agree with the end of the chain.
+fn check_current(dir: &GameDir, chain: &Chain, cx: &mut Ctx, in_flight: bool) {
+    if let Some((pname, after)) = &chain.state_after
+        && !in_flight
+    {
+        match fs::read(dir.state()) {
+            Ok(b) if sha256_hex(&b) != *after => cx.problem(
+                "state.toml",
+                format!("it is not the state-after.toml of entry {pname} (changed after resolution)"),
+            ),
+            Ok(_) => {}
+            Err(e) => cx.problem("state.toml", format!("cannot be read: {e}")),
+        }
+    }
+    let rec = match phase::record(dir) {
+        Ok(Some(r)) => r,
+        Ok(None) => {
+            cx.problem("phase/commitment", "the open phase has no dice commitment");
+            return;
+        }
+        Err(e) => {
+            cx.problem("phase/commitment", format!("{e:#}"));
+            return;
+        }
+    };
+    if let Some((pname, c)) = &chain.next_commitment
+        && *c != rec.commitment
+        && !in_flight
+    {
+        cx.problem(
+            "phase/commitment",
+            format!(
+                "it is {} but entry {pname} published {} for {}",
+                short(&rec.commitment),
+                short(c),
+                rec.phase
+            ),
+        );
+    }
+    // The moderator can also check the secret seed against it.
+    if let Ok(seed) = phase::read_seed(dir) {
+        let got = dice::commitment(&rec.game, &rec.phase.to_string(), &seed);
+        if got != rec.commitment && !in_flight {
+            cx.problem(
+                "phase/seed",
+                format!(
+                    "it does not match the commitment {} (it gives {})",
+                    short(&rec.commitment),
+                    short(&got)
+                ),
+            );
+        }
+        if let Some(first) = chain.seeds.get(&dice::to_hex(&seed)) {
+            cx.problem(
+                "phase/seed",
+                format!("it was already used by entry {first} (a reused seed)"),
+            );
+        }
+    }
+}
+
+/// Re-adjudicate a resolved phase from its recorded inputs and dice.
+fn replay_entry(dir: &GameDir, name: &str, content: &BTreeMap<String, Vec<u8>>, cx: &mut Ctx, engine: Engine) {
+    let scenario = match dir.load_config().and_then(|c| dir.load_scenario(&c)) {
+        Ok(s) => s,
+        Err(e) => {
+            cx.problem(name, format!("replay: cannot load the scenario: {e:#}"));
+            return;
+        }
+    };
+    let before = match content
+        .get("state-before.toml")
+        .map(|b| String::from_utf8_lossy(b).to_string())
+    {
+        Some(t) => t,
+        None => {
+            cx.problem(name, "replay: state-before.toml is missing");
+            return;
+        }
+    };
+    let state = match crate::state::State::from_toml(&before) {
+        Ok(s) => s,
+        Err(e) => {
+            cx.problem(name, format!("replay: state-before.toml: {e}"));
+            return;
+        }
+    };
+    let mut orders = rules::PhaseOrders::new();
+    for (rel, b) in content {
+        let Some(p) = rel.strip_prefix("orders/").and_then(|r| r.strip_suffix(".toml")) else {
+            continue;
+        };
+        let Some(power) = PowerId::parse(p) else {
+            cx.problem(name, format!("replay: {rel} is not named after a power"));
+            continue;
+        };
+        match parse::<Submission>(b) {
+            Ok(s) => {
+                orders.insert(power, s.orders);
+            }
+            Err(e) => cx.problem(name, format!("replay: {rel}: {e}")),
+        }
+    }
+    let log = content
+        .get("dice.toml")
+        .and_then(|b| parse::<DiceLog>(b).ok())
+        .unwrap_or_default();
+    let mut dice = Replay::new(&log.rolls);
+    cx.report.replayed += 1;
+    let res = match engine(&scenario, &state, &orders, &mut dice) {
+        Ok(r) => r,
+        Err(rules::EngineError::Dice(dice::DiceError::Exhausted { purpose })) => {
+            cx.problem(
+                name,
+                format!("roll '{purpose}': replay asks for it, but it is not in the dice log"),
+            );
+            return;
+        }
+        Err(e) => {
+            cx.problem(name, format!("replay: {e}"));
+            return;
+        }
+    };
+    if let Err(dice::DiceError::Unused { values }) = dice.finish() {
+        cx.problem(
+            name,
+            format!(
+                "replay: the dice log holds roll(s) the engine did not ask for: {}",
+                values.join(", ")
+            ),
+        );
+    }
+    let got = res.state.to_toml();
+    let want = content.get("state-after.toml").cloned().unwrap_or_default();
+    if got.as_bytes() != want.as_slice() {
+        let want = String::from_utf8_lossy(&want);
+        let line = got
+            .lines()
+            .zip(want.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or_else(|| got.lines().count().min(want.lines().count()));
+        cx.problem(
+            name,
+            format!(
+                "replay: state-after.toml differs from the re-adjudicated state from line {}: recorded `{}`, replay gives `{}`",
+                line + 1,
+                want.lines().nth(line).unwrap_or("<end>"),
+                got.lines().nth(line).unwrap_or("<end>")
+            ),
+        );
+    }
+    if let Some(Ok(of)) = content.get("outcomes.toml").map(|b| parse::<OutcomesFile>(b))
+        && of.outcomes != res.outcomes
+    {
+        cx.problem(name, "replay: outcomes.toml differs from the re-adjudicated outcomes");
+    }
+}

@@ -1,0 +1,345 @@
+//! The history: one directory per resolved phase or moderator action,
+//! `history/NNNN-<phase-id>/`, written once and never rewritten, chained
+//! by hashes (docs/dice.md, "Hash chain").
+//!
+//! ```text
+//! history/head.toml                 entries = N, head = SHA-256 of entry N's entry.toml
+//! history/0001-1805-fall-turn-start/
+//!   entry.toml                      kind, phase, previous, commitments, [files] hashes
+//!   state-before.toml  orders/<power>.toml  seed  entropy.toml  dice.toml
+//!   outcomes.toml  state-after.toml  report.txt
+//! ```
+//!
+//! An entry is written under `history/.tmp-…`, fsynced and renamed into
+//! place; it counts only once `head.toml` names it (the commit point of
+//! a resolution). Entries beyond the head are leftovers of a crash and
+//! are removed by [`discard_uncommitted`].
+#![allow(clippy::disallowed_methods)] // adapter: files
+
+use super::{GameDir, atomic_write, read_text, sync_dir};
+use crate::dice::Roll;
+use crate::ids::{PhaseId, PowerId};
+use crate::rules::Outcome;
+use anyhow::{Context, Result, bail};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Schema version of `entry.toml`.
+pub const ENTRY_FORMAT: u32 = 1;
+/// The `previous` of the first entry and the head of an empty history.
+pub const ZERO: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+
+/// Hex SHA-256 of bytes.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+/// `entry.toml`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EntryRecord {
+    pub format: u32,
+    pub number: u32,
+    /// `resolve`, `moderator` (orders entered by hand, corrections) or
+    /// `undo` (a rollback).
+    pub kind: String,
+    pub game: String,
+    /// The phase the entry belongs to (the one resolved, for `resolve`).
+    pub phase: PhaseId,
+    /// SHA-256 of the previous entry's `entry.toml` (ZERO for the first).
+    pub previous: String,
+    /// The commitment of the resolved phase (its seed is in `seed`).
+    #[serde(default)]
+    pub commitment: Option<String>,
+    /// The phase this entry opened and its new commitment.
+    #[serde(default)]
+    pub next_phase: Option<PhaseId>,
+    #[serde(default)]
+    pub next_commitment: Option<String>,
+    /// Who or what made the entry, in a line (`--manual-dice`, "orders of
+    /// austria entered by the moderator", …).
+    #[serde(default)]
+    pub note: String,
+    /// SHA-256 (hex) of every other file of the entry, by relative path.
+    pub files: BTreeMap<String, String>,
+}
+
+/// `history/head.toml`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Head {
+    pub entries: u32,
+    /// SHA-256 of the last entry's `entry.toml` (ZERO when empty).
+    pub head: String,
+    /// Directory name of the last entry.
+    #[serde(default)]
+    pub last: String,
+}
+
+impl Default for Head {
+    fn default() -> Self {
+        Head {
+            entries: 0,
+            head: ZERO.to_string(),
+            last: String::new(),
+        }
+    }
+}
+
+/// The dice log file, `dice.toml`.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct DiceLog {
+    #[serde(default, rename = "roll")]
+    pub rolls: Vec<Roll>,
+}
+
+/// `entropy.toml`: each power's entropy line as given (absent = empty).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct EntropyFile {
+    #[serde(default)]
+    pub entropy: BTreeMap<PowerId, String>,
+}
+
+/// `outcomes.toml`.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct OutcomesFile {
+    #[serde(default, rename = "outcome")]
+    pub outcomes: Vec<Outcome>,
+}
+
+/// An entry to be written: its kind, phase, links and file contents.
+#[derive(Clone, Debug)]
+pub struct Draft {
+    pub kind: String,
+    pub game: String,
+    pub phase: PhaseId,
+    pub commitment: Option<String>,
+    pub next_phase: Option<PhaseId>,
+    pub next_commitment: Option<String>,
+    pub note: String,
+    /// Relative path (e.g. `orders/france.toml`) -> bytes.
+    pub files: BTreeMap<String, Vec<u8>>,
+}
+
+impl Draft {
+    pub fn new(kind: &str, game: &str, phase: PhaseId) -> Draft {
+        Draft {
+            kind: kind.to_string(),
+            game: game.to_string(),
+            phase,
+            commitment: None,
+            next_phase: None,
+            next_commitment: None,
+            note: String::new(),
+            files: BTreeMap::new(),
+        }
+    }
+    pub fn file(&mut self, name: &str, bytes: impl Into<Vec<u8>>) -> &mut Draft {
+        self.files.insert(name.to_string(), bytes.into());
+        self
+    }
+}
+
+/// A written entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EntryInfo {
+    pub number: u32,
+    /// Directory name, `NNNN-<phase>`.
+    pub name: String,
+    /// SHA-256 of its `entry.toml`.
+    pub hash: String,
+}
+
+pub fn dir_name(number: u32, phase: PhaseId) -> String {
+    format!("{number:04}-{phase}")
+}
+
+pub fn head_path(dir: &GameDir) -> PathBuf {
+    dir.history().join("head.toml")
+}
+
+/// The chain head (an empty head when nothing was resolved yet).
+pub fn read_head(dir: &GameDir) -> Result<Head> {
+    let path = head_path(dir);
+    if !path.exists() {
+        return Ok(Head::default());
+    }
+    let text = read_text(&path)?;
+    toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.message().trim()))
+}
+
+/// Entry directories on disk (committed or not), by number.
+pub fn list(dir: &GameDir) -> Result<BTreeMap<u32, String>> {
+    let mut out = BTreeMap::new();
+    let h = dir.history();
+    if !h.is_dir() {
+        return Ok(out);
+    }
+    for e in fs::read_dir(&h).with_context(|| format!("cannot read {}", h.display()))? {
+        let e = e?;
+        let name = e.file_name().to_string_lossy().to_string();
+        if !e.path().is_dir() || name.starts_with('.') {
+            continue;
+        }
+        if let Some(n) = name.get(..4).and_then(|d| d.parse::<u32>().ok()) {
+            out.insert(n, name);
+        }
+    }
+    Ok(out)
+}
+
+pub fn entry_dir(dir: &GameDir, name: &str) -> PathBuf {
+    dir.history().join(name)
+}
+
+/// Read an entry's `entry.toml`: (record, raw bytes).
+pub fn read_entry(dir: &GameDir, name: &str) -> Result<(EntryRecord, Vec<u8>)> {
+    let path = entry_dir(dir, name).join("entry.toml");
+    let bytes = fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = std::str::from_utf8(&bytes).with_context(|| format!("{} is not UTF-8", path.display()))?;
+    let rec = toml::from_str(text).map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.message().trim()))?;
+    Ok((rec, bytes))
+}
+
+/// Write an entry after the head, under a temporary name renamed into
+/// place. It is not committed until [`commit`].
+pub fn stage(dir: &GameDir, draft: &Draft) -> Result<(EntryInfo, Vec<u8>)> {
+    let head = read_head(dir)?;
+    let number = head.entries + 1;
+    let name = dir_name(number, draft.phase);
+    let fin = entry_dir(dir, &name);
+    if fin.exists() {
+        bail!("{} exists already; history entries are never rewritten", fin.display());
+    }
+    let tmp = dir.history().join(format!(".tmp-{name}"));
+    if tmp.exists() {
+        fs::remove_dir_all(&tmp).with_context(|| format!("cannot remove {}", tmp.display()))?;
+    }
+    let mut files = BTreeMap::new();
+    for (rel, bytes) in &draft.files {
+        check_rel(rel)?;
+        write_synced(&tmp.join(rel), bytes)?;
+        files.insert(rel.clone(), sha256_hex(bytes));
+    }
+    let rec = EntryRecord {
+        format: ENTRY_FORMAT,
+        number,
+        kind: draft.kind.clone(),
+        game: draft.game.clone(),
+        phase: draft.phase,
+        previous: head.head.clone(),
+        commitment: draft.commitment.clone(),
+        next_phase: draft.next_phase,
+        next_commitment: draft.next_commitment.clone(),
+        note: draft.note.clone(),
+        files,
+    };
+    let text = toml::to_string(&rec).context("serialising entry.toml")?;
+    write_synced(&tmp.join("entry.toml"), text.as_bytes())?;
+    sync_dir(&tmp);
+    if tmp.join("orders").is_dir() {
+        sync_dir(&tmp.join("orders"));
+    }
+    fs::rename(&tmp, &fin).with_context(|| format!("cannot rename {} to {}", tmp.display(), fin.display()))?;
+    sync_dir(&dir.history());
+    let info = EntryInfo {
+        number,
+        name,
+        hash: sha256_hex(text.as_bytes()),
+    };
+    Ok((info, text.into_bytes()))
+}
+
+/// Make a staged entry part of the chain: the commit point.
+pub fn commit(dir: &GameDir, info: &EntryInfo) -> Result<()> {
+    let head = Head {
+        entries: info.number,
+        head: info.hash.clone(),
+        last: info.name.clone(),
+    };
+    let text = toml::to_string(&head).context("serialising head.toml")?;
+    atomic_write(&head_path(dir), text.as_bytes())
+}
+
+/// Stage and commit in one go (moderator entries, undo).
+pub fn append(dir: &GameDir, draft: &Draft) -> Result<EntryInfo> {
+    let (info, _) = stage(dir, draft)?;
+    commit(dir, &info)?;
+    Ok(info)
+}
+
+/// Remove leftovers of an interrupted write: `.tmp-*` directories and
+/// entries beyond the head. Returns what was removed.
+pub fn discard_uncommitted(dir: &GameDir) -> Result<Vec<String>> {
+    let head = read_head(dir)?;
+    let mut removed = Vec::new();
+    let h = dir.history();
+    if !h.is_dir() {
+        return Ok(removed);
+    }
+    for e in fs::read_dir(&h).with_context(|| format!("cannot read {}", h.display()))? {
+        let e = e?;
+        let name = e.file_name().to_string_lossy().to_string();
+        let stale_tmp = name.starts_with(".tmp-");
+        let beyond = name
+            .get(..4)
+            .and_then(|d| d.parse::<u32>().ok())
+            .is_some_and(|n| n > head.entries);
+        if e.path().is_dir() && (stale_tmp || beyond) {
+            fs::remove_dir_all(e.path()).with_context(|| format!("cannot remove {}", e.path().display()))?;
+            removed.push(name);
+        }
+    }
+    if !removed.is_empty() {
+        sync_dir(&h);
+    }
+    removed.sort();
+    Ok(removed)
+}
+
+fn check_rel(rel: &str) -> Result<()> {
+    let p = Path::new(rel);
+    let ok =
+        !rel.is_empty() && rel != "entry.toml" && p.components().all(|c| matches!(c, std::path::Component::Normal(_)));
+    if !ok {
+        bail!("'{rel}' cannot be a file of a history entry");
+    }
+    Ok(())
+}
+
+fn write_synced(path: &Path, bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    if let Some(d) = path.parent() {
+        fs::create_dir_all(d).with_context(|| format!("cannot create {}", d.display()))?;
+    }
+    let mut f = fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
+    f.write_all(bytes)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    f.sync_all()?;
+    Ok(())
+}
+
+/// Plain-text render of a phase's outcomes (the moderator's view; the
+/// per-power reports are the report module's).
+pub fn render_report(game: &str, phase: PhaseId, outcomes: &[Outcome], rolls: &[Roll]) -> String {
+    let mut s = format!("Game {game}, phase {phase}: {} outcome(s)\n", outcomes.len());
+    for o in outcomes {
+        let who = o.power.map(|p| format!(" [{}]", p.id())).unwrap_or_default();
+        s.push_str(&format!("\n{} ({}){who}: {}\n", o.kind, o.rule, o.summary));
+        if let Some(order) = &o.order {
+            s.push_str(&format!("  order: {order}\n"));
+        }
+        for w in &o.why {
+            s.push_str(&format!("  why: {w}\n"));
+        }
+        for d in &o.dice {
+            s.push_str(&format!("  die: {} = {}\n", d.purpose, d.result));
+        }
+    }
+    s.push_str(&format!("\nDice: {} roll(s)\n", rolls.len()));
+    for r in rolls {
+        s.push_str(&format!("  {} d{} = {} ({})\n", r.purpose, r.sides, r.result, r.source));
+    }
+    s
+}
