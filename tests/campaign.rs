@@ -56,11 +56,24 @@ fn play(
 
 #[test]
 fn nobody_orders_the_game_runs_41_turns() {
-    let (s, st) = start(&[PowerId::France, PowerId::Britain, PowerId::Russia, PowerId::Austria]);
+    let (mut s, st) = start(&[PowerId::France, PowerId::Britain, PowerId::Russia, PowerId::Austria]);
+    // Goals out of reach, so no immediate victory (7.1) cuts the calendar short.
+    for spec in s.powers.values_mut() {
+        spec.vp_goal = 1_000_000;
+    }
     let (end, turns) = play(&s, st, 1, |_, _, _| PhaseOrders::new());
     assert_eq!(turns, 41);
-    assert!(end.over.is_some());
     assert_eq!(end.phase.to_string(), "1815-fall-build");
+    // 1.1: after the last turn the best percentage is named (or a draw).
+    assert!(end.over.is_some());
+}
+
+#[test]
+fn nobody_orders_with_the_real_goals_the_game_still_ends() {
+    let (s, st) = start(&PowerId::ALL);
+    let (end, turns) = play(&s, st, 2, |_, _, _| PhaseOrders::new());
+    assert!(end.over.is_some());
+    assert!((1..=41).contains(&turns));
 }
 
 #[test]

@@ -94,7 +94,7 @@ pub fn generate(scenario: &Scenario, state: &State, power: PowerId, rng_seed: u6
             }
             if power == PowerId::France
                 && !state.embargo.active
-                && super::embargo::may_declare(state)
+                && super::embargo::may_declare(scenario, state)
                 && chance(&mut rng, 60)
             {
                 out.push(line(

@@ -401,7 +401,7 @@ pub fn political_steps(
     // 4.24 embargo orders and 4.212 gifts during the turn.
     for l in &mine {
         match &l.order {
-            Order::Embargo { action } => super::embargo::order(state, mover, *action, &l.text, out),
+            Order::Embargo { action } => super::embargo::order(scenario, state, mover, *action, &l.text, out),
             Order::Gift { to, gold } => super::economy::gift(state, mover, *to, *gold, false, &l.text, out),
             Order::Loan { to, gold } => super::economy::gift(state, mover, *to, *gold, true, &l.text, out),
             _ => {}

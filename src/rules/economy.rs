@@ -33,8 +33,9 @@ pub fn controller(scenario: &Scenario, state: &State, province: &str) -> Option<
             .commanding_power(&g.nation)
             .filter(|_| matches!(g.nation, Nation::Major(_)));
     }
-    match &scenario.map.province(province)?.owner {
-        Owner::Major(p) => Some(*p),
+    let pr = scenario.map.province(province)?;
+    match &pr.owner {
+        Owner::Major(p) if pr.kind.is_home() => Some(*p),
         _ => None,
     }
 }

@@ -22,13 +22,15 @@ use crate::orders::ast::EmbargoAction;
 use crate::scenario::Scenario;
 use crate::state::State;
 
-/// 4.24: may France declare the Continental System now?
-pub fn may_declare(state: &State) -> bool {
+/// 4.24: may France declare the Continental System now? (Berlin is the
+/// Prussian capital of the scenario.)
+pub fn may_declare(scenario: &Scenario, state: &State) -> bool {
     let french = Nation::Major(PowerId::France);
-    let in_berlin = state.corps_in("berlin").any(|c| c.nation == french)
+    let berlin = scenario.power(PowerId::Prussia).capital.as_str();
+    let in_berlin = state.corps_in(berlin).any(|c| c.nation == french)
         || state
             .provinces
-            .get("berlin")
+            .get(berlin)
             .and_then(|p| p.garrison.as_ref())
             .is_some_and(|g| g.nation == french);
     in_berlin || state.relations.allied(PowerId::France, PowerId::Prussia)
@@ -56,7 +58,14 @@ pub fn refresh(state: &mut State) {
 }
 
 /// An embargo order (4.24 declare/cancel by France, 4.243 join/leave).
-pub fn order(state: &mut State, p: PowerId, action: EmbargoAction, text: &str, out: &mut Vec<Outcome>) {
+pub fn order(
+    scenario: &Scenario,
+    state: &mut State,
+    p: PowerId,
+    action: EmbargoAction,
+    text: &str,
+    out: &mut Vec<Outcome>,
+) {
     let f = PowerId::France;
     match action {
         EmbargoAction::Declare => {
@@ -64,7 +73,7 @@ pub fn order(state: &mut State, p: PowerId, action: EmbargoAction, text: &str, o
                 out.push(rejected("4.24", p, text, "only France declares the Continental System"));
             } else if state.embargo.active {
                 out.push(rejected("4.24", p, text, "the Continental System is already in force"));
-            } else if !may_declare(state) {
+            } else if !may_declare(scenario, state) {
                 out.push(rejected(
                     "4.24",
                     p,

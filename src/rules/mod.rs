@@ -285,7 +285,7 @@ fn winter(
     for (p, lines) in orders {
         for l in lines {
             if let Order::Embargo { action } = &l.order {
-                embargo::order(st, *p, *action, &l.text, out);
+                embargo::order(scenario, st, *p, *action, &l.text, out);
             }
         }
     }
