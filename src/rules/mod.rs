@@ -5,11 +5,21 @@
 //! order checker calls so that an acknowledgement shows every reason an
 //! order cannot be carried out. One concern per file, citing the book.
 
+pub mod autoplay;
+pub mod bid;
+pub mod builds;
+pub mod diplomacy;
+pub mod economy;
+pub mod embargo;
+pub mod events;
 pub mod outcome;
+pub mod sequence;
+pub mod testing;
+pub mod victory;
 pub mod war;
 
 use crate::dice::{Dice, DiceError};
-use crate::ids::PowerId;
+use crate::ids::{PowerId, Step};
 use crate::orders::ast::{Order, OrderLine};
 use crate::scenario::Scenario;
 use crate::state::State;
@@ -67,36 +77,279 @@ pub struct Roles {
     pub may: Vec<PowerId>,
 }
 
-/// Who orders in the open phase.
+/// Who orders in the open phase (see [`sequence::roles`] for the
+/// defaults applied to a power that sends nothing).
 pub fn roles(_scenario: &Scenario, state: &State) -> Roles {
-    let players: Vec<PowerId> = PowerId::ALL
-        .into_iter()
-        .filter(|p| state.power(*p).control.is_player())
-        .collect();
-    Roles {
-        must: players.clone(),
-        may: players,
+    if state.over.is_some() {
+        return Roles::default();
     }
+    sequence::roles(state)
+}
+
+/// Whether an order kind belongs to a phase step (for the mover or not).
+fn belongs(step: Step, order: &Order, mover: bool) -> bool {
+    use Order::*;
+    match step {
+        Step::Bid => matches!(order, Bid { .. }),
+        Step::TurnStart => matches!(order, Cooperate { .. } | MoveFirst | Standing(_)),
+        Step::PlayerTurn(_) => {
+            if mover {
+                !matches!(
+                    order,
+                    Bid { .. } | Cooperate { .. } | MoveFirst | Build { .. } | BuildSquadron { .. } | BuyVp { .. }
+                )
+            } else {
+                matches!(
+                    order,
+                    AcceptPeace { .. } | RejectPeace { .. } | AcceptAlliance { .. } | Standing(_)
+                )
+            }
+        }
+        Step::Build => matches!(order, Build { .. } | BuildSquadron { .. } | Standing(_)),
+        Step::Winter => matches!(
+            order,
+            BuyVp { .. } | Gift { .. } | Loan { .. } | NpcAlliance { .. } | Embargo { .. } | Standing(_)
+        ),
+    }
+}
+
+fn is_military(order: &Order) -> bool {
+    use Order::*;
+    matches!(
+        order,
+        NavalMove { .. }
+            | NavalAttack { .. }
+            | Blockade { .. }
+            | Move { .. }
+            | Besiege { .. }
+            | Garrison { .. }
+            | WithdrawGarrison { .. }
+            | Surrender { .. }
+            | Standing(_)
+    )
 }
 
 /// Legality of one order for `power` in the open phase, as far as it can
 /// be known before resolution.
-pub fn validate(_scenario: &Scenario, _state: &State, _power: PowerId, _order: &Order) -> Result<(), Rejection> {
-    Ok(())
+pub fn validate(scenario: &Scenario, state: &State, power: PowerId, order: &Order) -> Result<(), Rejection> {
+    let no = |rule: &str, reason: String| {
+        Err(Rejection {
+            rule: rule.to_string(),
+            reason,
+        })
+    };
+    if state.over.is_some() {
+        return no("7.1", "the game is over".into());
+    }
+    let step = state.phase.step;
+    let mover = match step {
+        Step::PlayerTurn(p) => state.ordered_by(p) == Some(power),
+        _ => true,
+    };
+    if !belongs(step, order, mover) {
+        return no(
+            "3.7",
+            format!("a '{}' order is not given in phase {}", order.kind(), state.phase),
+        );
+    }
+    let ps = state.power(power);
+    match order {
+        Order::MoveFirst if power != PowerId::France => no("4.6", "only France may opt to move first".into()),
+        Order::BuyVp { .. }
+        | Order::Gift { .. }
+        | Order::Loan { .. }
+        | Order::Build { .. }
+        | Order::BuildSquadron { .. }
+            if ps.debt > 0 && ps.gold < ps.debt =>
+        {
+            no("4.221", format!("a deficit of {} Gold must be repaid first", ps.debt))
+        }
+        Order::BuyVp { gold } if *gold < scenario.tables.economy.gold_per_vp => no(
+            "4.25",
+            format!(
+                "{gold} Gold buys no VP ({} Gold per VP)",
+                scenario.tables.economy.gold_per_vp
+            ),
+        ),
+        Order::DeclareWar { on } if state.relations.at_war(power, *on) => {
+            no("5.3", format!("already at war with {}", on.name()))
+        }
+        Order::DeclareWar { on } if state.relations.enforced(power, *on, state.turn()).is_some() => {
+            no("5.3", format!("enforced peace with {}", on.name()))
+        }
+        Order::NpcAlliance { npc } if state.power(*npc).control.is_player() => {
+            no("4.4", format!("{} is a Player Country, not an NPC", npc.name()))
+        }
+        o if is_military(o) => war::validate(scenario, state, power, o),
+        _ => Ok(()),
+    }
 }
 
-/// Resolve the open phase.
+/// Resolve the open phase and open the next one.
+///
+/// Orders that do not belong to the open phase get an `order-rejected`
+/// outcome and no effect. After every phase the immediate victory (1.1)
+/// is checked; after the last Build Phase the final ranking is made.
 pub fn resolve(
-    _scenario: &Scenario,
+    scenario: &Scenario,
     state: &State,
-    _orders: &PhaseOrders,
-    _dice: &mut dyn Dice,
+    orders: &PhaseOrders,
+    dice: &mut dyn Dice,
 ) -> Result<Resolution, EngineError> {
     if state.over.is_some() {
         return Err(EngineError::GameOver);
     }
+    let mut st = state.clone();
+    let mut out = Vec::new();
+    let step = st.phase.step;
+    // Orders that do not belong here.
+    let mut accepted: PhaseOrders = PhaseOrders::new();
+    for (p, lines) in orders {
+        let mover = match step {
+            Step::PlayerTurn(m) => st.ordered_by(m) == Some(*p),
+            _ => true,
+        };
+        for l in lines {
+            if belongs(step, &l.order, mover) {
+                accepted.entry(*p).or_default().push(l.clone());
+            } else {
+                out.push(economy::rejected(
+                    "3.7",
+                    *p,
+                    &l.text,
+                    &format!("a '{}' order is not given in phase {}", l.order.kind(), st.phase),
+                ));
+            }
+        }
+    }
+    match step {
+        Step::Bid => {
+            bid::resolve(&mut st, &accepted, dice, &mut out)?;
+        }
+        Step::TurnStart => {
+            diplomacy::expire_peaces(&mut st, &mut out);
+            diplomacy::refresh_npcs(&mut st, &mut out);
+            sequence::turn_start(&mut st, &accepted, dice, &mut out)?;
+        }
+        Step::PlayerTurn(p) => {
+            let by = st.ordered_by(p);
+            let theirs: Vec<OrderLine> = by.and_then(|b| accepted.get(&b).cloned()).unwrap_or_default();
+            if st.power(p).control.is_player() {
+                // 4.7 Turn Preparation: 4.71 is an order, 4.72 the event roll.
+                events::roll(scenario, &mut st, p, dice, &mut out)?;
+                diplomacy::political_steps(scenario, &mut st, p, &accepted, dice, &mut out)?;
+            }
+            let military: Vec<OrderLine> = theirs.into_iter().filter(|l| is_military(&l.order)).collect();
+            war::naval_phase(scenario, &mut st, p, &military, dice, &mut out)?;
+            war::land_phase(scenario, &mut st, p, &military, dice, &mut out)?;
+            diplomacy::refresh_npcs(&mut st, &mut out);
+        }
+        Step::Build => {
+            builds::build_phase(scenario, &mut st, &accepted, &mut out);
+            economy::update_capitals(scenario, &mut st, &mut out);
+        }
+        Step::Winter => winter(scenario, &mut st, &accepted, dice, &mut out)?,
+    }
+    if st.over.is_none() && step != Step::Bid && !victory::check_immediate(scenario, &mut st, &mut out) {
+        match sequence::next_phase(scenario, &st) {
+            Some(next) => {
+                if next.step == Step::TurnStart || next.step == Step::Winter {
+                    st.turn_order.clear();
+                }
+                st.phase = next;
+            }
+            None => victory::final_ranking(scenario, &mut st, &mut out),
+        }
+    } else if step == Step::Bid
+        && let Some(next) = sequence::next_phase(scenario, &st)
+    {
+        st.phase = next;
+    }
     Ok(Resolution {
-        state: state.clone(),
-        outcomes: Vec::new(),
+        state: st,
+        outcomes: out,
     })
+}
+
+/// 4.0 The Winterphase: the Economic Phase (4.2), the Diplomacy Phase
+/// (4.3) and the NPC Alliance Phase (4.4), in the order of 3.7 A.
+fn winter(
+    scenario: &Scenario,
+    st: &mut State,
+    orders: &PhaseOrders,
+    dice: &mut dyn Dice,
+    out: &mut Vec<Outcome>,
+) -> Result<(), EngineError> {
+    diplomacy::expire_peaces(st, out);
+    // 4.24: France may cancel (and others join or leave) before the assessment.
+    for (p, lines) in orders {
+        for l in lines {
+            if let Order::Embargo { action } = &l.order {
+                embargo::order(scenario, st, *p, *action, &l.text, out);
+            }
+        }
+    }
+    economy::tax(scenario, st, out); // 4.21
+    embargo::income_loss(scenario, st, out); // 4.258
+    economy::expenses(st, scenario, out); // 4.22
+    economy::collect_vp(scenario, st, out); // 4.23
+    embargo::vp_losses(scenario, st, out); // 4.257, 4.256
+    for (p, lines) in orders {
+        for l in lines {
+            if let Order::BuyVp { gold } = &l.order {
+                economy::buy_vp(scenario, st, *p, *gold, &l.text, out); // 4.25
+            }
+        }
+    }
+    for (p, lines) in orders {
+        for l in lines {
+            match &l.order {
+                Order::Gift { to, gold } => economy::gift(st, *p, *to, *gold, false, &l.text, out), // 4.3, 4.212
+                Order::Loan { to, gold } => economy::gift(st, *p, *to, *gold, true, &l.text, out),
+                _ => {}
+            }
+        }
+    }
+    for (p, lines) in orders {
+        for l in lines {
+            if let Order::NpcAlliance { npc } = &l.order {
+                diplomacy::npc_alliance(scenario, st, *p, *npc, &l.text, "4.4", dice, out)?; // 4.4
+            }
+        }
+    }
+    economy::minor_conquests(scenario, st, out); // 3.41, 3.43
+    economy::desertion(scenario, st, out); // 3.41
+    Ok(())
+}
+
+/// The bookkeeping invariant: every Gold and VP change between `before`
+/// and `after` is explained by the outcomes' `gold`/`vp` maps, and no
+/// treasury is negative (a deficit is kept as `debt`, 4.221).
+pub fn audit(before: &State, after: &State, outcomes: &[Outcome]) -> Result<(), String> {
+    let mut problems = Vec::new();
+    for p in PowerId::ALL {
+        let dg: i64 = outcomes.iter().filter_map(|o| o.gold.get(&p)).sum();
+        let dv: i64 = outcomes.iter().filter_map(|o| o.vp.get(&p)).sum();
+        let (b, a) = (before.power(p), after.power(p));
+        if a.gold - b.gold != dg {
+            problems.push(format!(
+                "{p}: Gold {} -> {} but outcomes explain {dg:+}",
+                b.gold, a.gold
+            ));
+        }
+        if a.vp - b.vp != dv {
+            problems.push(format!("{p}: VP {} -> {} but outcomes explain {dv:+}", b.vp, a.vp));
+        }
+        if a.gold < 0 {
+            problems.push(format!("{p}: negative Gold {}", a.gold));
+        }
+        if a.debt < 0 {
+            problems.push(format!("{p}: negative deficit {}", a.debt));
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("; "))
+    }
 }

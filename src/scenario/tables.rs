@@ -6,8 +6,10 @@
 //! in [`Tables`] and a line in [`Tables::load`].
 
 use super::{Problems, ScenarioFiles, parse_file};
+use crate::ids::PowerId;
 use crate::map::Source;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// 2.71 Build Costs Abroad: list cost × LOC length -> adjusted cost.
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -76,23 +78,218 @@ mod tests {
     }
 }
 
+/// 4.2 Winterphase economy numbers (`tables/economy.toml`).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct EconomyTable {
+    pub source: String,
+    /// 4.22: Gold per allied NPC.
+    pub npc_ally_upkeep: i64,
+    /// 4.22: Gold when at war with any major power.
+    pub war_upkeep: i64,
+    /// 4.213: turns of capital occupation that stop taxes.
+    pub capital_loss_turns: u32,
+    /// 3.41: desertions per Winter.
+    pub desertion_per_winter: u32,
+    /// 4.25: Gold per VP bought.
+    pub gold_per_vp: u32,
+    /// 4.25: most VP bought per Winter.
+    pub max_vp_per_year: u32,
+}
+
+/// One country's row of the British Embargo Track (4.257, 4.258).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct EmbargoRow {
+    /// VP Britain loses, by year of participation (index 0 = year 1).
+    pub vp: Vec<i64>,
+    /// Gold the participant loses, by year of participation.
+    pub gold: Vec<i64>,
+}
+
+/// 4.257/4.258 British Embargo Track (`tables/embargo.toml`).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct EmbargoTable {
+    pub source: String,
+    /// 4.257: VP per minor power port of trade held by a participant.
+    pub minor_port_vp: i64,
+    pub track: BTreeMap<PowerId, EmbargoRow>,
+}
+
+impl EmbargoTable {
+    /// (Britain's VP loss, participant's Gold loss) for `power` in its
+    /// `year`-th year (1-based); years past the track use its last entry.
+    pub fn lookup(&self, power: PowerId, year: u32) -> (i64, i64) {
+        let Some(row) = self.track.get(&power) else {
+            return (0, 0);
+        };
+        let at = |v: &[i64]| {
+            let i = (year.max(1) as usize - 1).min(v.len().saturating_sub(1));
+            v.get(i).copied().unwrap_or(0)
+        };
+        (at(&row.vp), at(&row.gold))
+    }
+}
+
+/// A pair-specific NPC alliance target (4.4, 4.71).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct NpcPair {
+    pub power: PowerId,
+    pub npc: PowerId,
+    pub target: u32,
+}
+
+/// 4.4/4.71 NPC Alliance Table, 5.3 Cancel Declaration Table, 5.1 peace
+/// (`tables/diplomacy.toml`).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiplomacyTable {
+    pub source: String,
+    pub default_target: u32,
+    pub attempt_cost: i64,
+    pub break_target: u32,
+    pub cancel_declaration: Vec<u32>,
+    pub peace_enforced_seasons: u32,
+    #[serde(default)]
+    pub pair: Vec<NpcPair>,
+}
+
+impl DiplomacyTable {
+    /// The d10 result `power` needs to ally `npc`.
+    pub fn target(&self, power: PowerId, npc: PowerId) -> u32 {
+        self.pair
+            .iter()
+            .find(|p| p.power == power && p.npc == npc)
+            .map_or(self.default_target, |p| p.target)
+    }
+}
+
+/// One row of an event table: a die range and an effect (4.72).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventRow {
+    pub from: u32,
+    pub to: u32,
+    pub effect: EventEffect,
+    #[serde(default)]
+    pub amount: i64,
+    pub text: String,
+    #[serde(default)]
+    pub once: bool,
+    /// Id recorded in `events_used` for a once-only row.
+    pub id: Option<String>,
+    #[serde(default)]
+    pub condition: EventCondition,
+}
+
+/// The closed list of event effects the engine implements (4.72).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EventEffect {
+    None,
+    Gold,
+    Vp,
+    Rebellion,
+    Commander,
+    PeaceParty,
+    Remap,
+    NpcAlliance,
+}
+
+/// When an event row applies (FAQ98 4.72: unmet -> stays available).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EventCondition {
+    #[default]
+    Always,
+    AtWar,
+    AtPeace,
+    #[serde(rename = "from_1808")]
+    From1808,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventTable {
+    pub id: String,
+    pub rows: Vec<EventRow>,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeasonTables {
+    pub spring: String,
+    pub summer: String,
+    pub fall: String,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RebellionTable {
+    pub first: [u32; 2],
+    pub last: [u32; 2],
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct CommanderRow {
+    pub from: u32,
+    pub to: u32,
+    pub rating: u8,
+}
+
+/// 4.72 and 2.41: the five event tables, Rebellion and Commanders
+/// (`tables/events.toml`).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventsTable {
+    pub source: String,
+    pub die: u32,
+    pub season_table: SeasonTables,
+    #[serde(default)]
+    pub fall_override: BTreeMap<PowerId, String>,
+    pub table: Vec<EventTable>,
+    pub rebellion: RebellionTable,
+    pub commander: Vec<CommanderRow>,
+}
+
 /// All rules tables of a scenario.
 #[derive(Clone, Debug, Serialize)]
 pub struct Tables {
     pub build_costs: BuildCosts,
+    pub economy: EconomyTable,
+    pub embargo: EmbargoTable,
+    pub diplomacy: DiplomacyTable,
+    pub events: EventsTable,
 }
 
 impl Tables {
     pub fn load(files: &ScenarioFiles, pr: &mut Problems) -> Option<Tables> {
         let build_costs = table(files, pr, "tables/build_costs.toml");
+        let economy = table(files, pr, "tables/economy.toml");
+        let embargo = table(files, pr, "tables/embargo.toml");
+        let diplomacy = table(files, pr, "tables/diplomacy.toml");
+        let events = table(files, pr, "tables/events.toml");
         Some(Tables {
             build_costs: build_costs?,
+            economy: economy?,
+            embargo: embargo?,
+            diplomacy: diplomacy?,
+            events: events?,
         })
     }
 
     /// (file, provenance) of every table.
     pub fn sources(&self) -> Vec<(String, Source)> {
-        let all = [("tables/build_costs.toml", &self.build_costs.source)];
+        let all = [
+            ("tables/build_costs.toml", &self.build_costs.source),
+            ("tables/economy.toml", &self.economy.source),
+            ("tables/embargo.toml", &self.embargo.source),
+            ("tables/diplomacy.toml", &self.diplomacy.source),
+            ("tables/events.toml", &self.events.source),
+        ];
         all.iter()
             .map(|(f, s)| {
                 (

@@ -1,0 +1,186 @@
+//! Random-but-legal orders for a power in the open phase: political
+//! actions, builds and VP purchases (the military orders are rules II's).
+//! Used by `empereur autoplay`, the campaign tests and the benchmarks.
+//! Deterministic: everything comes from `rng_seed`. Every order returned
+//! passes [`super::validate`].
+
+use super::testing::Rng;
+use crate::diagnostic::Span;
+use crate::ids::{Nation, PowerId, Step};
+use crate::orders::ast::{BuildItem, EmbargoAction, Order, OrderLine, Terms};
+use crate::scenario::{Arm, Scenario};
+use crate::state::{Control, State};
+
+fn line(order: Order, text: String) -> OrderLine {
+    OrderLine {
+        order,
+        text,
+        span: Span::new(0, 0, 0),
+    }
+}
+
+fn pick<T: Copy>(rng: &mut Rng, v: &[T]) -> Option<T> {
+    if v.is_empty() {
+        None
+    } else {
+        Some(v[rng.below(v.len() as u32) as usize - 1])
+    }
+}
+
+/// Generate orders for `power` in the open phase.
+pub fn generate(scenario: &Scenario, state: &State, power: PowerId, rng_seed: u64) -> Vec<OrderLine> {
+    let mut rng = Rng::new(rng_seed ^ (power as u64).wrapping_mul(0x2545_F491_4F6C_DD1D));
+    let mut out = Vec::new();
+    let chance = |rng: &mut Rng, pct: u32| rng.below(100) <= pct;
+    let others: Vec<PowerId> = PowerId::ALL.into_iter().filter(|p| *p != power).collect();
+    match state.phase.step {
+        Step::Bid => {
+            let vp = rng.below(11) - 1;
+            out.push(line(
+                Order::Bid {
+                    vp,
+                    preferences: Vec::new(),
+                },
+                format!("bid {vp}"),
+            ));
+        }
+        Step::TurnStart => {
+            if power == PowerId::France && chance(&mut rng, 50) {
+                out.push(line(Order::MoveFirst, "move first".into()));
+            }
+        }
+        Step::PlayerTurn(m) if m == power => {
+            if chance(&mut rng, 15)
+                && let Some(on) = pick(&mut rng, &others)
+            {
+                out.push(line(Order::DeclareWar { on }, format!("declare war on {on}")));
+            }
+            let enemies = state.relations.enemies(power);
+            if chance(&mut rng, 25)
+                && let Some(to) = pick(&mut rng, &enemies)
+            {
+                let gold = rng.below(6) - 1;
+                out.push(line(
+                    Order::OfferPeace {
+                        to,
+                        terms: Terms {
+                            gold,
+                            vp: 0,
+                            provinces: Vec::new(),
+                        },
+                    },
+                    format!("offer peace to {to} gold {gold}"),
+                ));
+            }
+            let pcs: Vec<PowerId> = others
+                .iter()
+                .copied()
+                .filter(|p| state.power(*p).control.is_player())
+                .collect();
+            if chance(&mut rng, 10)
+                && let Some(to) = pick(&mut rng, &pcs)
+            {
+                out.push(line(Order::ProposeAlliance { to }, format!("propose alliance to {to}")));
+            }
+            let npcs: Vec<PowerId> = others
+                .iter()
+                .copied()
+                .filter(|p| !state.power(*p).control.is_player())
+                .collect();
+            if chance(&mut rng, 15)
+                && let Some(npc) = pick(&mut rng, &npcs)
+            {
+                out.push(line(Order::NpcAlliance { npc }, format!("npc alliance {npc}")));
+            }
+            if power == PowerId::France
+                && !state.embargo.active
+                && super::embargo::may_declare(scenario, state)
+                && chance(&mut rng, 60)
+            {
+                out.push(line(
+                    Order::Embargo {
+                        action: EmbargoAction::Declare,
+                    },
+                    "embargo declare".into(),
+                ));
+            }
+        }
+        Step::PlayerTurn(m) => {
+            if state.relations.at_war(power, m) && chance(&mut rng, 40) {
+                out.push(line(Order::AcceptPeace { from: m }, format!("accept peace from {m}")));
+            }
+            if chance(&mut rng, 30) {
+                out.push(line(
+                    Order::AcceptAlliance { from: m },
+                    format!("accept alliance from {m}"),
+                ));
+            }
+        }
+        Step::Build => {
+            let nation = Nation::Major(power);
+            let open: Vec<u32> = state
+                .corps
+                .iter()
+                .filter(|c| c.nation == nation && c.location.is_some() && c.divisions.len() < c.capacity())
+                .map(|c| c.number)
+                .collect();
+            let pool = state.power(power).pool;
+            let arms: Vec<Arm> = [Arm::Infantry, Arm::Cavalry, Arm::Artillery]
+                .into_iter()
+                .filter(|a| pool.of(*a) > 0)
+                .collect();
+            if chance(&mut rng, 70)
+                && let (Some(number), Some(arm)) = (pick(&mut rng, &open), pick(&mut rng, &arms))
+            {
+                out.push(line(
+                    Order::Build {
+                        corps: crate::state::UnitKey::corps(nation.clone(), number),
+                        items: vec![BuildItem {
+                            count: 1,
+                            arm,
+                            nation: nation.clone(),
+                        }],
+                    },
+                    format!("build 1 {} in {power} corps {number}", arm.short()),
+                ));
+            }
+            let cap = &scenario.power(power).capital;
+            if pool.squadrons > 0 && scenario.map.province(cap).is_some_and(|p| p.port) && chance(&mut rng, 20) {
+                out.push(line(
+                    Order::BuildSquadron {
+                        port: cap.clone(),
+                        count: 1,
+                    },
+                    format!("build 1 squadron in {cap}"),
+                ));
+            }
+        }
+        Step::Winter => {
+            let gold = state.power(power).gold.max(0) as u32;
+            if gold >= scenario.tables.economy.gold_per_vp && chance(&mut rng, 60) {
+                let spend = rng.below(gold / 2 + 1);
+                out.push(line(Order::BuyVp { gold: spend }, format!("buy vp {spend}")));
+            }
+            let allies = state.relations.allies(power);
+            if chance(&mut rng, 10)
+                && let Some(to) = pick(&mut rng, &allies)
+                && state.power(to).control.is_player()
+            {
+                let g = rng.below(5);
+                out.push(line(Order::Gift { to, gold: g }, format!("gift {g} to {to}")));
+            }
+            let inactive: Vec<PowerId> = others
+                .iter()
+                .copied()
+                .filter(|p| state.power(*p).control == Control::Inactive)
+                .collect();
+            if chance(&mut rng, 10)
+                && let Some(npc) = pick(&mut rng, &inactive)
+            {
+                out.push(line(Order::NpcAlliance { npc }, format!("npc alliance {npc}")));
+            }
+        }
+    }
+    out.retain(|l| super::validate(scenario, state, power, &l.order).is_ok());
+    out
+}

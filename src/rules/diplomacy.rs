@@ -1,0 +1,430 @@
+//! Player Turn political steps (4.71, 5.1–5.3), the Winterphase NPC
+//! Alliance Phase (4.4) and NPC status (3.31).
+//!
+//! Proposals and answers meet in one phase: a peace offered (5.1) or an
+//! alliance proposed (5.2) in the mover's Player Turn takes effect if the
+//! other Player Country orders `accept` in that same phase (every PC may
+//! order in every Player Turn, see `sequence::roles`). An offer to an NPC
+//! is answered by the engine: an NPC accepts peace when the offer carries
+//! terms in its favour (any Gold or VP) — house.
+//!
+//! 3.31 NPC status is recomputed after every change of relations:
+//! Allied NPCs stay allied (and share their ally's wars); an NPC at war
+//! with a Player Country and without PC allies is Controlled by a PC not
+//! allied with any of its enemies (its previous controller if still
+//! eligible, else the first in prominence order, 3.0); otherwise Inactive.
+
+use super::economy::rejected;
+use super::outcome::Outcome;
+use super::sequence::D10;
+use super::{EngineError, PhaseOrders};
+use crate::dice::Dice;
+use crate::ids::{PowerId, Turn};
+use crate::orders::ast::{Order, Terms};
+use crate::scenario::Scenario;
+use crate::state::{Control, EnforcedPeace, State};
+
+fn is_npc(state: &State, p: PowerId) -> bool {
+    !state.power(p).control.is_player()
+}
+
+/// The turn `seasons` seasons after `t`.
+fn after(t: Turn, seasons: u32) -> Turn {
+    (0..seasons).fold(t, |t, _| t.next())
+}
+
+/// 3.31: recompute every NPC's status; outcomes for each change.
+pub fn refresh_npcs(state: &mut State, out: &mut Vec<Outcome>) {
+    for n in PowerId::ALL {
+        let old = state.power(n).control.clone();
+        if old.is_player() {
+            continue;
+        }
+        let new = match old {
+            Control::Allied { with } if state.relations.allied(n, with) => {
+                // 3.31: an Allied NPC is at war with the same countries as its ally.
+                for e in state.relations.enemies(with) {
+                    if e != n && !state.relations.at_war(n, e) {
+                        state.relations.set_war(n, e, true);
+                    }
+                }
+                Control::Allied { with }
+            }
+            _ => {
+                let enemies: Vec<PowerId> = state
+                    .relations
+                    .enemies(n)
+                    .into_iter()
+                    .filter(|e| state.power(*e).control.is_player())
+                    .collect();
+                let pc_allies = state
+                    .relations
+                    .allies(n)
+                    .into_iter()
+                    .any(|a| state.power(a).control.is_player());
+                if enemies.is_empty() || pc_allies {
+                    Control::Inactive
+                } else {
+                    let eligible = |c: PowerId| {
+                        state.power(c).control.is_player()
+                            && !enemies.contains(&c)
+                            && !enemies.iter().any(|e| state.relations.allied(*e, c))
+                    };
+                    let keep = match old {
+                        Control::Controlled { by } if eligible(by) => Some(by),
+                        _ => None,
+                    };
+                    match keep.or_else(|| PowerId::ALL.into_iter().find(|c| eligible(*c))) {
+                        Some(by) => Control::Controlled { by },
+                        // No eligible player: the NPC stays without a
+                        // controller and takes no Player Turn.
+                        None => Control::Inactive,
+                    }
+                }
+            }
+        };
+        if new != old {
+            let what = match &new {
+                Control::Inactive => "becomes an Inactive NPC".to_string(),
+                Control::Controlled { by } => format!("becomes a Controlled NPC, run by {}", by.name()),
+                Control::Allied { with } => format!("becomes an Allied NPC of {}", with.name()),
+                Control::Player => String::new(),
+            };
+            state.power_mut(n).control = new;
+            out.push(Outcome::new("3.31", "npc-status", format!("{} {what}", n.name())).power(n));
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)] // the rule and order text ride along for the outcome
+/// 4.4 / 4.71: `p` tries to ally the NPC `npc` on the NPC Alliance Table.
+pub fn npc_alliance(
+    scenario: &Scenario,
+    state: &mut State,
+    p: PowerId,
+    npc: PowerId,
+    text: &str,
+    rule: &str,
+    dice: &mut dyn Dice,
+    out: &mut Vec<Outcome>,
+) -> Result<(), EngineError> {
+    let t = &scenario.tables.diplomacy;
+    if !is_npc(state, npc) || npc == p {
+        out.push(rejected(rule, p, text, &format!("{} is not an NPC", npc.name())));
+        return Ok(());
+    }
+    if state.relations.at_war(p, npc) {
+        out.push(rejected(
+            rule,
+            p,
+            text,
+            &format!("{} is at war with {}", p.name(), npc.name()),
+        ));
+        return Ok(());
+    }
+    if state.power(p).debt > 0 {
+        out.push(rejected("4.221", p, text, "a deficit must be repaid first"));
+        return Ok(());
+    }
+    let current = match state.power(npc).control {
+        Control::Allied { with } => Some(with),
+        _ => None,
+    };
+    if current == Some(p) {
+        out.push(rejected(
+            rule,
+            p,
+            text,
+            &format!("{} is already allied with {}", npc.name(), p.name()),
+        ));
+        return Ok(());
+    }
+    let target = if current.is_some() {
+        t.break_target
+    } else {
+        t.target(p, npc)
+    };
+    let cost = t.attempt_cost.min(state.power(p).gold.max(0));
+    state.power_mut(p).gold -= cost;
+    let purpose = format!("npc-alliance/{}/{p}/{npc}", state.phase);
+    let v = dice.roll(&purpose, D10)?;
+    let mut o = Outcome::new(rule, "npc-alliance", "")
+        .power(p)
+        .order(text)
+        .die(&purpose, v)
+        .gold(p, -cost)
+        .why(format!(
+            "NPC Alliance Table: {} -> {} needs {target}+ on a d10{}",
+            p.name(),
+            npc.name(),
+            if current.is_some() {
+                " (breaking an existing alliance)"
+            } else {
+                ""
+            }
+        ));
+    if v >= target {
+        if let Some(old) = current {
+            state.relations.set_alliance(npc, old, false);
+        }
+        state.relations.set_alliance(p, npc, true);
+        state.power_mut(npc).control = Control::Allied { with: p };
+        o.summary = format!("{} allies with {} (rolled {v})", npc.name(), p.name());
+        out.push(o);
+        refresh_npcs(state, out);
+    } else {
+        o.summary = format!("{} refuses an alliance with {} (rolled {v})", npc.name(), p.name());
+        out.push(o);
+    }
+    Ok(())
+}
+
+fn accepts(orders: &PhaseOrders, who: PowerId, pred: impl Fn(&Order) -> bool) -> bool {
+    orders.get(&who).is_some_and(|v| v.iter().any(|l| pred(&l.order)))
+}
+
+fn apply_terms(state: &mut State, from: PowerId, to: PowerId, terms: &Terms, o: Outcome) -> Outcome {
+    let gold = i64::from(terms.gold).min(state.power(from).gold.max(0));
+    let vp = i64::from(terms.vp);
+    state.power_mut(from).gold -= gold;
+    state.power_mut(to).gold += gold;
+    state.power_mut(from).vp -= vp;
+    state.power_mut(to).vp += vp;
+    let mut o = o;
+    if gold != 0 {
+        o = o.gold(from, -gold).gold(to, gold);
+    }
+    if vp != 0 {
+        o = o.vp(from, -vp).vp(to, vp);
+    }
+    for prov in &terms.provinces {
+        if let Some(ps) = state.provinces.get_mut(prov) {
+            ps.garrison = Some(crate::state::Garrison { nation: to.into() });
+            o = o.why(format!("{prov} ceded to {}", to.name()));
+        }
+    }
+    o
+}
+
+/// 5.1–5.3 and the embargo and Gold orders of `mover`'s Player Turn, plus
+/// the answers other powers sent in the same phase.
+pub fn political_steps(
+    scenario: &Scenario,
+    state: &mut State,
+    mover: PowerId,
+    orders: &PhaseOrders,
+    dice: &mut dyn Dice,
+    out: &mut Vec<Outcome>,
+) -> Result<(), EngineError> {
+    let now = state.turn();
+    let mine: Vec<_> = orders.get(&mover).cloned().unwrap_or_default();
+    let seasons = scenario.tables.diplomacy.peace_enforced_seasons;
+    // 4.71 optional NPC alliance roll (Turn Preparation).
+    for l in &mine {
+        if let Order::NpcAlliance { npc } = &l.order {
+            npc_alliance(scenario, state, mover, *npc, &l.text, "4.71", dice, out)?;
+        }
+    }
+    // 5.1 Peace Step.
+    for l in &mine {
+        if let Order::OfferPeace { to, terms } = &l.order {
+            if !state.relations.at_war(mover, *to) {
+                out.push(rejected(
+                    "5.1",
+                    mover,
+                    &l.text,
+                    &format!("not at war with {}", to.name()),
+                ));
+                continue;
+            }
+            let yes = if is_npc(state, *to) {
+                terms.gold > 0 || terms.vp > 0
+            } else {
+                accepts(
+                    orders,
+                    *to,
+                    |o| matches!(o, Order::AcceptPeace { from } if *from == mover),
+                )
+            };
+            if yes {
+                state.relations.set_war(mover, *to, false);
+                let pair = if mover <= *to { [mover, *to] } else { [*to, mover] };
+                let until = after(now, seasons);
+                state.relations.enforced_peace.retain(|e| e.powers != pair);
+                state
+                    .relations
+                    .enforced_peace
+                    .push(EnforcedPeace { powers: pair, until });
+                state.relations.enforced_peace.sort();
+                let o = Outcome::new("5.1", "peace", format!("{} and {} make peace", mover.name(), to.name()))
+                    .power(mover)
+                    .order(&l.text)
+                    .why(format!(
+                        "enforced peace until {until} (table diplomacy: {seasons} seasons)"
+                    ));
+                let o = apply_terms(state, mover, *to, terms, o);
+                out.push(o);
+            } else {
+                out.push(
+                    Outcome::new(
+                        "5.1",
+                        "peace-refused",
+                        format!("{} does not accept {}'s peace", to.name(), mover.name()),
+                    )
+                    .power(mover)
+                    .order(&l.text),
+                );
+            }
+        }
+    }
+    // 5.2 Alliance Step.
+    for l in &mine {
+        match &l.order {
+            Order::ProposeAlliance { to } => {
+                if is_npc(state, *to) {
+                    out.push(rejected(
+                        "5.2",
+                        mover,
+                        &l.text,
+                        "NPCs are allied through the NPC Alliance Table (npc alliance)",
+                    ));
+                } else if state.relations.at_war(mover, *to) {
+                    out.push(rejected("5.2", mover, &l.text, &format!("at war with {}", to.name())));
+                } else if accepts(
+                    orders,
+                    *to,
+                    |o| matches!(o, Order::AcceptAlliance { from } if *from == mover),
+                ) {
+                    state.relations.set_alliance(mover, *to, true);
+                    out.push(
+                        Outcome::new(
+                            "5.2",
+                            "alliance",
+                            format!("{} and {} are allied", mover.name(), to.name()),
+                        )
+                        .power(mover)
+                        .order(&l.text),
+                    );
+                } else {
+                    out.push(
+                        Outcome::new(
+                            "5.2",
+                            "alliance-refused",
+                            format!("{} does not accept {}'s alliance", to.name(), mover.name()),
+                        )
+                        .power(mover)
+                        .order(&l.text),
+                    );
+                }
+            }
+            Order::BreakAlliance { with } => {
+                if !state.relations.allied(mover, *with) {
+                    out.push(rejected(
+                        "5.2",
+                        mover,
+                        &l.text,
+                        &format!("not allied with {}", with.name()),
+                    ));
+                } else {
+                    state.relations.set_alliance(mover, *with, false);
+                    if state.power(*with).control == (Control::Allied { with: mover }) {
+                        state.power_mut(*with).control = Control::Inactive;
+                    }
+                    out.push(
+                        Outcome::new(
+                            "5.2",
+                            "alliance-broken",
+                            format!("{} breaks its alliance with {}", mover.name(), with.name()),
+                        )
+                        .power(mover)
+                        .order(&l.text),
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+    refresh_npcs(state, out);
+    // 5.3 War Declaration Step.
+    for l in &mine {
+        if let Order::DeclareWar { on } = &l.order {
+            let on = *on;
+            let reason = if on == mover {
+                Some("a power cannot declare war on itself".to_string())
+            } else if state.relations.at_war(mover, on) {
+                Some(format!("already at war with {}", on.name()))
+            } else if state.relations.allied(mover, on) {
+                Some(format!("allied with {}: break the alliance first (5.2)", on.name()))
+            } else {
+                state
+                    .relations
+                    .enforced(mover, on, now)
+                    .map(|e| format!("enforced peace with {} until {}", on.name(), e.until))
+            };
+            if let Some(r) = reason {
+                out.push(rejected("5.3", mover, &l.text, &r));
+                continue;
+            }
+            let purpose = format!("war-declaration/{}/{mover}/{on}", state.phase);
+            let v = dice.roll(&purpose, D10)?;
+            let cancel = &scenario.tables.diplomacy.cancel_declaration;
+            if cancel.contains(&v) {
+                out.push(
+                    Outcome::new(
+                        "5.3",
+                        "declaration-cancelled",
+                        format!("{}'s declaration of war on {} is cancelled", mover.name(), on.name()),
+                    )
+                    .power(mover)
+                    .order(&l.text)
+                    .die(&purpose, v)
+                    .why(format!("Cancel Declaration Table: {v} cancels (rows {cancel:?})")),
+                );
+                continue;
+            }
+            state.relations.set_war(mover, on, true);
+            // 3.31: the target's Allied NPCs share its wars; so do the mover's.
+            out.push(
+                Outcome::new(
+                    "5.3",
+                    "war-declared",
+                    format!("{} declares war on {}", mover.name(), on.name()),
+                )
+                .power(mover)
+                .order(&l.text)
+                .die(&purpose, v)
+                .why(format!("Cancel Declaration Table: {v} lets it stand")),
+            );
+            refresh_npcs(state, out);
+        }
+    }
+    // 4.24 embargo orders and 4.212 gifts during the turn.
+    for l in &mine {
+        match &l.order {
+            Order::Embargo { action } => super::embargo::order(scenario, state, mover, *action, &l.text, out),
+            Order::Gift { to, gold } => super::economy::gift(state, mover, *to, *gold, false, &l.text, out),
+            Order::Loan { to, gold } => super::economy::gift(state, mover, *to, *gold, true, &l.text, out),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// 4.256: enforced peaces that have expired are removed; a country at
+/// enforced peace with France leaves the embargo with it.
+pub fn expire_peaces(state: &mut State, out: &mut Vec<Outcome>) {
+    let now = state.turn();
+    let (gone, keep): (Vec<_>, Vec<_>) = state.relations.enforced_peace.drain(..).partition(|e| e.until <= now);
+    state.relations.enforced_peace = keep;
+    for e in gone {
+        out.push(Outcome::new(
+            "2.7",
+            "enforced-peace-expired",
+            format!(
+                "The enforced peace between {} and {} expires",
+                e.powers[0].name(),
+                e.powers[1].name()
+            ),
+        ));
+    }
+}

@@ -1,0 +1,392 @@
+#![allow(clippy::disallowed_methods)] // test adapter: reads the case files
+//! THE rule-case harness: every `tests/cases/<area>/<name>.toml` is one
+//! situation from the book, run through `rules::resolve` and checked.
+//! All cases run; every failure is reported by case name and reason.
+//!
+//! A case file:
+//! ```toml
+//! rule = "4.256"                 # section it tests (required)
+//! description = "..."
+//! players = ["france", "spain"]  # Player Countries (default: all seven)
+//! phase = "1807-winter"          # the open phase to resolve
+//! needs_provinces = ["naples"]   # skipped (loudly) while the map lacks them
+//! phases = 1                     # how many phases to resolve (orders go to the first)
+//! default_die = 5                # value of any die not scripted (else unscripted dice fail)
+//!
+//! [[set]]                        # changes to the 1805 set-up, by dotted path
+//! path = "powers.spain.gold"     # (numbers index arrays)
+//! value = 10
+//!
+//! [[place]]                      # move a corps (and optionally refill it)
+//! nation = "france"
+//! number = 1
+//! at = "naples"                 # or "capital:prussia"
+//! divisions = []                 # optional: arms, e.g. ["inf", "cav"]
+//!
+//! [[orders]]                     # the Order enum's serde form
+//! power = "france"
+//! order = { order = "buy_vp", gold = 8 }
+//!
+//! [dice]                         # scripted dice by purpose
+//! "turn-start/1806-spring/chit/russia" = 3
+//!
+//! [[expect.state]]               # state values after resolution
+//! path = "powers.spain.gold"
+//! value = 8
+//!
+//! [[expect.outcome]]             # an outcome that must (or must not) exist
+//! kind = "embargo-income-loss"
+//! power = "spain"                # optional filters and checks:
+//! gold = -2                      #   the outcome's Gold change for `power`
+//! vp = -5                        #   the outcome's VP change for `power`
+//! summary = "loses 2 Gold"       #   a substring of the summary
+//! why = "year 1"                 #   a substring of some why line
+//! absent = true                  #   assert no such outcome
+//! ```
+//! Every case also checks `rules::audit` (Gold/VP changes explained).
+
+use empereur::ids::{Nation, PhaseId, PowerId};
+use empereur::orders::ast::{Order, OrderLine};
+use empereur::rules::testing::ScriptedDice;
+use empereur::rules::{self, Outcome, PhaseOrders};
+use empereur::scenario::{Arm, Scenario};
+use empereur::state::{Division, State};
+use serde::Deserialize;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Case {
+    rule: String,
+    #[serde(default)]
+    description: String,
+    players: Option<Vec<PowerId>>,
+    phase: Option<String>,
+    #[serde(default)]
+    needs_provinces: Vec<String>,
+    #[serde(default = "one")]
+    phases: u32,
+    default_die: Option<u32>,
+    #[serde(default)]
+    set: Vec<SetValue>,
+    #[serde(default)]
+    place: Vec<Place>,
+    #[serde(default)]
+    orders: Vec<CaseOrder>,
+    #[serde(default)]
+    dice: BTreeMap<String, u32>,
+    #[serde(default)]
+    expect: Expect,
+}
+
+fn one() -> u32 {
+    1
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SetValue {
+    path: String,
+    value: toml::Value,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Place {
+    nation: Nation,
+    number: u32,
+    at: String,
+    divisions: Option<Vec<Arm>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CaseOrder {
+    power: PowerId,
+    order: Order,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct Expect {
+    #[serde(default)]
+    state: Vec<SetValue>,
+    #[serde(default)]
+    outcome: Vec<ExpectOutcome>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExpectOutcome {
+    kind: String,
+    power: Option<PowerId>,
+    gold: Option<i64>,
+    vp: Option<i64>,
+    summary: Option<String>,
+    why: Option<String>,
+    #[serde(default)]
+    absent: bool,
+}
+
+enum Verdict {
+    Pass,
+    Skip(String),
+    Fail(Vec<String>),
+}
+
+fn navigate<'a>(v: &'a mut toml::Value, path: &str) -> Result<&'a mut toml::Value, String> {
+    let mut cur = v;
+    for seg in path.split('.') {
+        cur = match cur {
+            toml::Value::Table(t) => t
+                .get_mut(seg)
+                .ok_or_else(|| format!("no key '{seg}' in path '{path}'"))?,
+            toml::Value::Array(a) => {
+                let i: usize = seg
+                    .parse()
+                    .map_err(|_| format!("'{seg}' is not an index in path '{path}'"))?;
+                a.get_mut(i)
+                    .ok_or_else(|| format!("index {i} out of range in path '{path}'"))?
+            }
+            _ => return Err(format!("'{seg}' of path '{path}' is inside a plain value")),
+        };
+    }
+    Ok(cur)
+}
+
+fn set_path(state: &State, path: &str, value: &toml::Value) -> Result<State, String> {
+    let mut v = toml::Value::try_from(state).map_err(|e| e.to_string())?;
+    // Allow setting a key that does not exist yet in its parent table.
+    let (parent, last) = path.rsplit_once('.').unwrap_or(("", path));
+    let target = if parent.is_empty() {
+        &mut v
+    } else {
+        navigate(&mut v, parent)?
+    };
+    match target {
+        toml::Value::Table(t) => {
+            t.insert(last.to_string(), value.clone());
+        }
+        toml::Value::Array(a) => {
+            let i: usize = last.parse().map_err(|_| format!("'{last}' is not an index"))?;
+            *a.get_mut(i)
+                .ok_or_else(|| format!("index {i} out of range in '{path}'"))? = value.clone();
+        }
+        _ => return Err(format!("cannot set '{path}'")),
+    }
+    v.try_into()
+        .map_err(|e: toml::de::Error| format!("setting '{path}': {}", e.message()))
+}
+
+fn get_path(state: &State, path: &str) -> Result<toml::Value, String> {
+    let mut v = toml::Value::try_from(state).map_err(|e| e.to_string())?;
+    navigate(&mut v, path).cloned()
+}
+
+fn matches(o: &Outcome, e: &ExpectOutcome) -> bool {
+    o.kind == e.kind
+        && e.power
+            .is_none_or(|p| o.power == Some(p) || o.gold.contains_key(&p) || o.vp.contains_key(&p))
+        && e.gold
+            .is_none_or(|g| e.power.is_some_and(|p| o.gold.get(&p).copied().unwrap_or(0) == g))
+        && e.vp
+            .is_none_or(|g| e.power.is_some_and(|p| o.vp.get(&p).copied().unwrap_or(0) == g))
+        && e.summary.as_ref().is_none_or(|s| o.summary.contains(s.as_str()))
+        && e.why
+            .as_ref()
+            .is_none_or(|s| o.why.iter().any(|w| w.contains(s.as_str())))
+}
+
+fn run(scenario: &Scenario, case: &Case) -> Verdict {
+    let missing: Vec<&String> = case
+        .needs_provinces
+        .iter()
+        .filter(|p| scenario.map.province(p).is_none())
+        .collect();
+    if !missing.is_empty() {
+        return Verdict::Skip(format!(
+            "needs the real map: the scenario has no province {}",
+            missing.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+        ));
+    }
+    let players: BTreeSet<PowerId> = case
+        .players
+        .clone()
+        .unwrap_or_else(|| PowerId::ALL.to_vec())
+        .into_iter()
+        .collect();
+    let mut state = State::initial(scenario, "case", &players, BTreeSet::new());
+    let mut fails = Vec::new();
+    if let Some(ph) = &case.phase {
+        match ph.parse::<PhaseId>() {
+            Ok(p) => state.phase = p,
+            Err(e) => return Verdict::Fail(vec![e]),
+        }
+    }
+    for s in &case.set {
+        match set_path(&state, &s.path, &s.value) {
+            Ok(st) => state = st,
+            Err(e) => return Verdict::Fail(vec![format!("[[set]] {e}")]),
+        }
+    }
+    for p in &case.place {
+        // `capital:<power>` names a power's capital on whatever map is loaded.
+        let at = match p.at.strip_prefix("capital:").map(str::parse::<PowerId>) {
+            Some(Ok(pw)) => scenario.power(pw).capital.clone(),
+            Some(Err(e)) => return Verdict::Fail(vec![format!("[[place]] {e}")]),
+            None => p.at.clone(),
+        };
+        let Some(c) = state.corps_mut(&p.nation, p.number) else {
+            return Verdict::Fail(vec![format!("[[place]] no corps {} {}", p.nation, p.number)]);
+        };
+        c.location = Some(at);
+        c.arrives = None;
+        if let Some(d) = &p.divisions {
+            c.divisions = d
+                .iter()
+                .map(|a| Division {
+                    arm: *a,
+                    nation: p.nation.clone(),
+                })
+                .collect();
+        }
+    }
+    if let Err(e) = state.validate(scenario) {
+        return Verdict::Fail(vec![format!("starting state invalid: {e:?}")]);
+    }
+    let mut orders = PhaseOrders::new();
+    for o in &case.orders {
+        orders.entry(o.power).or_default().push(OrderLine {
+            order: o.order.clone(),
+            text: format!("{:?}", o.order),
+            span: empereur::diagnostic::Span::new(0, 0, 0),
+        });
+    }
+    let mut dice = ScriptedDice::new(case.dice.clone(), case.default_die);
+    let mut outcomes = Vec::new();
+    for i in 0..case.phases {
+        let o = if i == 0 { orders.clone() } else { PhaseOrders::new() };
+        match rules::resolve(scenario, &state, &o, &mut dice) {
+            Ok(r) => {
+                if let Err(e) = rules::audit(&state, &r.state, &r.outcomes) {
+                    fails.push(format!("audit after phase {}: {e}", state.phase));
+                }
+                state = r.state;
+                outcomes.extend(r.outcomes);
+            }
+            Err(e) => return Verdict::Fail(vec![format!("resolve {}: {e}", state.phase)]),
+        }
+    }
+    for e in &case.expect.state {
+        match get_path(&state, &e.path) {
+            Ok(v) if v == e.value => {}
+            Ok(v) => fails.push(format!("{}: expected {}, got {}", e.path, e.value, v)),
+            Err(err) => fails.push(err),
+        }
+    }
+    for e in &case.expect.outcome {
+        let found = outcomes.iter().any(|o| matches(o, e));
+        if found == e.absent {
+            let near: Vec<String> = outcomes
+                .iter()
+                .filter(|o| o.kind == e.kind)
+                .map(|o| {
+                    format!(
+                        "    {:?} {} gold {:?} vp {:?} why {:?}",
+                        o.power, o.summary, o.gold, o.vp, o.why
+                    )
+                })
+                .collect();
+            fails.push(format!(
+                "outcome {} {:?} gold {:?} vp {:?} summary {:?} why {:?}: {}{}",
+                e.kind,
+                e.power,
+                e.gold,
+                e.vp,
+                e.summary,
+                e.why,
+                if e.absent {
+                    "present but must be absent"
+                } else {
+                    "not found"
+                },
+                if near.is_empty() {
+                    " (no outcome of that kind)".to_string()
+                } else {
+                    format!("; outcomes of that kind:\n{}", near.join("\n"))
+                }
+            ));
+        }
+    }
+    if fails.is_empty() {
+        Verdict::Pass
+    } else {
+        Verdict::Fail(fails)
+    }
+}
+
+fn case_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            case_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "toml") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn rule_cases() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases");
+    let mut files = Vec::new();
+    case_files(&root, &mut files);
+    files.sort();
+    assert!(!files.is_empty(), "no rule cases under tests/cases");
+    let scenario = Scenario::embedded("1805").expect("the 1805 scenario loads");
+    let (mut passed, mut skipped, mut failed) = (Vec::new(), Vec::new(), Vec::new());
+    for f in &files {
+        let name = f.strip_prefix(&root).unwrap_or(f).display().to_string();
+        let text = match std::fs::read_to_string(f) {
+            Ok(t) => t,
+            Err(e) => {
+                failed.push(format!("{name}: unreadable: {e}"));
+                continue;
+            }
+        };
+        let case: Case = match toml::from_str(&text) {
+            Ok(c) => c,
+            Err(e) => {
+                failed.push(format!("{name}: malformed case: {}", e.message().trim()));
+                continue;
+            }
+        };
+        match run(&scenario, &case) {
+            Verdict::Pass => passed.push(name),
+            Verdict::Skip(why) => skipped.push(format!("{name} ({}): {why}", case.rule)),
+            Verdict::Fail(why) => failed.push(format!(
+                "{name} (rule {}: {}):\n  {}",
+                case.rule,
+                case.description,
+                why.join("\n  ")
+            )),
+        }
+    }
+    println!(
+        "rule cases: {} passed, {} skipped, {} failed",
+        passed.len(),
+        skipped.len(),
+        failed.len()
+    );
+    for s in &skipped {
+        println!("SKIPPED {s}");
+    }
+    assert!(
+        failed.is_empty(),
+        "{} rule case(s) failed:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
+}
