@@ -19,30 +19,8 @@ use super::outcome::Outcome;
 use crate::ids::{Nation, PowerId};
 use crate::orders::ast::{BuildItem, Order, OrderLine};
 use crate::scenario::Scenario;
-use crate::scenario::tables::BuildCosts;
 use crate::state::{Location, Squadron, State, UnitKey};
 use std::collections::BTreeMap;
-
-/// 2.71: the adjusted cost of `list` Gold of builds at LOC length `loc`.
-pub fn adjusted_cost(table: &BuildCosts, list: u32, loc: u32) -> u32 {
-    let num = u64::from(list) * (100 + u64::from(table.percent_per_step) * u64::from(loc));
-    let v = match table.rounding.as_str() {
-        "up" => num.div_ceil(100),
-        "down" => num / 100,
-        // nearest, halves up
-        _ => (num + 50) / 100,
-    };
-    u32::try_from(v).unwrap_or(u32::MAX)
-}
-
-/// 2.71: LOC length from `power`'s home provinces (exclusive) to
-/// `province` (inclusive); `None` if no land path exists.
-pub fn loc_length(scenario: &Scenario, power: PowerId, province: &str) -> Option<u32> {
-    let homes: Vec<&str> = scenario.home_provinces(power).map(|p| p.id.as_str()).collect();
-    scenario
-        .map
-        .distance(&homes, province, |p| if p.double_loc { 2 } else { 1 })
-}
 
 /// Whether `power` may build units of `nation` (3.44).
 fn may_build_nation(state: &State, power: PowerId, nation: &Nation) -> bool {
@@ -87,14 +65,14 @@ fn charge(
     list: u32,
     spent: &mut BTreeMap<String, (u32, u32)>,
 ) -> Result<(u32, String), String> {
-    let loc = loc_length(scenario, p, province).ok_or_else(|| {
+    let loc = scenario.loc_length(p, province).ok_or_else(|| {
         format!(
             "no line of communication from {}'s home provinces to {province}",
             p.name()
         )
     })?;
     let (old_list, old_cost) = spent.get(province).copied().unwrap_or((0, 0));
-    let new_cost = adjusted_cost(&scenario.tables.build_costs, old_list + list, loc);
+    let new_cost = scenario.tables.build_costs.cost(old_list + list, loc);
     let inc = new_cost - old_cost;
     if i64::from(inc) > state.power(p).gold {
         return Err(format!("costs {inc} Gold, treasury has {}", state.power(p).gold));
@@ -380,44 +358,5 @@ pub fn arrivals(scenario: &Scenario, state: &mut State, out: &mut Vec<Outcome>) 
                 .power(c.nation),
             );
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn table() -> BuildCosts {
-        BuildCosts {
-            source: "test".into(),
-            percent_per_step: 5,
-            rounding: "nearest".into(),
-        }
-    }
-
-    #[test]
-    fn the_271_example_holds_for_every_plausible_loc() {
-        let t = table();
-        // Naples LOC 3 -> $7.
-        assert_eq!(adjusted_cost(&t, 6, 3), 7);
-        // Warsaw LOC 5..=8 -> $8.
-        for loc in 5..=8 {
-            assert_eq!(adjusted_cost(&t, 6, loc), 8, "Warsaw at LOC {loc}");
-        }
-        // Moscow LOC 12..=14 -> $10.
-        for loc in 12..=14 {
-            assert_eq!(adjusted_cost(&t, 6, loc), 10, "Moscow at LOC {loc}");
-        }
-        assert_eq!(adjusted_cost(&t, 6, 0), 6);
-    }
-
-    #[test]
-    fn rounding_modes_differ() {
-        let mut t = table();
-        assert_eq!(adjusted_cost(&t, 2, 5), 3); // 2.5 -> 3 nearest (half up)
-        t.rounding = "down".into();
-        assert_eq!(adjusted_cost(&t, 2, 5), 2);
-        t.rounding = "up".into();
-        assert_eq!(adjusted_cost(&t, 2, 1), 3);
     }
 }

@@ -32,6 +32,16 @@ pub enum Rounding {
     Down,
 }
 
+impl std::fmt::Display for Rounding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Rounding::Nearest => "nearest",
+            Rounding::Up => "up",
+            Rounding::Down => "down",
+        })
+    }
+}
+
 impl BuildCosts {
     /// 2.71: the adjusted cost of units with total list cost `list` built
     /// at the end of a LOC of `loc` steps (home province exclusive,
