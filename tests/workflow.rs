@@ -1,5 +1,6 @@
 //! The moderator's clock commands on the real binary, with the clock
 //! injected through EMPEREUR_NOW (no sleeping).
+#![allow(clippy::disallowed_methods)] // tests use files and the environment freely
 
 use assert_cmd::Command;
 use std::path::Path;
