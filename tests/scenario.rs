@@ -591,3 +591,26 @@ fn minor_without_provinces_is_an_error() {
     );
     assert!(stdout.lines().any(|l| l == want), "want {want}\ngot {stdout}");
 }
+
+#[test]
+fn units_start_in_their_own_provinces() {
+    let (_tmp, dir) = copy_scenario();
+    let path = dir.join("powers.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let broken = text.replacen(
+        "at = \"savoy\"\ndivisions = [\"inf\", \"art\"]",
+        "at = \"vienna\"\ndivisions = [\"inf\", \"art\"]",
+        1,
+    );
+    assert_ne!(broken, text);
+    std::fs::write(&path, &broken).unwrap();
+    let out = bin().args(["scenario", "check"]).arg(&dir).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let want = format!(
+        "{}/powers.toml:{}: power 'france': corps 9 starts in 'vienna', which is neither its own nor garrisoned by it",
+        dir.display(),
+        line_of(&broken, "id = \"france\"")
+    );
+    assert!(stdout.lines().any(|l| l == want), "want {want}\ngot {stdout}");
+}
