@@ -567,6 +567,70 @@ pub fn consistency(s: &Scenario, files: &ScenarioFiles, pr: &mut Problems) {
             }
         }
     }
+    // 3.2, 3.3: units set up in their own provinces (owned, or garrisoned
+    // at start); a squadron in a port among them.
+    for spec in s.powers.values() {
+        let needle = format!("id = \"{}\"", spec.id);
+        let own = |at: &str| {
+            map.province(at).is_none_or(|p| p.owner == Owner::Major(spec.id)) || spec.garrisons.iter().any(|g| g == at)
+        };
+        let places = spec
+            .corps
+            .iter()
+            .filter_map(|c| c.at.as_deref().map(|a| (format!("corps {}", c.number), a)))
+            .chain(
+                spec.squadrons
+                    .iter()
+                    .map(|q| (format!("squadron {}", q.number), q.at.as_str())),
+            )
+            .chain(
+                spec.commanders
+                    .iter()
+                    .filter_map(|c| c.at.as_deref().map(|a| (format!("commander {}", c.name), a))),
+            );
+        for (what, at) in places {
+            if !own(at) {
+                pr.at(
+                    wf,
+                    text(wf),
+                    &needle,
+                    format!(
+                        "power '{}': {what} starts in '{at}', which is neither its own nor garrisoned by it",
+                        spec.id
+                    ),
+                );
+            }
+        }
+    }
+    for m in s.minors.values() {
+        let needle = format!("id = \"{}\"", m.id);
+        let own = |at: &str| {
+            map.province(at).is_none_or(|p| p.owner == Owner::Minor(m.id.clone()))
+                || m.garrisons.iter().any(|g| g == at)
+        };
+        let places = m
+            .corps
+            .iter()
+            .filter_map(|c| c.at.as_deref().map(|a| (format!("corps {}", c.number), a)))
+            .chain(
+                m.squadrons
+                    .iter()
+                    .map(|q| (format!("squadron {}", q.number), q.at.as_str())),
+            );
+        for (what, at) in places {
+            if !own(at) {
+                pr.at(
+                    mf,
+                    text(mf),
+                    &needle,
+                    format!(
+                        "minor '{}': {what} starts in '{at}', which is not one of its provinces",
+                        m.id
+                    ),
+                );
+            }
+        }
+    }
 }
 
 /// Report unit numbers used twice.

@@ -104,7 +104,9 @@ pub fn parse_file<T: serde::de::DeserializeOwned>(files: &ScenarioFiles, name: &
         message: "file is missing".to_string(),
     })?;
     toml::from_str(text).map_err(|e| {
-        let line = e.span().map(|s| text[..s.start.min(text.len())].lines().count().max(1));
+        let line = e
+            .span()
+            .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
         ScenarioError {
             file: name.to_string(),
             line,

@@ -704,7 +704,7 @@ impl State {
 
 fn line_key(text: &str, e: &toml::de::Error) -> String {
     match e.span() {
-        Some(s) => format!("line {}", text[..s.start.min(text.len())].lines().count().max(1)),
+        Some(s) => format!("line {}", text[..s.start.min(text.len())].matches('\n').count() + 1),
         None => "state".to_string(),
     }
 }

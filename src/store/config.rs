@@ -50,7 +50,9 @@ fn default_tz() -> String {
 impl GameConfig {
     pub fn from_toml(text: &str) -> Result<GameConfig, String> {
         let c: GameConfig = toml::from_str(text).map_err(|e| {
-            let line = e.span().map(|s| text[..s.start.min(text.len())].lines().count().max(1));
+            let line = e
+                .span()
+                .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
             match line {
                 Some(l) => format!("line {l}: {}", e.message().trim()),
                 None => e.message().trim().to_string(),

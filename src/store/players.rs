@@ -39,7 +39,7 @@ pub struct Players {
 
 /// Parse and check a players file. Errors read `players.toml:LINE: …`.
 pub fn parse(origin: &str, text: &str) -> Result<Players, String> {
-    let line_at = |pos: usize| text[..pos.min(text.len())].lines().count().max(1);
+    let line_at = |pos: usize| text[..pos.min(text.len())].matches('\n').count() + 1;
     let raw: RawPlayers = toml::from_str(text).map_err(|e| match e.span() {
         Some(s) => format!("{origin}:{}: {}", line_at(s.start), e.message().trim()),
         None => format!("{origin}: {}", e.message().trim()),
