@@ -161,7 +161,20 @@ pub fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    match run(cli) {
+    // `empereur map | head` closes the pipe early; `println!` then panics.
+    // Treat that as the reader having had enough: exit quietly.
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if !is_broken_pipe(info.payload()) {
+            default_hook(info);
+        }
+    }));
+    let result = match std::panic::catch_unwind(|| run(cli)) {
+        Ok(r) => r,
+        Err(payload) if is_broken_pipe(payload.as_ref()) => return ExitCode::SUCCESS,
+        Err(payload) => std::panic::resume_unwind(payload),
+    };
+    match result {
         Ok(Done::Yes) => ExitCode::SUCCESS,
         Ok(Done::No) => ExitCode::from(1),
         Err(e) => {
@@ -169,6 +182,15 @@ pub fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn is_broken_pipe(payload: &(dyn std::any::Any + Send)) -> bool {
+    let text = payload
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| payload.downcast_ref::<&str>().copied())
+        .unwrap_or("");
+    text.contains("failed printing to stdout") && text.contains("Broken pipe")
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<Done> {
