@@ -113,7 +113,8 @@ impl Diagnostic {
             let _ = writeln!(out, "{pad} | {}{}", " ".repeat(col - 1), "^".repeat(len));
         }
         if let Some(help) = &self.help {
-            let _ = writeln!(out, "  = help: {help}");
+            let pad = " ".repeat(line_no.to_string().len());
+            let _ = writeln!(out, "{pad} = help: {help}");
         }
         out
     }

@@ -3,10 +3,12 @@
 //! core for everything else.
 #![allow(clippy::disallowed_methods)] // adapter
 
+pub mod check;
 pub mod demo;
 pub mod map;
 pub mod new;
 pub mod show;
+pub mod submit;
 
 use crate::scenario;
 use anyhow::Result;
