@@ -60,6 +60,15 @@ fn rest_of(line: &str, key_len: usize) -> (&str, usize) {
     (value, col)
 }
 
+/// The first word of a line, lowercase (a colon ends it: `POWER: France`).
+fn first_word(line: &str) -> String {
+    line.trim()
+        .split(|c: char| c.is_whitespace() || c == ':')
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase()
+}
+
 /// Cut a `#` comment.
 fn uncomment(line: &str) -> &str {
     match line.find('#') {
@@ -81,20 +90,21 @@ pub fn check(source: &str, scenario: &Scenario, state: &State, power: Option<Pow
     let mut game_bad = false;
     let mut seen: Vec<&str> = Vec::new();
 
+    // Greetings above the first header line are not orders.
+    let preamble = source
+        .lines()
+        .position(|l| HEADER.contains(&first_word(l).as_str()))
+        .unwrap_or(0);
     for (i, raw) in source.lines().enumerate() {
         let no = i + 1;
         let t = raw.trim();
-        if t.starts_with('>') {
-            continue; // quoted earlier mail
+        if t.starts_with('>') || i < preamble {
+            continue; // quoted earlier mail, greetings
         }
         if raw == "-- " || t == "--" {
             break; // signature block
         }
-        let first = t
-            .split(|c: char| c.is_whitespace() || c == ':')
-            .next()
-            .unwrap_or("")
-            .to_ascii_lowercase();
+        let first = first_word(t);
         if first == "end" || first == "signoff" {
             break;
         }
@@ -253,8 +263,8 @@ pub fn check(source: &str, scenario: &Scenario, state: &State, power: Option<Pow
                 ));
                 continue;
             }
-            if let Err(msg) = purse.charge(power, &order) {
-                diags.push(Diagnostic::error("cannot-pay", msg, line_span));
+            if let Err((code, msg)) = purse.charge(power, &order) {
+                diags.push(Diagnostic::error(code, msg, line_span));
                 continue;
             }
             let text = text::normalise(scenario, &order);

@@ -185,6 +185,10 @@ impl<'t, 'a> Cur<'t, 'a> {
     /// Words up to a separator or a stop word: a name. `None` if there is
     /// no word here.
     fn name(&mut self) -> Option<(String, Span)> {
+        // A leading article is not part of the name (`the Channel`).
+        if self.is("the") && self.peek_at(1).is_some_and(|t| t.kind == Tok::Word) {
+            self.pos += 1;
+        }
         let start = self.pos;
         while let Some(t) = self.peek() {
             let wordish = t.kind == Tok::Word;
@@ -623,7 +627,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
         cur.eat_any(&["prefer", "preferring", "for"]);
         cur.eat_sep();
         while !cur.at_end() {
-            let (p, span) = self.power_arg(cur)?;
+            let (p, span) = self.power_named(cur, true)?;
             if preferences.contains(&p) {
                 self.errs.push(Diagnostic::error(
                     "duplicate",
@@ -685,12 +689,17 @@ impl<'c, 'a> LineParser<'c, 'a> {
     }
 
     fn power_arg(&mut self, cur: &mut Cur<'_, '_>) -> PResult<(PowerId, Span)> {
+        self.power_named(cur, false)
+    }
+
+    /// A power; `self_ok` when the ordering power itself may be named.
+    fn power_named(&mut self, cur: &mut Cur<'_, '_>, self_ok: bool) -> PResult<(PowerId, Span)> {
         let Some((text, span)) = cur.name() else {
             return Err(cur.expected("a power"));
         };
         match PowerId::parse(&text) {
             Some(p) => {
-                if p == self.ctx.power {
+                if p == self.ctx.power && !self_ok {
                     self.errs.push(Diagnostic::error(
                         "self",
                         format!("{} cannot do this with itself", p.name()),

@@ -132,7 +132,8 @@ impl<'a> Purse<'a> {
 
     /// Charge an order's cost to `power` (or, for builds into an NPC's
     /// corps, to that NPC). Errors leave the totals unchanged.
-    pub fn charge(&mut self, power: PowerId, order: &Order) -> Result<(), String> {
+    /// The error is (code, message): `cannot-pay` or `pool-empty`.
+    pub fn charge(&mut self, power: PowerId, order: &Order) -> Result<(), (&'static str, String)> {
         let mut gold: i64 = 0;
         let mut payer = power;
         let mut draws: Vec<((Nation, Option<Arm>), u32)> = Vec::new();
@@ -146,7 +147,7 @@ impl<'a> Purse<'a> {
                 }
                 for it in items {
                     let Some(costs) = self.scenario.costs(&it.nation) else {
-                        return Err(format!("no list costs for {} units", it.nation));
+                        return Err(("cannot-pay", format!("no list costs for {} units", it.nation)));
                     };
                     let each = match it.arm {
                         Arm::Infantry => costs.infantry,
@@ -168,19 +169,25 @@ impl<'a> Purse<'a> {
         let ps = self.state.power(payer);
         // 4.221: a deficit must be made up before anything else is bought.
         if ps.debt > 0 && gold > 0 {
-            return Err(format!(
-                "{} has a deficit of {} Gold; no other expenditure is possible until it is made up (4.221)",
-                payer.name(),
-                ps.debt
+            return Err((
+                "cannot-pay",
+                format!(
+                    "{} has a deficit of {} Gold; no other expenditure is possible until it is made up (4.221)",
+                    payer.name(),
+                    ps.debt
+                ),
             ));
         }
         let spent = self.spent.get(&payer).copied().unwrap_or(0);
         if spent + gold > ps.gold {
-            return Err(format!(
-                "this costs {gold} Gold but {} has only {} left ({} in the treasury, {spent} already ordered)",
-                payer.name(),
-                (ps.gold - spent).max(0),
-                ps.gold
+            return Err((
+                "cannot-pay",
+                format!(
+                    "this costs {gold} Gold but {} has only {} left ({} in the treasury, {spent} already ordered)",
+                    payer.name(),
+                    (ps.gold - spent).max(0),
+                    ps.gold
+                ),
             ));
         }
         for (key, n) in &draws {
@@ -191,11 +198,14 @@ impl<'a> Purse<'a> {
                     .1
                     .map(|a| format!("{} divisions", a.short()))
                     .unwrap_or("squadrons".into());
-                return Err(format!(
-                    "the {} force pool holds {} {what}; {} more cannot be built (6.0)",
-                    key.0,
-                    have.saturating_sub(used),
-                    n
+                return Err((
+                    "pool-empty",
+                    format!(
+                        "the {} force pool holds {} {what}; {} more cannot be built (6.0)",
+                        super::parse::nation_adjective(self.scenario, &key.0),
+                        have.saturating_sub(used),
+                        n
+                    ),
                 ));
             }
         }
