@@ -113,15 +113,24 @@ impl Diagnostic {
             let _ = writeln!(out, "{pad} | {}{}", " ".repeat(col - 1), "^".repeat(len));
         }
         if let Some(help) = &self.help {
-            let _ = writeln!(out, "  = help: {help}");
+            let pad = " ".repeat(line_no.to_string().len());
+            let _ = writeln!(out, "{pad} = help: {help}");
         }
         out
     }
 }
 
+/// Longest text for which [`suggest`] looks for near misses.
+pub const MAX_SUGGEST_LEN: usize = 64;
+
 /// Names close to `wanted` among `candidates`, best first, for "did you
 /// mean". Compares case-insensitively by Jaro-Winkler and edit distance.
 pub fn suggest<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+    // Names are short; a long text is no misspelling of one (and would
+    // make edit distances slow on a 1 MB line).
+    if wanted.chars().count() > MAX_SUGGEST_LEN {
+        return Vec::new();
+    }
     let w = wanted.to_lowercase();
     let mut scored: Vec<(usize, &str)> = candidates
         .into_iter()

@@ -97,7 +97,10 @@ pub enum Command {
         out: Option<PathBuf>,
     },
     // == orders: check, submit (issue 3) ==
-
+    /// Check an order file offline: print the normalised orders and every problem.
+    Check(ops::check::CheckArgs),
+    /// Enter a power's orders by hand (moderator); store the accepted ones.
+    Submit(ops::submit::SubmitArgs),
     // == end orders ==
 
     // == dice: verify, dice (issue 4) ==
@@ -214,7 +217,8 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
         Command::Show { game, power, format } => ops::show::run(&game.game, power.as_deref(), format),
         Command::Demo { out } => ops::demo::run(out),
         // == orders ==
-
+        Command::Check(a) => ops::check::run(&a),
+        Command::Submit(a) => ops::submit::run(&a),
         // == end orders ==
 
         // == dice ==

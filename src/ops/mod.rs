@@ -3,6 +3,7 @@
 //! core for everything else.
 #![allow(clippy::disallowed_methods)] // adapter
 
+pub mod check;
 pub mod clock;
 pub mod demo;
 pub mod dice_cmd;
@@ -10,6 +11,7 @@ pub mod map;
 pub mod new;
 pub mod resolve;
 pub mod show;
+pub mod submit;
 pub mod verify;
 pub mod workflow;
 

@@ -1,10 +1,22 @@
 //! The order language: lexer, parser, name resolution and validation.
 //! See `orders/README.md` for the language reference.
+//!
+//! [`check`] is the one entry point: text in, [`Checked`] out. It owns
+//! what a message means (header, which lines are orders, quoting and
+//! signatures); `lexer` splits a line into tokens with spans; `parse`
+//! reads one order and resolves its names against the map and the state;
+//! `validate` checks phase, authority and payment; `text` writes the
+//! normalised form. Legality that needs the rules engine comes from
+//! [`crate::rules::validate`], called for every parsed order.
 
 pub mod ast;
+pub mod lexer;
+pub mod parse;
+pub mod text;
+pub mod validate;
 
-use crate::diagnostic::Diagnostic;
-use crate::ids::PowerId;
+use crate::diagnostic::{Diagnostic, Span, suggest};
+use crate::ids::{PhaseId, PowerId};
 use crate::scenario::Scenario;
 use crate::state::State;
 use ast::{Header, OrderLine};
@@ -26,10 +38,266 @@ impl Checked {
     }
 }
 
+/// Header keywords.
+const HEADER: &[&str] = &["game", "power", "password", "phase", "entropy"];
+
+/// A header line's value: the text after the keyword (and an optional
+/// colon), trimmed, and the 1-based column where it starts.
+fn rest_of(line: &str, key_len: usize) -> (&str, usize) {
+    let lead = line.len() - line.trim_start().len();
+    let after_key = (lead + key_len).min(line.len());
+    let mut start = after_key;
+    let tail = &line[after_key..];
+    let skipped = tail.len() - tail.trim_start().len();
+    start += skipped;
+    if line[start..].starts_with(':') {
+        start += 1;
+        let t = &line[start..];
+        start += t.len() - t.trim_start().len();
+    }
+    let value = line[start..].trim_end();
+    let col = line[..start].chars().count() + 1;
+    (value, col)
+}
+
+/// The first word of a line, lowercase (a colon ends it: `POWER: France`).
+fn first_word(line: &str) -> String {
+    line.trim()
+        .split(|c: char| c.is_whitespace() || c == ':')
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase()
+}
+
+/// Cut a `#` comment.
+fn uncomment(line: &str) -> &str {
+    match line.find('#') {
+        Some(i) => &line[..i],
+        None => line,
+    }
+}
+
 /// Parse, resolve names and validate an order text for `power` (or the
 /// power named in its `POWER` line) in the open phase of `state`.
 /// Quoted text (`>` lines), signatures (`-- `) and everything after `END`
 /// are ignored. Never panics, whatever the input.
-pub fn check(_source: &str, _scenario: &Scenario, _state: &State, _power: Option<PowerId>) -> Checked {
-    Checked::default()
+pub fn check(source: &str, scenario: &Scenario, state: &State, power: Option<PowerId>) -> Checked {
+    let mut out = Checked::default();
+    let mut diags: Vec<Diagnostic> = Vec::new();
+    let mut order_lines: Vec<(usize, &str)> = Vec::new();
+    let mut power_line: Option<Span> = None;
+    let mut phase_line: Option<Span> = None;
+    let mut game_bad = false;
+    let mut seen: Vec<&str> = Vec::new();
+
+    // Greetings above the first header line are not orders.
+    let preamble = source
+        .lines()
+        .position(|l| HEADER.contains(&first_word(l).as_str()))
+        .unwrap_or(0);
+    for (i, raw) in source.lines().enumerate() {
+        let no = i + 1;
+        let t = raw.trim();
+        if t.starts_with('>') || i < preamble {
+            continue; // quoted earlier mail, greetings
+        }
+        if raw == "-- " || t == "--" {
+            break; // signature block
+        }
+        let first = first_word(t);
+        if first == "end" || first == "signoff" {
+            break;
+        }
+        if let Some(&key) = HEADER.iter().find(|k| **k == first) {
+            let (value, col) = rest_of(raw, key.len());
+            let kw_span = Span::new(
+                no,
+                raw.chars().count() - raw.trim_start().chars().count() + 1,
+                key.len(),
+            );
+            if seen.contains(&key) {
+                diags.push(Diagnostic::error(
+                    "duplicate-header",
+                    format!("a second {} line", key.to_uppercase()),
+                    kw_span,
+                ));
+                continue;
+            }
+            seen.push(key);
+            // Values of GAME, POWER and PHASE may carry a comment.
+            let short = uncomment(value).trim();
+            let short_span = Span::new(no, col, short.chars().count().max(1));
+            if value.is_empty() || (key != "password" && key != "entropy" && short.is_empty()) {
+                diags.push(Diagnostic::error(
+                    "syntax",
+                    format!("{} needs a value", key.to_uppercase()),
+                    kw_span,
+                ));
+                continue;
+            }
+            match key {
+                "game" => {
+                    out.header.game = Some(short.to_string());
+                    if !short.eq_ignore_ascii_case(&state.game) {
+                        game_bad = true;
+                        diags.push(
+                            Diagnostic::error(
+                                "wrong-game",
+                                format!("these orders are for game '{short}', but this is game '{}'", state.game),
+                                short_span,
+                            )
+                            .with_help("no order of this message is applied"),
+                        );
+                    }
+                }
+                "power" => match PowerId::parse(short) {
+                    Some(p) => {
+                        out.header.power = Some(p);
+                        power_line = Some(short_span);
+                    }
+                    None => {
+                        let all: Vec<&str> = PowerId::ALL
+                            .iter()
+                            .flat_map(|p| p.spellings().iter().copied())
+                            .collect();
+                        let close: Vec<&str> = suggest(short, all)
+                            .into_iter()
+                            .filter_map(PowerId::parse)
+                            .map(PowerId::name)
+                            .collect();
+                        let d = Diagnostic::error("unknown-power", format!("no major power '{short}'"), short_span);
+                        diags.push(match close.first() {
+                            Some(c) => d.with_help(format!("did you mean {c}?")),
+                            None => d.with_help("powers: France, Britain, Russia, Austria, Prussia, Spain, Ottoman"),
+                        });
+                    }
+                },
+                "password" => out.header.password = Some(value.to_string()),
+                "entropy" => out.header.entropy = Some(value.to_string()),
+                _ => match short.parse::<PhaseId>() {
+                    Ok(ph) => {
+                        out.header.phase = Some(ph);
+                        phase_line = Some(short_span);
+                    }
+                    Err(e) => diags.push(
+                        Diagnostic::error("bad-phase", e, short_span)
+                            .with_help(format!("the open phase is {}", state.phase)),
+                    ),
+                },
+            }
+            continue;
+        }
+        let body = uncomment(raw);
+        if body.trim().is_empty() {
+            continue;
+        }
+        order_lines.push((no, body));
+    }
+
+    let power = match (power, out.header.power) {
+        (Some(p), Some(h)) if p != h => {
+            diags.push(
+                Diagnostic::error(
+                    "wrong-power",
+                    format!(
+                        "these orders are for {}, but they are checked for {}",
+                        h.name(),
+                        p.name()
+                    ),
+                    power_line.unwrap_or(Span::line(1)),
+                )
+                .with_help("no order of this message is applied"),
+            );
+            None
+        }
+        (Some(p), _) | (None, Some(p)) => Some(p),
+        (None, None) => {
+            if !diags.iter().any(|d| d.code == "unknown-power") {
+                diags.push(
+                    Diagnostic::error(
+                        "no-power",
+                        "no POWER line: which power are these orders for?",
+                        Span::line(1),
+                    )
+                    .with_help("start the message with a line such as 'POWER France'"),
+                );
+            }
+            None
+        }
+    };
+
+    let stale = out.header.phase.filter(|ph| *ph != state.phase);
+    if let Some(ph) = stale {
+        diags.push(
+            Diagnostic::error(
+                "stale-phase",
+                format!("orders are for phase {ph} but the open phase is {}", state.phase),
+                phase_line.unwrap_or(Span::line(1)),
+            )
+            .with_help("no order of this message is applied; send orders for the open phase"),
+        );
+    }
+
+    if let Some(power) = power {
+        let ctx = parse::Ctx { scenario, state, power };
+        let mut purse = validate::Purse::new(scenario, state);
+        for (no, body) in order_lines {
+            let toks = lexer::lex(body, no);
+            if toks.is_empty() {
+                continue;
+            }
+            let line_span = parse::Cur::new(&toks).line_span;
+            let mut p = parse::LineParser::new(&ctx);
+            let order = p.order(&toks);
+            diags.append(&mut p.errs);
+            let Some(order) = order else { continue };
+            if let Err(msg) = validate::phase_allows(state, power, &order) {
+                diags.push(Diagnostic::error("wrong-phase", msg, line_span));
+                continue;
+            }
+            if let Err(r) = crate::rules::validate(scenario, state, power, &order) {
+                diags.push(Diagnostic::error(
+                    "illegal",
+                    format!("{} ({})", r.reason, r.rule),
+                    line_span,
+                ));
+                continue;
+            }
+            if let Err((code, msg)) = purse.charge(power, &order) {
+                diags.push(Diagnostic::error(code, msg, line_span));
+                continue;
+            }
+            let text = text::normalise(scenario, &order);
+            out.accepted.push(OrderLine {
+                order,
+                text,
+                span: line_span,
+            });
+        }
+    }
+
+    // A message for another game or phase applies nothing (never to the
+    // wrong phase); say so on each order it held.
+    if stale.is_some() || game_bad || power.is_none() {
+        for o in out.accepted.drain(..) {
+            diags.push(Diagnostic::error(
+                "not-applied",
+                format!("not applied: {}", o.text),
+                o.span,
+            ));
+        }
+    }
+    diags.sort_by_key(|d| (d.span.line, d.span.col));
+    out.diagnostics = diags;
+    out
+}
+
+/// Render every diagnostic of a check against its source, in order.
+pub fn render_all(checked: &Checked, origin: &str, source: &str) -> String {
+    checked
+        .diagnostics
+        .iter()
+        .map(|d| d.render(origin, source))
+        .collect::<Vec<_>>()
+        .join("")
 }

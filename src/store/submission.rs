@@ -1,13 +1,20 @@
 //! Accepted orders of the open phase, one file per power in
 //! `phase/orders/<power>.toml`, each with a receipt hash. The latest
 //! complete submission replaces the earlier one.
+//!
+//! The receipt is the SHA-256 (hex) of the stored file's bytes, so anyone
+//! holding the file can recompute it (`sha256sum phase/orders/france.toml`);
+//! the report of the phase prints it.
 #![allow(clippy::disallowed_methods)] // adapter
 
-use super::GameDir;
+use super::{GameDir, atomic_write, read_text};
 use crate::ids::{PhaseId, PowerId};
 use crate::orders::ast::OrderLine;
+use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Submission {
@@ -22,13 +29,100 @@ pub struct Submission {
     pub orders: Vec<OrderLine>,
 }
 
+/// The file of `power`'s submission in the open phase.
+pub fn path(dir: &GameDir, power: PowerId) -> PathBuf {
+    dir.phase_orders().join(format!("{}.toml", power.id()))
+}
+
+/// The receipt hash of stored bytes: SHA-256, lowercase hex.
+pub fn receipt_of(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
 /// Store a submission, replacing the power's earlier one; returns the
 /// receipt hash (SHA-256 hex of the stored bytes).
-pub fn save(_dir: &GameDir, _sub: &Submission) -> anyhow::Result<String> {
-    anyhow::bail!("submissions are not stored yet")
+pub fn save(dir: &GameDir, sub: &Submission) -> anyhow::Result<String> {
+    let text = toml::to_string(sub).context("serialising the submission")?;
+    let p = path(dir, sub.power);
+    atomic_write(&p, text.as_bytes())?;
+    Ok(receipt_of(text.as_bytes()))
+}
+
+/// The receipt of `power`'s stored submission, if there is one.
+pub fn receipt(dir: &GameDir, power: PowerId) -> anyhow::Result<Option<String>> {
+    let p = path(dir, power);
+    if !p.exists() {
+        return Ok(None);
+    }
+    let bytes = std::fs::read(&p).with_context(|| format!("cannot read {}", p.display()))?;
+    Ok(Some(receipt_of(&bytes)))
 }
 
 /// Every stored submission of the open phase.
-pub fn load_all(_dir: &GameDir) -> anyhow::Result<BTreeMap<PowerId, Submission>> {
-    Ok(BTreeMap::new())
+pub fn load_all(dir: &GameDir) -> anyhow::Result<BTreeMap<PowerId, Submission>> {
+    let mut out = BTreeMap::new();
+    for power in PowerId::ALL {
+        let p = path(dir, power);
+        if !p.exists() {
+            continue;
+        }
+        let text = read_text(&p)?;
+        let sub: Submission =
+            toml::from_str(&text).with_context(|| format!("{} is not a valid submission", p.display()))?;
+        if sub.power != power {
+            bail!("{} holds orders of {}, not {}", p.display(), sub.power, power);
+        }
+        out.insert(power, sub);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::Span;
+    use crate::orders::ast::{Order, Standing};
+    use crate::state::UnitKey;
+
+    #[test]
+    fn saved_submissions_load_back_and_the_receipt_hashes_the_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = GameDir::new(tmp.path());
+        dir.create_layout().unwrap();
+        let sub = Submission {
+            power: PowerId::France,
+            phase: "1805-fall-france".parse().unwrap(),
+            by: "moderator".into(),
+            received: "2026-11-30T10:00:00Z".into(),
+            entropy: None,
+            orders: vec![
+                OrderLine {
+                    order: Order::Move {
+                        corps: vec![UnitKey::corps(PowerId::France.into(), 1)],
+                        commander: Some("Napoleon".into()),
+                        path: vec!["alsace".into()],
+                    },
+                    text: "MOVE French corps 1 WITH Napoleon -> Alsace".into(),
+                    span: Span::new(3, 1, 30),
+                },
+                OrderLine {
+                    order: Order::Standing(Standing::Withdraw { ratio: None }),
+                    text: "STANDING WITHDRAW NEVER".into(),
+                    span: Span::new(4, 1, 23),
+                },
+            ],
+        };
+        let r = save(&dir, &sub).unwrap();
+        let bytes = std::fs::read(path(&dir, PowerId::France)).unwrap();
+        assert_eq!(r, receipt_of(&bytes));
+        assert_eq!(r.len(), 64);
+        assert_eq!(receipt(&dir, PowerId::France).unwrap(), Some(r));
+        let all = load_all(&dir).unwrap();
+        assert_eq!(all.len(), 1);
+        assert_eq!(all[&PowerId::France], sub);
+        // A later submission replaces the earlier one.
+        let later = Submission { orders: vec![], ..sub };
+        save(&dir, &later).unwrap();
+        assert_eq!(load_all(&dir).unwrap()[&PowerId::France].orders.len(), 0);
+    }
 }

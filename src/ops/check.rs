@@ -1,0 +1,126 @@
+//! `empereur check`: parse and validate an order file offline, against a
+//! game directory or a (per-power) state file a player was mailed.
+
+use super::Done;
+use crate::diagnostic::Diagnostic;
+use crate::ids::PowerId;
+use crate::orders::{self, Checked};
+use crate::scenario::Scenario;
+use crate::state::State;
+use crate::store::{self, GameDir};
+use anyhow::{Context, Result};
+use std::collections::BTreeSet;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Examples:\n  empereur check --game campaign --power france orders.txt\n  empereur check --state austria-1805-fall.toml --scenario ./my-1805 - < orders.txt\n\nExit codes: 0 every order accepted, 1 some order rejected, 2 operational error."
+)]
+pub struct CheckArgs {
+    /// The game directory (default: the current directory).
+    #[arg(long, short = 'g', conflicts_with = "state")]
+    pub game: Option<PathBuf>,
+    /// A state file (as mailed to a player) to check against instead of a game.
+    #[arg(long)]
+    pub state: Option<PathBuf>,
+    /// With --state: the scenario (embedded name or directory); default: the state's own.
+    #[arg(long, requires = "state")]
+    pub scenario: Option<String>,
+    /// The power giving the orders (default: the POWER line).
+    #[arg(long)]
+    pub power: Option<String>,
+    /// The order file, or `-` for standard input.
+    pub file: String,
+}
+
+/// Read an order file (or stdin for `-`); invalid UTF-8 becomes U+FFFD.
+pub fn read_orders(file: &str) -> Result<(String, String)> {
+    let mut bytes = Vec::new();
+    if file == "-" {
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .context("cannot read standard input")?;
+        return Ok(("<stdin>".to_string(), String::from_utf8_lossy(&bytes).into_owned()));
+    }
+    let p = Path::new(file);
+    bytes = std::fs::read(p).with_context(|| format!("cannot read {}", p.display()))?;
+    Ok((file.to_string(), String::from_utf8_lossy(&bytes).into_owned()))
+}
+
+pub fn parse_power(p: Option<&str>) -> Result<Option<PowerId>> {
+    p.map(|s| s.parse::<PowerId>().map_err(anyhow::Error::msg)).transpose()
+}
+
+/// Load (scenario, state) from a game directory.
+pub fn load_game(game: &Path) -> Result<(Scenario, State)> {
+    let dir = GameDir::new(game);
+    let config = dir.load_config()?;
+    let scenario = dir.load_scenario(&config)?;
+    let state = dir.load_state()?;
+    validated(scenario, state, &dir.state())
+}
+
+fn validated(scenario: Scenario, state: State, path: &Path) -> Result<(Scenario, State)> {
+    if let Err(errs) = state.validate(&scenario) {
+        let list: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
+        anyhow::bail!("{}: {}", path.display(), list.join("; "));
+    }
+    Ok((scenario, state))
+}
+
+/// Print the accepted orders and every diagnostic; the text players see.
+pub fn report(checked: &Checked, origin: &str, source: &str) -> String {
+    let mut out = String::new();
+    if !checked.accepted.is_empty() {
+        out.push_str(&format!("accepted ({}):\n", checked.accepted.len()));
+        for o in &checked.accepted {
+            out.push_str(&format!("  {}\n", o.text));
+        }
+    }
+    if !checked.diagnostics.is_empty() {
+        out.push('\n');
+        for d in &checked.diagnostics {
+            out.push_str(&d.render(origin, source));
+            out.push('\n');
+        }
+    }
+    let rejected: BTreeSet<usize> = checked
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.span.line)
+        .collect();
+    out.push_str(&format!(
+        "{} accepted, {} line(s) rejected\n",
+        checked.accepted.len(),
+        rejected.len()
+    ));
+    out
+}
+
+pub fn run(a: &CheckArgs) -> Result<Done> {
+    let (scenario, state) = match &a.state {
+        Some(file) => {
+            let text = store::read_text(file)?;
+            let state = State::from_toml(&text).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+            let scen = a.scenario.clone().unwrap_or_else(|| state.scenario.clone());
+            let scenario = store::load_scenario(&scen)?;
+            validated(scenario, state, file)?
+        }
+        None => load_game(a.game.as_deref().unwrap_or(Path::new(".")))?,
+    };
+    let power = parse_power(a.power.as_deref())?;
+    let (origin, source) = read_orders(&a.file)?;
+    let checked = orders::check(&source, &scenario, &state, power);
+    print!("{}", report(&checked, &origin, &source));
+    Ok(if checked.all_accepted() { Done::Yes } else { Done::No })
+}
+
+/// Diagnostics that void the whole message (wrong game, phase or power).
+pub fn voids_message(d: &Diagnostic) -> bool {
+    matches!(
+        d.code.as_str(),
+        "stale-phase" | "wrong-game" | "wrong-power" | "no-power" | "unknown-power" | "bad-phase"
+    ) && d.is_error()
+}

@@ -1,0 +1,66 @@
+//! `empereur submit`: the moderator enters a power's orders by hand.
+//! Accepted orders replace the power's earlier submission for the open
+//! phase; rejected ones are listed and not stored.
+
+use super::Done;
+use super::check::{load_game, parse_power, read_orders, report, voids_message};
+use crate::orders;
+use crate::store::{GameDir, submission};
+use anyhow::Result;
+use std::path::PathBuf;
+
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Example:\n  empereur submit --game campaign --power spain phoned-in.txt\n\nExit codes: 0 every order accepted and stored, 1 some order rejected (the rest stored), 2 operational error."
+)]
+pub struct SubmitArgs {
+    /// The game directory.
+    #[arg(long, short = 'g', default_value = ".")]
+    pub game: PathBuf,
+    /// The power whose orders these are.
+    #[arg(long)]
+    pub power: String,
+    /// The order file, or `-` for standard input.
+    pub file: String,
+}
+
+pub fn run(a: &SubmitArgs) -> Result<Done> {
+    let dir = GameDir::new(&a.game);
+    let _lock = dir.lock()?;
+    let (scenario, state) = load_game(&a.game)?;
+    let power = parse_power(Some(&a.power))?.ok_or_else(|| anyhow::anyhow!("--power is required"))?;
+    let (origin, source) = read_orders(&a.file)?;
+    let checked = orders::check(&source, &scenario, &state, Some(power));
+    print!("{}", report(&checked, &origin, &source));
+    if checked.diagnostics.iter().any(voids_message) {
+        println!("nothing stored: the message does not apply to this game, phase or power");
+        return Ok(Done::No);
+    }
+    let now = chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ").to_string();
+    let sub = submission::Submission {
+        power,
+        phase: state.phase,
+        by: "moderator".to_string(),
+        received: now.clone(),
+        entropy: checked.header.entropy.clone(),
+        orders: checked.accepted.clone(),
+    };
+    let receipt = submission::save(&dir, &sub)?;
+    dir.journal_line(
+        &now,
+        &format!(
+            "submit {} {} by moderator: {} order(s), receipt {receipt}",
+            state.phase,
+            power,
+            sub.orders.len()
+        ),
+    )?;
+    println!(
+        "stored {} order(s) for {} in {}",
+        sub.orders.len(),
+        power.name(),
+        submission::path(&dir, power).display()
+    );
+    println!("receipt {receipt}");
+    Ok(if checked.all_accepted() { Done::Yes } else { Done::No })
+}

@@ -1,0 +1,1574 @@
+//! The parser: tokens of one order line into a resolved [`Order`].
+//!
+//! Recursive descent over the tokens of a line. Names are resolved as they
+//! are read (provinces and seas through the map, units and commanders
+//! through the state), because only then can a span point at the exact
+//! word that is wrong. What depends on the whole message (phase, payment)
+//! is checked afterwards in `validate`. A syntax error ends the line; a
+//! name error is recorded and parsing goes on, so one line can report
+//! several bad names.
+
+use super::ast::{BuildItem, EmbargoAction, Order, Situation, Standing, Terms};
+use super::lexer::{Tok, Token, roman};
+use crate::diagnostic::{Diagnostic, Span, suggest};
+use crate::ids::{Nation, PowerId};
+use crate::map::{NameError, Province, Sea, normalise};
+use crate::scenario::{Arm, Scenario};
+use crate::state::{Location, State, UnitKey, UnitKind};
+
+/// What the parser needs to resolve names.
+pub struct Ctx<'a> {
+    pub scenario: &'a Scenario,
+    pub state: &'a State,
+    /// The power giving the orders.
+    pub power: PowerId,
+}
+
+/// Every order keyword, for "did you mean" on an unknown first word.
+pub const KEYWORDS: &[&str] = &[
+    "accept",
+    "ally",
+    "attack",
+    "besiege",
+    "bid",
+    "blockade",
+    "break",
+    "build",
+    "buy",
+    "cancel",
+    "continental",
+    "cooperate",
+    "declare",
+    "embargo",
+    "gift",
+    "garrison",
+    "join",
+    "leave",
+    "loan",
+    "move",
+    "npc",
+    "offer",
+    "propose",
+    "reject",
+    "sail",
+    "standing",
+    "surrender",
+    "withdraw",
+];
+
+/// Words that end a name (a province, sea, power or commander).
+const STOP: &[&str] = &[
+    "to",
+    "then",
+    "via",
+    "with",
+    "carrying",
+    "transporting",
+    "into",
+    "and",
+    "in",
+    "at",
+    "from",
+    "gold",
+    "vp",
+    "cede",
+    "ceding",
+];
+
+type PResult<T> = Result<T, Diagnostic>;
+
+/// A cursor over the tokens of one line.
+pub struct Cur<'t, 'a> {
+    toks: &'t [Token<'a>],
+    pos: usize,
+    /// The whole order, for errors about it as a whole.
+    pub line_span: Span,
+}
+
+impl<'t, 'a> Cur<'t, 'a> {
+    pub fn new(toks: &'t [Token<'a>]) -> Self {
+        let line_span = match (toks.first(), toks.last()) {
+            (Some(f), Some(l)) => Span::new(f.span.line, f.span.col, l.span.col + l.span.len - f.span.col),
+            _ => Span::default(),
+        };
+        Cur {
+            toks,
+            pos: 0,
+            line_span,
+        }
+    }
+    fn peek(&self) -> Option<&Token<'a>> {
+        self.toks.get(self.pos)
+    }
+    fn peek_at(&self, k: usize) -> Option<&Token<'a>> {
+        self.toks.get(self.pos + k)
+    }
+    fn at_end(&self) -> bool {
+        self.pos >= self.toks.len()
+    }
+    fn next(&mut self) -> Option<Token<'a>> {
+        let t = self.toks.get(self.pos).copied();
+        if t.is_some() {
+            self.pos += 1;
+        }
+        t
+    }
+    fn is(&self, kw: &str) -> bool {
+        self.peek().is_some_and(|t| t.is(kw))
+    }
+    fn eat(&mut self, kw: &str) -> bool {
+        if self.is(kw) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+    fn eat_any(&mut self, kws: &[&str]) -> bool {
+        kws.iter().any(|k| self.eat(k))
+    }
+    fn eat_colon(&mut self) {
+        if self.peek().is_some_and(|t| t.kind == Tok::Colon) {
+            self.pos += 1;
+        }
+    }
+    /// Skip an arrow, comma, colon or `to`.
+    fn eat_sep(&mut self) -> bool {
+        if self.peek().is_some_and(|t| t.is_sep()) || self.is("to") || self.is("then") {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+    /// Where the next token is, or just past the last one.
+    fn here(&self) -> Span {
+        match self.peek() {
+            Some(t) => t.span,
+            None => match self.toks.last() {
+                Some(l) => l.span,
+                None => self.line_span,
+            },
+        }
+    }
+    fn expect(&mut self, kw: &str, what: &str) -> PResult<()> {
+        if self.eat(kw) { Ok(()) } else { Err(self.expected(what)) }
+    }
+    fn expected(&self, what: &str) -> Diagnostic {
+        match self.peek() {
+            Some(t) => Diagnostic::error("syntax", format!("expected {what}, found '{}'", t.text), t.span),
+            None => Diagnostic::error(
+                "syntax",
+                format!("expected {what} at the end of the order"),
+                self.here(),
+            ),
+        }
+    }
+    fn number(&mut self, what: &str) -> PResult<(u32, Span)> {
+        match self.peek().copied() {
+            Some(Token {
+                kind: Tok::Number(Some(n)),
+                span,
+                ..
+            }) => {
+                self.pos += 1;
+                Ok((n, span))
+            }
+            Some(Token {
+                kind: Tok::Number(None),
+                span,
+                ..
+            }) => Err(Diagnostic::error("number-too-large", "this number is too large", span)),
+            _ => Err(self.expected(what)),
+        }
+    }
+    /// Words up to a separator or a stop word: a name. `None` if there is
+    /// no word here.
+    fn name(&mut self) -> Option<(String, Span)> {
+        // A leading article is not part of the name (`the Channel`).
+        if self.is("the") && self.peek_at(1).is_some_and(|t| t.kind == Tok::Word) {
+            self.pos += 1;
+        }
+        let start = self.pos;
+        while let Some(t) = self.peek() {
+            let wordish = t.kind == Tok::Word;
+            if !wordish || (self.pos > start && STOP.iter().any(|s| t.is(s))) {
+                break;
+            }
+            if self.pos == start && STOP.iter().any(|s| t.is(s)) {
+                break;
+            }
+            self.pos += 1;
+        }
+        if self.pos == start {
+            return None;
+        }
+        let toks = &self.toks[start..self.pos];
+        let text = toks.iter().map(|t| t.text).collect::<Vec<_>>().join(" ");
+        Some((text, join(toks[0].span, toks[toks.len() - 1].span)))
+    }
+    fn finish(&self) -> PResult<()> {
+        match self.peek() {
+            None => Ok(()),
+            Some(t) => Err(Diagnostic::error(
+                "syntax",
+                format!("unexpected '{}' after the end of the order", t.text),
+                join(t.span, self.toks[self.toks.len() - 1].span),
+            )),
+        }
+    }
+}
+
+/// The span from the start of `a` to the end of `b` (same line).
+fn join(a: Span, b: Span) -> Span {
+    if a.line != b.line || b.col + b.len < a.col {
+        return a;
+    }
+    Span::new(a.line, a.col, b.col + b.len - a.col)
+}
+
+fn or_list(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+const CORPS_WORDS: &[&str] = &["corps", "corp", "army"];
+const SQUADRON_WORDS: &[&str] = &["squadron", "squadrons", "sqn", "sq", "fleet"];
+
+fn unit_number(t: &Token<'_>) -> Option<u32> {
+    match t.kind {
+        Tok::Number(n) => n,
+        Tok::Word => {
+            let w = t.text.to_ascii_lowercase();
+            for suf in ["st", "nd", "rd", "th"] {
+                if let Some(d) = w.strip_suffix(suf)
+                    && !d.is_empty()
+                    && d.bytes().all(|b| b.is_ascii_digit())
+                {
+                    return d.parse().ok();
+                }
+            }
+            roman(t.text)
+        }
+        _ => None,
+    }
+}
+
+fn kind_of(t: &Token<'_>) -> Option<UnitKind> {
+    if CORPS_WORDS.iter().any(|w| t.is(w)) {
+        Some(UnitKind::Corps)
+    } else if SQUADRON_WORDS.iter().any(|w| t.is(w)) {
+        Some(UnitKind::Squadron)
+    } else {
+        None
+    }
+}
+
+/// The parser of one line, with the diagnostics it found.
+pub struct LineParser<'c, 'a> {
+    pub ctx: &'c Ctx<'a>,
+    pub errs: Vec<Diagnostic>,
+}
+
+impl<'c, 'a> LineParser<'c, 'a> {
+    pub fn new(ctx: &'c Ctx<'a>) -> Self {
+        LineParser { ctx, errs: Vec::new() }
+    }
+
+    /// Parse one order line; `None` if it has an error (recorded).
+    pub fn order(&mut self, toks: &[Token<'_>]) -> Option<Order> {
+        let mut cur = Cur::new(toks);
+        match self.dispatch(&mut cur) {
+            Ok(o) => {
+                if let Err(e) = cur.finish() {
+                    self.errs.push(e);
+                }
+                if self.errs.iter().any(Diagnostic::is_error) {
+                    None
+                } else {
+                    Some(o)
+                }
+            }
+            Err(e) => {
+                self.errs.push(e);
+                None
+            }
+        }
+    }
+
+    fn dispatch(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Order> {
+        let Some(first) = cur.next() else {
+            return Err(Diagnostic::error("syntax", "empty order", cur.line_span));
+        };
+        let kw = first.text.to_ascii_lowercase();
+        match kw.as_str() {
+            "bid" => self.bid(cur),
+            "cooperate" | "co-operate" => {
+                cur.eat("with");
+                let (with, _) = self.power_arg(cur)?;
+                Ok(Order::Cooperate { with })
+            }
+            "move" | "march" if cur.is("first") && cur.peek_at(1).is_none() => {
+                cur.next();
+                Ok(Order::MoveFirst)
+            }
+            "move" | "march" | "sail" => {
+                let units = self.units(cur)?;
+                if units.first().is_some_and(|u| u.0.kind == UnitKind::Squadron) || kw == "sail" {
+                    self.naval_move(cur, units)
+                } else {
+                    self.land_move(cur, units)
+                }
+            }
+            "attack" => {
+                let units = self.units(cur)?;
+                if units.first().is_some_and(|u| u.0.kind == UnitKind::Squadron) {
+                    let squadron = self.one_squadron(&units)?;
+                    cur.eat_any(&["in", "at"]);
+                    let sea = self.sea_arg(cur)?;
+                    Ok(Order::NavalAttack { squadron, sea })
+                } else {
+                    self.land_move(cur, units)
+                }
+            }
+            "blockade" => {
+                let units = self.units(cur)?;
+                let squadron = self.one_squadron(&units)?;
+                cur.eat_any(&["in", "at", "of", "port"]);
+                cur.eat("port");
+                cur.eat("of");
+                let (p, span) = self.province_arg(cur)?;
+                if !p.port {
+                    self.errs.push(Diagnostic::error(
+                        "not-a-port",
+                        format!("{} has no port to blockade", p.name),
+                        span,
+                    ));
+                }
+                Ok(Order::Blockade {
+                    squadron,
+                    port: p.id.clone(),
+                })
+            }
+            "besiege" | "siege" => {
+                let units = self.units(cur)?;
+                let corps = self.all_corps(&units)?;
+                let here = self.stack_location(&units);
+                let province = if cur.eat_any(&["in", "at"]) || !cur.at_end() {
+                    let (p, span) = self.province_arg(cur)?;
+                    if let Some(h) = &here
+                        && *h != p.id
+                    {
+                        self.errs.push(Diagnostic::error(
+                            "not-there",
+                            format!("the corps stand in {}, not in {}", self.pname(h), p.name),
+                            span,
+                        ));
+                    }
+                    p.id.clone()
+                } else {
+                    here.unwrap_or_default()
+                };
+                Ok(Order::Besiege { corps, province })
+            }
+            "garrison" => {
+                let units = self.units(cur)?;
+                let corps = self.one_corps(&units)?;
+                let here = self.stack_location(&units);
+                let province = if cur.eat_any(&["in", "at"]) || !cur.at_end() {
+                    let (p, span) = self.province_arg(cur)?;
+                    if let Some(h) = &here
+                        && *h != p.id
+                    {
+                        self.errs.push(Diagnostic::error(
+                            "not-there",
+                            format!(
+                                "{} stands in {}, not in {}",
+                                self.unit_name(&corps),
+                                self.pname(h),
+                                p.name
+                            ),
+                            span,
+                        ));
+                    }
+                    p.id.clone()
+                } else {
+                    here.unwrap_or_default()
+                };
+                // 3.41: minor divisions cannot be garrisons.
+                if let Some(c) = self.ctx.state.corps(&corps.nation, corps.number)
+                    && !c
+                        .divisions
+                        .iter()
+                        .any(|d| d.arm == Arm::Infantry && d.nation.major().is_some())
+                {
+                    self.errs.push(Diagnostic::error(
+                        "no-infantry",
+                        format!(
+                            "{} has no infantry division of a major power to leave as a garrison (2.23, 3.41)",
+                            self.unit_name(&corps)
+                        ),
+                        units[0].1,
+                    ));
+                }
+                Ok(Order::Garrison { corps, province })
+            }
+            "withdraw" => {
+                cur.expect(
+                    "garrison",
+                    "'garrison' (WITHDRAW GARRISON FROM <province> INTO <corps>)",
+                )?;
+                cur.eat_any(&["from", "in", "at", "of"]);
+                let (p, pspan) = self.province_arg(cur)?;
+                if !(cur.eat_any(&["into", "to", "in"]) || cur.eat_sep()) {
+                    return Err(cur.expected("'into' and a corps"));
+                }
+                let units = self.units(cur)?;
+                let corps = self.one_corps(&units)?;
+                let mine = self
+                    .ctx
+                    .state
+                    .provinces
+                    .get(&p.id)
+                    .and_then(|ps| ps.garrison.as_ref())
+                    .is_some_and(|g| g.nation == Nation::Major(self.ctx.power));
+                if !mine {
+                    self.errs.push(Diagnostic::error(
+                        "no-garrison",
+                        format!("there is no {} garrison in {}", self.ctx.power.adjective(), p.name),
+                        pspan,
+                    ));
+                }
+                if let Some(c) = self.ctx.state.corps(&corps.nation, corps.number) {
+                    if c.location.as_deref() != Some(p.id.as_str()) {
+                        self.errs.push(Diagnostic::error(
+                            "not-there",
+                            format!("{} is not in {}", self.unit_name(&corps), p.name),
+                            units[0].1,
+                        ));
+                    } else if c.divisions.len() >= c.capacity() {
+                        self.errs.push(Diagnostic::error(
+                            "corps-full",
+                            format!(
+                                "{} already holds {} divisions, its most (2.22, 2.5)",
+                                self.unit_name(&corps),
+                                c.capacity()
+                            ),
+                            units[0].1,
+                        ));
+                    }
+                }
+                Ok(Order::WithdrawGarrison {
+                    province: p.id.clone(),
+                    corps,
+                })
+            }
+            "offer" => {
+                cur.expect("peace", "'peace' (OFFER PEACE TO <power>)")?;
+                cur.eat("to");
+                let (to, _) = self.power_arg(cur)?;
+                let terms = self.terms(cur)?;
+                Ok(Order::OfferPeace { to, terms })
+            }
+            "accept" => {
+                if cur.eat("peace") {
+                    cur.eat_any(&["from", "with", "of"]);
+                    let (from, _) = self.power_arg(cur)?;
+                    Ok(Order::AcceptPeace { from })
+                } else if cur.eat("alliance") {
+                    cur.eat_any(&["from", "with", "of"]);
+                    let (from, _) = self.power_arg(cur)?;
+                    Ok(Order::AcceptAlliance { from })
+                } else {
+                    Err(cur.expected("'peace' or 'alliance'"))
+                }
+            }
+            "reject" | "refuse" => {
+                cur.expect("peace", "'peace' (REJECT PEACE FROM <power>)")?;
+                cur.eat_any(&["from", "with", "of"]);
+                let (from, _) = self.power_arg(cur)?;
+                Ok(Order::RejectPeace { from })
+            }
+            "surrender" => {
+                cur.eat("to");
+                let (to, _) = self.power_arg(cur)?;
+                let terms = self.terms(cur)?;
+                Ok(Order::Surrender { to, terms })
+            }
+            "propose" => {
+                cur.expect("alliance", "'alliance' (PROPOSE ALLIANCE TO <power>)")?;
+                cur.eat_any(&["to", "with"]);
+                let (to, _) = self.power_arg(cur)?;
+                Ok(Order::ProposeAlliance { to })
+            }
+            "break" => {
+                cur.expect("alliance", "'alliance' (BREAK ALLIANCE WITH <power>)")?;
+                cur.eat_any(&["with", "to"]);
+                let (with, _) = self.power_arg(cur)?;
+                Ok(Order::BreakAlliance { with })
+            }
+            "declare" => {
+                if cur.eat("war") {
+                    cur.eat_any(&["on", "against", "with"]);
+                    let (on, _) = self.power_arg(cur)?;
+                    Ok(Order::DeclareWar { on })
+                } else if self.embargo_words(cur) {
+                    Ok(Order::Embargo {
+                        action: EmbargoAction::Declare,
+                    })
+                } else {
+                    Err(cur.expected("'war' or 'continental system'"))
+                }
+            }
+            "join" | "leave" | "cancel" => {
+                if !self.embargo_words(cur) {
+                    return Err(cur.expected("'continental system'"));
+                }
+                let action = match kw.as_str() {
+                    "join" => EmbargoAction::Join,
+                    "leave" => EmbargoAction::Leave,
+                    _ => EmbargoAction::Cancel,
+                };
+                Ok(Order::Embargo { action })
+            }
+            "continental" | "embargo" => {
+                if kw == "continental" {
+                    cur.expect("system", "'system'")?;
+                }
+                cur.eat_colon();
+                let action = match cur.next() {
+                    Some(t) if t.is("declare") => EmbargoAction::Declare,
+                    Some(t) if t.is("join") => EmbargoAction::Join,
+                    Some(t) if t.is("leave") => EmbargoAction::Leave,
+                    Some(t) if t.is("cancel") => EmbargoAction::Cancel,
+                    Some(t) => {
+                        return Err(Diagnostic::error(
+                            "syntax",
+                            format!("expected declare, join, leave or cancel, found '{}'", t.text),
+                            t.span,
+                        ));
+                    }
+                    None => return Err(cur.expected("declare, join, leave or cancel")),
+                };
+                Ok(Order::Embargo { action })
+            }
+            "ally" | "npc" => {
+                if kw == "npc" {
+                    cur.expect("alliance", "'alliance' (NPC ALLIANCE WITH <power>)")?;
+                }
+                cur.eat_any(&["with", "to"]);
+                let (npc, span) = self.power_arg(cur)?;
+                if self.ctx.state.power(npc).control.is_player() {
+                    self.errs.push(Diagnostic::error(
+                        "not-an-npc",
+                        format!("{} is a Player Country; use PROPOSE ALLIANCE (5.2)", npc.name()),
+                        span,
+                    ));
+                }
+                Ok(Order::NpcAlliance { npc })
+            }
+            "gift" | "give" | "loan" | "lend" => {
+                let (gold, _) = cur.number("an amount of Gold")?;
+                cur.eat("gold");
+                cur.expect("to", "'to' and a power")?;
+                let (to, _) = self.power_arg(cur)?;
+                Ok(if kw == "loan" || kw == "lend" {
+                    Order::Loan { to, gold }
+                } else {
+                    Order::Gift { to, gold }
+                })
+            }
+            "buy" => {
+                // BUY VP [WITH] n [GOLD]  |  BUY VP FOR n GOLD
+                cur.expect("vp", "'vp' (BUY VP WITH <n> GOLD)")?;
+                cur.eat_any(&["with", "for"]);
+                let (gold, _) = cur.number("the Gold to spend")?;
+                cur.eat("gold");
+                Ok(Order::BuyVp { gold })
+            }
+            "build" => self.build(cur),
+            "standing" | "always" => self.standing(cur),
+            _ => {
+                let close = suggest(&kw, KEYWORDS.iter().copied());
+                let d = Diagnostic::error(
+                    "unknown-order",
+                    format!("'{}' does not start an order", first.text),
+                    first.span,
+                );
+                Err(match close.first() {
+                    Some(k) => d.with_help(format!("did you mean {}?", k.to_uppercase())),
+                    None => d.with_help(
+                        "orders start with a word such as MOVE, SAIL, BUILD, DECLARE, OFFER; see orders/README.md",
+                    ),
+                })
+            }
+        }
+    }
+
+    fn embargo_words(&self, cur: &mut Cur<'_, '_>) -> bool {
+        if cur.eat("embargo") {
+            return true;
+        }
+        if cur.is("continental") && cur.peek_at(1).is_some_and(|t| t.is("system")) {
+            cur.next();
+            cur.next();
+            return true;
+        }
+        false
+    }
+
+    fn bid(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Order> {
+        let (vp, _) = cur.number("the VP you bid")?;
+        cur.eat("vp");
+        let mut preferences: Vec<PowerId> = Vec::new();
+        cur.eat_any(&["prefer", "preferring", "for"]);
+        cur.eat_sep();
+        while !cur.at_end() {
+            let (p, span) = self.power_named(cur, true)?;
+            if preferences.contains(&p) {
+                self.errs.push(Diagnostic::error(
+                    "duplicate",
+                    format!("{} is already in the list", p.name()),
+                    span,
+                ));
+            }
+            preferences.push(p);
+            if !(cur.eat_sep() || cur.eat("then") || cur.eat("and")) {
+                break;
+            }
+        }
+        Ok(Order::Bid { vp, preferences })
+    }
+
+    fn terms(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Terms> {
+        let mut terms = Terms::default();
+        loop {
+            while cur.eat_sep() || cur.eat_any(&["and", "with", "paying", "pay"]) {}
+            if cur.at_end() {
+                break;
+            }
+            if let Some(Token {
+                kind: Tok::Number(_), ..
+            }) = cur.peek()
+            {
+                let (n, _) = cur.number("a number")?;
+                if cur.eat("gold") {
+                    terms.gold = n;
+                } else if cur.eat("vp") {
+                    terms.vp = n;
+                } else {
+                    return Err(cur.expected("'gold' or 'vp' after the number"));
+                }
+            } else if cur.eat("gold") {
+                terms.gold = cur.number("the Gold paid")?.0;
+            } else if cur.eat("vp") {
+                terms.vp = cur.number("the VP transferred")?.0;
+            } else if cur.eat_any(&["cede", "ceding", "provinces", "province"]) {
+                loop {
+                    let (p, _) = self.province_arg(cur)?;
+                    terms.provinces.push(p.id.clone());
+                    if !(cur.peek().is_some_and(|t| t.kind == Tok::Comma) || cur.is("and")) {
+                        break;
+                    }
+                    cur.next();
+                    if cur.is("gold") || cur.is("vp") || cur.at_end() {
+                        break;
+                    }
+                    if cur.peek().is_some_and(|t| matches!(t.kind, Tok::Number(_))) {
+                        break;
+                    }
+                }
+            } else {
+                return Err(cur.expected("terms: '<n> GOLD', '<n> VP' or 'CEDE <province>, …'"));
+            }
+        }
+        Ok(terms)
+    }
+
+    fn power_arg(&mut self, cur: &mut Cur<'_, '_>) -> PResult<(PowerId, Span)> {
+        self.power_named(cur, false)
+    }
+
+    /// A power; `self_ok` when the ordering power itself may be named.
+    fn power_named(&mut self, cur: &mut Cur<'_, '_>, self_ok: bool) -> PResult<(PowerId, Span)> {
+        let Some((text, span)) = cur.name() else {
+            return Err(cur.expected("a power"));
+        };
+        match PowerId::parse(&text) {
+            Some(p) => {
+                if p == self.ctx.power && !self_ok {
+                    self.errs.push(Diagnostic::error(
+                        "self",
+                        format!("{} cannot do this with itself", p.name()),
+                        span,
+                    ));
+                }
+                Ok((p, span))
+            }
+            None => {
+                let all: Vec<&str> = PowerId::ALL
+                    .iter()
+                    .flat_map(|p| p.spellings().iter().copied())
+                    .collect();
+                let close: Vec<String> = suggest(&text, all)
+                    .into_iter()
+                    .filter_map(PowerId::parse)
+                    .map(|p| p.name().to_string())
+                    .fold(Vec::new(), |mut v, n| {
+                        if !v.contains(&n) {
+                            v.push(n);
+                        }
+                        v
+                    });
+                let d = Diagnostic::error("unknown-power", format!("no major power '{text}'"), span);
+                Err(if close.is_empty() {
+                    d.with_help("powers: France, Britain, Russia, Austria, Prussia, Spain, Ottoman")
+                } else {
+                    d.with_help(format!("did you mean {}?", or_list(&close)))
+                })
+            }
+        }
+    }
+
+    fn pname(&self, id: &str) -> String {
+        self.ctx
+            .scenario
+            .map
+            .province(id)
+            .map(|p| p.name.clone())
+            .unwrap_or_else(|| id.to_string())
+    }
+
+    pub fn unit_name(&self, k: &UnitKey) -> String {
+        unit_name(self.ctx.scenario, k)
+    }
+
+    /// Resolve a province name, recording an error (with suggestions)
+    /// when it is unknown or ambiguous. A hyphenated name that is not a
+    /// province splits into its parts (`Vienna-Bavaria`).
+    fn provinces_named(&mut self, text: &str, span: Span) -> Vec<&'a Province> {
+        let map = &self.ctx.scenario.map;
+        match map.resolve_province(text) {
+            Ok(p) => vec![p],
+            Err(e) => {
+                if text.contains('-') && !text.contains(' ') {
+                    let parts: Vec<_> = text.split('-').map(|w| map.resolve_province(w)).collect();
+                    if parts.iter().all(Result::is_ok) {
+                        return parts.into_iter().flatten().collect();
+                    }
+                }
+                self.errs.push(name_error("province", text, span, e, || {
+                    map.resolve_sea(text)
+                        .ok()
+                        .map(|s| format!("{} is a sea zone, not a province", s.name))
+                }));
+                Vec::new()
+            }
+        }
+    }
+
+    fn province_arg(&mut self, cur: &mut Cur<'_, '_>) -> PResult<(&'a Province, Span)> {
+        let Some((text, span)) = cur.name() else {
+            return Err(cur.expected("a province"));
+        };
+        let map = &self.ctx.scenario.map;
+        match map.resolve_province(&text) {
+            Ok(p) => Ok((p, span)),
+            Err(e) => Err(name_error("province", &text, span, e, || {
+                map.resolve_sea(&text)
+                    .ok()
+                    .map(|s| format!("{} is a sea zone, not a province", s.name))
+            })),
+        }
+    }
+
+    fn sea_arg(&mut self, cur: &mut Cur<'_, '_>) -> PResult<String> {
+        let Some((text, span)) = cur.name() else {
+            return Err(cur.expected("a sea zone"));
+        };
+        let map = &self.ctx.scenario.map;
+        match map.resolve_sea(&text) {
+            Ok(s) => Ok(s.id.clone()),
+            Err(e) => Err(name_error("sea", &text, span, e, || None)),
+        }
+    }
+
+    fn nation(&self, text: &str, span: Span) -> PResult<Nation> {
+        if let Some(p) = PowerId::parse(text) {
+            return Ok(Nation::Major(p));
+        }
+        let key = normalise(text);
+        for m in self.ctx.scenario.minors.values() {
+            if normalise(&m.id) == key
+                || normalise(&m.name) == key
+                || normalise(&m.adjective) == key
+                || m.aliases.iter().any(|a| normalise(a) == key)
+            {
+                return Ok(Nation::Minor(m.id.clone()));
+            }
+        }
+        let mut names: Vec<&str> = PowerId::ALL.iter().map(|p| p.adjective()).collect();
+        names.extend(self.ctx.scenario.minors.values().map(|m| m.adjective.as_str()));
+        let close: Vec<String> = suggest(text, names).into_iter().map(str::to_string).collect();
+        let d = Diagnostic::error("unknown-nation", format!("no nation '{text}'"), span);
+        Err(if close.is_empty() {
+            d
+        } else {
+            d.with_help(format!("did you mean {}?", or_list(&close)))
+        })
+    }
+
+    /// Does a unit (a word such as `corps` or `squadron`) start here?
+    fn unit_ahead(&self, cur: &Cur<'_, '_>) -> bool {
+        (0..5)
+            .map_while(|k| cur.peek_at(k).filter(|t| matches!(t.kind, Tok::Word | Tok::Number(_))))
+            .any(|t| kind_of(t).is_some())
+    }
+
+    /// One unit: `corps 3`, `French corps 3`, `I Corps`, `3rd corps`,
+    /// `squadron 2`, `British squadron 2`, `Portuguese corps 1`. Checks that
+    /// it exists and that this power may order it.
+    fn unit(&mut self, cur: &mut Cur<'_, '_>) -> PResult<(UnitKey, Span)> {
+        let start = cur.pos;
+        let mut k = 0;
+        let kind = loop {
+            match cur.peek_at(k) {
+                Some(t) if matches!(t.kind, Tok::Word | Tok::Number(_)) && k < 5 => {
+                    if let Some(kind) = kind_of(t) {
+                        break kind;
+                    }
+                    k += 1;
+                }
+                _ => {
+                    return Err(cur
+                        .expected("a unit such as 'corps 3' or 'British squadron 2'")
+                        .with_help("units are named '<nation> corps <n>' or '<nation> squadron <n>'; the nation may be left out for your own"));
+                }
+            }
+        };
+        let kind_tok = *cur.peek_at(k).expect("found above");
+        let (number, nation_end, end) = match cur.peek_at(k + 1).and_then(unit_number) {
+            Some(n) => (n, k, k + 2),
+            None => match k.checked_sub(1).and_then(|j| cur.peek_at(j)).and_then(unit_number) {
+                Some(n) => (n, k - 1, k + 1),
+                None => {
+                    return Err(Diagnostic::error(
+                        "syntax",
+                        format!("which {}? give its number, e.g. '{} 3'", kind_tok.text, kind_tok.text),
+                        kind_tok.span,
+                    ));
+                }
+            },
+        };
+        let toks = &cur.toks[start..start + end];
+        let span = join(toks[0].span, toks[toks.len() - 1].span);
+        let nation = if nation_end == 0 {
+            Nation::Major(self.ctx.power)
+        } else {
+            let nt = &cur.toks[start..start + nation_end];
+            let text = nt.iter().map(|t| t.text).collect::<Vec<_>>().join(" ");
+            self.nation(&text, join(nt[0].span, nt[nt.len() - 1].span))?
+        };
+        cur.pos = start + end;
+        let key = UnitKey { kind, nation, number };
+        self.check_unit(&key, span);
+        Ok((key, span))
+    }
+
+    /// The unit exists and belongs to this power or to an NPC it orders
+    /// (3.31, 3.45).
+    fn check_unit(&mut self, key: &UnitKey, span: Span) {
+        let st = self.ctx.state;
+        let exists = match key.kind {
+            UnitKind::Corps => st.corps(&key.nation, key.number).is_some(),
+            UnitKind::Squadron => st.squadron(&key.nation, key.number).is_some(),
+        };
+        if !exists {
+            let mut mine: Vec<String> = match key.kind {
+                UnitKind::Corps => st
+                    .corps
+                    .iter()
+                    .filter(|c| c.nation == key.nation)
+                    .map(|c| c.number.to_string())
+                    .collect(),
+                UnitKind::Squadron => st
+                    .squadrons
+                    .iter()
+                    .filter(|c| c.nation == key.nation)
+                    .map(|c| c.number.to_string())
+                    .collect(),
+            };
+            mine.dedup();
+            let d = Diagnostic::error("unknown-unit", format!("there is no {}", self.unit_name(key)), span);
+            self.errs.push(if mine.is_empty() {
+                d
+            } else {
+                let kind = match key.kind {
+                    UnitKind::Corps => "corps",
+                    UnitKind::Squadron => "squadrons",
+                };
+                d.with_help(format!(
+                    "{} {kind}: {}",
+                    nation_adjective(self.ctx.scenario, &key.nation),
+                    mine.join(", ")
+                ))
+            });
+            return;
+        }
+        let commander = st.commanding_power(&key.nation);
+        let ok = commander.is_some_and(|c| c == self.ctx.power || st.ordered_by(c) == Some(self.ctx.power));
+        if !ok {
+            let whose = match commander {
+                Some(c) => c.name().to_string(),
+                None => "no one you order".to_string(),
+            };
+            self.errs.push(
+                Diagnostic::error(
+                    "not-your-unit",
+                    format!("{} is not yours to order (it answers to {whose})", self.unit_name(key)),
+                    span,
+                )
+                .with_help("you may order your own units and those of NPCs you run (3.31)"),
+            );
+        }
+    }
+
+    /// Units joined by `,`, `and`, `+`.
+    fn units(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Vec<(UnitKey, Span)>> {
+        let mut out = vec![self.unit(cur)?];
+        loop {
+            let save = cur.pos;
+            if cur.peek().is_some_and(|t| matches!(t.kind, Tok::Comma | Tok::Plus)) || cur.is("and") {
+                cur.next();
+                if self.unit_ahead(cur) {
+                    out.push(self.unit(cur)?);
+                    continue;
+                }
+            }
+            cur.pos = save;
+            break;
+        }
+        Ok(out)
+    }
+
+    fn one_squadron(&mut self, units: &[(UnitKey, Span)]) -> PResult<UnitKey> {
+        match units {
+            [(k, _)] if k.kind == UnitKind::Squadron => Ok(k.clone()),
+            [(_, s)] => Err(Diagnostic::error("syntax", "this order is for a squadron", *s)),
+            [_, (_, s), ..] => Err(Diagnostic::error("syntax", "give one squadron per order", *s)),
+            [] => Err(Diagnostic::error("syntax", "no squadron", Span::default())),
+        }
+    }
+
+    fn one_corps(&mut self, units: &[(UnitKey, Span)]) -> PResult<UnitKey> {
+        match units {
+            [(k, _)] if k.kind == UnitKind::Corps => Ok(k.clone()),
+            [(_, s)] => Err(Diagnostic::error("syntax", "this order is for a corps", *s)),
+            [_, (_, s), ..] => Err(Diagnostic::error("syntax", "give one corps per order", *s)),
+            [] => Err(Diagnostic::error("syntax", "no corps", Span::default())),
+        }
+    }
+
+    fn all_corps(&mut self, units: &[(UnitKey, Span)]) -> PResult<Vec<UnitKey>> {
+        for (k, s) in units {
+            if k.kind != UnitKind::Corps {
+                return Err(Diagnostic::error(
+                    "syntax",
+                    "only corps can do this; squadrons SAIL",
+                    *s,
+                ));
+            }
+        }
+        Ok(units.iter().map(|u| u.0.clone()).collect())
+    }
+
+    /// Where a stack of corps stands; records an error if they are apart
+    /// or off the map. `None` when unknown.
+    fn stack_location(&mut self, units: &[(UnitKey, Span)]) -> Option<String> {
+        let st = self.ctx.state;
+        let mut at: Option<String> = None;
+        for (k, span) in units {
+            let Some(c) = st.corps(&k.nation, k.number) else {
+                continue;
+            };
+            match &c.location {
+                None => {
+                    let when = c.arrives.map(|t| format!(" (arrives {t})")).unwrap_or_default();
+                    self.errs.push(Diagnostic::error(
+                        "not-on-map",
+                        format!("{} is not on the map{when}", self.unit_name(k)),
+                        *span,
+                    ));
+                    return None;
+                }
+                Some(l) => match &at {
+                    None => at = Some(l.clone()),
+                    Some(a) if a != l => {
+                        self.errs.push(Diagnostic::error(
+                            "not-stacked",
+                            format!(
+                                "{} is in {}, not with the others in {}",
+                                self.unit_name(k),
+                                self.pname(l),
+                                self.pname(a)
+                            ),
+                            *span,
+                        ));
+                        return None;
+                    }
+                    Some(_) => {}
+                },
+            }
+        }
+        at
+    }
+
+    fn land_move(&mut self, cur: &mut Cur<'_, '_>, units: Vec<(UnitKey, Span)>) -> PResult<Order> {
+        let corps = self.all_corps(&units)?;
+        let here = self.stack_location(&units);
+        let mut commander = None;
+        if cur.eat("with") {
+            let Some((text, span)) = cur.name() else {
+                return Err(cur.expected("a commander's name"));
+            };
+            commander = self.commander(&text, span, here.as_deref(), &corps);
+        }
+        let path = self.land_path(cur, here.as_deref())?;
+        Ok(Order::Move { corps, commander, path })
+    }
+
+    fn commander(&mut self, text: &str, span: Span, here: Option<&str>, corps: &[UnitKey]) -> Option<String> {
+        let key = normalise(text);
+        let st = self.ctx.state;
+        let hits: Vec<_> = st
+            .commanders
+            .iter()
+            .filter(|c| {
+                normalise(&c.name) == key || c.name.split_whitespace().last().is_some_and(|w| normalise(w) == key)
+            })
+            .collect();
+        let Some(c) = hits.first() else {
+            let names: Vec<&str> = st.commanders.iter().map(|c| c.name.as_str()).collect();
+            let close: Vec<String> = suggest(text, names).into_iter().map(str::to_string).collect();
+            let d = Diagnostic::error("unknown-commander", format!("no commander '{text}'"), span);
+            self.errs.push(if close.is_empty() {
+                d
+            } else {
+                d.with_help(format!("did you mean {}?", or_list(&close)))
+            });
+            return None;
+        };
+        let nation = corps.first().and_then(|k| st.commanding_power(&k.nation));
+        if Some(c.nation) != nation && st.commanding_power(&Nation::Major(c.nation)) != nation {
+            self.errs.push(Diagnostic::error(
+                "not-your-unit",
+                format!("{} does not command these corps", c.name),
+                span,
+            ));
+        } else if here.is_some() && c.location.as_deref() != here {
+            self.errs.push(Diagnostic::error(
+                "not-there",
+                format!(
+                    "{} is not with the corps (he is in {})",
+                    c.name,
+                    c.location
+                        .as_deref()
+                        .map(|l| self.pname(l))
+                        .unwrap_or_else(|| "no province".into())
+                ),
+                span,
+            ));
+        }
+        Some(c.name.clone())
+    }
+
+    /// A path of provinces from `here`, each next to the one before (by
+    /// land or a crossing arrow, 12.2.1). A first name equal to `here` is
+    /// dropped.
+    fn land_path(&mut self, cur: &mut Cur<'_, '_>, here: Option<&str>) -> PResult<Vec<String>> {
+        cur.eat_sep();
+        cur.eat("from");
+        let mut items: Vec<(&Province, Span)> = Vec::new();
+        let mut bad = false;
+        loop {
+            let Some((text, span)) = cur.name() else {
+                return Err(cur.expected("a province"));
+            };
+            let found = self.provinces_named(&text, span);
+            bad |= found.is_empty();
+            items.extend(found.into_iter().map(|p| (p, span)));
+            if !(cur.eat_sep() || cur.eat("via")) {
+                break;
+            }
+        }
+        if items.first().is_some_and(|(p, _)| Some(p.id.as_str()) == here) {
+            items.remove(0);
+        }
+        if items.is_empty() && !bad {
+            return Err(Diagnostic::error(
+                "syntax",
+                "the path has no province to move to",
+                cur.line_span,
+            ));
+        }
+        if !bad {
+            let map = &self.ctx.scenario.map;
+            let mut prev = here.map(str::to_string);
+            for (p, span) in &items {
+                if let Some(a) = &prev {
+                    let joined = map.adjacent(a, &p.id) || map.adjacent(&p.id, a) || map.arrow(a, &p.id).is_some();
+                    if !joined && *a != p.id {
+                        let mut near: Vec<String> = map.land_neighbours(a).map(|n| self.pname(n)).collect();
+                        near.sort();
+                        self.errs.push(
+                            Diagnostic::error(
+                                "not-connected",
+                                format!("{} is not next to {}", p.name, self.pname(a)),
+                                *span,
+                            )
+                            .with_help(format!(
+                                "from {} one can reach {}",
+                                self.pname(a),
+                                or_list(&near)
+                            )),
+                        );
+                        break;
+                    }
+                }
+                prev = Some(p.id.clone());
+            }
+        }
+        Ok(items.into_iter().map(|(p, _)| p.id.clone()).collect())
+    }
+
+    fn naval_move(&mut self, cur: &mut Cur<'_, '_>, units: Vec<(UnitKey, Span)>) -> PResult<Order> {
+        let squadron = self.one_squadron(&units)?;
+        let mut carrying = Vec::new();
+        if cur.eat_any(&["carrying", "transporting", "with"]) {
+            carrying = self.cargo(cur)?;
+        }
+        cur.eat_sep();
+        let mut names: Vec<(String, Span)> = Vec::new();
+        while let Some(n) = cur.name() {
+            names.push(n);
+            if !cur.eat_sep() {
+                break;
+            }
+        }
+        let mut to_port = None;
+        if cur.eat("into") {
+            cur.eat("port");
+            let (p, span) = self.province_arg(cur)?;
+            to_port = Some((p, span));
+        }
+        if cur.eat_any(&["carrying", "transporting", "with"]) {
+            carrying = self.cargo(cur)?;
+        }
+        let map = &self.ctx.scenario.map;
+        let mut path: Vec<(&Sea, Span)> = Vec::new();
+        let mut bad = false;
+        let last = names.len().saturating_sub(1);
+        for (i, (text, span)) in names.iter().enumerate() {
+            match map.resolve_sea(text) {
+                Ok(s) => path.push((s, *span)),
+                Err(e) => {
+                    if i == last
+                        && to_port.is_none()
+                        && let Ok(p) = map.resolve_province(text)
+                    {
+                        to_port = Some((p, *span));
+                        continue;
+                    }
+                    bad = true;
+                    self.errs.push(name_error("sea", text, *span, e, || {
+                        map.resolve_province(text)
+                            .ok()
+                            .map(|p| format!("{} is a province; a port may end the path", p.name))
+                    }));
+                }
+            }
+        }
+        let sq = self.ctx.state.squadron(&squadron.nation, squadron.number);
+        let start = sq.map(|s| s.location.clone());
+        if let (Some(Location::Sea(z)), Some((first, _))) = (&start, path.first())
+            && first.id == *z
+        {
+            path.remove(0);
+        }
+        if path.is_empty() && to_port.is_none() && !bad {
+            return Err(cur.expected("a sea zone to sail to"));
+        }
+        if !bad && let Some(start) = start {
+            let mut at: Location = start;
+            for (s, span) in &path {
+                let ok = match &at {
+                    Location::Port(p) => map.province(p).is_some_and(|p| p.seas.contains(&s.id)),
+                    Location::Sea(z) => map.seas_adjacent(z, &s.id) || map.seas_adjacent(&s.id, z),
+                };
+                if !ok {
+                    self.errs.push(Diagnostic::error(
+                        "not-connected",
+                        format!("{} does not border {}", s.name, self.place_name(&at)),
+                        *span,
+                    ));
+                    break;
+                }
+                at = Location::Sea(s.id.clone());
+            }
+            if let Some((p, span)) = &to_port {
+                if !p.port {
+                    self.errs.push(Diagnostic::error(
+                        "not-a-port",
+                        format!("{} has no port", p.name),
+                        *span,
+                    ));
+                } else if let Location::Sea(z) = &at
+                    && !p.seas.contains(z)
+                {
+                    self.errs.push(Diagnostic::error(
+                        "not-connected",
+                        format!("{} is not on {}", p.name, self.place_name(&at)),
+                        *span,
+                    ));
+                }
+            }
+        }
+        // Cargo boards where the squadron lies.
+        if let Some(Location::Port(port)) = sq.map(|s| &s.location) {
+            for k in &carrying {
+                if let Some(c) = self.ctx.state.corps(&k.nation, k.number)
+                    && c.location.as_deref() != Some(port.as_str())
+                {
+                    self.errs.push(Diagnostic::error(
+                        "not-there",
+                        format!("{} is not in {} to embark", self.unit_name(k), self.pname(port)),
+                        cur.line_span,
+                    ));
+                }
+            }
+        }
+        Ok(Order::NavalMove {
+            squadron,
+            path: path.into_iter().map(|(s, _)| s.id.clone()).collect(),
+            carrying,
+            to_port: to_port.map(|(p, _)| p.id.clone()),
+        })
+    }
+
+    fn place_name(&self, at: &Location) -> String {
+        match at {
+            Location::Port(p) => self.pname(p),
+            Location::Sea(z) => self
+                .ctx
+                .scenario
+                .map
+                .sea(z)
+                .map(|s| s.name.clone())
+                .unwrap_or_else(|| z.clone()),
+        }
+    }
+
+    fn cargo(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Vec<UnitKey>> {
+        let units = self.units(cur)?;
+        self.all_corps(&units)
+    }
+
+    fn build(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Order> {
+        // BUILD [n] SQUADRON(S) IN <port>
+        let n_then_sq = cur.peek().is_some_and(|t| matches!(t.kind, Tok::Number(_)))
+            && cur.peek_at(1).is_some_and(|t| SQUADRON_WORDS.iter().any(|w| t.is(w)));
+        if n_then_sq || SQUADRON_WORDS.iter().any(|w| cur.is(w)) {
+            let count = if n_then_sq { cur.number("a count")?.0 } else { 1 };
+            cur.next();
+            cur.eat_any(&["in", "at"]);
+            let (p, span) = self.province_arg(cur)?;
+            let ours = self
+                .ctx
+                .state
+                .provinces
+                .get(&p.id)
+                .and_then(|ps| ps.controller.as_ref())
+                .is_some_and(|c| *c == Nation::Major(self.ctx.power));
+            if !p.port {
+                self.errs
+                    .push(Diagnostic::error("not-a-port", format!("{} has no port", p.name), span));
+            } else if !ours {
+                self.errs.push(Diagnostic::error(
+                    "not-yours",
+                    format!("{} is not controlled by {} (6.0)", p.name, self.ctx.power.name()),
+                    span,
+                ));
+            }
+            if count == 0 {
+                return Err(Diagnostic::error(
+                    "syntax",
+                    "build at least one squadron",
+                    cur.line_span,
+                ));
+            }
+            return Ok(Order::BuildSquadron {
+                port: p.id.clone(),
+                count,
+            });
+        }
+        // BUILD <corps>: items   |   BUILD items IN <corps>
+        let (corps, cspan, items) =
+            if self.unit_ahead(cur) && !cur.peek().is_some_and(|t| matches!(t.kind, Tok::Number(_))) {
+                let (k, span) = self.unit(cur)?;
+                cur.eat_sep();
+                cur.eat("with");
+                let items = self.build_items(cur, &k)?;
+                (k, span, items)
+            } else {
+                let save = cur.pos;
+                // Find the corps after IN/INTO first, so items can default to its nation.
+                let mut k = 0;
+                while cur
+                    .peek_at(k)
+                    .is_some_and(|t| !(t.is("in") || t.is("into") || t.is("for")))
+                {
+                    k += 1;
+                }
+                cur.pos += k;
+                if !cur.eat_any(&["in", "into", "for"]) {
+                    cur.pos = save;
+                    return Err(cur.expected("'<n> <arm> IN <corps>' or '<corps>: <n> <arm>'"));
+                }
+                let (key, span) = self.unit(cur)?;
+                let end = cur.pos;
+                cur.pos = save;
+                let sub = &cur.toks[save..save + k];
+                let mut inner = Cur::new(sub);
+                let items = self.build_items(&mut inner, &key)?;
+                cur.pos = end;
+                (key, span, items)
+            };
+        if corps.kind != UnitKind::Corps {
+            return Err(Diagnostic::error("syntax", "divisions are built into a corps", cspan));
+        }
+        // 2.22, 2.5: three boxes (four in French corps 1-4).
+        if let Some(c) = self.ctx.state.corps(&corps.nation, corps.number) {
+            let adding: u32 = items.iter().map(|i| i.count).sum();
+            if c.divisions.len() + adding as usize > c.capacity() {
+                self.errs.push(
+                    Diagnostic::error(
+                        "corps-full",
+                        format!(
+                            "{} holds {} division(s); {adding} more would pass its {} boxes (2.22, 2.5)",
+                            self.unit_name(&corps),
+                            c.divisions.len(),
+                            c.capacity()
+                        ),
+                        cspan,
+                    )
+                    .with_help("build the rest into another corps"),
+                );
+            }
+        }
+        Ok(Order::Build { corps, items })
+    }
+
+    fn build_items(&mut self, cur: &mut Cur<'_, '_>, corps: &UnitKey) -> PResult<Vec<BuildItem>> {
+        let mut items: Vec<BuildItem> = Vec::new();
+        loop {
+            let first = cur.here();
+            let count = if cur.peek().is_some_and(|t| matches!(t.kind, Tok::Number(_))) {
+                cur.number("a count")?.0
+            } else {
+                1
+            };
+            let mut words: Vec<Token<'_>> = Vec::new();
+            while let Some(t) = cur.peek().copied() {
+                if t.kind != Tok::Word || t.is("and") {
+                    break;
+                }
+                words.push(t);
+                cur.next();
+            }
+            let Some(arm_tok) = words.pop() else {
+                return Err(cur.expected("an arm: inf, cav or art"));
+            };
+            let arm_text = arm_tok.text.to_ascii_lowercase();
+            let arm = Arm::parse(&arm_text)
+                .or_else(|| arm_text.strip_suffix('s').and_then(Arm::parse))
+                .ok_or_else(|| {
+                    Diagnostic::error("unknown-arm", format!("'{}' is not an arm", arm_tok.text), arm_tok.span)
+                        .with_help("arms are inf (infantry), cav (cavalry) and art (artillery)")
+                })?;
+            let nation = if words.is_empty() {
+                corps.nation.clone()
+            } else {
+                let text = words.iter().map(|t| t.text).collect::<Vec<_>>().join(" ");
+                self.nation(&text, join(words[0].span, words[words.len() - 1].span))?
+            };
+            let span = join(first, arm_tok.span);
+            if count == 0 {
+                return Err(Diagnostic::error("syntax", "build at least one division", span));
+            }
+            // 3.43: a minor corps holds only its own divisions; 2.22: a
+            // major corps may hold its own and its conquered minors'.
+            let fits = match (&corps.nation, &nation) {
+                (Nation::Minor(c), n) => Nation::Minor(c.clone()) == *n,
+                (Nation::Major(p), Nation::Major(q)) => p == q,
+                (Nation::Major(p), Nation::Minor(m)) => {
+                    self.ctx.state.minors.get(m).and_then(|s| s.controller) == Some(*p)
+                }
+            };
+            if !fits {
+                self.errs.push(Diagnostic::error(
+                    "wrong-nation",
+                    format!(
+                        "{} divisions cannot go into {} (2.22, 3.43)",
+                        nation_adjective(self.ctx.scenario, &nation),
+                        self.unit_name(corps)
+                    ),
+                    span,
+                ));
+            }
+            items.push(BuildItem { count, arm, nation });
+            if !(cur.peek().is_some_and(|t| matches!(t.kind, Tok::Comma | Tok::Plus)) || cur.is("and")) {
+                break;
+            }
+            cur.next();
+        }
+        Ok(items)
+    }
+
+    fn standing(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Order> {
+        cur.eat_colon();
+        let Some(t) = cur.next() else {
+            return Err(cur.expected("intercept, combat, withdraw, retreat or clear"));
+        };
+        let w = t.text.to_ascii_lowercase();
+        let s = match w.as_str() {
+            "intercept" => {
+                let enabled = match cur.next() {
+                    Some(t) if t.is("on") || t.is("yes") || t.is("always") => true,
+                    Some(t) if t.is("off") || t.is("no") || t.is("never") => false,
+                    _ => return Err(Diagnostic::error("syntax", "expected ON or OFF", cur.here())),
+                };
+                Standing::Intercept { enabled }
+            }
+            "combat" | "option" => {
+                cur.eat_any(&["when", "if"]);
+                let situation = match cur.next() {
+                    Some(t) if t.is("attacking") || t.is("attack") => Situation::Attacking,
+                    Some(t) if t.is("defending") || t.is("defend") => Situation::Defending,
+                    Some(t) if t.is("any") || t.is("always") => Situation::Any,
+                    _ => {
+                        return Err(Diagnostic::error(
+                            "syntax",
+                            "expected ATTACKING, DEFENDING or ANY",
+                            cur.here(),
+                        ));
+                    }
+                };
+                cur.eat_sep();
+                let Some((text, _)) = cur.name() else {
+                    return Err(cur.expected("a combat option, e.g. 'probe' or 'grand assault'"));
+                };
+                let option = text
+                    .split_whitespace()
+                    .map(str::to_ascii_lowercase)
+                    .collect::<Vec<_>>()
+                    .join("-");
+                Standing::CombatOption { situation, option }
+            }
+            "withdraw" => {
+                if cur.eat("never") || cur.eat("stand") {
+                    Standing::Withdraw { ratio: None }
+                } else {
+                    cur.eat_any(&["if", "when"]);
+                    cur.eat("outnumbered");
+                    cur.eat_any(&["by", "at", "more", "over"]);
+                    cur.eat("than");
+                    let (ratio, span) = cur.number("a ratio such as 2:1, or NEVER")?;
+                    if cur.peek().is_some_and(|t| t.kind == Tok::Colon) {
+                        cur.next();
+                        let (one, s1) = cur.number("'1' after the colon")?;
+                        if one != 1 {
+                            return Err(Diagnostic::error("syntax", "write the ratio as N:1", s1));
+                        }
+                    } else {
+                        cur.eat("to");
+                        if cur.peek().is_some_and(|t| t.kind == Tok::Number(Some(1))) {
+                            cur.next();
+                        }
+                    }
+                    if ratio == 0 {
+                        return Err(Diagnostic::error("syntax", "the ratio must be at least 1", span));
+                    }
+                    Standing::Withdraw { ratio: Some(ratio) }
+                }
+            }
+            "retreat" => {
+                cur.eat_any(&["to", "towards"]);
+                cur.eat_colon();
+                let mut provinces = Vec::new();
+                loop {
+                    let (p, _) = self.province_arg(cur)?;
+                    provinces.push(p.id.clone());
+                    if !(cur.eat_sep() || cur.eat("then") || cur.eat("and")) {
+                        break;
+                    }
+                }
+                Standing::Retreat { provinces }
+            }
+            "clear" | "reset" => Standing::Clear,
+            _ => {
+                return Err(
+                    Diagnostic::error("syntax", format!("'{}' is not a standing order", t.text), t.span)
+                        .with_help("standing orders: INTERCEPT, COMBAT, WITHDRAW, RETREAT, CLEAR"),
+                );
+            }
+        };
+        Ok(Order::Standing(s))
+    }
+}
+
+/// A name error as a diagnostic, with "did you mean" or the candidates.
+fn name_error(what: &str, text: &str, span: Span, e: NameError, other: impl FnOnce() -> Option<String>) -> Diagnostic {
+    let label = if what == "sea" { "sea zone" } else { what };
+    match e {
+        NameError::Unknown { suggestions } => {
+            let d = Diagnostic::error(&format!("unknown-{what}"), format!("no {label} '{text}'"), span);
+            if !suggestions.is_empty() {
+                d.with_help(format!("did you mean {}?", or_list(&suggestions)))
+            } else if let Some(h) = other() {
+                d.with_help(h)
+            } else {
+                d
+            }
+        }
+        NameError::Ambiguous { candidates } => Diagnostic::error(
+            &format!("ambiguous-{what}"),
+            format!("'{text}' could be {}", or_list(&candidates)),
+            span,
+        )
+        .with_help("write the full name"),
+    }
+}
+
+/// `French`, `Portuguese`: a nation's adjective for unit names.
+pub fn nation_adjective(scenario: &Scenario, n: &Nation) -> String {
+    match n {
+        Nation::Major(p) => p.adjective().to_string(),
+        Nation::Minor(m) => scenario
+            .minors
+            .get(m)
+            .map(|s| s.adjective.clone())
+            .unwrap_or_else(|| m.clone()),
+    }
+}
+
+/// `French corps 3`, `British squadron 2`.
+pub fn unit_name(scenario: &Scenario, k: &UnitKey) -> String {
+    let kind = match k.kind {
+        UnitKind::Corps => "corps",
+        UnitKind::Squadron => "squadron",
+    };
+    format!("{} {kind} {}", nation_adjective(scenario, &k.nation), k.number)
+}

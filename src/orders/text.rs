@@ -1,0 +1,160 @@
+//! The normalised one-line form of a resolved order: canonical keywords,
+//! full unit names, display names of places. It parses back to the same
+//! order (tested), so a player may paste an acknowledgement line.
+
+use super::ast::{EmbargoAction, Order, Situation, Standing, Terms};
+use super::parse::{nation_adjective, unit_name};
+use crate::ids::PowerId;
+use crate::scenario::Scenario;
+use crate::state::UnitKey;
+
+fn prov(s: &Scenario, id: &str) -> String {
+    s.map
+        .province(id)
+        .map(|p| p.name.clone())
+        .unwrap_or_else(|| id.to_string())
+}
+
+fn sea(s: &Scenario, id: &str) -> String {
+    s.map.sea(id).map(|p| p.name.clone()).unwrap_or_else(|| id.to_string())
+}
+
+fn units(s: &Scenario, ks: &[UnitKey]) -> String {
+    ks.iter().map(|k| unit_name(s, k)).collect::<Vec<_>>().join(", ")
+}
+
+fn terms(s: &Scenario, t: &Terms) -> String {
+    let mut out = String::new();
+    if t.gold > 0 {
+        out.push_str(&format!(" {} GOLD", t.gold));
+    }
+    if t.vp > 0 {
+        out.push_str(&format!(" {} VP", t.vp));
+    }
+    if !t.provinces.is_empty() {
+        let names: Vec<String> = t.provinces.iter().map(|p| prov(s, p)).collect();
+        out.push_str(&format!(" CEDE {}", names.join(", ")));
+    }
+    out
+}
+
+fn name(p: PowerId) -> &'static str {
+    p.name()
+}
+
+/// The canonical text of an order.
+pub fn normalise(s: &Scenario, order: &Order) -> String {
+    match order {
+        Order::Bid { vp, preferences } => {
+            if preferences.is_empty() {
+                format!("BID {vp} VP")
+            } else {
+                let ps: Vec<&str> = preferences.iter().map(|p| name(*p)).collect();
+                format!("BID {vp} VP: {}", ps.join(", "))
+            }
+        }
+        Order::Cooperate { with } => format!("COOPERATE WITH {}", name(*with)),
+        Order::MoveFirst => "MOVE FIRST".to_string(),
+        Order::OfferPeace { to, terms: t } => format!("OFFER PEACE TO {}{}", name(*to), terms(s, t)),
+        Order::AcceptPeace { from } => format!("ACCEPT PEACE FROM {}", name(*from)),
+        Order::RejectPeace { from } => format!("REJECT PEACE FROM {}", name(*from)),
+        Order::Surrender { to, terms: t } => format!("SURRENDER TO {}{}", name(*to), terms(s, t)),
+        Order::ProposeAlliance { to } => format!("PROPOSE ALLIANCE TO {}", name(*to)),
+        Order::AcceptAlliance { from } => format!("ACCEPT ALLIANCE FROM {}", name(*from)),
+        Order::BreakAlliance { with } => format!("BREAK ALLIANCE WITH {}", name(*with)),
+        Order::DeclareWar { on } => format!("DECLARE WAR ON {}", name(*on)),
+        Order::NpcAlliance { npc } => format!("NPC ALLIANCE WITH {}", name(*npc)),
+        Order::Embargo { action } => {
+            let verb = match action {
+                EmbargoAction::Declare => "DECLARE",
+                EmbargoAction::Join => "JOIN",
+                EmbargoAction::Leave => "LEAVE",
+                EmbargoAction::Cancel => "CANCEL",
+            };
+            format!("{verb} CONTINENTAL SYSTEM")
+        }
+        Order::Gift { to, gold } => format!("GIFT {gold} GOLD TO {}", name(*to)),
+        Order::Loan { to, gold } => format!("LOAN {gold} GOLD TO {}", name(*to)),
+        Order::NavalMove {
+            squadron,
+            path,
+            carrying,
+            to_port,
+        } => {
+            let mut out = format!("SAIL {}", unit_name(s, squadron));
+            for z in path {
+                out.push_str(&format!(" -> {}", sea(s, z)));
+            }
+            if let Some(p) = to_port {
+                out.push_str(&format!(" INTO {}", prov(s, p)));
+            }
+            if !carrying.is_empty() {
+                out.push_str(&format!(" CARRYING {}", units(s, carrying)));
+            }
+            out
+        }
+        Order::NavalAttack { squadron, sea: z } => {
+            format!("ATTACK {} IN {}", unit_name(s, squadron), sea(s, z))
+        }
+        Order::Blockade { squadron, port } => format!("BLOCKADE {} AT {}", unit_name(s, squadron), prov(s, port)),
+        Order::Move { corps, commander, path } => {
+            let mut out = format!("MOVE {}", units(s, corps));
+            if let Some(c) = commander {
+                out.push_str(&format!(" WITH {c}"));
+            }
+            for p in path {
+                out.push_str(&format!(" -> {}", prov(s, p)));
+            }
+            out
+        }
+        Order::Besiege { corps, province } => format!("BESIEGE {} IN {}", units(s, corps), prov(s, province)),
+        Order::Garrison { corps, province } => {
+            format!("GARRISON {} IN {}", unit_name(s, corps), prov(s, province))
+        }
+        Order::WithdrawGarrison { province, corps } => {
+            format!(
+                "WITHDRAW GARRISON FROM {} INTO {}",
+                prov(s, province),
+                unit_name(s, corps)
+            )
+        }
+        Order::Build { corps, items } => {
+            let list: Vec<String> = items
+                .iter()
+                .map(|it| {
+                    if it.nation == corps.nation {
+                        format!("{} {}", it.count, it.arm.short())
+                    } else {
+                        format!("{} {} {}", it.count, nation_adjective(s, &it.nation), it.arm.short())
+                    }
+                })
+                .collect();
+            format!("BUILD {}: {}", unit_name(s, corps), list.join(", "))
+        }
+        Order::BuildSquadron { port, count } => {
+            let word = if *count == 1 { "SQUADRON" } else { "SQUADRONS" };
+            format!("BUILD {count} {word} IN {}", prov(s, port))
+        }
+        Order::BuyVp { gold } => format!("BUY VP WITH {gold} GOLD"),
+        Order::Standing(st) => match st {
+            Standing::Intercept { enabled } => {
+                format!("STANDING INTERCEPT {}", if *enabled { "ON" } else { "OFF" })
+            }
+            Standing::CombatOption { situation, option } => {
+                let when = match situation {
+                    Situation::Attacking => "ATTACKING",
+                    Situation::Defending => "DEFENDING",
+                    Situation::Any => "ANY",
+                };
+                format!("STANDING COMBAT {when} {option}")
+            }
+            Standing::Withdraw { ratio: Some(r) } => format!("STANDING WITHDRAW {r}:1"),
+            Standing::Withdraw { ratio: None } => "STANDING WITHDRAW NEVER".to_string(),
+            Standing::Retreat { provinces } => {
+                let names: Vec<String> = provinces.iter().map(|p| prov(s, p)).collect();
+                format!("STANDING RETREAT {}", names.join(", "))
+            }
+            Standing::Clear => "STANDING CLEAR".to_string(),
+        },
+    }
+}

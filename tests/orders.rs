@@ -1,0 +1,378 @@
+//! The order language against a small test scenario
+//! (`tests/fixtures/orders-scenario`): the example folders (valid files
+//! parse clean, invalid files give their golden diagnostics), spans of
+//! errors, normalised text that parses back, and property tests that no
+//! input panics and every span lies inside the input.
+#![allow(clippy::disallowed_methods)] // tests read files
+
+use empereur::diagnostic::Diagnostic;
+use empereur::ids::{PhaseId, PowerId};
+use empereur::orders::{self, Checked};
+use empereur::scenario::Scenario;
+use empereur::state::State;
+use proptest::prelude::*;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn scenario() -> &'static Scenario {
+    static S: OnceLock<Scenario> = OnceLock::new();
+    S.get_or_init(|| empereur::store::load_scenario_dir(&root().join("tests/fixtures/orders-scenario")).unwrap())
+}
+
+/// France, Britain and Austria are Player Countries; the rest NPCs.
+fn state_at(phase: &str) -> State {
+    let players: BTreeSet<PowerId> = [PowerId::France, PowerId::Britain, PowerId::Austria].into();
+    let mut s = State::initial(scenario(), "orders-test", &players, BTreeSet::new());
+    s.phase = phase.parse::<PhaseId>().unwrap();
+    s
+}
+
+/// The phase a file is checked in: a `# test-phase:` line, else its PHASE.
+fn phase_of(text: &str) -> String {
+    for l in text.lines() {
+        if let Some(p) = l.strip_prefix("# test-phase:") {
+            return p.trim().to_string();
+        }
+    }
+    for l in text.lines() {
+        let t = l.trim().to_ascii_lowercase();
+        if let Some(p) = t.strip_prefix("phase") {
+            return p.trim_start_matches(':').trim().to_string();
+        }
+    }
+    "1805-fall-france".to_string()
+}
+
+fn check_file(path: &Path) -> (String, Checked) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let state = state_at(&phase_of(&text));
+    let checked = orders::check(&text, scenario(), &state, None);
+    (text, checked)
+}
+
+fn examples(kind: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("orders/examples").join(kind))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("txt"))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn every_valid_example_parses_clean() {
+    let files = examples("valid");
+    assert!(files.len() >= 10, "{files:?}");
+    for f in files {
+        let (text, c) = check_file(&f);
+        let shown = orders::render_all(&c, &f.display().to_string(), &text);
+        assert!(c.diagnostics.is_empty(), "{}:\n{shown}", f.display());
+        assert!(!c.accepted.is_empty(), "{} accepted nothing", f.display());
+    }
+}
+
+#[test]
+fn every_invalid_example_gives_its_golden_diagnostics() {
+    let files = examples("invalid");
+    assert!(files.len() >= 8, "{files:?}");
+    let update = std::env::var("UPDATE_GOLDEN").is_ok();
+    let mut failures = Vec::new();
+    for f in files {
+        let (text, c) = check_file(&f);
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        let mut got = orders::render_all(&c, &name, &text);
+        got.push_str("accepted:\n");
+        for o in &c.accepted {
+            got.push_str(&format!("  {}\n", o.text));
+        }
+        assert!(!c.all_accepted(), "{name} has no error");
+        let golden = f.with_extension("expected");
+        if update || !golden.exists() {
+            std::fs::write(&golden, &got).unwrap();
+            continue;
+        }
+        let want = std::fs::read_to_string(&golden).unwrap();
+        if want != got {
+            failures.push(format!("== {name}\n-- want:\n{want}\n-- got:\n{got}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn normalised_orders_parse_back_to_the_same_orders() {
+    for f in examples("valid") {
+        let (_, c) = check_file(&f);
+        let text = std::fs::read_to_string(&f).unwrap();
+        let phase = phase_of(&text);
+        let power = c.header.power.unwrap();
+        let state = state_at(&phase);
+        let again: String = c.accepted.iter().map(|o| format!("{}\n", o.text)).collect();
+        let c2 = orders::check(&again, scenario(), &state, Some(power));
+        let shown = orders::render_all(&c2, "normalised", &again);
+        assert!(c2.diagnostics.is_empty(), "{}:\n{shown}", f.display());
+        let a: Vec<_> = c.accepted.iter().map(|o| &o.order).collect();
+        let b: Vec<_> = c2.accepted.iter().map(|o| &o.order).collect();
+        assert_eq!(a, b, "{}", f.display());
+    }
+}
+
+/// (order line, code, column, length) in France's Player Turn.
+const SPANS: &[(&str, &str, usize, usize)] = &[
+    ("MOVE corps 1 -> Viena", "unknown-province", 17, 5),
+    ("MOVE corps 1 -> Alsace -> Bavria", "unknown-province", 27, 6),
+    ("MOVE corps 3 -> Galicia", "ambiguous-province", 17, 7),
+    ("MOVE corps 3 -> East Galicia", "not-connected", 17, 12),
+    ("MOVE Austrian corps 1 -> Bohemia", "not-your-unit", 6, 16),
+    ("MOVE corps 9 -> Alsace", "unknown-unit", 6, 7),
+    ("MOVE corps 5 -> Alsace", "not-on-map", 6, 7),
+    ("MOVE corps 1, corps 3 -> Alsace", "not-stacked", 15, 7),
+    ("MOVE corps 1 WITH Napolean -> Alsace", "unknown-commander", 19, 8),
+    ("MOVE Prusian corps 1 -> Alsace", "unknown-nation", 6, 7),
+    ("MOVE corps -> Alsace", "syntax", 6, 5),
+    ("MOVE corps 1", "syntax", 12, 1),
+    ("MOVE corps 1 -> Alsace Bavaria extra ,", "unknown-province", 17, 20),
+    ("MOOVE corps 1 -> Alsace", "unknown-order", 1, 5),
+    ("SAIL squadron 1 -> North Sea", "not-connected", 20, 9),
+    ("SAIL squadron 1 -> Paris", "not-a-port", 20, 5),
+    ("DECLARE WAR ON Austira", "unknown-power", 16, 7),
+    ("DECLARE WAR ON France", "self", 16, 6),
+    ("GIFT 99999999999 GOLD TO Britain", "number-too-large", 6, 11),
+    ("GIFT 40 GOLD TO Britain", "cannot-pay", 1, 23),
+    ("BUILD 1 inf IN corps 2", "wrong-phase", 1, 22),
+    ("NPC ALLIANCE WITH Britain", "not-an-npc", 19, 7),
+    ("BLOCKADE squadron 1 AT Alsace", "not-a-port", 24, 6),
+    ("WITHDRAW GARRISON FROM Paris INTO corps 1", "no-garrison", 24, 5),
+];
+
+#[test]
+fn errors_point_at_the_words_that_are_wrong() {
+    let state = state_at("1805-fall-france");
+    let mut bad = Vec::new();
+    for (line, code, col, len) in SPANS {
+        let c = orders::check(line, scenario(), &state, Some(PowerId::France));
+        let hit = c.diagnostics.iter().find(|d| d.code == *code);
+        match hit {
+            Some(d) if d.span.line == 1 && d.span.col == *col && d.span.len == *len => {}
+            _ => bad.push(format!(
+                "{line}: want {code} at {col}+{len}, got {:?}",
+                c.diagnostics
+                    .iter()
+                    .map(|d| (&d.code, d.span.col, d.span.len, &d.message))
+                    .collect::<Vec<_>>()
+            )),
+        }
+        assert!(c.accepted.is_empty(), "{line} was accepted");
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn suggestions_and_ambiguity_are_explained() {
+    let state = state_at("1805-fall-france");
+    let c = orders::check(
+        "POWER France\nMOVE corps 1 -> Alsace -> Bavria\nMOVE corps 3 -> Galicia\n",
+        scenario(),
+        &state,
+        None,
+    );
+    let helps: Vec<_> = c
+        .diagnostics
+        .iter()
+        .map(|d| (d.message.as_str(), d.help.as_deref()))
+        .collect();
+    assert_eq!(
+        helps,
+        vec![
+            ("no province 'Bavria'", Some("did you mean Bavaria?")),
+            (
+                "'Galicia' could be West Galicia or East Galicia",
+                Some("write the full name")
+            ),
+        ]
+    );
+}
+
+#[test]
+fn a_stale_phase_applies_nothing() {
+    let state = state_at("1805-fall-france");
+    let c = orders::check(
+        "POWER France\nPHASE 1805-fall-turn-start\nMOVE corps 1 -> Alsace\n",
+        scenario(),
+        &state,
+        None,
+    );
+    assert!(c.accepted.is_empty());
+    assert_eq!(c.diagnostics[0].code, "stale-phase");
+    assert_eq!(
+        c.diagnostics[0].message,
+        "orders are for phase 1805-fall-turn-start but the open phase is 1805-fall-france"
+    );
+    assert_eq!(c.diagnostics[1].code, "not-applied");
+}
+
+#[test]
+fn capacity_counts_four_boxes_in_french_corps_one_to_four() {
+    let state = state_at("1805-fall-build");
+    // French corps 3 holds inf, art: two more fit (four boxes, 2.5).
+    let ok = orders::check("BUILD corps 3: 1 inf, 1 cav", scenario(), &state, Some(PowerId::France));
+    assert!(ok.all_accepted(), "{:?}", ok.diagnostics);
+    let full = orders::check("BUILD corps 3: 2 inf, 1 cav", scenario(), &state, Some(PowerId::France));
+    assert_eq!(full.diagnostics[0].code, "corps-full");
+    // An Austrian corps has three boxes: corps 2 holds inf, cav.
+    let austria = orders::check("BUILD corps 2: 2 inf", scenario(), &state, Some(PowerId::Austria));
+    assert_eq!(austria.diagnostics[0].code, "corps-full");
+}
+
+#[test]
+fn a_deficit_blocks_every_purchase() {
+    let mut state = state_at("1806-winter");
+    state.power_mut(PowerId::France).debt = 5;
+    let c = orders::check("BUY VP WITH 1 GOLD", scenario(), &state, Some(PowerId::France));
+    assert_eq!(c.diagnostics[0].code, "cannot-pay");
+    assert!(
+        c.diagnostics[0].message.contains("4.221"),
+        "{}",
+        c.diagnostics[0].message
+    );
+}
+
+#[test]
+fn only_the_phasing_power_gives_military_orders() {
+    let state = state_at("1805-fall-france");
+    let c = orders::check("MOVE corps 1 -> Bohemia", scenario(), &state, Some(PowerId::Austria));
+    assert_eq!(c.diagnostics[0].code, "wrong-phase");
+    let c = orders::check("STANDING INTERCEPT ON", scenario(), &state, Some(PowerId::Austria));
+    assert!(c.all_accepted());
+}
+
+#[test]
+fn whoever_runs_an_npc_orders_its_units() {
+    let mut state = state_at("1805-fall-spain");
+    state.power_mut(PowerId::Spain).control = empereur::state::Control::Controlled { by: PowerId::Britain };
+    let c = orders::check(
+        "MOVE Spanish corps 1 -> Lisbon",
+        scenario(),
+        &state,
+        Some(PowerId::Britain),
+    );
+    assert!(c.all_accepted(), "{:?}", c.diagnostics);
+    let c = orders::check(
+        "MOVE Spanish corps 1 -> Lisbon",
+        scenario(),
+        &state,
+        Some(PowerId::France),
+    );
+    assert!(
+        c.diagnostics.iter().any(|d| d.code == "not-your-unit"),
+        "{:?}",
+        c.diagnostics
+    );
+}
+
+fn spans_inside(source: &str, ds: &[Diagnostic]) -> Result<(), String> {
+    let lines: Vec<&str> = source.lines().collect();
+    for d in ds {
+        let s = d.span;
+        if lines.is_empty() {
+            if (s.line, s.col, s.len) != (1, 1, 0) {
+                return Err(format!("{d:?} on empty input"));
+            }
+            continue;
+        }
+        let Some(l) = lines.get(s.line.wrapping_sub(1)) else {
+            return Err(format!("{d:?}: line outside 1..={}", lines.len()));
+        };
+        let n = l.chars().count();
+        if s.col < 1 || s.col - 1 + s.len > n.max(1) {
+            return Err(format!("{d:?}: outside line of {n} chars {l:?}"));
+        }
+        let _ = d.render("x", source);
+    }
+    Ok(())
+}
+
+fn corpus() -> &'static [String] {
+    static C: OnceLock<Vec<String>> = OnceLock::new();
+    C.get_or_init(corpus_files)
+}
+
+fn corpus_files() -> Vec<String> {
+    let mut v: Vec<String> = examples("valid")
+        .into_iter()
+        .chain(examples("invalid"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    v.push(SPANS.iter().map(|s| s.0).collect::<Vec<_>>().join("\n"));
+    v
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let state = state_at("1805-fall-france");
+        let c = orders::check(&text, scenario(), &state, Some(PowerId::France));
+        prop_assert!(spans_inside(&text, &c.diagnostics).is_ok(), "{:?}", spans_inside(&text, &c.diagnostics));
+    }
+
+    #[test]
+    fn random_order_like_text_never_panics(
+        words in proptest::collection::vec(
+            prop_oneof![
+                Just("MOVE"), Just("corps"), Just("1"), Just("->"), Just("Alsace"), Just("SAIL"),
+                Just("squadron"), Just("BUILD"), Just("inf"), Just(","), Just(":"), Just("IN"),
+                Just("Galicia"), Just("-"), Just("\n"), Just("STANDING"), Just("WITHDRAW"), Just("3:1"),
+                Just("GARRISON"), Just("OFFER"), Just("PEACE"), Just("TO"), Just("GOLD"), Just("CEDE"),
+                Just("POWER"), Just("PHASE"), Just("#"), Just(">"), Just("END"), Just("the"), Just("\t"),
+                Just("I"), Just("Corps"), Just("Vienna-Bavaria"), Just("é"), Just("\u{0}"), Just("WITH"),
+            ],
+            0..40,
+        ),
+        phase in prop_oneof![Just("1805-fall-france"), Just("1805-fall-build"), Just("1806-winter"), Just("1805-bid")],
+    ) {
+        let text = words.join(" ");
+        let state = state_at(phase);
+        let c = orders::check(&text, scenario(), &state, Some(PowerId::France));
+        prop_assert!(spans_inside(&text, &c.diagnostics).is_ok(), "{:?}", spans_inside(&text, &c.diagnostics));
+    }
+
+    #[test]
+    fn mutated_examples_never_panic(pick in 0usize..100, cuts in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..8)) {
+        let all = corpus();
+        let mut bytes = all[pick % all.len()].clone().into_bytes();
+        for (at, b) in cuts {
+            if bytes.is_empty() { break; }
+            let i = at % bytes.len();
+            match b % 3 {
+                0 => bytes[i] = b,
+                1 => { bytes.remove(i); }
+                _ => bytes.insert(i, b),
+            }
+        }
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let state = state_at("1805-fall-france");
+        let c = orders::check(&text, scenario(), &state, None);
+        prop_assert!(spans_inside(&text, &c.diagnostics).is_ok(), "{:?}", spans_inside(&text, &c.diagnostics));
+    }
+}
+
+#[test]
+fn a_megabyte_line_and_control_characters_are_handled() {
+    let state = state_at("1805-fall-france");
+    let long = format!("POWER France\nMOVE corps 1 -> {}\n", "Alsace ".repeat(150_000));
+    let c = orders::check(&long, scenario(), &state, None);
+    assert!(!c.all_accepted());
+    spans_inside(&long, &c.diagnostics).unwrap();
+    let ctl = "POWER France\nMOVE\u{7}corps\t1 ->\u{1b}[31m Alsace\r\n";
+    let c = orders::check(ctl, scenario(), &state, None);
+    spans_inside(ctl, &c.diagnostics).unwrap();
+}
