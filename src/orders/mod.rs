@@ -255,6 +255,13 @@ pub fn check(source: &str, scenario: &Scenario, state: &State, power: Option<Pow
                 diags.push(Diagnostic::error("wrong-phase", msg, line_span));
                 continue;
             }
+            // What the message can pay is checked first (it names the
+            // purse); the engine's legality next. Charge only what passes.
+            let mut trial = purse.clone();
+            if let Err((code, msg)) = trial.charge(power, &order) {
+                diags.push(Diagnostic::error(code, msg, line_span));
+                continue;
+            }
             if let Err(r) = crate::rules::validate(scenario, state, power, &order) {
                 diags.push(Diagnostic::error(
                     "illegal",
@@ -263,10 +270,7 @@ pub fn check(source: &str, scenario: &Scenario, state: &State, power: Option<Pow
                 ));
                 continue;
             }
-            if let Err((code, msg)) = purse.charge(power, &order) {
-                diags.push(Diagnostic::error(code, msg, line_span));
-                continue;
-            }
+            purse = trial;
             let text = text::normalise(scenario, &order);
             out.accepted.push(OrderLine {
                 order,

@@ -112,6 +112,7 @@ pub fn phase_allows(state: &State, power: PowerId, order: &Order) -> Result<(), 
 }
 
 /// Running totals of what a message spends, order by order.
+#[derive(Clone)]
 pub struct Purse<'a> {
     scenario: &'a Scenario,
     state: &'a State,

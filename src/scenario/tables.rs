@@ -265,6 +265,9 @@ pub struct EventsTable {
     pub commander: Vec<CommanderRow>,
 }
 
+/// The embedded scenario whose tables stand in for missing ones.
+pub const DEFAULT_TABLES_FROM: &str = "1805";
+
 /// All rules tables of a scenario.
 #[derive(Clone, Debug, Serialize)]
 pub struct Tables {
@@ -312,7 +315,23 @@ impl Tables {
 }
 
 /// Parse one table file, recording a problem on failure.
+///
+/// A scenario directory may leave a rules table out: it then uses the
+/// embedded 1805 scenario's table (the house defaults), so a moderator's
+/// copy or a test map need only hold what it changes.
 pub fn table<T: serde::de::DeserializeOwned>(files: &ScenarioFiles, pr: &mut Problems, name: &str) -> Option<T> {
+    let fallback;
+    let files = if files.contains_key(name) {
+        files
+    } else {
+        match super::embedded(DEFAULT_TABLES_FROM) {
+            Some(f) if f.contains_key(name) => {
+                fallback = f;
+                &fallback
+            }
+            _ => files,
+        }
+    };
     match parse_file::<T>(files, name) {
         Ok(v) => Some(v),
         Err(e) => {
