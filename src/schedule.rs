@@ -69,6 +69,9 @@ pub struct Absence {
 /// The clock of the open phase (`phase/clock.toml`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PhaseClock {
+    /// The phase this clock belongs to; a clock of another phase is stale.
+    #[serde(default)]
+    pub phase: Option<crate::ids::PhaseId>,
     pub opened: DateTime<Utc>,
     /// The deadline as computed when the phase opened (before pauses,
     /// extensions and absences).
@@ -189,6 +192,7 @@ impl DeadlineConfig {
 impl PhaseClock {
     pub fn open(opened: DateTime<Utc>, step: Step, cfg: &DeadlineConfig, tz: Tz) -> PhaseClock {
         PhaseClock {
+            phase: None,
             opened,
             base_deadline: cfg.deadline(opened, step, tz),
             extended_hours: 0,

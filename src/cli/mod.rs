@@ -116,6 +116,8 @@ pub enum Command {
     // == end dice ==
 
     // == rules: resolve, autoplay (issue 5, 6) ==
+    /// Generate legal orders for every power that has none, and resolve N phases.
+    Autoplay(ops::autoplay::AutoplayArgs),
 
     // == end rules ==
 
@@ -228,6 +230,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
         // == end dice ==
 
         // == rules ==
+        Command::Autoplay(a) => ops::autoplay::run(&a),
 
         // == end rules ==
 

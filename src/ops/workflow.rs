@@ -34,11 +34,14 @@ pub struct ExtendArgs {
 /// The open phase's clock, opened now if the phase has none yet (a game
 /// created before deadlines were configured, or the first phase).
 pub fn ensure_clock(dir: &GameDir, config: &GameConfig, now: DateTime<Utc>) -> Result<PhaseClock> {
-    if let Some(c) = dir.load_clock()? {
+    let state = dir.load_state()?;
+    if let Some(c) = dir.load_clock()?
+        && c.phase == Some(state.phase)
+    {
         return Ok(c);
     }
-    let state = dir.load_state()?;
-    let c = PhaseClock::open(now, state.phase.step, &config.deadlines, config.tz());
+    let mut c = PhaseClock::open(now, state.phase.step, &config.deadlines, config.tz());
+    c.phase = Some(state.phase);
     dir.save_clock(&c)?;
     Ok(c)
 }

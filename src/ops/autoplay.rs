@@ -1,0 +1,114 @@
+//! `empereur autoplay`: give every power that has not ordered generated
+//! random-but-legal orders, and resolve, N phases at a time. For trying
+//! house tables and for the benchmarks; the orders are stored as
+//! submissions by `autoplay`, so the history shows who wrote them.
+#![allow(clippy::disallowed_methods)] // adapter
+
+use super::Done;
+use super::resolve::{ResolveOptions, Resolved, resolve_game};
+use crate::ids::PowerId;
+use crate::rules;
+use crate::store::{GameDir, submission};
+use anyhow::Result;
+use std::path::PathBuf;
+
+#[derive(clap::Args, Debug, Clone)]
+#[command(
+    after_help = "Examples:\n  empereur autoplay --game test-game --phases 20 --seed 7\n  empereur autoplay --game test-game --phases 400   # to the end"
+)]
+pub struct AutoplayArgs {
+    /// The game directory.
+    #[arg(long, short = 'g', default_value = ".")]
+    pub game: PathBuf,
+    /// How many phases to resolve.
+    #[arg(long, default_value_t = 1)]
+    pub phases: u32,
+    /// Seed of the order generator (the dice stay committed).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// What an autoplay run did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AutoplaySummary {
+    pub resolved: u32,
+    pub generated_orders: usize,
+    pub over: Option<String>,
+}
+
+pub fn run(a: &AutoplayArgs) -> Result<Done> {
+    let s = autoplay(&GameDir::new(&a.game), a.phases, a.seed, None)?;
+    println!(
+        "resolved {} phase(s) with {} generated order(s)",
+        s.resolved, s.generated_orders
+    );
+    if let Some(w) = &s.over {
+        println!("the game is over: {w}");
+    }
+    Ok(Done::Yes)
+}
+
+/// Generate orders for the powers that have none and resolve, `phases`
+/// times or until the game ends. `now` stamps the submissions.
+pub fn autoplay(dir: &GameDir, phases: u32, seed: u64, now: Option<&str>) -> Result<AutoplaySummary> {
+    let config = dir.load_config()?;
+    let scenario = dir.load_scenario(&config)?;
+    let mut summary = AutoplaySummary::default();
+    for round in 0..phases {
+        let state = dir.load_state()?;
+        if let Some(w) = &state.over {
+            summary.over = Some(w.clone());
+            break;
+        }
+        let roles = rules::roles(&scenario, &state);
+        let have = submission::load_all(dir)?;
+        let stamp = match now {
+            Some(t) => t.to_string(),
+            None => super::clock::stamp(super::clock::now()?),
+        };
+        let mut powers: Vec<PowerId> = roles.must.iter().chain(roles.may.iter()).copied().collect();
+        powers.sort();
+        powers.dedup();
+        for p in powers.into_iter().filter(|p| !have.contains_key(p)) {
+            let phase_seed = seed ^ (u64::from(round) << 20) ^ (p as u64);
+            let orders = generate(&scenario, &state, p, phase_seed);
+            summary.generated_orders += orders.len();
+            let sub = submission::Submission {
+                power: p,
+                phase: state.phase,
+                by: "autoplay".to_string(),
+                received: stamp.clone(),
+                entropy: None,
+                orders,
+            };
+            submission::save(dir, &sub)?;
+        }
+        let opts = ResolveOptions {
+            phase: Some(state.phase.to_string()),
+            manual_dice: None,
+            now: now.map(str::to_string),
+        };
+        match resolve_game(dir, &opts)? {
+            Resolved::Done(s) => {
+                summary.resolved += 1;
+                if let Some(w) = s.over {
+                    summary.over = Some(w);
+                    break;
+                }
+            }
+            Resolved::Refused(why) => anyhow::bail!("autoplay stopped: {why}"),
+        }
+    }
+    Ok(summary)
+}
+
+/// Every generated order of `power` for the open phase: political,
+/// economic and build orders (rules I) and military ones (rules II).
+pub fn generate(
+    scenario: &crate::scenario::Scenario,
+    state: &crate::state::State,
+    power: PowerId,
+    seed: u64,
+) -> Vec<crate::orders::ast::OrderLine> {
+    rules::autoplay::generate(scenario, state, power, seed)
+}
