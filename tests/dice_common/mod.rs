@@ -1,7 +1,7 @@
 //! Shared by the dice and verify tests: a game created by the real binary,
 //! phases resolved through `ops::resolve` with a stand-in engine that
 //! rolls dice (the rules engine makes none yet).
-#![allow(dead_code)]
+#![allow(dead_code, clippy::disallowed_methods)] // test helpers do file I/O
 
 use assert_cmd::Command;
 use empereur::dice::Dice;
