@@ -196,3 +196,36 @@ fn a_crash_after_the_commit_point_is_finished_not_repeated() {
     let (code, out) = verify(&g);
     assert_eq!(code, 0, "{out}");
 }
+
+#[test]
+fn a_rollback_is_an_entry_in_the_chain() {
+    let (_t, g, names) = played();
+    let dir = GameDir::new(&g);
+    let back =
+        empereur::state::State::from_toml(&fs::read_to_string(entry(&g, &names[2]).join("state-before.toml")).unwrap())
+            .unwrap();
+    let info = {
+        let _lock = dir.lock().unwrap();
+        empereur::ops::resolve::record_state_change(
+            &dir,
+            "undo",
+            &format!("rolled back to before {}", names[2]),
+            &back,
+            Default::default(),
+        )
+        .unwrap()
+    };
+    assert_eq!(info.name, "0006-1806-fall-turn-start");
+    assert_eq!(dir.load_state().unwrap(), back);
+    let (code, out) = verify(&g);
+    assert_eq!(code, 0, "{out}");
+    // Play on from the restored phase: a new seed, so new rolls are checked.
+    let again = resolve(&g, None);
+    assert_eq!(again, "0007-1806-winter");
+    let (code, out) = verify(&g);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.ends_with("ok: 7 entries, 12 committed roll(s), 3 manual roll(s)\n"),
+        "{out}"
+    );
+}

@@ -384,3 +384,32 @@ fn submission_bytes(dir: &GameDir, p: PowerId, s: &submission::Submission) -> Re
 pub fn orders_of(subs: &BTreeMap<PowerId, submission::Submission>) -> PhaseOrders {
     subs.iter().map(|(p, s)| (*p, s.orders.clone())).collect()
 }
+
+/// Record a moderator action that replaces the state (a rollback, a
+/// correction) as a history entry of `kind` (`undo`, `moderator`), with
+/// `state-before.toml`, `state-after.toml` and `files`, and reopen the new
+/// state's phase under a fresh commitment. Same commit point and recovery
+/// as a resolution. Call with the game lock held.
+pub fn record_state_change(
+    dir: &GameDir,
+    kind: &str,
+    note: &str,
+    new_state: &crate::state::State,
+    files: BTreeMap<String, Vec<u8>>,
+) -> Result<history::EntryInfo> {
+    recover(dir)?;
+    let before = fs::read(dir.state()).with_context(|| format!("cannot read {}", dir.state().display()))?;
+    let old = dir.load_state()?;
+    let c = phase::stage_next(dir, &new_state.game, new_state.phase)?;
+    let mut draft = Draft::new(kind, &new_state.game, old.phase);
+    draft.note = note.to_string();
+    draft.next_phase = Some(new_state.phase);
+    draft.next_commitment = Some(c);
+    draft.files = files;
+    draft.file("state-before.toml", before);
+    draft.file("state-after.toml", new_state.to_toml());
+    let (info, _) = history::stage(dir, &draft)?;
+    history::commit(dir, &info)?; // the commit point
+    finish(dir, &info.name, &new_state.game)?;
+    Ok(info)
+}
