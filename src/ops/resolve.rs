@@ -124,6 +124,8 @@ pub type Engine = fn(
 ) -> Result<rules::Resolution, EngineError>;
 
 /// Resolve the open phase of the game in `dir` (takes the game lock).
+/// If an earlier run crashed after its commit point, this run finishes
+/// that resolution and reports it instead of resolving another phase.
 pub fn resolve_game(dir: &GameDir, opts: &ResolveOptions) -> Result<Resolved> {
     resolve_game_with(dir, opts, rules::resolve)
 }
@@ -132,19 +134,39 @@ pub fn resolve_game(dir: &GameDir, opts: &ResolveOptions) -> Result<Resolved> {
 /// the rules engine makes none).
 pub fn resolve_game_with(dir: &GameDir, opts: &ResolveOptions, engine: Engine) -> Result<Resolved> {
     let _lock = dir.lock()?;
-    recover(dir)?;
+    let rec = recover(dir)?;
+    if let Some(name) = rec.finished {
+        let when = now_or(opts);
+        dir.journal_line(
+            &when,
+            &format!("resolve: finished the interrupted resolution history/{name}"),
+        )?;
+        return Ok(Resolved::Done(summary_of(dir, &name)?));
+    }
     resolve_locked(dir, opts, engine)
 }
 
+/// What [`recover`] did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Recovery {
+    /// One line per thing done.
+    pub lines: Vec<String>,
+    /// The committed entry whose resolution was finished, if any.
+    pub finished: Option<String>,
+}
+
 /// Finish or undo a resolution interrupted by a crash (call with the game
-/// lock held). Returns a line per thing done.
-pub fn recover(dir: &GameDir) -> Result<Vec<String>> {
-    let mut done: Vec<String> = history::discard_uncommitted(dir)?
-        .into_iter()
-        .map(|n| format!("removed uncommitted history entry {n}"))
-        .collect();
+/// lock held).
+pub fn recover(dir: &GameDir) -> Result<Recovery> {
+    let mut out = Recovery {
+        lines: history::discard_uncommitted(dir)?
+            .into_iter()
+            .map(|n| format!("removed uncommitted history entry {n}"))
+            .collect(),
+        finished: None,
+    };
     let Some(staged) = phase::staged_commitment(dir)? else {
-        return Ok(done);
+        return Ok(out);
     };
     let head = history::read_head(dir)?;
     let last = if head.entries > 0 {
@@ -155,14 +177,37 @@ pub fn recover(dir: &GameDir) -> Result<Vec<String>> {
     match last {
         Some(rec) if rec.next_commitment.as_deref() == Some(staged.as_str()) => {
             finish(dir, &head.last, &rec.game)?;
-            done.push(format!("finished the resolution recorded in history/{}", head.last));
+            out.lines
+                .push(format!("finished the resolution recorded in history/{}", head.last));
+            out.finished = Some(head.last.clone());
         }
         _ => {
             phase::discard_next(dir)?;
-            done.push("dropped the staged seed of an unfinished resolution".to_string());
+            out.lines
+                .push("dropped the staged seed of an unfinished resolution".to_string());
         }
     }
-    Ok(done)
+    Ok(out)
+}
+
+fn summary_of(dir: &GameDir, name: &str) -> Result<ResolveSummary> {
+    let (rec, _) = history::read_entry(dir, name)?;
+    let root = history::entry_dir(dir, name);
+    let rolls: DiceLog = toml::from_str(&store::read_text(&root.join("dice.toml"))?)
+        .map_err(|e| anyhow!("{}/dice.toml: {}", root.display(), e.message().trim()))?;
+    let outcomes: OutcomesFile = toml::from_str(&store::read_text(&root.join("outcomes.toml"))?)
+        .map_err(|e| anyhow!("{}/outcomes.toml: {}", root.display(), e.message().trim()))?;
+    let state = dir.load_state()?;
+    Ok(ResolveSummary {
+        entry: name.to_string(),
+        resolved: rec.phase,
+        next: rec.next_phase.unwrap_or(state.phase),
+        commitment: rec.next_commitment.unwrap_or_default(),
+        rolls: rolls.rolls.len(),
+        manual: rolls.rolls.iter().any(|r| r.source == crate::dice::RollSource::Manual),
+        outcomes: outcomes.outcomes.len(),
+        over: state.over,
+    })
 }
 
 /// Step 4: make the committed entry `name` the current state. Idempotent.
@@ -338,4 +383,33 @@ fn submission_bytes(dir: &GameDir, p: PowerId, s: &submission::Submission) -> Re
 /// Accepted orders of every power as the engine sees them (verify replay).
 pub fn orders_of(subs: &BTreeMap<PowerId, submission::Submission>) -> PhaseOrders {
     subs.iter().map(|(p, s)| (*p, s.orders.clone())).collect()
+}
+
+/// Record a moderator action that replaces the state (a rollback, a
+/// correction) as a history entry of `kind` (`undo`, `moderator`), with
+/// `state-before.toml`, `state-after.toml` and `files`, and reopen the new
+/// state's phase under a fresh commitment. Same commit point and recovery
+/// as a resolution. Call with the game lock held.
+pub fn record_state_change(
+    dir: &GameDir,
+    kind: &str,
+    note: &str,
+    new_state: &crate::state::State,
+    files: BTreeMap<String, Vec<u8>>,
+) -> Result<history::EntryInfo> {
+    recover(dir)?;
+    let before = fs::read(dir.state()).with_context(|| format!("cannot read {}", dir.state().display()))?;
+    let old = dir.load_state()?;
+    let c = phase::stage_next(dir, &new_state.game, new_state.phase)?;
+    let mut draft = Draft::new(kind, &new_state.game, old.phase);
+    draft.note = note.to_string();
+    draft.next_phase = Some(new_state.phase);
+    draft.next_commitment = Some(c);
+    draft.files = files;
+    draft.file("state-before.toml", before);
+    draft.file("state-after.toml", new_state.to_toml());
+    let (info, _) = history::stage(dir, &draft)?;
+    history::commit(dir, &info)?; // the commit point
+    finish(dir, &info.name, &new_state.game)?;
+    Ok(info)
 }
