@@ -119,3 +119,86 @@ fn replace_player_rehashes_and_refuses_npcs() {
     assert_eq!(err.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&err.stderr).contains("no [[player]] entry for russia"));
 }
+
+fn run_ok(c: &mut Command) -> String {
+    stdout(c)
+}
+
+fn entries(game: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(game.join("history"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn autoplay_resolves_phases_that_verify() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = new_game(dir.path());
+    let g = game.to_str().unwrap();
+    let out = run_ok(empereur("2026-11-30T10:00:00Z").args(["autoplay", "-g", g, "--phases", "6", "--seed", "9"]));
+    assert!(out.starts_with("resolved 6 phase(s)"), "{out}");
+    assert_eq!(entries(&game).len(), 6);
+    let v = run_ok(empereur("2026-11-30T10:00:00Z").args(["verify", "-g", g]));
+    assert!(
+        v.trim_end().ends_with("0 manual roll(s)") && v.contains("ok: 6 entries"),
+        "{v}"
+    );
+}
+
+#[test]
+fn preview_never_touches_the_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = new_game(dir.path());
+    let g = game.to_str().unwrap();
+    let before = std::fs::read(game.join("state.toml")).unwrap();
+    let scratch = dir.path().join("scratch");
+    let out = run_ok(empereur("2026-11-30T10:00:00Z").args(["preview", "-g", g, "--out", scratch.to_str().unwrap()]));
+    assert!(out.contains("preview of 1805-fall-turn-start"), "{out}");
+    assert_eq!(std::fs::read(game.join("state.toml")).unwrap(), before);
+    assert!(entries(&game).is_empty());
+    assert_eq!(entries(&scratch.join("game")).len(), 1);
+}
+
+#[test]
+fn undo_reopens_under_a_new_commitment_and_verify_still_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = new_game(dir.path());
+    let g = game.to_str().unwrap();
+    run_ok(empereur("2026-11-30T10:00:00Z").args(["autoplay", "-g", g, "--phases", "2"]));
+    let state_before_second =
+        std::fs::read_to_string(game.join("history").join(&entries(&game)[1]).join("state-before.toml")).unwrap();
+    let discarded = std::fs::read_to_string(game.join("phase/commitment")).unwrap();
+    let out = run_ok(empereur("2026-12-01T10:00:00Z").args(["undo", "-g", g, "--reason", "wrong orders entered"]));
+    assert!(out.starts_with(&format!("rolled back {}", entries(&game)[1])), "{out}");
+    // The state is the one before the undone resolution, reopened under a
+    // fresh commitment; the abandoned phase's seed is in the undo entry.
+    assert_eq!(
+        std::fs::read_to_string(game.join("state.toml")).unwrap(),
+        state_before_second
+    );
+    let fresh = std::fs::read_to_string(game.join("phase/commitment")).unwrap();
+    assert_ne!(fresh, discarded);
+    let undo_entry = game.join("history").join(&entries(&game)[2]);
+    assert!(undo_entry.join("seed").exists());
+    assert_eq!(
+        std::fs::read_to_string(undo_entry.join("reason.txt")).unwrap(),
+        "wrong orders entered\n"
+    );
+    let v = run_ok(empereur("2026-12-01T10:00:00Z").args(["verify", "-g", g]));
+    assert!(v.contains("ok: 3 entries"), "{v}");
+    // Undo again rolls back the first resolution; then there is none left.
+    run_ok(empereur("2026-12-01T10:00:00Z").args(["undo", "-g", g, "--reason", "start over"]));
+    empereur("2026-12-01T10:00:00Z")
+        .args(["undo", "-g", g, "--reason", "once more"])
+        .assert()
+        .code(1);
+    // Play on: verify covers the whole history, undos included.
+    run_ok(empereur("2026-12-01T10:00:00Z").args(["autoplay", "-g", g, "--phases", "2"]));
+    let v = run_ok(empereur("2026-12-01T10:00:00Z").args(["verify", "-g", g]));
+    assert!(v.contains("ok: 6 entries"), "{v}");
+}

@@ -143,6 +143,10 @@ pub enum Command {
         after_help = "Example:\n  empereur replace-player --game campaign --power spain --players new-spain.toml"
     )]
     ReplacePlayer(ops::workflow::ReplacePlayerArgs),
+    /// Roll back the last resolution, in the open (an entry in the hash chain).
+    Undo(ops::moderate::UndoArgs),
+    /// Resolve a scratch copy of the game for the moderator's eyes only.
+    Preview(ops::moderate::PreviewArgs),
     // == end workflow ==
 }
 
@@ -244,6 +248,8 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
         Command::Resume(a) => ops::workflow::resume(&a),
         Command::Extend(a) => ops::workflow::extend(&a),
         Command::ReplacePlayer(a) => ops::workflow::replace_player(&a),
+        Command::Undo(a) => ops::moderate::undo(&a),
+        Command::Preview(a) => ops::moderate::preview(&a),
         // == end workflow ==
     }
 }

@@ -9,6 +9,7 @@ pub mod clock;
 pub mod demo;
 pub mod dice_cmd;
 pub mod map;
+pub mod moderate;
 pub mod new;
 pub mod resolve;
 pub mod show;

@@ -387,8 +387,9 @@ pub fn orders_of(subs: &BTreeMap<PowerId, submission::Submission>) -> PhaseOrder
 
 /// Record a moderator action that replaces the state (a rollback, a
 /// correction) as a history entry of `kind` (`undo`, `moderator`), with
-/// `state-before.toml`, `state-after.toml` and `files`, and reopen the new
-/// state's phase under a fresh commitment. Same commit point and recovery
+/// `state-before.toml`, `state-after.toml` and `files`, reveal the
+/// abandoned phase's seed, and reopen the new state's phase under a fresh
+/// commitment. Same commit point and recovery
 /// as a resolution. Call with the game lock held.
 pub fn record_state_change(
     dir: &GameDir,
@@ -400,12 +401,24 @@ pub fn record_state_change(
     recover(dir)?;
     let before = fs::read(dir.state()).with_context(|| format!("cannot read {}", dir.state().display()))?;
     let old = dir.load_state()?;
+    // The open phase is abandoned: reveal its seed under its commitment
+    // (with an empty dice log), so nobody need wonder whether the
+    // moderator peeked at it before choosing to roll back.
+    let discarded = match (phase::commitment(dir)?, phase::read_seed(dir)) {
+        (Some(c), Ok(seed)) => Some((c, seed)),
+        _ => None,
+    };
     let c = phase::stage_next(dir, &new_state.game, new_state.phase)?;
     let mut draft = Draft::new(kind, &new_state.game, old.phase);
     draft.note = note.to_string();
     draft.next_phase = Some(new_state.phase);
     draft.next_commitment = Some(c);
     draft.files = files;
+    if let Some((commitment, seed)) = discarded {
+        draft.commitment = Some(commitment);
+        draft.file("seed", crate::dice::to_hex(&seed));
+        draft.file("dice.toml", toml::to_string(&history::DiceLog::default())?);
+    }
     draft.file("state-before.toml", before);
     draft.file("state-after.toml", new_state.to_toml());
     let (info, _) = history::stage(dir, &draft)?;
