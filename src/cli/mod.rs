@@ -105,7 +105,8 @@ pub enum Command {
     // == end dice ==
 
     // == rules: resolve, autoplay (issue 5, 6) ==
-
+    /// Play phases with generated random-but-legal orders and seeded dice (a dry run).
+    Autoplay(ops::autoplay::AutoplayArgs),
     // == end rules ==
 
     // == mail: ingest, send, fetch (issue 7) ==
@@ -176,7 +177,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
         // == end dice ==
 
         // == rules ==
-
+        Command::Autoplay(a) => ops::autoplay::run(&a),
         // == end rules ==
 
         // == mail ==

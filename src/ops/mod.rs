@@ -3,6 +3,7 @@
 //! core for everything else.
 #![allow(clippy::disallowed_methods)] // adapter
 
+pub mod autoplay;
 pub mod demo;
 pub mod map;
 pub mod new;
