@@ -327,6 +327,11 @@ pub fn political_steps(
                     ));
                 } else {
                     state.relations.set_alliance(mover, *with, false);
+                    // 4.256: an ally of France leaves the embargo by leaving the alliance.
+                    if (mover == PowerId::France || *with == PowerId::France) && state.embargo.active {
+                        let other = if mover == PowerId::France { *with } else { mover };
+                        state.power_mut(other).in_embargo = false;
+                    }
                     if state.power(*with).control == (Control::Allied { with: mover }) {
                         state.power_mut(*with).control = Control::Inactive;
                     }
@@ -417,6 +422,29 @@ pub fn expire_peaces(state: &mut State, out: &mut Vec<Outcome>) {
     let (gone, keep): (Vec<_>, Vec<_>) = state.relations.enforced_peace.drain(..).partition(|e| e.until <= now);
     state.relations.enforced_peace = keep;
     for e in gone {
+        // 4.256: a country at enforced peace with France leaves the
+        // Continental System when the peace expires.
+        if e.powers.contains(&PowerId::France) {
+            let other = if e.powers[0] == PowerId::France {
+                e.powers[1]
+            } else {
+                e.powers[0]
+            };
+            if state.power(other).in_embargo && !state.relations.allied(other, PowerId::France) {
+                state.power_mut(other).in_embargo = false;
+                out.push(
+                    Outcome::new(
+                        "4.256",
+                        "embargo-left",
+                        format!(
+                            "{} leaves the Continental System with the end of its enforced peace",
+                            other.name()
+                        ),
+                    )
+                    .power(other),
+                );
+            }
+        }
         out.push(Outcome::new(
             "2.7",
             "enforced-peace-expired",

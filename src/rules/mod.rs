@@ -353,3 +353,63 @@ pub fn audit(before: &State, after: &State, outcomes: &[Outcome]) -> Result<(), 
         Err(problems.join("; "))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn audit_catches_an_unexplained_change() {
+        let s = Scenario::embedded("1805").unwrap();
+        let before = State::initial(
+            &s,
+            "t",
+            &PowerId::ALL.into_iter().collect::<BTreeSet<_>>(),
+            BTreeSet::new(),
+        );
+        let mut after = before.clone();
+        after.power_mut(PowerId::Spain).gold += 3;
+        assert!(audit(&before, &after, &[]).is_err());
+        let explained = Outcome::new("4.21", "tax", "t").gold(PowerId::Spain, 3);
+        assert!(audit(&before, &after, &[explained]).is_ok());
+        after.power_mut(PowerId::Spain).gold = -1;
+        let o = Outcome::new("x", "x", "x").gold(PowerId::Spain, -1 - before.power(PowerId::Spain).gold);
+        assert!(audit(&before, &after, &[o]).unwrap_err().contains("negative Gold"));
+    }
+
+    #[test]
+    fn the_game_over_refuses_resolution_and_orders() {
+        let s = Scenario::embedded("1805").unwrap();
+        let mut st = State::initial(
+            &s,
+            "t",
+            &PowerId::ALL.into_iter().collect::<BTreeSet<_>>(),
+            BTreeSet::new(),
+        );
+        st.over = Some("france".into());
+        let mut d = testing::ScriptedDice::default();
+        assert_eq!(
+            resolve(&s, &st, &PhaseOrders::new(), &mut d).unwrap_err(),
+            EngineError::GameOver
+        );
+        assert!(validate(&s, &st, PowerId::France, &Order::MoveFirst).is_err());
+        assert_eq!(roles(&s, &st), Roles::default());
+    }
+
+    #[test]
+    fn orders_out_of_phase_are_rejected() {
+        let s = Scenario::embedded("1805").unwrap();
+        let st = State::initial(
+            &s,
+            "t",
+            &PowerId::ALL.into_iter().collect::<BTreeSet<_>>(),
+            BTreeSet::new(),
+        );
+        // 1805-fall-turn-start: a VP purchase belongs to the Winterphase.
+        let r = validate(&s, &st, PowerId::Britain, &Order::BuyVp { gold: 8 }).unwrap_err();
+        assert_eq!(r.rule, "3.7");
+        assert!(validate(&s, &st, PowerId::France, &Order::MoveFirst).is_ok());
+        assert!(validate(&s, &st, PowerId::Britain, &Order::MoveFirst).is_err());
+    }
+}
