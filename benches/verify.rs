@@ -30,7 +30,10 @@ fn phases() -> Vec<PhaseId> {
     };
     for _ in 0..41 {
         if turn.season == Season::Winter {
-            out.push(PhaseId { turn, step: Step::Winter });
+            out.push(PhaseId {
+                turn,
+                step: Step::Winter,
+            });
         } else {
             out.push(PhaseId {
                 turn,
@@ -42,7 +45,10 @@ fn phases() -> Vec<PhaseId> {
                     step: Step::PlayerTurn(p),
                 });
             }
-            out.push(PhaseId { turn, step: Step::Build });
+            out.push(PhaseId {
+                turn,
+                step: Step::Build,
+            });
         }
         turn = turn.next();
     }
@@ -100,10 +106,7 @@ fn build(root: &Path) -> (GameDir, usize) {
         draft.file("entropy.toml", toml::to_string(&EntropyFile { entropy }).unwrap());
         let rolls = d.log().to_vec();
         draft.file("dice.toml", toml::to_string(&DiceLog { rolls: rolls.clone() }).unwrap());
-        draft.file(
-            "report.txt",
-            history::render_report("bench", *ph, &outcomes, &rolls),
-        );
+        draft.file("report.txt", history::render_report("bench", *ph, &outcomes, &rolls));
         draft.file("outcomes.toml", toml::to_string(&OutcomesFile { outcomes }).unwrap());
         draft.file("state-after.toml", after);
         history::append(&dir, &draft).unwrap();
