@@ -109,7 +109,10 @@ pub enum Command {
     // == end rules ==
 
     // == mail: ingest, send, fetch (issue 7) ==
-
+    /// Read order mails (Maildir, mbox, .eml, stdin), archive and answer them.
+    Ingest(ops::ingest::IngestArgs),
+    /// Deliver the outbox (file, sendmail or SMTP, per game.toml).
+    Send(ops::send::SendArgs),
     // == end mail ==
 
     // == workflow: run, status, pause, resume, extend, undo, preview, replace-player (issue 8) ==
@@ -180,7 +183,8 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
         // == end rules ==
 
         // == mail ==
-
+        Command::Ingest(a) => ops::ingest::run(&a),
+        Command::Send(a) => ops::send::run(&a),
         // == end mail ==
 
         // == workflow ==

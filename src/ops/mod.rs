@@ -4,8 +4,10 @@
 #![allow(clippy::disallowed_methods)] // adapter
 
 pub mod demo;
+pub mod ingest;
 pub mod map;
 pub mod new;
+pub mod send;
 pub mod show;
 
 use crate::scenario;

@@ -76,6 +76,7 @@ pub fn create_from(o: &NewOptions, players: store::players::Players) -> Result<(
         },
         players: entries,
         timezone: "UTC".to_string(),
+        mail: Default::default(),
     };
     dir.create_layout()?;
     let _lock = dir.lock()?;
