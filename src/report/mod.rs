@@ -79,7 +79,14 @@ fn wrap_filter(value: String, width: Option<usize>) -> String {
     let width = width.unwrap_or(WIDTH);
     value
         .split('\n')
-        .map(|l| textwrap::fill(l, textwrap::Options::new(width).break_words(false)))
+        .map(|l| {
+            textwrap::fill(
+                l,
+                textwrap::Options::new(width)
+                    .break_words(false)
+                    .word_splitter(textwrap::WordSplitter::NoHyphenation),
+            )
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }
