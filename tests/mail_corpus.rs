@@ -276,13 +276,10 @@ fn a_host_routes_by_game_line_and_by_address() {
     let tmp = tempfile::tempdir().unwrap();
     let demo = new_game(tmp.path(), "demo");
     // The demo game has its own address.
-    let cfg_path = GameDir::new(&demo).config();
-    let cfg = std::fs::read_to_string(&cfg_path).unwrap();
-    std::fs::write(
-        &cfg_path,
-        format!("{cfg}\n[mail]\naddress = \"demo@games.example.org\"\n"),
-    )
-    .unwrap();
+    let g = GameDir::new(&demo);
+    let mut cfg = g.load_config().unwrap();
+    cfg.mail.address = Some("demo@games.example.org".into());
+    std::fs::write(g.config(), cfg.to_toml()).unwrap();
     let host = ingest::Host::load(tmp.path()).unwrap();
     let mut run = Run::new(now());
     // GAME line naming a game hosted nowhere.
