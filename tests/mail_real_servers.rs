@@ -17,7 +17,7 @@ use empereur::ops;
 use empereur::report::Templates;
 use empereur::rules::Outcome;
 use empereur::store::GameDir;
-use empereur::store::config::{Security, SmtpConfig, Transport};
+use empereur::store::config::{ImapConfig, Security, SmtpConfig, Transport};
 use lettre::Transport as _;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -58,6 +58,13 @@ fn maildir_files(rig: &Rig, user: &str) -> Vec<PathBuf> {
     out
 }
 
+/// The unique part of a Maildir file name (without the `:2,` flags that
+/// change when Dovecot moves it to cur/).
+fn unique(p: &Path) -> String {
+    let n = p.file_name().unwrap().to_string_lossy();
+    n.split(':').next().unwrap().to_string()
+}
+
 /// What each mailbox held before this test (the rig may be reused).
 fn baseline(rig: &Rig) -> BTreeMap<String, Vec<PathBuf>> {
     ["gm", "france", "austria"]
@@ -72,7 +79,7 @@ fn wait_for(rig: &Rig, before: &BTreeMap<String, Vec<PathBuf>>, user: &str, n: u
     loop {
         let mut files: Vec<PathBuf> = maildir_files(rig, user)
             .into_iter()
-            .filter(|p| !before[user].contains(p))
+            .filter(|p| !before[user].iter().any(|b| unique(b) == unique(p)))
             .collect();
         if files.len() >= n || start.elapsed() > Duration::from_secs(20) {
             files.sort();
@@ -223,6 +230,48 @@ fn orders_acks_and_reports_travel_through_postfix_and_dovecot() {
             .all(|h| matches!(h.verdict, Verdict::Duplicate | Verdict::NotStored { .. })),
         "{again:?}"
     );
+
+    // The same messages fetched over IMAPS from Dovecot into a second
+    // copy of the game: the same decisions; a second fetch finds nothing.
+    let root2 = tmp.path().join("fetched");
+    let players = empereur::store::players::parse("players", players_toml()).unwrap();
+    ops::new::create_from(
+        &ops::new::NewOptions {
+            dir: root2.clone(),
+            scenario: "1805".into(),
+            players: PathBuf::new(),
+            options: vec![],
+            id: Some("demo".into()),
+        },
+        players,
+    )
+    .unwrap();
+    std::fs::write(root2.join("imap-password"), "gm-pw\n").unwrap();
+    let g2 = GameDir::new(&root2);
+    let mut cfg2 = g2.load_config().unwrap();
+    cfg2.mail.imap = Some(ImapConfig {
+        host: "127.0.0.1".into(),
+        port: Some(rig.port("EMPEREUR_RIG_IMAPS_PORT")),
+        user: "gm@rig.test".into(),
+        password_env: None,
+        password_file: Some("imap-password".into()),
+        mailbox: None,
+        ca_file: Some(rig.env["EMPEREUR_RIG_CA"].clone()),
+        tls_name: Some("localhost".into()),
+    });
+    std::fs::write(g2.config(), cfg2.to_toml()).unwrap();
+    let fetch = ops::fetch::FetchArgs { game: root2.clone() };
+    let verdicts = ops::fetch::fetch(&fetch, Utc::now()).unwrap();
+    let codes: Vec<&str> = verdicts.iter().map(|v| v.code()).collect();
+    assert!(codes.len() >= 3, "{codes:?}");
+    assert!(codes.contains(&"wrong-password"), "{codes:?}");
+    assert!(
+        ops::fetch::fetch(&fetch, Utc::now()).unwrap().is_empty(),
+        "fetched messages are flagged seen"
+    );
+    let archived = std::fs::read_dir(g2.inbox().join("cur")).unwrap().count()
+        + std::fs::read_dir(g2.inbox().join("new")).unwrap().count();
+    assert_eq!(archived, codes.len());
 
     // Send the acknowledgements over submission (STARTTLS + AUTH).
     let send = ops::send::SendArgs {

@@ -113,6 +113,8 @@ pub enum Command {
     Ingest(ops::ingest::IngestArgs),
     /// Deliver the outbox (file, sendmail or SMTP, per game.toml).
     Send(ops::send::SendArgs),
+    /// Pull new mail from the game's IMAP mailbox (TLS) and ingest it.
+    Fetch(ops::fetch::FetchArgs),
     // == end mail ==
 
     // == workflow: run, status, pause, resume, extend, undo, preview, replace-player (issue 8) ==
@@ -185,6 +187,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
         // == mail ==
         Command::Ingest(a) => ops::ingest::run(&a),
         Command::Send(a) => ops::send::run(&a),
+        Command::Fetch(a) => ops::fetch::run(&a),
         // == end mail ==
 
         // == workflow ==

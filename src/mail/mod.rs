@@ -24,6 +24,7 @@
 pub mod archive;
 pub mod auth;
 pub mod compose;
+pub mod fetch;
 pub mod ingest;
 pub mod outbox;
 pub mod parse;

@@ -4,6 +4,7 @@
 #![allow(clippy::disallowed_methods)] // adapter
 
 pub mod demo;
+pub mod fetch;
 pub mod ingest;
 pub mod map;
 pub mod new;
