@@ -22,6 +22,8 @@
 //! | module | owns | reads / writes in a game directory |
 //! |---|---|---|
 //! | [`store`] | layout, atomic writes, lock, config, passwords | everything below, through `atomic_write` |
+//! | [`mail`] | ingest, authentication, outbox, sending | `mail/`, journal; submissions via store |
+//! | [`report`] | view models and templates of mails and reports | reads `templates/` overrides |
 //! | [`ops`] | one function per command | — (calls store) |
 //! | [`cli`] | argument parsing, exit codes | — |
 //!
@@ -35,9 +37,11 @@ pub mod cli;
 pub mod diagnostic;
 pub mod dice;
 pub mod ids;
+pub mod mail;
 pub mod map;
 pub mod ops;
 pub mod orders;
+pub mod report;
 pub mod rules;
 pub mod scenario;
 pub mod schedule;

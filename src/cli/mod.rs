@@ -122,7 +122,12 @@ pub enum Command {
     // == end rules ==
 
     // == mail: ingest, send, fetch (issue 7) ==
-
+    /// Read order mails (Maildir, mbox, .eml, stdin), archive and answer them.
+    Ingest(ops::ingest::IngestArgs),
+    /// Deliver the outbox (file, sendmail or SMTP, per game.toml).
+    Send(ops::send::SendArgs),
+    /// Pull new mail from the game's IMAP mailbox (TLS) and ingest it.
+    Fetch(ops::fetch::FetchArgs),
     // == end mail ==
 
     // == workflow: run, status, pause, resume, extend, undo, preview, replace-player (issue 8) ==
@@ -239,7 +244,9 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
         // == end rules ==
 
         // == mail ==
-
+        Command::Ingest(a) => ops::ingest::run(&a),
+        Command::Send(a) => ops::send::run(&a),
+        Command::Fetch(a) => ops::fetch::run(&a),
         // == end mail ==
 
         // == workflow ==

@@ -77,6 +77,7 @@ pub fn create_from(o: &NewOptions, players: store::players::Players) -> Result<(
         players: entries,
         timezone: "UTC".to_string(),
         deadlines: Default::default(),
+        mail: Default::default(),
     };
     dir.create_layout()?;
     let _lock = dir.lock()?;

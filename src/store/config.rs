@@ -41,6 +41,114 @@ pub struct GameConfig {
     /// Deadlines per phase kind, grace, reminders (issue 8).
     #[serde(default)]
     pub deadlines: crate::schedule::DeadlineConfig,
+    /// Mail: the game's address, size limit, outgoing transport, IMAP.
+    #[serde(default)]
+    pub mail: MailConfig,
+}
+
+/// `[mail]` in game.toml (issue 7). Every field has a default, so a game
+/// without the table sends through the file transport.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MailConfig {
+    /// The game's own address: the From of outgoing mail and the address
+    /// `ingest --games` routes by. Default: the moderator's address.
+    #[serde(default)]
+    pub address: Option<String>,
+    /// Largest message accepted as orders, in bytes (default 256 KiB).
+    #[serde(default)]
+    pub max_bytes: Option<u64>,
+    #[serde(default)]
+    pub transport: Transport,
+    #[serde(default)]
+    pub imap: Option<ImapConfig>,
+}
+
+/// Default size limit of an incoming message (orders are a few KiB; a
+/// reply quoting a whole report is well under this).
+pub const DEFAULT_MAX_BYTES: u64 = 256 * 1024;
+
+impl MailConfig {
+    pub fn max_bytes(&self) -> u64 {
+        self.max_bytes.unwrap_or(DEFAULT_MAX_BYTES)
+    }
+}
+
+/// How `send` delivers the outbox.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Transport {
+    /// Write each message as a `.eml` file into `dir` (relative to the
+    /// game directory; default `mail/files`), for sending by hand.
+    File {
+        #[serde(default)]
+        dir: Option<String>,
+    },
+    /// Pipe to the local sendmail (`command`, default `sendmail` on PATH).
+    Sendmail {
+        #[serde(default)]
+        command: Option<String>,
+    },
+    /// SMTP: STARTTLS (port 587) or implicit TLS (465), with
+    /// authentication; `plain` only to a loopback host.
+    Smtp(SmtpConfig),
+}
+
+impl Default for Transport {
+    fn default() -> Self {
+        Transport::File { dir: None }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Security {
+    Starttls,
+    Tls,
+    Plain,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SmtpConfig {
+    pub host: String,
+    #[serde(default)]
+    pub port: Option<u16>,
+    pub security: Security,
+    #[serde(default)]
+    pub user: Option<String>,
+    /// Name of an environment variable holding the password (kept out of
+    /// game.toml, which may live in git).
+    #[serde(default)]
+    pub password_env: Option<String>,
+    /// A file holding the password (first line).
+    #[serde(default)]
+    pub password_file: Option<String>,
+    /// A PEM file of an extra CA to trust (a private relay, the test rig).
+    #[serde(default)]
+    pub ca_file: Option<String>,
+    /// The name to verify the certificate against (default: `host`).
+    #[serde(default)]
+    pub tls_name: Option<String>,
+    #[serde(default)]
+    pub timeout_secs: Option<u64>,
+}
+
+/// `[mail.imap]`: where `fetch` pulls new messages from (TLS only).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImapConfig {
+    pub host: String,
+    #[serde(default)]
+    pub port: Option<u16>,
+    pub user: String,
+    #[serde(default)]
+    pub password_env: Option<String>,
+    #[serde(default)]
+    pub password_file: Option<String>,
+    #[serde(default)]
+    pub mailbox: Option<String>,
+    #[serde(default)]
+    pub ca_file: Option<String>,
+    #[serde(default)]
+    pub tls_name: Option<String>,
 }
 
 fn default_tz() -> String {
@@ -78,5 +186,9 @@ impl GameConfig {
     }
     pub fn player(&self, p: PowerId) -> Option<&PlayerEntry> {
         self.players.iter().find(|x| x.power == p)
+    }
+    /// The address outgoing mail comes from.
+    pub fn mail_address(&self) -> &str {
+        self.mail.address.as_deref().unwrap_or(&self.moderator.email)
     }
 }

@@ -1,0 +1,188 @@
+//! Mail the game sends on its own: the phase-opening mail to every
+//! player and the turn reports after `resolve`, one per power from its own
+//! view plus the moderator's full report. Queued in the outbox with
+//! stable ids (one per game, phase, kind and recipient), so composing
+//! twice never sends twice.
+
+use super::outbox::{self, Addr, FileAttachment, OutMail};
+use crate::ids::PowerId;
+use crate::report::{self, PhaseOpeningView, Templates, TurnReportView};
+use crate::rules::{self, Outcome};
+use crate::scenario::Scenario;
+use crate::state::State;
+use crate::store::{GameConfig, GameDir};
+use anyhow::Result;
+use chrono::{DateTime, Utc};
+
+fn game_from(config: &GameConfig) -> Addr {
+    Addr::new(Some(&format!("Empereur {}", config.game)), config.mail_address())
+}
+
+/// The order template of a power: the header lines filled in, its units
+/// as comment lines, END.
+pub fn order_template(config: &GameConfig, state: &State, power: PowerId) -> String {
+    let mut t = format!(
+        "GAME {}\nPOWER {}\nPASSWORD \nPHASE {}\n\n",
+        config.game,
+        power.id(),
+        state.phase
+    );
+    for u in report::unit_lines(state, power) {
+        t.push_str(&format!("# {u}\n"));
+    }
+    t.push_str("\nEND\n");
+    t
+}
+
+/// Queue the phase-opening mail of the open phase for every player.
+/// Returns the ids queued.
+pub fn phase_opening(
+    dir: &GameDir,
+    templates: &Templates,
+    config: &GameConfig,
+    scenario: &Scenario,
+    state: &State,
+    deadline: Option<String>,
+    now: DateTime<Utc>,
+) -> Result<Vec<String>> {
+    let roles = rules::roles(scenario, state);
+    let commitment = crate::store::phase::commitment(dir)?;
+    let mut ids = Vec::new();
+    for p in &config.players {
+        let role = if roles.must.contains(&p.power) {
+            "must"
+        } else if roles.may.contains(&p.power) {
+            "may"
+        } else {
+            "none"
+        };
+        let view = PhaseOpeningView {
+            game: config.game.clone(),
+            phase: state.phase.to_string(),
+            deadline: deadline.clone(),
+            power: p.power.name().to_string(),
+            role: role.to_string(),
+            units: report::unit_lines(state, p.power),
+            template: order_template(config, state, p.power),
+            commitment: commitment.clone(),
+        };
+        let m = OutMail {
+            id: outbox::stable_id(&["phase-opening", &config.game, &state.phase.to_string(), p.power.id()]),
+            from: game_from(config),
+            to: vec![Addr::new(Some(&p.name), &p.email)],
+            cc: vec![],
+            subject: format!("Empereur {}: phase {} is open", config.game, state.phase),
+            in_reply_to: None,
+            body: templates.render("phase-opening", &view)?,
+            attachments: vec![],
+            date: now,
+        };
+        outbox::queue(dir, &m)?;
+        ids.push(m.id);
+    }
+    Ok(ids)
+}
+
+/// What a resolved phase produced, as the reports need it.
+pub struct Resolved<'a> {
+    /// The phase that was resolved (its id).
+    pub phase: String,
+    /// The state after resolution (the next phase open).
+    pub after: &'a State,
+    pub outcomes: &'a [Outcome],
+    /// The revealed seed (hex) and the entropy lines folded in.
+    pub seed: Option<String>,
+    pub entropy: Vec<String>,
+    /// The dice log as written to history, if any.
+    pub dice_log: Option<Vec<u8>>,
+}
+
+/// Queue the turn reports: one per player from that power's view, with
+/// its state file, the dice log and a JSON report attached; and the
+/// moderator's full report. Returns the ids queued.
+pub fn turn_reports(
+    dir: &GameDir,
+    templates: &Templates,
+    config: &GameConfig,
+    r: &Resolved<'_>,
+    now: DateTime<Utc>,
+) -> Result<Vec<String>> {
+    let mut ids = Vec::new();
+    let mut recipients: Vec<(Option<PowerId>, Addr)> = config
+        .players
+        .iter()
+        .map(|p| (Some(p.power), Addr::new(Some(&p.name), &p.email)))
+        .collect();
+    recipients.push((None, Addr::new(Some(&config.moderator.name), &config.moderator.email)));
+    for (power, to) in recipients {
+        let events = TurnReportView::events_for(r.outcomes, power);
+        let (state_name, state_text) = match power {
+            Some(p) => (format!("state-{}.toml", p.id()), r.after.view_for(p).to_toml()),
+            None => ("state.toml".to_string(), r.after.to_toml()),
+        };
+        let json = serde_json::json!({
+            "game": config.game,
+            "phase": r.phase,
+            "power": power.map(|p| p.id()),
+            "outcomes": r.outcomes.iter().filter(|o| power.is_none_or(|p| o.visibility.sees(p))).collect::<Vec<_>>(),
+            "seed": r.seed,
+            "entropy": r.entropy,
+            "next_phase": r.after.phase.to_string(),
+        });
+        let mut attachments = vec![FileAttachment {
+            name: state_name,
+            content_type: "text/plain; charset=utf-8".into(),
+            bytes: state_text.into_bytes(),
+        }];
+        if let Some(log) = &r.dice_log {
+            attachments.push(FileAttachment {
+                name: "dice-log.txt".into(),
+                content_type: "text/plain; charset=utf-8".into(),
+                bytes: log.clone(),
+            });
+        }
+        attachments.push(FileAttachment {
+            name: "report.json".into(),
+            content_type: "application/json".into(),
+            bytes: serde_json::to_vec_pretty(&json)?,
+        });
+        let view = TurnReportView {
+            game: config.game.clone(),
+            phase: r.phase.clone(),
+            power: power.map(|p| p.name().to_string()),
+            events,
+            summary: match power {
+                Some(p) => report::state_summary(r.after, p),
+                None => config
+                    .players
+                    .iter()
+                    .flat_map(|p| report::state_summary(r.after, p.power).into_iter().take(1))
+                    .collect(),
+            },
+            seed: r.seed.clone(),
+            entropy: r.entropy.clone(),
+            next_phase: Some(r.after.phase.to_string()),
+            attachments: attachments.iter().map(|a| a.name.clone()).collect(),
+        };
+        let who = power.map(|p| p.id()).unwrap_or("moderator");
+        let m = OutMail {
+            id: outbox::stable_id(&["turn-report", &config.game, &r.phase, who]),
+            from: game_from(config),
+            to: vec![to],
+            cc: vec![],
+            subject: format!(
+                "Empereur {}: report of {} for {}",
+                config.game,
+                r.phase,
+                power.map(|p| p.name()).unwrap_or("the moderator")
+            ),
+            in_reply_to: None,
+            body: templates.render("turn-report", &view)?,
+            attachments,
+            date: now,
+        };
+        outbox::queue(dir, &m)?;
+        ids.push(m.id);
+    }
+    Ok(ids)
+}

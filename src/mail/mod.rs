@@ -1,0 +1,38 @@
+//! Mail: everything between a player's mailbox and the game directory.
+//!
+//! Incoming ([`ingest`]): the raw bytes are archived first ([`archive`],
+//! Maildir `mail/inbox/`, fsynced, never deleted, deduplicated by their
+//! SHA-256), then parsed ([`parse`]: text/plain, else HTML as text, else a
+//! `.txt` attachment; any charset and transfer encoding), routed and
+//! authenticated ([`prescan`] reads only the GAME/POWER/PASSWORD/PHASE
+//! lines; [`auth`] checks the password against the stored argon2 hash),
+//! then the orders go through `orders::check` and `store::submission`.
+//! Every message gets a reply, every decision a journal line.
+//!
+//! Outgoing ([`outbox`], [`transport`]): messages are built only with
+//! lettre's typed builders, queued as `mail/outbox/<id>.eml` plus an
+//! envelope `<id>.json`, and moved to `mail/sent/` only once the server
+//! accepted them. [`compose`] queues phase-opening mails and turn reports
+//! rendered by [`crate::report`].
+//!
+//! This module owns `mail/` of a game directory and the host directory of
+//! `ingest --games`; it reads `game.toml` and `state.toml`, writes
+//! submissions through `store::submission` and journal lines through
+//! `GameDir::journal_line`.
+#![allow(clippy::disallowed_methods)] // adapter: files, mail servers
+
+pub mod archive;
+pub mod auth;
+pub mod compose;
+pub mod fetch;
+pub mod ingest;
+pub mod outbox;
+pub mod parse;
+pub mod prescan;
+pub mod transport;
+
+/// SHA-256 of bytes, hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    hex::encode(sha2::Sha256::digest(bytes))
+}

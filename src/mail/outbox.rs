@@ -1,0 +1,302 @@
+//! The outbox: outgoing messages built with lettre's typed builders (no
+//! header is ever assembled from text, so a player's name or subject
+//! cannot inject headers), stored as `mail/outbox/<id>.eml` with an
+//! envelope `<id>.json`. The id is stable (derived from what the message
+//! answers), and so is the Message-ID: queuing the same reply twice
+//! replaces the queued copy, and a message already in `mail/sent/` is
+//! never queued again.
+
+use crate::store::{GameDir, atomic_write};
+use anyhow::{Context, Result, anyhow};
+use chrono::{DateTime, Utc};
+use lettre::message::header::ContentType;
+use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
+use serde::{Deserialize, Serialize};
+use std::fs;
+use std::path::PathBuf;
+
+/// An address with an optional display name.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Addr {
+    pub name: Option<String>,
+    pub email: String,
+}
+
+impl Addr {
+    pub fn new(name: Option<&str>, email: &str) -> Addr {
+        Addr {
+            name: name.map(str::to_string),
+            email: email.to_string(),
+        }
+    }
+    fn mailbox(&self) -> Result<Mailbox> {
+        let email = self
+            .email
+            .parse()
+            .map_err(|e| anyhow!("'{}' is not a valid address: {e}", self.email))?;
+        // Names are passed as values; lettre encodes them (RFC 2047).
+        let name = self
+            .name
+            .as_ref()
+            .map(|n| n.chars().filter(|c| !c.is_control()).collect::<String>());
+        Ok(Mailbox::new(name, email))
+    }
+}
+
+/// A file attached to an outgoing message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileAttachment {
+    pub name: String,
+    /// MIME type, e.g. `text/plain; charset=utf-8`, `application/json`.
+    pub content_type: String,
+    pub bytes: Vec<u8>,
+}
+
+/// A message to send.
+#[derive(Clone, Debug)]
+pub struct OutMail {
+    /// Stable id: file name in outbox/sent and local part of the
+    /// Message-ID.
+    pub id: String,
+    pub from: Addr,
+    pub to: Vec<Addr>,
+    pub cc: Vec<Addr>,
+    pub subject: String,
+    /// Message-ID (without brackets) of the message this answers.
+    pub in_reply_to: Option<String>,
+    pub body: String,
+    pub attachments: Vec<FileAttachment>,
+    pub date: DateTime<Utc>,
+}
+
+/// The envelope and delivery record kept beside each queued message.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Envelope {
+    pub id: String,
+    pub message_id: String,
+    pub from: String,
+    /// Every recipient (To and Cc).
+    pub to: Vec<String>,
+    pub subject: String,
+    pub queued: String,
+    #[serde(default)]
+    pub attempts: u32,
+    #[serde(default)]
+    pub last_error: Option<String>,
+    /// Set (and fsynced) just before handing the message to the server,
+    /// cleared after; found set on the next run it means a crash in
+    /// between, and the message is held rather than sent twice.
+    #[serde(default)]
+    pub sending: bool,
+    /// When the server accepted it (in `sent/`).
+    #[serde(default)]
+    pub sent: Option<String>,
+    #[serde(default)]
+    pub server_reply: Option<String>,
+}
+
+/// What queuing did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Queued {
+    New,
+    /// A message with this id was queued already and is replaced.
+    Replaced,
+    /// A message with this id was sent already; nothing queued.
+    AlreadySent,
+}
+
+/// A stable id from the parts that identify a message (kind, what it
+/// answers, recipient…): 32 hex characters.
+pub fn stable_id(parts: &[&str]) -> String {
+    let joined = parts.join("\u{1f}");
+    super::sha256_hex(joined.as_bytes())[..32].to_string()
+}
+
+impl OutMail {
+    /// The Message-ID (without brackets): `<id>@<domain of From>`.
+    pub fn message_id(&self) -> String {
+        let domain = self
+            .from
+            .email
+            .rsplit_once('@')
+            .map(|(_, d)| d)
+            .unwrap_or("empereur.invalid");
+        format!("{}@{domain}", self.id)
+    }
+
+    /// Build the RFC 5322 bytes with lettre.
+    pub fn build(&self) -> Result<Vec<u8>> {
+        let mut b = lettre::Message::builder()
+            .from(self.from.mailbox()?)
+            .subject(self.subject.replace(['\r', '\n'], " "))
+            .message_id(Some(format!("<{}>", self.message_id())))
+            .date(std::time::SystemTime::from(self.date))
+            .user_agent(format!("empereur {}", env!("CARGO_PKG_VERSION")))
+            .header(AutoSubmitted);
+        for a in &self.to {
+            b = b.to(a.mailbox()?);
+        }
+        for a in &self.cc {
+            b = b.cc(a.mailbox()?);
+        }
+        if let Some(r) = &self.in_reply_to {
+            let r = r
+                .trim()
+                .trim_matches(['<', '>'])
+                .replace(['\r', '\n', ' ', '<', '>'], "");
+            if !r.is_empty() {
+                b = b.in_reply_to(format!("<{r}>")).references(format!("<{r}>"));
+            }
+        }
+        let text = SinglePart::builder()
+            .header(ContentType::TEXT_PLAIN)
+            .body(self.body.clone());
+        let msg = if self.attachments.is_empty() {
+            b.singlepart(text)
+        } else {
+            let mut mp = MultiPart::mixed().singlepart(text);
+            for a in &self.attachments {
+                let ct = ContentType::parse(&a.content_type)
+                    .map_err(|e| anyhow!("attachment {}: bad content type '{}': {e}", a.name, a.content_type))?;
+                mp = mp.singlepart(Attachment::new(a.name.clone()).body(a.bytes.clone(), ct));
+            }
+            b.multipart(mp)
+        }
+        .map_err(|e| anyhow!("cannot build message {}: {e}", self.id))?;
+        Ok(msg.formatted())
+    }
+
+    /// Every recipient address.
+    pub fn recipients(&self) -> Vec<String> {
+        self.to.iter().chain(&self.cc).map(|a| a.email.clone()).collect()
+    }
+}
+
+/// `Auto-Submitted: auto-replied` (RFC 3834), so that vacation responders
+/// do not answer our replies and no mail loop starts.
+#[derive(Clone)]
+struct AutoSubmitted;
+
+impl lettre::message::header::Header for AutoSubmitted {
+    fn name() -> lettre::message::header::HeaderName {
+        lettre::message::header::HeaderName::new_from_ascii_str("Auto-Submitted")
+    }
+    fn parse(_: &str) -> std::result::Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(AutoSubmitted)
+    }
+    fn display(&self) -> lettre::message::header::HeaderValue {
+        lettre::message::header::HeaderValue::new(Self::name(), "auto-replied".to_string())
+    }
+}
+
+pub fn eml_path(dir: &GameDir, id: &str) -> PathBuf {
+    dir.outbox().join(format!("{id}.eml"))
+}
+pub fn env_path(dir: &GameDir, id: &str) -> PathBuf {
+    dir.outbox().join(format!("{id}.json"))
+}
+pub fn sent_eml_path(dir: &GameDir, id: &str) -> PathBuf {
+    dir.sent().join(format!("{id}.eml"))
+}
+pub fn sent_env_path(dir: &GameDir, id: &str) -> PathBuf {
+    dir.sent().join(format!("{id}.json"))
+}
+
+/// Queue a message: envelope first, then the message (a queued message is
+/// one whose `.eml` exists), both written atomically.
+pub fn queue(dir: &GameDir, m: &OutMail) -> Result<Queued> {
+    if sent_eml_path(dir, &m.id).exists() {
+        return Ok(Queued::AlreadySent);
+    }
+    let bytes = m.build()?;
+    let existed = eml_path(dir, &m.id).exists();
+    let env = Envelope {
+        id: m.id.clone(),
+        message_id: m.message_id(),
+        from: m.from.email.clone(),
+        to: m.recipients(),
+        subject: m.subject.clone(),
+        queued: m.date.to_rfc3339(),
+        ..Envelope::default()
+    };
+    write_envelope(&env_path(dir, &m.id), &env)?;
+    atomic_write(&eml_path(dir, &m.id), &bytes)?;
+    Ok(if existed { Queued::Replaced } else { Queued::New })
+}
+
+pub fn write_envelope(path: &std::path::Path, env: &Envelope) -> Result<()> {
+    let json = serde_json::to_string_pretty(env)?;
+    atomic_write(path, json.as_bytes())
+}
+
+pub fn read_envelope(path: &std::path::Path) -> Result<Envelope> {
+    let text = fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    serde_json::from_str(&text).with_context(|| format!("{} is not an envelope", path.display()))
+}
+
+/// Ids of the queued messages, sorted.
+pub fn queued(dir: &GameDir) -> Result<Vec<String>> {
+    let d = dir.outbox();
+    if !d.is_dir() {
+        return Ok(Vec::new());
+    }
+    let mut out = Vec::new();
+    for e in fs::read_dir(&d).with_context(|| format!("cannot read {}", d.display()))? {
+        let p = e?.path();
+        if p.extension().and_then(|x| x.to_str()) == Some("eml")
+            && let Some(stem) = p.file_stem().and_then(|s| s.to_str())
+        {
+            out.push(stem.to_string());
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mail(name: &str, subject: &str) -> OutMail {
+        OutMail {
+            id: stable_id(&["ack", "abc"]),
+            from: Addr::new(Some("GM"), "gm@example.org"),
+            to: vec![Addr::new(Some(name), "ann@example.org")],
+            cc: vec![],
+            subject: subject.into(),
+            in_reply_to: Some("orig@x".into()),
+            body: "Bonjour, Empereur\n".into(),
+            attachments: vec![],
+            date: DateTime::parse_from_rfc3339("2026-11-30T10:00:00Z")
+                .unwrap()
+                .with_timezone(&Utc),
+        }
+    }
+
+    #[test]
+    fn player_text_cannot_inject_headers() {
+        let m = mail("Ann\r\nBcc: evil@x.org", "orders\r\nBcc: evil@x.org");
+        let bytes = String::from_utf8(m.build().unwrap()).unwrap();
+        assert!(!bytes.contains("\nBcc:"), "{bytes}");
+        assert!(
+            bytes.contains(&format!("Message-ID: <{}@example.org>", m.id)),
+            "{bytes}"
+        );
+        assert!(bytes.contains("In-Reply-To: <orig@x>"));
+        assert!(bytes.contains("Auto-Submitted: auto-replied"));
+    }
+
+    #[test]
+    fn queue_replaces_and_never_requeues_a_sent_message() {
+        let d = tempfile::tempdir().unwrap();
+        let g = GameDir::new(d.path());
+        let m = mail("Ann", "x");
+        assert_eq!(queue(&g, &m).unwrap(), Queued::New);
+        assert_eq!(queue(&g, &m).unwrap(), Queued::Replaced);
+        assert_eq!(queued(&g).unwrap(), vec![m.id.clone()]);
+        fs::create_dir_all(g.sent()).unwrap();
+        fs::rename(eml_path(&g, &m.id), sent_eml_path(&g, &m.id)).unwrap();
+        assert_eq!(queue(&g, &m).unwrap(), Queued::AlreadySent);
+        assert!(queued(&g).unwrap().is_empty());
+    }
+}

@@ -1,0 +1,63 @@
+//! `empereur send`: deliver the outbox through the game's transport.
+
+use super::Done;
+use crate::mail::transport::{self, Delivery};
+use crate::store::GameDir;
+use anyhow::Result;
+use std::path::PathBuf;
+
+#[derive(clap::Args, Debug, Clone)]
+#[command(
+    after_help = "Examples:\n  empereur send --game campaign\n  empereur send --game campaign --dry-run\n  empereur send --game campaign --release 3f2a…   (a message held after a crash)\n\nThe transport is [mail.transport] in game.toml (default: .eml files in mail/files).\nExit code 1 when a message failed or is held; it stays queued."
+)]
+pub struct SendArgs {
+    /// The game directory (or a host directory of `ingest --games`).
+    #[arg(long, short = 'g', default_value = ".")]
+    pub game: PathBuf,
+    /// List what would be sent; send nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Send a message held because an earlier send was interrupted (it
+    /// may have been delivered once already).
+    #[arg(long)]
+    pub release: Vec<String>,
+}
+
+pub fn run(a: &SendArgs) -> Result<Done> {
+    let results = send(a, chrono::Utc::now())?;
+    let mut ok = true;
+    for d in &results {
+        match d {
+            Delivery::Sent { id, reply } => println!("sent {id}: {reply}"),
+            Delivery::Failed { id, error } => {
+                ok = false;
+                println!("FAILED {id}: {error} (left queued)")
+            }
+            Delivery::Held { id } => {
+                ok = false;
+                println!("HELD {id}: an earlier send was interrupted; release with --release {id}")
+            }
+            Delivery::WouldSend { id, to, subject } => println!("would send {id} to {}: {subject}", to.join(", ")),
+        }
+    }
+    if results.is_empty() {
+        println!("outbox empty");
+    }
+    Ok(if ok { Done::Yes } else { Done::No })
+}
+
+pub fn send(a: &SendArgs, now: chrono::DateTime<chrono::Utc>) -> Result<Vec<Delivery>> {
+    let dir = GameDir::new(&a.game);
+    let _lock = dir.lock()?;
+    let cfg = if dir.config().is_file() {
+        dir.load_config()?.mail.transport
+    } else {
+        Default::default()
+    };
+    let sender = if a.dry_run {
+        None
+    } else {
+        Some(transport::sender(&dir, &cfg)?)
+    };
+    transport::send_all(&dir, sender.as_ref(), &a.release, now)
+}

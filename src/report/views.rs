@@ -1,0 +1,195 @@
+//! View models: what the templates see. Built from the engine's values
+//! (checked orders, outcomes, state) by the functions here, so templates
+//! never depend on engine internals.
+
+use crate::diagnostic::Diagnostic;
+use crate::ids::PowerId;
+use crate::orders::Checked;
+use crate::rules::Outcome;
+use crate::state::State;
+use serde::Serialize;
+
+/// One order line of an acknowledgement.
+#[derive(Clone, Debug, Serialize)]
+pub struct AckOrder {
+    pub ok: bool,
+    pub text: String,
+}
+
+/// The acknowledgement of one message.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct AckView {
+    pub game: String,
+    pub phase: String,
+    pub deadline: Option<String>,
+    /// The power's name, if known.
+    pub power: Option<String>,
+    /// `accepted`, `refused` or `not-stored`.
+    pub verdict: String,
+    pub refusal: Option<String>,
+    pub store_error: Option<String>,
+    /// Where the orders were read from (text/plain body, …).
+    pub source: String,
+    pub orders: Vec<AckOrder>,
+    pub accepted_count: usize,
+    pub rejected_count: usize,
+    /// Rendered diagnostics (source line, caret, help).
+    pub diagnostics: Vec<String>,
+    pub receipt: Option<String>,
+    /// Said when From is not the address on record.
+    pub forged_note: Option<String>,
+}
+
+impl AckView {
+    /// Fill the order lines and diagnostics from a checked order text:
+    /// accepted lines (normalised) and rejected lines (as written), in
+    /// the order of the text.
+    pub fn with_checked(mut self, checked: &Checked, source: &str) -> AckView {
+        let lines: Vec<&str> = source.lines().collect();
+        let mut rows: Vec<(usize, AckOrder)> = checked
+            .accepted
+            .iter()
+            .map(|o| {
+                (
+                    o.span.line,
+                    AckOrder {
+                        ok: true,
+                        text: o.text.clone(),
+                    },
+                )
+            })
+            .collect();
+        let errors: Vec<&Diagnostic> = checked.diagnostics.iter().filter(|d| d.is_error()).collect();
+        let mut error_lines: Vec<usize> = errors.iter().map(|d| d.span.line).collect();
+        error_lines.sort();
+        error_lines.dedup();
+        for l in &error_lines {
+            let text = lines
+                .get(l.saturating_sub(1))
+                .map(|s| s.trim())
+                .unwrap_or("")
+                .to_string();
+            rows.push((*l, AckOrder { ok: false, text }));
+        }
+        rows.sort_by_key(|(l, _)| *l);
+        self.accepted_count = checked.accepted.len();
+        self.rejected_count = error_lines.len();
+        self.orders = rows.into_iter().map(|(_, o)| o).collect();
+        self.diagnostics = checked
+            .diagnostics
+            .iter()
+            .map(|d| d.render("your orders", source).trim_end().to_string())
+            .collect();
+        self
+    }
+}
+
+/// The mail that opens a phase, for one power.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct PhaseOpeningView {
+    pub game: String,
+    pub phase: String,
+    pub deadline: Option<String>,
+    pub power: String,
+    /// `must`, `may` or `none`.
+    pub role: String,
+    pub units: Vec<String>,
+    /// The order template, header filled in.
+    pub template: String,
+    pub commitment: Option<String>,
+}
+
+/// One outcome as a report shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct EventView {
+    pub rule: String,
+    pub summary: String,
+    pub why: Vec<String>,
+    pub dice: Vec<String>,
+}
+
+impl EventView {
+    pub fn from_outcome(o: &Outcome) -> EventView {
+        EventView {
+            rule: o.rule.clone(),
+            summary: match &o.order {
+                Some(order) => format!("{order}: {}", o.summary),
+                None => o.summary.clone(),
+            },
+            why: o.why.clone(),
+            dice: o.dice.iter().map(|d| format!("{} = {}", d.purpose, d.result)).collect(),
+        }
+    }
+}
+
+/// A turn report, for one power (`power` set) or the moderator (all).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct TurnReportView {
+    pub game: String,
+    pub phase: String,
+    pub power: Option<String>,
+    pub events: Vec<EventView>,
+    pub summary: Vec<String>,
+    pub seed: Option<String>,
+    pub entropy: Vec<String>,
+    pub next_phase: Option<String>,
+    pub attachments: Vec<String>,
+}
+
+impl TurnReportView {
+    /// The outcomes `viewer` may see (all for the moderator, `None`).
+    pub fn events_for(outcomes: &[Outcome], viewer: Option<PowerId>) -> Vec<EventView> {
+        outcomes
+            .iter()
+            .filter(|o| viewer.is_none_or(|p| o.visibility.sees(p)))
+            .map(EventView::from_outcome)
+            .collect()
+    }
+}
+
+/// A short summary of a power's position: Gold, VP, units on the map.
+pub fn state_summary(state: &State, power: PowerId) -> Vec<String> {
+    let p = state.power(power);
+    let corps = state
+        .corps
+        .iter()
+        .filter(|c| c.location.is_some() && state.commanding_power(&c.nation) == Some(power))
+        .count();
+    let squadrons = state
+        .squadrons
+        .iter()
+        .filter(|s| s.nation.major() == Some(power))
+        .count();
+    vec![
+        format!("{}: {} Gold, {} VP", power.name(), p.gold, p.vp),
+        format!("{corps} corps on the map, {squadrons} squadrons"),
+    ]
+}
+
+/// The units `power` gives orders for, one line each, for the
+/// phase-opening mail.
+pub fn unit_lines(state: &State, power: PowerId) -> Vec<String> {
+    let mut out = Vec::new();
+    for c in &state.corps {
+        if state.commanding_power(&c.nation) != Some(power) {
+            continue;
+        }
+        let Some(loc) = &c.location else { continue };
+        let divs: Vec<String> = c.divisions.iter().map(|d| d.arm.short().to_string()).collect();
+        out.push(format!("{} in {loc} [{}]", c.key(), divs.join(" ")));
+    }
+    for s in &state.squadrons {
+        if s.nation.major() != Some(power) {
+            continue;
+        }
+        let at = match &s.location {
+            crate::state::Location::Port(p) => format!("in port {p}"),
+            crate::state::Location::Sea(z) => format!("at sea {z}"),
+        };
+        out.push(format!(
+            "{} {at}",
+            crate::state::UnitKey::squadron(s.nation.clone(), s.number)
+        ));
+    }
+    out
+}

@@ -1,0 +1,317 @@
+//! The email corpus (`orders/emails/`): every message ingested into a
+//! fresh demo game, with its expected decision, reply and journal line.
+#![allow(clippy::disallowed_methods)] // tests read and write files
+
+use chrono::{DateTime, Utc};
+use empereur::ids::PowerId;
+use empereur::mail::auth::Refusal;
+use empereur::mail::ingest::{self, GameCtx, Run, Verdict};
+use empereur::mail::parse::{self, TextSource};
+use empereur::ops::new::{NewOptions, create_from};
+use empereur::store::{GameDir, players};
+use std::path::{Path, PathBuf};
+
+const PLAYERS: &str = r#"
+[moderator]
+name = "Demo Moderator"
+email = "gm@demo.example.org"
+
+[[player]]
+power = "france"
+name = "Napoleon's Player"
+email = "france@demo.example.org"
+password = "austerlitz"
+
+[[player]]
+power = "austria"
+name = "Francis's Player"
+email = "austria@demo.example.org"
+password = "aspern"
+"#;
+
+fn now() -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339("2026-11-30T10:00:00Z")
+        .unwrap()
+        .with_timezone(&Utc)
+}
+
+fn corpus(name: &str) -> Vec<u8> {
+    std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("orders/emails").join(name)).unwrap()
+}
+
+fn new_game(parent: &Path, id: &str) -> PathBuf {
+    let dir = parent.join(id);
+    let players = players::parse("players.toml", PLAYERS).unwrap();
+    let o = NewOptions {
+        dir: dir.clone(),
+        scenario: "1805".into(),
+        players: PathBuf::new(),
+        options: vec![],
+        id: Some(id.into()),
+    };
+    create_from(&o, players).unwrap();
+    dir
+}
+
+/// The orders of `power` were authenticated: stored (once the submission
+/// store is in) or, while it is not, held back with the store's error.
+fn authenticated(v: &Verdict) -> Option<(PowerId, bool)> {
+    match v {
+        Verdict::Accepted {
+            power,
+            sender_on_record,
+            ..
+        } => Some((*power, *sender_on_record)),
+        Verdict::NotStored { power, error } => {
+            assert!(!error.is_empty());
+            Some((*power, true))
+        }
+        _ => None,
+    }
+}
+
+fn outbox_mail(dir: &Path, id: &str) -> String {
+    let raw = std::fs::read(GameDir::new(dir).outbox().join(format!("{id}.eml"))).unwrap();
+    String::from_utf8(raw).unwrap()
+}
+
+fn reply_body(dir: &Path, id: &str) -> String {
+    let raw = std::fs::read(GameDir::new(dir).outbox().join(format!("{id}.eml"))).unwrap();
+    let m = mail_parser::MessageParser::default().parse(&raw).unwrap();
+    m.body_text(0).unwrap().into_owned()
+}
+
+/// Text with every run of whitespace made one space (mail is wrapped).
+fn flat(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn every_corpus_message_gets_its_expected_decision() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = new_game(tmp.path(), "demo");
+    let ctx = GameCtx::load(&game).unwrap();
+    let mut run = Run::new(now());
+    let authed = [
+        ("plain.eml", PowerId::France),
+        ("quoted-printable.eml", PowerId::France),
+        ("base64.eml", PowerId::Austria),
+        ("html-only.eml", PowerId::Austria),
+        ("multipart-alternative.eml", PowerId::France),
+        ("attachment.eml", PowerId::Austria),
+        ("reply-quoting-report.eml", PowerId::France),
+        ("phone-signature.eml", PowerId::Austria),
+        ("latin1.eml", PowerId::France),
+    ];
+    for (file, power) in authed {
+        let h = ingest::ingest_game(&ctx, &corpus(file), &mut run).unwrap();
+        assert_eq!(
+            authenticated(&h.verdict),
+            Some((power, true)),
+            "{file}: {:?}",
+            h.verdict
+        );
+        assert_eq!(h.replies.len(), 1, "{file}");
+        let raw = outbox_mail(&game, &h.replies[0]);
+        assert!(
+            raw.contains(&format!(
+                "To: \"{}",
+                if power == PowerId::France {
+                    "Napoleon's Player"
+                } else {
+                    "Francis's Player"
+                }
+            )) || raw.contains("@demo.example.org"),
+            "{file}: {raw}"
+        );
+        let body = reply_body(&game, &h.replies[0]);
+        assert!(
+            body.contains(&format!("for {} in game demo", power.name())),
+            "{file}: {body}"
+        );
+    }
+    let refused = [
+        ("huge.eml", "too-large", "over this game's limit of 262144 bytes"),
+        ("no-text.eml", "no-text", "the message has no text"),
+        ("wrong-password.eml", "wrong-password", "wrong password for Austria"),
+        (
+            "other-game.eml",
+            "wrong-game",
+            "the GAME line names 'waterloo', but this address is game 'demo'",
+        ),
+        (
+            "stale-phase.eml",
+            "stale-phase",
+            "the PHASE line names 1805-fall-france, but the open phase is 1805-fall-turn-start",
+        ),
+        ("unknown-power.eml", "unknown-power", "no power 'bavaria'"),
+    ];
+    for (file, code, says) in refused {
+        let h = ingest::ingest_game(&ctx, &corpus(file), &mut run).unwrap();
+        match &h.verdict {
+            Verdict::Refused(r) => assert_eq!(r.code(), code, "{file}"),
+            other => panic!("{file}: expected a refusal, got {other:?}"),
+        }
+        assert_eq!(h.replies.len(), 1, "{file}");
+        let body = reply_body(&game, &h.replies[0]);
+        assert!(
+            body.contains("NOT taken as orders, and nothing was stored"),
+            "{file}: {body}"
+        );
+        assert!(flat(&body).contains(says), "{file}: {body}");
+    }
+    // Nothing refused reached the stored orders.
+    let stored: Vec<_> = std::fs::read_dir(GameDir::new(&game).phase_orders()).unwrap().collect();
+    assert!(
+        stored.len() <= 2,
+        "at most France's and Austria's latest submissions: {stored:?}"
+    );
+
+    // A vacation reply is archived and never answered.
+    let h = ingest::ingest_game(&ctx, &corpus("auto-reply.eml"), &mut run).unwrap();
+    assert_eq!(h.verdict, Verdict::Ignored);
+    assert!(h.replies.is_empty());
+
+    // Every message is in the archive, byte for byte.
+    let inbox = GameDir::new(&game).inbox();
+    let archived =
+        std::fs::read_dir(inbox.join("cur")).unwrap().count() + std::fs::read_dir(inbox.join("new")).unwrap().count();
+    assert_eq!(archived, authed.len() + refused.len() + 1);
+    let plain = corpus("plain.eml");
+    let hash = empereur::mail::sha256_hex(&plain);
+    let p = if inbox.join("new").join(&hash).exists() {
+        inbox.join("new").join(&hash)
+    } else {
+        inbox.join("cur").join(format!("{hash}:2,S"))
+    };
+    assert_eq!(std::fs::read(p).unwrap(), plain);
+
+    // Every decision is in the journal.
+    let journal = std::fs::read_to_string(GameDir::new(&game).journal()).unwrap();
+    assert!(
+        journal.contains("refused (wrong-password): wrong password for Austria"),
+        "{journal}"
+    );
+    assert!(journal.contains("refused (too-large)"), "{journal}");
+    assert!(
+        journal.contains("automatic mail or no sender, not answered"),
+        "{journal}"
+    );
+    assert!(
+        journal.lines().all(|l| l.starts_with("2026-11-30T10:00:00")),
+        "{journal}"
+    );
+}
+
+#[test]
+fn a_forged_sender_with_the_right_password_is_accepted_and_the_owner_told() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = new_game(tmp.path(), "demo");
+    let ctx = GameCtx::load(&game).unwrap();
+    let mut run = Run::new(now());
+    let h = ingest::ingest_game(&ctx, &corpus("forged-from.eml"), &mut run).unwrap();
+    assert_eq!(authenticated(&h.verdict).map(|a| a.0), Some(PowerId::France));
+    if let Verdict::Accepted { sender_on_record, .. } = h.verdict {
+        assert!(!sender_on_record);
+    }
+    let raw = outbox_mail(&game, &h.replies[0]);
+    let m = mail_parser::MessageParser::default().parse(raw.as_bytes()).unwrap();
+    let to: Vec<_> = m.to().unwrap().iter().filter_map(|a| a.address()).collect();
+    let cc: Vec<_> = m.cc().unwrap().iter().filter_map(|a| a.address()).collect();
+    assert_eq!(to, vec!["mallory@evil.example.net"]);
+    assert_eq!(cc, vec!["france@demo.example.org"]);
+    let body = m.body_text(0).unwrap();
+    assert!(flat(&body).contains("not from the address on record"), "{body}");
+    assert_eq!(m.in_reply_to().as_text(), Some("forged-1@mail.example.org"));
+    // The envelope carries both recipients.
+    let env =
+        empereur::mail::outbox::read_envelope(&GameDir::new(&game).outbox().join(format!("{}.json", h.replies[0])))
+            .unwrap();
+    assert_eq!(env.to, vec!["mallory@evil.example.net", "france@demo.example.org"]);
+}
+
+#[test]
+fn the_same_message_twice_is_processed_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = new_game(tmp.path(), "demo");
+    let ctx = GameCtx::load(&game).unwrap();
+    let mut run = Run::new(now());
+    let first = ingest::ingest_game(&ctx, &corpus("wrong-password.eml"), &mut run).unwrap();
+    let second = ingest::ingest_game(&ctx, &corpus("wrong-password.eml"), &mut run).unwrap();
+    assert!(matches!(first.verdict, Verdict::Refused(Refusal::WrongPassword { .. })));
+    assert_eq!(second.verdict, Verdict::Duplicate);
+    assert!(second.replies.is_empty());
+    assert_eq!(empereur::mail::outbox::queued(&GameDir::new(&game)).unwrap().len(), 1);
+}
+
+#[test]
+fn orders_are_read_from_the_right_part_in_any_encoding() {
+    let text = |f: &str| parse::parse(&corpus(f)).text.unwrap();
+    let (t, s) = text("quoted-printable.eml");
+    assert_eq!(s, TextSource::Plain);
+    assert!(t.contains("l'Empereur décide: la Grande Armée marche = vite"), "{t}");
+    let (t, _) = text("latin1.eml");
+    assert!(t.starts_with("Mon Général,"), "{t}");
+    assert_eq!(
+        parse::parse(&corpus("latin1.eml")).subject.as_deref(),
+        Some("ordres du Général")
+    );
+    let (t, _) = text("base64.eml");
+    assert!(t.contains("COOPERATE WITH russia"));
+    let (t, s) = text("html-only.eml");
+    assert_eq!(s, TextSource::Html);
+    assert!(t.contains("PASSWORD aspern"), "{t}");
+    assert!(!t.contains('<'), "{t}");
+    let (t, s) = text("multipart-alternative.eml");
+    assert_eq!(s, TextSource::Plain);
+    assert!(t.contains("PASSWORD austerlitz"));
+    let (t, s) = text("attachment.eml");
+    assert_eq!(s, TextSource::Attachment("orders.txt".into()));
+    assert!(t.contains("POWER austria"));
+    assert!(parse::parse(&corpus("no-text.eml")).text.is_none());
+}
+
+#[test]
+fn a_host_routes_by_game_line_and_by_address() {
+    let tmp = tempfile::tempdir().unwrap();
+    let demo = new_game(tmp.path(), "demo");
+    // The demo game has its own address.
+    let g = GameDir::new(&demo);
+    let mut cfg = g.load_config().unwrap();
+    cfg.mail.address = Some("demo@games.example.org".into());
+    std::fs::write(g.config(), cfg.to_toml()).unwrap();
+    let host = ingest::Host::load(tmp.path()).unwrap();
+    let mut run = Run::new(now());
+    // GAME line naming a game hosted nowhere.
+    let h = ingest::ingest_host(&host, &corpus("other-game.eml"), &mut run).unwrap();
+    assert_eq!(
+        h.verdict,
+        Verdict::Refused(Refusal::UnknownGame {
+            named: "waterloo".into()
+        })
+    );
+    let raw = std::fs::read(GameDir::new(tmp.path()).outbox().join(format!("{}.eml", h.replies[0]))).unwrap();
+    let body = String::from_utf8_lossy(&raw);
+    assert!(flat(&body).contains("no game 'waterloo' is hosted here"), "{body}");
+    assert!(body.contains("Games hosted here: demo."), "{body}");
+    // No GAME line, sent to the game's address: routed by recipient.
+    let msg = b"From: france@demo.example.org\r\nTo: Demo <demo@games.example.org>\r\nMessage-ID: <r1@x>\r\nSubject: o\r\n\r\nPOWER france\r\nPASSWORD austerlitz\r\n";
+    let h = ingest::ingest_host(&host, msg, &mut run).unwrap();
+    assert_eq!(h.game.as_deref(), Some("demo"));
+    assert_eq!(authenticated(&h.verdict).map(|a| a.0), Some(PowerId::France));
+    // Archived in the host's inbox and in the game's.
+    let hash = empereur::mail::sha256_hex(msg);
+    assert!(
+        GameDir::new(tmp.path())
+            .inbox()
+            .join("cur")
+            .join(format!("{hash}:2,S"))
+            .exists()
+    );
+    let gi = GameDir::new(&demo).inbox();
+    assert!(gi.join("cur").join(format!("{hash}:2,S")).exists() || gi.join("new").join(&hash).exists());
+    // No GAME line, sent to an unknown address.
+    let msg = b"From: a@b.example.org\r\nTo: nobody@games.example.org\r\n\r\nPOWER france\r\n";
+    let h = ingest::ingest_host(&host, msg, &mut run).unwrap();
+    assert_eq!(h.verdict, Verdict::Refused(Refusal::NoGame));
+}

@@ -1,0 +1,359 @@
+//! End to end against real mail servers: Postfix and Dovecot on
+//! 127.0.0.1, started by `.ci/mailrig.sh` (run `.ci/mailrig.sh test`).
+//! Players send orders over SMTP (lettre and swaks), Postfix delivers
+//! them into the moderator's Maildir, `ingest` reads them, `send` delivers
+//! the acknowledgements over submission (STARTTLS + AUTH), the turn
+//! reports over implicit TLS, and the test reads them back from the
+//! players' Maildirs. Ignored unless run by the rig script, which sets
+//! `EMPEREUR_MAIL_RIG` to the rig directory.
+#![allow(clippy::disallowed_methods)] // tests read files, the environment and the clock
+
+use chrono::Utc;
+use empereur::ids::PowerId;
+use empereur::mail::compose::{self, Resolved};
+use empereur::mail::ingest::Verdict;
+use empereur::mail::transport::Delivery;
+use empereur::ops;
+use empereur::report::Templates;
+use empereur::rules::Outcome;
+use empereur::store::GameDir;
+use empereur::store::config::{ImapConfig, Security, SmtpConfig, Transport};
+use lettre::Transport as _;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+struct Rig {
+    dir: PathBuf,
+    env: BTreeMap<String, String>,
+}
+
+impl Rig {
+    fn from_env() -> Rig {
+        let dir = PathBuf::from(std::env::var("EMPEREUR_MAIL_RIG").expect(
+            "EMPEREUR_MAIL_RIG is not set: run this test with .ci/mailrig.sh test (it starts Postfix and Dovecot on loopback)",
+        ));
+        let text = std::fs::read_to_string(dir.join("rig.env")).expect("rig.env in the rig directory");
+        let env = text
+            .lines()
+            .filter_map(|l| l.split_once('='))
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        Rig { dir, env }
+    }
+    fn port(&self, key: &str) -> u16 {
+        self.env[key].parse().unwrap()
+    }
+    fn maildir(&self, user: &str) -> PathBuf {
+        self.dir.join("vmail/rig.test").join(user)
+    }
+}
+
+fn maildir_files(rig: &Rig, user: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for sub in ["new", "cur"] {
+        let dir = rig.maildir(user).join(sub);
+        out.extend(std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()));
+    }
+    out
+}
+
+/// The unique part of a Maildir file name (without the `:2,` flags that
+/// change when Dovecot moves it to cur/).
+fn unique(p: &Path) -> String {
+    let n = p.file_name().unwrap().to_string_lossy();
+    n.split(':').next().unwrap().to_string()
+}
+
+/// What each mailbox held before this test (the rig may be reused).
+fn baseline(rig: &Rig) -> BTreeMap<String, Vec<PathBuf>> {
+    ["gm", "france", "austria"]
+        .into_iter()
+        .map(|u| (u.to_string(), maildir_files(rig, u)))
+        .collect()
+}
+
+/// Messages delivered to `user` during this test, waiting up to 20 s for `n`.
+fn wait_for(rig: &Rig, before: &BTreeMap<String, Vec<PathBuf>>, user: &str, n: usize) -> Vec<Vec<u8>> {
+    let start = Instant::now();
+    loop {
+        let mut files: Vec<PathBuf> = maildir_files(rig, user)
+            .into_iter()
+            .filter(|p| !before[user].iter().any(|b| unique(b) == unique(p)))
+            .collect();
+        if files.len() >= n || start.elapsed() > Duration::from_secs(20) {
+            files.sort();
+            assert!(files.len() >= n, "{user}: {} of {n} messages after 20 s", files.len());
+            return files.into_iter().map(|p| std::fs::read(p).unwrap()).collect();
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn send_plain(rig: &Rig, from: &str, subject: &str, body: &str) {
+    let m = lettre::Message::builder()
+        .from(from.parse().unwrap())
+        .to("Empereur <gm@rig.test>".parse().unwrap())
+        .subject(subject)
+        .body(body.to_string())
+        .unwrap();
+    let t = lettre::SmtpTransport::builder_dangerous("127.0.0.1")
+        .port(rig.port("EMPEREUR_RIG_SMTP_PORT"))
+        .timeout(Some(Duration::from_secs(10)))
+        .build();
+    t.send(&m).unwrap();
+}
+
+fn players_toml() -> &'static str {
+    "[moderator]\nname = \"GM\"\nemail = \"gm@rig.test\"\n\
+     [[player]]\npower = \"france\"\nname = \"Napoleon's Player\"\nemail = \"france@rig.test\"\npassword = \"austerlitz\"\n\
+     [[player]]\npower = \"austria\"\nname = \"Francis's Player\"\nemail = \"austria@rig.test\"\npassword = \"aspern\"\n"
+}
+
+fn set_transport(root: &Path, rig: &Rig, security: Security, port_key: &str) {
+    let g = GameDir::new(root);
+    let mut cfg = g.load_config().unwrap();
+    cfg.mail.address = Some("gm@rig.test".into());
+    cfg.mail.transport = Transport::Smtp(SmtpConfig {
+        host: "127.0.0.1".into(),
+        port: Some(rig.port(port_key)),
+        security,
+        user: Some("gm@rig.test".into()),
+        password_env: None,
+        password_file: Some("smtp-password".into()),
+        ca_file: Some(rig.env["EMPEREUR_RIG_CA"].clone()),
+        tls_name: Some("localhost".into()),
+        timeout_secs: Some(20),
+    });
+    std::fs::write(g.config(), cfg.to_toml()).unwrap();
+}
+
+fn parse(raw: &[u8]) -> mail_parser::Message<'_> {
+    mail_parser::MessageParser::default().parse(raw).unwrap()
+}
+
+fn flat(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+#[ignore = "needs real mail servers: run .ci/mailrig.sh test"]
+fn orders_acks_and_reports_travel_through_postfix_and_dovecot() {
+    let rig = Rig::from_env();
+    let t0 = Instant::now();
+    let before = baseline(&rig);
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("demo");
+    let players = empereur::store::players::parse("players", players_toml()).unwrap();
+    ops::new::create_from(
+        &ops::new::NewOptions {
+            dir: root.clone(),
+            scenario: "1805".into(),
+            players: PathBuf::new(),
+            options: vec![],
+            id: Some("demo".into()),
+        },
+        players,
+    )
+    .unwrap();
+    std::fs::write(root.join("smtp-password"), "gm-pw\n").unwrap();
+    set_transport(&root, &rig, Security::Starttls, "EMPEREUR_RIG_SUB_PORT");
+
+    // Players send: France right, Austria with a wrong password, then
+    // Austria right through swaks (a real SMTP client).
+    send_plain(
+        &rig,
+        "Napoleon's Player <france@rig.test>",
+        "orders",
+        "GAME demo\nPOWER france\nPASSWORD austerlitz\n\nMOVE FIRST\nEND\n",
+    );
+    send_plain(
+        &rig,
+        "austria@rig.test",
+        "orders",
+        "GAME demo\nPOWER austria\nPASSWORD wagram\nEND\n",
+    );
+    let swaks = std::process::Command::new("timeout")
+        .args(["20", "swaks", "--silent", "2", "--server"])
+        .arg(format!("127.0.0.1:{}", rig.port("EMPEREUR_RIG_SMTP_PORT")))
+        .args([
+            "--from",
+            "austria@rig.test",
+            "--to",
+            "gm@rig.test",
+            "--header",
+            "Subject: orders again",
+        ])
+        .args(["--body", "GAME demo\nPOWER austria\nPASSWORD aspern\nEND\n"])
+        .status()
+        .expect("swaks runs");
+    assert!(swaks.success());
+    let delivered = wait_for(&rig, &before, "gm", 3);
+    // The rig may hold earlier runs' mail: hand ingest a Maildir of this
+    // run's messages (as fetchmail or a Postfix per-game address would).
+    let inbox = tmp.path().join("delivered");
+    for sub in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(inbox.join(sub)).unwrap();
+    }
+    for (i, raw) in delivered.iter().enumerate() {
+        std::fs::write(inbox.join("new").join(format!("{i}.rig")), raw).unwrap();
+    }
+
+    // Ingest the moderator's Maildir (as Postfix delivered it).
+    let args = ops::ingest::IngestArgs {
+        game: Some(root.clone()),
+        games: None,
+        maildir: Some(inbox.clone()),
+        mbox: None,
+        files: vec![],
+    };
+    let handled = ops::ingest::ingest(&args, Utc::now()).unwrap();
+    assert_eq!(handled.len(), 3);
+    let mut by_power: BTreeMap<String, Vec<&'static str>> = BTreeMap::new();
+    for h in &handled {
+        let tag = match &h.verdict {
+            Verdict::Accepted { .. } | Verdict::NotStored { .. } => "authenticated",
+            Verdict::Refused(r) => r.code(),
+            other => panic!("unexpected {other:?}"),
+        };
+        by_power.entry(h.from.clone().unwrap()).or_default().push(tag);
+    }
+    assert_eq!(by_power["france@rig.test"], vec!["authenticated"]);
+    let mut au = by_power["austria@rig.test"].clone();
+    au.sort();
+    assert_eq!(au, vec!["authenticated", "wrong-password"]);
+    // Ingesting the same Maildir again processes nothing twice.
+    let again = ops::ingest::ingest(&args, Utc::now()).unwrap();
+    assert!(
+        again
+            .iter()
+            .all(|h| matches!(h.verdict, Verdict::Duplicate | Verdict::NotStored { .. })),
+        "{again:?}"
+    );
+
+    // The same messages fetched over IMAPS from Dovecot into a second
+    // copy of the game: the same decisions; a second fetch finds nothing.
+    let root2 = tmp.path().join("fetched");
+    let players = empereur::store::players::parse("players", players_toml()).unwrap();
+    ops::new::create_from(
+        &ops::new::NewOptions {
+            dir: root2.clone(),
+            scenario: "1805".into(),
+            players: PathBuf::new(),
+            options: vec![],
+            id: Some("demo".into()),
+        },
+        players,
+    )
+    .unwrap();
+    std::fs::write(root2.join("imap-password"), "gm-pw\n").unwrap();
+    let g2 = GameDir::new(&root2);
+    let mut cfg2 = g2.load_config().unwrap();
+    cfg2.mail.imap = Some(ImapConfig {
+        host: "127.0.0.1".into(),
+        port: Some(rig.port("EMPEREUR_RIG_IMAPS_PORT")),
+        user: "gm@rig.test".into(),
+        password_env: None,
+        password_file: Some("imap-password".into()),
+        mailbox: None,
+        ca_file: Some(rig.env["EMPEREUR_RIG_CA"].clone()),
+        tls_name: Some("localhost".into()),
+    });
+    std::fs::write(g2.config(), cfg2.to_toml()).unwrap();
+    let fetch = ops::fetch::FetchArgs { game: root2.clone() };
+    let verdicts = ops::fetch::fetch(&fetch, Utc::now()).unwrap();
+    let codes: Vec<&str> = verdicts.iter().map(|v| v.code()).collect();
+    assert!(codes.len() >= 3, "{codes:?}");
+    assert!(codes.contains(&"wrong-password"), "{codes:?}");
+    assert!(
+        ops::fetch::fetch(&fetch, Utc::now()).unwrap().is_empty(),
+        "fetched messages are flagged seen"
+    );
+    let archived = std::fs::read_dir(g2.inbox().join("cur")).unwrap().count()
+        + std::fs::read_dir(g2.inbox().join("new")).unwrap().count();
+    assert_eq!(archived, codes.len());
+
+    // Send the acknowledgements over submission (STARTTLS + AUTH).
+    let send = ops::send::SendArgs {
+        game: root.clone(),
+        dry_run: false,
+        release: vec![],
+    };
+    let sent = ops::send::send(&send, Utc::now()).unwrap();
+    assert_eq!(sent.len(), 3, "{sent:?}");
+    assert!(sent.iter().all(|d| matches!(d, Delivery::Sent { .. })), "{sent:?}");
+    assert!(
+        ops::send::send(&send, Utc::now()).unwrap().is_empty(),
+        "nothing is sent twice"
+    );
+
+    let fr = wait_for(&rig, &before, "france", 1);
+    let m = parse(&fr[0]);
+    assert_eq!(m.subject(), Some("Re: orders"));
+    assert_eq!(m.from().unwrap().first().unwrap().address(), Some("gm@rig.test"));
+    let body = flat(&m.body_text(0).unwrap());
+    assert!(body.contains("Your orders for France in game demo"), "{body}");
+    let au = wait_for(&rig, &before, "austria", 2);
+    let bodies: Vec<String> = au.iter().map(|r| flat(&parse(r).body_text(0).unwrap())).collect();
+    assert!(
+        bodies.iter().any(|b| b.contains("wrong password for Austria")),
+        "{bodies:?}"
+    );
+    assert!(
+        bodies
+            .iter()
+            .any(|b| b.contains("Your orders for Austria in game demo")),
+        "{bodies:?}"
+    );
+
+    // Turn reports over implicit TLS, with attachments.
+    set_transport(&root, &rig, Security::Tls, "EMPEREUR_RIG_SMTPS_PORT");
+    let g = GameDir::new(&root);
+    let cfg = g.load_config().unwrap();
+    let state = g.load_state().unwrap();
+    let outcomes = vec![
+        Outcome::new("4.21", "tax", "France collects 20 Gold")
+            .power(PowerId::France)
+            .only(vec![PowerId::France]),
+        Outcome::new("4.6", "turn-order", "France moves first"),
+    ];
+    let r = Resolved {
+        phase: state.phase.to_string(),
+        after: &state,
+        outcomes: &outcomes,
+        seed: Some("cd".repeat(32)),
+        entropy: vec![],
+        dice_log: Some(b"no dice this phase\n".to_vec()),
+    };
+    let ids = compose::turn_reports(&g, &Templates::load(&root).unwrap(), &cfg, &r, Utc::now()).unwrap();
+    assert_eq!(ids.len(), 3);
+    let sent = ops::send::send(&send, Utc::now()).unwrap();
+    assert!(sent.iter().all(|d| matches!(d, Delivery::Sent { .. })), "{sent:?}");
+    let fr = wait_for(&rig, &before, "france", 2);
+    let report = fr
+        .iter()
+        .map(|r| parse(r))
+        .find(|m| m.subject().is_some_and(|s| s.contains("report")))
+        .expect("France's report");
+    let body = report.body_text(0).unwrap().into_owned();
+    assert!(body.contains("France collects 20 Gold"), "{body}");
+    assert!(body.contains("France moves first"), "{body}");
+    let names: Vec<_> = report
+        .attachments()
+        .filter_map(|a| mail_parser::MimeHeaders::attachment_name(a).map(str::to_string))
+        .collect();
+    assert_eq!(names, vec!["state-france.toml", "dice-log.txt", "report.json"]);
+    let au = wait_for(&rig, &before, "austria", 3);
+    let au_report = au
+        .iter()
+        .map(|r| parse(r))
+        .find(|m| m.subject().is_some_and(|s| s.contains("report")))
+        .expect("Austria's report");
+    let body = au_report.body_text(0).unwrap();
+    assert!(
+        !body.contains("France collects"),
+        "Austria sees only what it may: {body}"
+    );
+    wait_for(&rig, &before, "gm", 4); // the moderator's full report
+    eprintln!("mail e2e: {:.1} s", t0.elapsed().as_secs_f64());
+}

@@ -1,0 +1,231 @@
+//! Sending the outbox: the file transport, failures left queued with the
+//! error, messages held after a crash, plain SMTP refused off loopback;
+//! and the mails the game composes (phase opening, turn reports).
+#![allow(clippy::disallowed_methods)] // tests read and write files
+
+use chrono::{DateTime, Utc};
+use empereur::ids::PowerId;
+use empereur::mail::compose::{self, Resolved};
+use empereur::mail::outbox::{self, Addr, OutMail};
+use empereur::mail::transport::{self, Delivery};
+use empereur::report::Templates;
+use empereur::rules::Outcome;
+use empereur::store::GameDir;
+use empereur::store::config::{Security, SmtpConfig, Transport};
+use std::path::Path;
+
+fn now() -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339("2026-11-30T10:00:00Z")
+        .unwrap()
+        .with_timezone(&Utc)
+}
+
+fn mail(id: &str) -> OutMail {
+    OutMail {
+        id: id.into(),
+        from: Addr::new(Some("Empereur demo"), "gm@demo.example.org"),
+        to: vec![Addr::new(Some("Ann"), "ann@example.org")],
+        cc: vec![],
+        subject: format!("test {id}"),
+        in_reply_to: None,
+        body: "hello\n".into(),
+        attachments: vec![],
+        date: now(),
+    }
+}
+
+fn files_in(p: &Path) -> usize {
+    std::fs::read_dir(p).map(|d| d.count()).unwrap_or(0)
+}
+
+#[test]
+fn the_file_transport_delivers_once_and_moves_to_sent() {
+    let tmp = tempfile::tempdir().unwrap();
+    let g = GameDir::new(tmp.path());
+    outbox::queue(&g, &mail("a1")).unwrap();
+    outbox::queue(&g, &mail("b2")).unwrap();
+    let s = transport::sender(&g, &Transport::default()).unwrap();
+    let d = transport::send_all(&g, Some(&s), &[], now()).unwrap();
+    assert_eq!(d.len(), 2);
+    assert!(d.iter().all(|x| matches!(x, Delivery::Sent { .. })), "{d:?}");
+    assert_eq!(files_in(&g.outbox()), 0);
+    assert!(g.sent().join("a1.eml").exists() && g.sent().join("a1.json").exists());
+    assert_eq!(files_in(&tmp.path().join("mail/files")), 2);
+    let env = outbox::read_envelope(&g.sent().join("a1.json")).unwrap();
+    assert_eq!(env.sent.as_deref(), Some("2026-11-30T10:00:00+00:00"));
+    assert_eq!(env.attempts, 1);
+    // A second send finds nothing; queuing the same message again is a no-op.
+    assert!(transport::send_all(&g, Some(&s), &[], now()).unwrap().is_empty());
+    assert_eq!(outbox::queue(&g, &mail("a1")).unwrap(), outbox::Queued::AlreadySent);
+    let journal = std::fs::read_to_string(g.journal()).unwrap();
+    assert!(journal.contains("send: a1 to ann@example.org accepted"), "{journal}");
+}
+
+#[test]
+fn a_failure_stays_queued_with_its_error_and_a_crash_holds_the_message() {
+    let tmp = tempfile::tempdir().unwrap();
+    let g = GameDir::new(tmp.path());
+    outbox::queue(&g, &mail("c3")).unwrap();
+    // Nothing listens on this loopback port.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let cfg = Transport::Smtp(SmtpConfig {
+        host: "127.0.0.1".into(),
+        port: Some(port),
+        security: Security::Plain,
+        user: None,
+        password_env: None,
+        password_file: None,
+        ca_file: None,
+        tls_name: None,
+        timeout_secs: Some(5),
+    });
+    let s = transport::sender(&g, &cfg).unwrap();
+    let d = transport::send_all(&g, Some(&s), &[], now()).unwrap();
+    assert!(matches!(&d[0], Delivery::Failed { id, .. } if id == "c3"), "{d:?}");
+    let env = outbox::read_envelope(&g.outbox().join("c3.json")).unwrap();
+    assert_eq!(env.attempts, 1);
+    assert!(env.last_error.is_some());
+    assert!(!env.sending);
+    assert!(g.outbox().join("c3.eml").exists());
+    assert!(!g.sent().join("c3.eml").exists());
+
+    // A crash after the hand-over: the envelope still says `sending`.
+    let mut env = env;
+    env.sending = true;
+    outbox::write_envelope(&g.outbox().join("c3.json"), &env).unwrap();
+    let file = transport::sender(&g, &Transport::default()).unwrap();
+    let d = transport::send_all(&g, Some(&file), &[], now()).unwrap();
+    assert_eq!(d, vec![Delivery::Held { id: "c3".into() }]);
+    assert_eq!(files_in(&tmp.path().join("mail/files")), 0);
+    // The moderator releases it.
+    let d = transport::send_all(&g, Some(&file), &["c3".into()], now()).unwrap();
+    assert!(matches!(&d[0], Delivery::Sent { .. }), "{d:?}");
+    assert_eq!(files_in(&tmp.path().join("mail/files")), 1);
+}
+
+#[test]
+fn plain_smtp_is_refused_off_loopback_and_dry_run_sends_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let g = GameDir::new(tmp.path());
+    let cfg = Transport::Smtp(SmtpConfig {
+        host: "mail.example.org".into(),
+        port: Some(25),
+        security: Security::Plain,
+        user: None,
+        password_env: None,
+        password_file: None,
+        ca_file: None,
+        tls_name: None,
+        timeout_secs: None,
+    });
+    let err = transport::sender(&g, &cfg).err().unwrap().to_string();
+    assert!(err.contains("plain SMTP is allowed only to a loopback host"), "{err}");
+    outbox::queue(&g, &mail("d4")).unwrap();
+    let d = transport::send_all(&g, None, &[], now()).unwrap();
+    assert!(matches!(&d[0], Delivery::WouldSend { id, .. } if id == "d4"));
+    assert!(g.outbox().join("d4.eml").exists());
+}
+
+fn game(parent: &Path) -> std::path::PathBuf {
+    let players = empereur::store::players::parse(
+        "p",
+        "[moderator]\nname = \"GM\"\nemail = \"gm@demo.example.org\"\n[[player]]\npower = \"austria\"\nname = \"Francis's Player\"\nemail = \"austria@demo.example.org\"\npassword = \"aspern\"\n",
+    )
+    .unwrap();
+    let dir = parent.join("g");
+    empereur::ops::new::create_from(
+        &empereur::ops::new::NewOptions {
+            dir: dir.clone(),
+            scenario: "1805".into(),
+            players: Default::default(),
+            options: vec![],
+            id: Some("demo".into()),
+        },
+        players,
+    )
+    .unwrap();
+    dir
+}
+
+fn parse_eml(p: &Path) -> mail_parser::Message<'static> {
+    let raw = std::fs::read(p).unwrap();
+    mail_parser::MessageParser::default().parse(&raw).unwrap().into_owned()
+}
+
+#[test]
+fn phase_opening_and_turn_reports_read_well_and_respect_visibility() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = game(tmp.path());
+    let g = GameDir::new(&root);
+    let cfg = g.load_config().unwrap();
+    let scen = g.load_scenario(&cfg).unwrap();
+    let state = g.load_state().unwrap();
+    let t = Templates::load(&root).unwrap();
+    let ids = compose::phase_opening(&g, &t, &cfg, &scen, &state, Some("2026-12-03 20:00 UTC".into()), now()).unwrap();
+    assert_eq!(ids.len(), 1);
+    let m = parse_eml(&g.outbox().join(format!("{}.eml", ids[0])));
+    let body = m.body_text(0).unwrap().replace("\r\n", "\n");
+    assert!(
+        body.contains("Game demo: phase 1805-fall-turn-start is open."),
+        "{body}"
+    );
+    assert!(body.contains("Austria must send orders"), "{body}");
+    assert!(
+        body.contains("GAME demo\nPOWER austria\nPASSWORD\nPHASE 1805-fall-turn-start"),
+        "{body}"
+    );
+    assert!(body.contains("Deadline: 2026-12-03 20:00 UTC"));
+    assert!(body.lines().all(|l| l.chars().count() <= 72), "{body}");
+    // Same phase composed again: the same id, nothing new.
+    assert_eq!(
+        compose::phase_opening(&g, &t, &cfg, &scen, &state, None, now()).unwrap(),
+        ids
+    );
+
+    let outcomes = vec![
+        Outcome::new("4.21", "tax", "Austria collects 12 Gold in taxes")
+            .power(PowerId::Austria)
+            .why("Vienna 4, Bohemia 3, Hungary 5"),
+        Outcome::new("5.6", "battle", "A secret French matter").only(vec![PowerId::France]),
+    ];
+    let r = Resolved {
+        phase: "1805-fall-turn-start".into(),
+        after: &state,
+        outcomes: &outcomes,
+        seed: Some("ab".repeat(32)),
+        entropy: vec!["austria: kaiserschmarrn".into()],
+        dice_log: Some(b"land-battle/x d10 7 committed\n".to_vec()),
+    };
+    let ids = compose::turn_reports(&g, &t, &cfg, &r, now()).unwrap();
+    assert_eq!(ids.len(), 2, "Austria and the moderator");
+    let au = parse_eml(&g.outbox().join(format!("{}.eml", ids[0])));
+    let body = au.body_text(0).unwrap().replace("\r\n", "\n");
+    assert!(body.contains("Austria collects 12 Gold in taxes (4.21)"), "{body}");
+    assert!(body.contains("Vienna 4, Bohemia 3, Hungary 5"), "{body}");
+    assert!(!body.contains("secret"), "{body}");
+    assert!(
+        body.contains(&format!(
+            "Dice seed (revealed; check it against the commitment you were sent):\n  {}",
+            "ab".repeat(32)
+        )),
+        "{body}"
+    );
+    assert!(body.lines().all(|l| l.chars().count() <= 72), "{body}");
+    let names: Vec<_> = au
+        .attachments()
+        .filter_map(|a| mail_parser::MimeHeaders::attachment_name(a).map(str::to_string))
+        .collect();
+    assert_eq!(names, vec!["state-austria.toml", "dice-log.txt", "report.json"]);
+    let json = au
+        .attachments()
+        .find(|a| mail_parser::MimeHeaders::attachment_name(*a) == Some("report.json"))
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(json.contents()).unwrap();
+    assert_eq!(v["outcomes"].as_array().unwrap().len(), 1);
+    let gm = parse_eml(&g.outbox().join(format!("{}.eml", ids[1])));
+    assert!(gm.body_text(0).unwrap().contains("A secret French matter"));
+}
