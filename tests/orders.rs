@@ -376,3 +376,57 @@ fn a_megabyte_line_and_control_characters_are_handled() {
     let c = orders::check(ctl, scenario(), &state, None);
     spans_inside(ctl, &c.diagnostics).unwrap();
 }
+
+#[test]
+fn every_order_in_the_readme_is_grammatical() {
+    let readme = std::fs::read_to_string(root().join("orders/README.md")).unwrap();
+    let mut in_block = false;
+    let mut checked = 0;
+    let mut bad = Vec::new();
+    for line in readme.lines() {
+        if line.starts_with("```") {
+            in_block = !in_block;
+            continue;
+        }
+        if in_block && let Some((written, normal)) = line.split_once("  ->  ") {
+            // The normalisation table: what is written, what is echoed.
+            let ph = if written.starts_with("build") {
+                "1805-fall-build"
+            } else {
+                "1805-fall-france"
+            };
+            let c = orders::check(written.trim(), scenario(), &state_at(ph), Some(PowerId::France));
+            let got: Vec<_> = c.accepted.iter().map(|o| o.text.as_str()).collect();
+            if got != [normal.trim()] {
+                bad.push(format!("{written} => {got:?}, README says {normal}"));
+            }
+            checked += 1;
+            continue;
+        }
+        let body = line.split('#').next().unwrap_or("").trim();
+        let first = body.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
+        if !in_block || !orders::parse::KEYWORDS.contains(&first.as_str()) || body.contains("…") {
+            continue;
+        }
+        checked += 1;
+        let grammatical = [
+            "1805-fall-france",
+            "1805-fall-build",
+            "1806-winter",
+            "1805-bid",
+            "1805-fall-turn-start",
+        ]
+        .iter()
+        .any(|ph| {
+            let c = orders::check(body, scenario(), &state_at(ph), Some(PowerId::France));
+            !c.diagnostics
+                .iter()
+                .any(|d| d.code == "syntax" || d.code == "unknown-order")
+        });
+        if !grammatical {
+            bad.push(body.to_string());
+        }
+    }
+    assert!(checked > 40, "only {checked} orders found in the README");
+    assert!(bad.is_empty(), "{bad:#?}");
+}

@@ -849,7 +849,9 @@ impl<'c, 'a> LineParser<'c, 'a> {
                 }
             }
         };
-        let kind_tok = *cur.peek_at(k).expect("found above");
+        let Some(&kind_tok) = cur.peek_at(k) else {
+            return Err(cur.expected("a unit"));
+        };
         let (number, nation_end, end) = match cur.peek_at(k + 1).and_then(unit_number) {
             Some(n) => (n, k, k + 2),
             None => match k.checked_sub(1).and_then(|j| cur.peek_at(j)).and_then(unit_number) {
