@@ -24,19 +24,44 @@ pub struct BuildCosts {
 #[derive(Clone, Debug, Serialize)]
 pub struct Tables {
     pub build_costs: BuildCosts,
+    // rules II (military, see `tables_war`)
+    pub movement: super::tables_war::MovementTable,
+    pub battle: super::tables_war::BattleTable,
+    pub siege: super::tables_war::SiegeTable,
+    pub naval: super::tables_war::NavalTable,
+    pub surrender: super::tables_war::SurrenderTable,
 }
 
 impl Tables {
     pub fn load(files: &ScenarioFiles, pr: &mut Problems) -> Option<Tables> {
         let build_costs = table(files, pr, "tables/build_costs.toml");
+        // rules II (military)
+        let movement = table(files, pr, "tables/movement.toml");
+        let battle = table(files, pr, "tables/battle.toml");
+        let siege = table(files, pr, "tables/siege.toml");
+        let naval = table(files, pr, "tables/naval.toml");
+        let surrender = table(files, pr, "tables/surrender.toml");
         Some(Tables {
             build_costs: build_costs?,
+            movement: movement?,
+            battle: battle?,
+            siege: siege?,
+            naval: naval?,
+            surrender: surrender?,
         })
     }
 
     /// (file, provenance) of every table.
     pub fn sources(&self) -> Vec<(String, Source)> {
-        let all = [("tables/build_costs.toml", &self.build_costs.source)];
+        let all = [
+            ("tables/build_costs.toml", &self.build_costs.source),
+            // rules II (military)
+            ("tables/movement.toml", &self.movement.source),
+            ("tables/battle.toml", &self.battle.source),
+            ("tables/siege.toml", &self.siege.source),
+            ("tables/naval.toml", &self.naval.source),
+            ("tables/surrender.toml", &self.surrender.source),
+        ];
         all.iter()
             .map(|(f, s)| {
                 (
