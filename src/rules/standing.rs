@@ -42,8 +42,10 @@ fn situation_key(s: Situation) -> &'static str {
     }
 }
 
-/// Store one standing order of `power`.
-pub fn record(state: &mut State, power: PowerId, order: &Standing) -> Outcome {
+/// Store one standing order of `power`; `None` when it changes nothing
+/// (the same order recorded twice reports once).
+pub fn record(state: &mut State, power: PowerId, order: &Standing) -> Option<Outcome> {
+    let before = state.standing.get(&power).cloned();
     let entry = state.standing.entry(power).or_default();
     let text = match order {
         Standing::Intercept { enabled } => {
@@ -75,9 +77,14 @@ pub fn record(state: &mut State, power: PowerId, order: &Standing) -> Outcome {
     if state.standing.get(&power) == Some(&StandingOrders::default()) {
         state.standing.remove(&power);
     }
-    Outcome::new("5.6", "standing-order", format!("{}: {text}", power.name()))
-        .power(power)
-        .only(vec![power])
+    if state.standing.get(&power) == before.as_ref() {
+        return None;
+    }
+    Some(
+        Outcome::new("5.6", "standing-order", format!("{}: {text}", power.name()))
+            .power(power)
+            .only(vec![power]),
+    )
 }
 
 fn of(state: &State, power: PowerId) -> Option<&StandingOrders> {

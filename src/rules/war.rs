@@ -43,12 +43,16 @@ use crate::scenario::Scenario;
 use crate::state::State;
 
 /// Store the standing orders among `orders` (any phase; they persist).
-/// Rules I may call this for every power's orders in every phase; the
-/// naval phase also calls it for the active power.
+/// Rules I should call this for every power's orders in every phase, so
+/// that a standing order counts from the phase it was given in; both
+/// phases below call it for the active power too. Recording the same
+/// order twice reports it once.
 pub fn record_standing(state: &mut State, power: PowerId, orders: &[OrderLine], out: &mut Vec<Outcome>) {
     for l in orders {
-        if let Order::Standing(s) = &l.order {
-            out.push(standing::record(state, power, s).order(&l.text));
+        if let Order::Standing(s) = &l.order
+            && let Some(o) = standing::record(state, power, s)
+        {
+            out.push(o.order(&l.text));
         }
     }
 }
@@ -132,6 +136,7 @@ pub fn land_phase(
     dice: &mut dyn Dice,
     out: &mut Vec<Outcome>,
 ) -> Result<(), EngineError> {
+    record_standing(state, power, orders, out);
     for l in orders {
         if let Order::WithdrawGarrison { province, corps } = &l.order {
             out.push(siege::withdraw_garrison(
