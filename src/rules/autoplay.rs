@@ -112,31 +112,35 @@ pub fn generate(scenario: &Scenario, state: &State, power: PowerId, seed: u64) -
         if rng.below(4) == 0 {
             continue;
         }
-        // a random walk of 1..=allowance steps, shortened until legal
-        let steps = 1 + rng.below(scenario.tables.movement.allowance.max(1) as usize);
-        let mut path = vec![loc.clone()];
-        let mut cur = loc.clone();
-        for _ in 0..steps {
+        // a random walk: first step among the legal neighbours, then
+        // longer while it stays legal (each candidate checked by validate)
+        let mv = |path: &[String]| Order::Move {
+            corps: vec![key.clone()],
+            commander: None,
+            path: path.to_vec(),
+        };
+        let firsts: Vec<String> = scenario
+            .map
+            .land_neighbours(&loc)
+            .map(str::to_string)
+            .filter(|n| validate(scenario, state, power, &mv(&[loc.clone(), n.clone()])).is_ok())
+            .collect();
+        if firsts.is_empty() {
+            continue;
+        }
+        let mut path = vec![loc.clone(), firsts[rng.below(firsts.len())].clone()];
+        let extra = rng.below(scenario.tables.movement.allowance.max(1) as usize);
+        for _ in 0..extra {
+            let cur = path[path.len() - 1].clone();
             let nb: Vec<&str> = scenario.map.land_neighbours(&cur).collect();
-            if nb.is_empty() {
+            let mut longer = path.clone();
+            longer.push(nb[rng.below(nb.len())].to_string());
+            if validate(scenario, state, power, &mv(&longer)).is_err() {
                 break;
             }
-            let n = nb[rng.below(nb.len())].to_string();
-            path.push(n.clone());
-            cur = n;
+            path = longer;
         }
-        while path.len() > 1 {
-            let o = Order::Move {
-                corps: vec![key.clone()],
-                commander: None,
-                path: path.clone(),
-            };
-            if validate(scenario, state, power, &o).is_ok() {
-                out.push(line(o, format!("{key} move {}", path[1..].join(" "))));
-                break;
-            }
-            path.pop();
-        }
+        out.push(line(mv(&path), format!("{key} move {}", path[1..].join(" "))));
     }
     out
 }

@@ -634,14 +634,21 @@ pub fn fight(
         let dd = dice.roll(&pd, t.die)?;
         o = o.die(&pa, da).die(&pd, dd);
         let (at, dt) = (da as i32 + am, dd as i32 + dm);
-        let (to_def, _) = lookup(&t.losses, at);
-        let (to_atk, _) = lookup(&t.losses, dt);
+        let (to_def, arow) = lookup(&t.losses, at);
+        let (to_atk, drow) = lookup(&t.losses, dt);
+        let row = |r: Option<&crate::scenario::tables_war::Row>| {
+            r.map(|r| format!("loss table row {}..{}", r.from, r.to))
+                .unwrap_or_else(|| "below the loss table".into())
+        };
+        let (arow, drow) = (row(arow), row(drow));
         let to_def = (to_def as i32 + def.loss_shift).max(0) as u32;
         let to_atk = (to_atk as i32 + atk.loss_shift).max(0) as u32;
         o = o.why(format!(
-            "round {k}: attacker die {da} {} = {at} -> defender loses {to_def}; defender die {dd} {} = {dt} -> attacker loses {to_atk}",
+            "round {k}: attacker die {da} {} = {at} ({arow}{}) -> defender loses {to_def}; defender die {dd} {} = {dt} ({drow}{}) -> attacker loses {to_atk}",
             if awhy.is_empty() { "(no modifiers)".to_string() } else { awhy.join(" ") },
+            if def.loss_shift != 0 { format!(", defender's option shifts losses {:+}", def.loss_shift) } else { String::new() },
             if dwhy.is_empty() { "(no modifiers)".to_string() } else { dwhy.join(" ") },
+            if atk.loss_shift != 0 { format!(", attacker's option shifts losses {:+}", atk.loss_shift) } else { String::new() },
         ));
         let la = take_losses(t, state, &mut atk, to_atk);
         let ld = take_losses(t, state, &mut def, to_def);

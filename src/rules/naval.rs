@@ -194,9 +194,10 @@ pub fn battle(
             .unwrap_or_else(|| k.first().map(|k| k.nation.to_string()).unwrap_or_default())
     };
     let (an, bn) = (side_name(pa, a), side_name(pb, b));
-    let mut o = Outcome::new("5.4", "naval-battle", String::new())
-        .power(pa.unwrap_or(PowerId::Britain))
-        .only(seers.into_iter().collect());
+    let mut o = Outcome::new("5.4", "naval-battle", String::new()).only(seers.into_iter().collect());
+    if let Some(p) = pa {
+        o = o.power(p);
+    }
     let mut totals = [0i32; 2];
     for (i, (keys, p, side)) in [(a, pa, "attacker"), (b, pb, "defender")].into_iter().enumerate() {
         let purpose = format!("naval-battle/{sea}/{n}/{side}");

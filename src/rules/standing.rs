@@ -130,3 +130,65 @@ pub fn withdraws(state: &State, power: PowerId, own: u32, enemy: u32) -> (bool, 
 pub fn retreat_preferences(state: &State, power: PowerId) -> Vec<String> {
     of(state, power).map(|s| s.retreat.clone()).unwrap_or_default()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::PowerId;
+
+    fn bare() -> State {
+        let s = crate::scenario::Scenario::embedded("1805").expect("embedded scenario");
+        State::initial(&s, "t", &Default::default(), Default::default())
+    }
+
+    #[test]
+    fn recording_twice_reports_once_and_clear_resets() {
+        let mut st = bare();
+        let o = Standing::Intercept { enabled: false };
+        assert!(record(&mut st, PowerId::Britain, &o).is_some());
+        assert!(record(&mut st, PowerId::Britain, &o).is_none());
+        assert!(!intercepts(&st, PowerId::Britain).0);
+        assert!(record(&mut st, PowerId::Britain, &Standing::Clear).is_some());
+        assert!(!st.standing.contains_key(&PowerId::Britain));
+        let (on, d) = intercepts(&st, PowerId::Britain);
+        assert!(on);
+        assert!(matches!(d, Decided::Default(_)));
+    }
+
+    #[test]
+    fn a_specific_situation_beats_any() {
+        let mut st = bare();
+        let p = PowerId::France;
+        record(
+            &mut st,
+            p,
+            &Standing::CombatOption {
+                situation: Situation::Any,
+                option: "probe".into(),
+            },
+        );
+        record(
+            &mut st,
+            p,
+            &Standing::CombatOption {
+                situation: Situation::Attacking,
+                option: "grand_assault".into(),
+            },
+        );
+        assert_eq!(
+            wanted_option(&st, p, Situation::Attacking).as_deref(),
+            Some("grand_assault")
+        );
+        assert_eq!(wanted_option(&st, p, Situation::Defending).as_deref(), Some("probe"));
+    }
+
+    #[test]
+    fn withdrawal_compares_with_the_ratio() {
+        let mut st = bare();
+        let p = PowerId::Austria;
+        assert!(!withdraws(&st, p, 1, 10).0, "default: stand");
+        record(&mut st, p, &Standing::Withdraw { ratio: Some(2) });
+        assert!(withdraws(&st, p, 3, 7).0);
+        assert!(!withdraws(&st, p, 3, 6).0);
+    }
+}

@@ -263,3 +263,57 @@ pub struct SurrenderTable {
     /// Default reparations (Gold) when no terms are given.
     pub default_gold: u32,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows() -> Vec<Row> {
+        vec![
+            Row {
+                from: 1,
+                to: 5,
+                value: 0,
+            },
+            Row {
+                from: 6,
+                to: 8,
+                value: 1,
+            },
+            Row {
+                from: 9,
+                to: 11,
+                value: 2,
+            },
+        ]
+    }
+
+    #[test]
+    fn lookup_finds_the_row_and_clamps_above_the_table() {
+        assert_eq!(lookup(&rows(), 7).0, 1);
+        assert_eq!(lookup(&rows(), 9).1.map(|r| r.from), Some(9));
+        assert_eq!(lookup(&rows(), 30).0, 2);
+        let r = rows();
+        let (v, row) = lookup(&r, -4);
+        assert_eq!(v, 0);
+        assert!(row.is_none());
+    }
+
+    #[test]
+    fn commanders_add_their_rating_bonus_and_high_ratings_use_the_last() {
+        let t = MovementTable {
+            source: "house: test".into(),
+            allowance: 3,
+            by_power: [("russia".to_string(), 2)].into_iter().collect(),
+            commander_bonus: vec![0, 1, 1, 2],
+            province_cost: 1,
+            arrow_single_cost: 1,
+            arrow_double_cost: 2,
+            bypass_ratio: 4,
+        };
+        assert_eq!(t.allowance_for("france", None), 3);
+        assert_eq!(t.allowance_for("france", Some(2)), 4);
+        assert_eq!(t.allowance_for("france", Some(9)), 5);
+        assert_eq!(t.allowance_for("russia", Some(1)), 3);
+    }
+}
