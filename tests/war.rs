@@ -40,6 +40,7 @@
 //! why = ["..."]           # substrings of some outcome's why-lines
 //! summary = ["..."]       # substrings of some outcome's summary
 //! wars = [["austria", "france"]]         # exact list after resolution
+//! seen_by = ["france", "austria"]        # who sees battles in full (results are public)
 //! enforced_peace = [["austria", "france"]]
 //! ```
 //!
@@ -56,8 +57,8 @@
 use empereur::dice::{Dice, DiceError, Roll, RollSource};
 use empereur::ids::{Nation, PowerId, Turn};
 use empereur::orders::ast::{Order, OrderLine, Terms};
-use empereur::rules::Outcome;
 use empereur::rules::war;
+use empereur::rules::{Outcome, Visibility};
 use empereur::scenario::{Arm, Scenario, ScenarioFiles};
 use empereur::state::{Control, Corps, Division, EnforcedPeace, Garrison, Location, StandingOrders, State};
 use serde::Deserialize;
@@ -267,6 +268,9 @@ struct Expect {
     summary: Vec<String>,
     wars: Option<Vec<[PowerId; 2]>>,
     enforced_peace: Option<Vec<[PowerId; 2]>>,
+    /// Powers that see each `battle` / `naval-battle` outcome in full;
+    /// its `battle-result` summary must be public.
+    seen_by: Option<Vec<PowerId>>,
 }
 
 fn unit(path: &str) -> Result<(Nation, u32), String> {
@@ -630,6 +634,19 @@ fn run_case(s: &Scenario, path: &Path) -> Vec<String> {
         want.sort();
         if got != want {
             fails.push(format!("enforced peace: expected {want:?}, got {got:?}"));
+        }
+    }
+    if let Some(want) = &e.seen_by {
+        for o in &out {
+            match o.kind.as_str() {
+                "battle" | "naval-battle" if o.visibility != Visibility::Only(want.clone()) => {
+                    fails.push(format!("{} seen by {:?}, expected {want:?}", o.kind, o.visibility))
+                }
+                "battle-result" if o.visibility != Visibility::All => {
+                    fails.push(format!("battle-result seen by {:?}, expected all", o.visibility))
+                }
+                _ => {}
+            }
         }
     }
     if !fails.is_empty() {

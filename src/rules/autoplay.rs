@@ -80,6 +80,32 @@ pub fn generate(scenario: &Scenario, state: &State, power: PowerId, seed: u64) -
         if here.is_empty() || roll == 1 {
             continue;
         }
+        // attack an enemy in reach, if there is one
+        let reach: Vec<String> = match &s.location {
+            Location::Sea(z) => vec![z.clone()],
+            Location::Port(_) => here.clone(),
+        };
+        if let Some(z) = reach.iter().find(|z| {
+            validate(
+                scenario,
+                state,
+                power,
+                &Order::NavalAttack {
+                    squadron: key.clone(),
+                    sea: (*z).clone(),
+                },
+            )
+            .is_ok()
+        }) {
+            out.push(line(
+                Order::NavalAttack {
+                    squadron: key.clone(),
+                    sea: z.clone(),
+                },
+                format!("{key} attack {z}"),
+            ));
+            continue;
+        }
         let z = here[rng.below(here.len())].clone();
         let o = Order::NavalMove {
             squadron: key.clone(),
@@ -133,6 +159,9 @@ pub fn generate(scenario: &Scenario, state: &State, power: PowerId, seed: u64) -
         for _ in 0..extra {
             let cur = path[path.len() - 1].clone();
             let nb: Vec<&str> = scenario.map.land_neighbours(&cur).collect();
+            if nb.is_empty() {
+                break;
+            }
             let mut longer = path.clone();
             longer.push(nb[rng.below(nb.len())].to_string());
             if validate(scenario, state, power, &mv(&longer)).is_err() {

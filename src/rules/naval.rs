@@ -79,8 +79,13 @@ pub fn check_move(
             ),
         ));
     }
+    let mut seen = std::collections::BTreeSet::new();
     let mut cur = s.location.clone();
     for z in zones {
+        // house: each zone once a phase (its interception die is unique)
+        if !seen.insert(z) {
+            return Err(rej("5.4", format!("the path enters {} twice", name(scenario, z))));
+        }
         if scenario.map.sea(z).is_none() {
             return Err(rej("5.4", format!("'{z}' is not a sea zone")));
         }
@@ -510,6 +515,53 @@ fn set_loc(state: &mut State, k: &UnitKey, l: Location) {
     }
 }
 
+/// Check a naval attack (5.4): the squadron is in or next to the zone
+/// and enemy squadrons are at sea there.
+pub fn check_attack(
+    scenario: &Scenario,
+    state: &State,
+    power: PowerId,
+    squadron: &UnitKey,
+    sea: &str,
+) -> Result<(), Rejection> {
+    let Some(s) = state.squadron(&squadron.nation, squadron.number) else {
+        return Err(rej("5.4", format!("there is no {squadron}")));
+    };
+    if !orders_for(state, power, &s.nation) {
+        return Err(rej(
+            "3.31",
+            format!("{} does not give the orders of {squadron}", power.name()),
+        ));
+    }
+    if scenario.map.sea(sea).is_none() {
+        return Err(rej("5.4", format!("'{sea}' is not a sea zone")));
+    }
+    let in_reach = match &s.location {
+        Location::Sea(z) => z == sea,
+        Location::Port(p) => scenario
+            .map
+            .province(p)
+            .is_some_and(|x| x.seas.iter().any(|z| z == sea)),
+    };
+    if !in_reach {
+        return Err(rej(
+            "5.4",
+            format!("{squadron} is not in or next to {}", name(scenario, sea)),
+        ));
+    }
+    if !state
+        .squadrons
+        .iter()
+        .any(|x| x.location == Location::Sea(sea.to_string()) && hostile(state, &s.nation, &x.nation))
+    {
+        return Err(rej(
+            "5.4",
+            format!("no enemy squadron is at sea in {}", name(scenario, sea)),
+        ));
+    }
+    Ok(())
+}
+
 /// Attack the enemy squadrons in a sea zone (5.4).
 #[allow(clippy::too_many_arguments)]
 pub fn attack(
@@ -522,39 +574,23 @@ pub fn attack(
     text: &str,
     battles: &mut u32,
 ) -> Result<Vec<Outcome>, DiceError> {
-    let fail = |why: String| {
-        Ok(vec![
-            Outcome::new("5.4", "order-failed", why)
+    if let Err(r) = check_attack(scenario, state, power, squadron, sea) {
+        return Ok(vec![
+            Outcome::new(&r.rule, "order-failed", r.reason)
                 .power(power)
                 .order(text)
                 .only(vec![power]),
-        ])
-    };
+        ]);
+    }
     let Some(s) = state.squadron(&squadron.nation, squadron.number).cloned() else {
-        return fail(format!("there is no {squadron}"));
+        return Ok(Vec::new());
     };
-    if !orders_for(state, power, &s.nation) {
-        return fail(format!("{} does not give the orders of {squadron}", power.name()));
-    }
-    let in_reach = match &s.location {
-        Location::Sea(z) => z == sea,
-        Location::Port(p) => scenario
-            .map
-            .province(p)
-            .is_some_and(|x| x.seas.iter().any(|z| z == sea)),
-    };
-    if !in_reach {
-        return fail(format!("{squadron} is not in or next to {}", name(scenario, sea)));
-    }
     let enemies: Vec<UnitKey> = state
         .squadrons
         .iter()
         .filter(|x| x.location == Location::Sea(sea.to_string()) && hostile(state, &s.nation, &x.nation))
         .map(|x| UnitKey::squadron(x.nation.clone(), x.number))
         .collect();
-    if enemies.is_empty() {
-        return fail(format!("no enemy squadron is at sea in {}", name(scenario, sea)));
-    }
     let own: Vec<UnitKey> = state
         .squadrons
         .iter()
@@ -571,6 +607,39 @@ pub fn attack(
     Ok(vec![o.order(text)])
 }
 
+/// Check a blockade order (5.4): a squadron at sea in a zone the port
+/// borders.
+pub fn check_blockade(
+    scenario: &Scenario,
+    state: &State,
+    power: PowerId,
+    squadron: &UnitKey,
+    port: &str,
+) -> Result<(), Rejection> {
+    let Some(s) = state.squadron(&squadron.nation, squadron.number) else {
+        return Err(rej("5.4", format!("there is no {squadron}")));
+    };
+    if !orders_for(state, power, &s.nation) {
+        return Err(rej(
+            "3.31",
+            format!("{} does not give the orders of {squadron}", power.name()),
+        ));
+    }
+    let Some(p) = scenario.map.province(port) else {
+        return Err(rej("5.4", format!("'{port}' is not a province")));
+    };
+    if !p.port {
+        return Err(rej("5.4", format!("{} has no port", p.name)));
+    }
+    let Location::Sea(z) = &s.location else {
+        return Err(rej("5.4", format!("{squadron} must be at sea to blockade")));
+    };
+    if !p.seas.contains(z) {
+        return Err(rej("5.4", format!("{} does not border {}", p.name, name(scenario, z))));
+    }
+    Ok(())
+}
+
 /// Blockade a port from an adjacent sea zone (5.4).
 pub fn blockade(
     scenario: &Scenario,
@@ -580,30 +649,13 @@ pub fn blockade(
     port: &str,
     text: &str,
 ) -> Outcome {
-    let fail = |why: String| {
-        Outcome::new("5.4", "order-failed", why)
+    if let Err(r) = check_blockade(scenario, state, power, squadron, port) {
+        return Outcome::new(&r.rule, "order-failed", r.reason)
             .power(power)
             .order(text)
-            .only(vec![power])
-    };
-    let Some(s) = state.squadron(&squadron.nation, squadron.number).cloned() else {
-        return fail(format!("there is no {squadron}"));
-    };
-    if !orders_for(state, power, &s.nation) {
-        return fail(format!("{} does not give the orders of {squadron}", power.name()));
+            .only(vec![power]);
     }
-    let Some(p) = scenario.map.province(port) else {
-        return fail(format!("'{port}' is not a province"));
-    };
-    if !p.port {
-        return fail(format!("{} has no port", p.name));
-    }
-    let Location::Sea(z) = &s.location else {
-        return fail(format!("{squadron} must be at sea to blockade"));
-    };
-    if !p.seas.contains(z) {
-        return fail(format!("{} does not border {}", p.name, name(scenario, z)));
-    }
+    let name_of = scenario.map.province(port).map(|p| p.name.clone()).unwrap_or_default();
     if let Some(x) = state
         .squadrons
         .iter_mut()
@@ -611,7 +663,7 @@ pub fn blockade(
     {
         x.blockading = Some(port.to_string());
     }
-    Outcome::new("5.4", "blockade", format!("{squadron} blockades {}", p.name))
+    Outcome::new("5.4", "blockade", format!("{squadron} blockades {name_of}"))
         .power(power)
         .order(text)
 }

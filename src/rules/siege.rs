@@ -254,6 +254,56 @@ pub fn besiege(
     Ok(o)
 }
 
+/// Check a garrison order (2.23, 3.41).
+pub fn check_garrison(
+    scenario: &Scenario,
+    state: &State,
+    power: PowerId,
+    corps: &UnitKey,
+    province: &str,
+) -> Result<(), Rejection> {
+    let Some(c) = state.corps(&corps.nation, corps.number) else {
+        return Err(rej("5.5", format!("there is no {corps}")));
+    };
+    if !orders_for(state, power, &c.nation) {
+        return Err(rej(
+            "3.31",
+            format!("{} does not give the orders of {corps}", power.name()),
+        ));
+    }
+    if c.location.as_deref() != Some(province) {
+        return Err(rej("2.23", format!("{corps} is not in {}", name(scenario, province))));
+    }
+    let ps = state.provinces.get(province).cloned().unwrap_or_default();
+    if ps.garrison.is_some() {
+        return Err(rej(
+            "2.23",
+            format!("{} already has a garrison", name(scenario, province)),
+        ));
+    }
+    let me = Nation::Major(power);
+    if !(ps.controller.is_none() || ps.controller.as_ref() == Some(&me)) {
+        return Err(rej(
+            "2.23",
+            format!("{} is not controlled by {}", name(scenario, province), power.name()),
+        ));
+    }
+    if state
+        .corps_in(province)
+        .any(|x| !x.divisions.is_empty() && hostile(state, &me, &x.nation))
+    {
+        return Err(rej("2.23", "an enemy army is in the province"));
+    }
+    // 3.41: minor units never serve as garrisons
+    if !c.divisions.iter().any(|d| d.arm == Arm::Infantry && d.nation == me) {
+        return Err(rej(
+            "2.23",
+            format!("{corps} has no {} infantry division", power.adjective()),
+        ));
+    }
+    Ok(())
+}
+
 /// Leave an infantry division of a corps as garrison (2.23) in a province
 /// the power already controls (or an uncontrolled one it stands in).
 pub fn garrison(
@@ -270,34 +320,10 @@ pub fn garrison(
             .order(text)
             .only(vec![power])
     };
-    let Some(c) = state.corps(&corps.nation, corps.number) else {
-        return fail("5.5", format!("there is no {corps}"));
-    };
-    if !orders_for(state, power, &c.nation) {
-        return fail("3.31", format!("{} does not give the orders of {corps}", power.name()));
-    }
-    if c.location.as_deref() != Some(province) {
-        return fail("2.23", format!("{corps} is not in {}", name(scenario, province)));
-    }
-    let ps = state.provinces.get(province).cloned().unwrap_or_default();
-    if ps.garrison.is_some() {
-        return fail("2.23", format!("{} already has a garrison", name(scenario, province)));
-    }
-    let mine = ps.controller == Some(Nation::Major(power));
-    let free = ps.controller.is_none();
-    if !(mine || free) {
-        return fail(
-            "2.23",
-            format!("{} is not controlled by {}", name(scenario, province), power.name()),
-        );
+    if let Err(r) = check_garrison(scenario, state, power, corps, province) {
+        return fail(&r.rule, r.reason);
     }
     let me = Nation::Major(power);
-    if state
-        .corps_in(province)
-        .any(|x| !x.divisions.is_empty() && hostile(state, &me, &x.nation))
-    {
-        return fail("2.23", "an enemy army is in the province".into());
-    }
     let Some(cm) = state.corps_mut(&corps.nation, corps.number) else {
         return fail("5.5", format!("there is no {corps}"));
     };
@@ -326,6 +352,37 @@ pub fn garrison(
     .order(text)
 }
 
+/// Check a withdraw-garrison order (2.23, 2.22).
+pub fn check_withdraw(
+    scenario: &Scenario,
+    state: &State,
+    power: PowerId,
+    province: &str,
+    corps: &UnitKey,
+) -> Result<(), Rejection> {
+    let me = Nation::Major(power);
+    let ps = state.provinces.get(province).cloned().unwrap_or_default();
+    if ps.garrison.as_ref().map(|g| &g.nation) != Some(&me) {
+        return Err(rej(
+            "2.23",
+            format!("{} holds no {} garrison", name(scenario, province), power.adjective()),
+        ));
+    }
+    let Some(c) = state.corps(&corps.nation, corps.number) else {
+        return Err(rej("5.5", format!("there is no {corps}")));
+    };
+    if !orders_for(state, power, &c.nation) || c.location.as_deref() != Some(province) {
+        return Err(rej(
+            "2.23",
+            format!("{corps} is not a corps of {} in the province", power.name()),
+        ));
+    }
+    if c.divisions.len() >= c.capacity() {
+        return Err(rej("2.22", format!("{corps} is full")));
+    }
+    Ok(())
+}
+
 /// Take a garrison division back into a corps in the same province.
 pub fn withdraw_garrison(
     scenario: &Scenario,
@@ -335,32 +392,13 @@ pub fn withdraw_garrison(
     corps: &UnitKey,
     text: &str,
 ) -> Outcome {
-    let fail = |rule: &str, why: String| {
-        Outcome::new(rule, "order-failed", why)
+    if let Err(r) = check_withdraw(scenario, state, power, province, corps) {
+        return Outcome::new(&r.rule, "order-failed", r.reason)
             .power(power)
             .order(text)
-            .only(vec![power])
-    };
+            .only(vec![power]);
+    }
     let me = Nation::Major(power);
-    let ps = state.provinces.get(province).cloned().unwrap_or_default();
-    if ps.garrison.as_ref().map(|g| &g.nation) != Some(&me) {
-        return fail(
-            "2.23",
-            format!("{} holds no {} garrison", name(scenario, province), power.adjective()),
-        );
-    }
-    let Some(c) = state.corps(&corps.nation, corps.number) else {
-        return fail("5.5", format!("there is no {corps}"));
-    };
-    if !orders_for(state, power, &c.nation) || c.location.as_deref() != Some(province) {
-        return fail(
-            "2.23",
-            format!("{corps} is not a corps of {} in the province", power.name()),
-        );
-    }
-    if c.divisions.len() >= c.capacity() {
-        return fail("2.22", format!("{corps} is full"));
-    }
     if let Some(cm) = state.corps_mut(&corps.nation, corps.number) {
         cm.divisions.push(Division {
             arm: Arm::Infantry,

@@ -216,6 +216,10 @@ pub fn validate(scenario: &Scenario, state: &State, power: PowerId, order: &Orde
             to_port,
         } => naval::check_move(scenario, state, power, squadron, path, carrying, to_port.as_deref()),
         Order::Besiege { corps, province } => siege::check(scenario, state, power, corps, province),
+        Order::Garrison { corps, province } => siege::check_garrison(scenario, state, power, corps, province),
+        Order::WithdrawGarrison { province, corps } => siege::check_withdraw(scenario, state, power, province, corps),
+        Order::NavalAttack { squadron, sea } => naval::check_attack(scenario, state, power, squadron, sea),
+        Order::Blockade { squadron, port } => naval::check_blockade(scenario, state, power, squadron, port),
         Order::DeclareWar { on } => match surrender::declaration_barred(state, power, *on) {
             Some(r) => Err(r),
             None => Ok(()),
