@@ -829,3 +829,27 @@ fn generated_campaign_keeps_the_invariants() {
     assert!(battles > 0, "no battle in a generated campaign");
     assert!(sieges > 0, "no siege in a generated campaign");
 }
+
+#[test]
+fn a_power_sees_foreign_corps_positions_but_not_their_divisions_nor_standing_orders() {
+    let s = fixture();
+    let mut st = initial(&s);
+    st.standing.insert(
+        PowerId::Austria,
+        StandingOrders {
+            withdraw_ratio: Some(2),
+            ..Default::default()
+        },
+    );
+    st.standing.insert(PowerId::France, StandingOrders::default());
+    let v = st.view_for(PowerId::France);
+    let a = v.corps(&Nation::Major(PowerId::Austria), 1).expect("austrian corps");
+    assert_eq!(a.location.as_deref(), Some("vienna"));
+    assert!(a.divisions.is_empty());
+    assert!(!v.standing.contains_key(&PowerId::Austria));
+    assert!(v.standing.contains_key(&PowerId::France));
+    assert_eq!(
+        v.corps(&Nation::Major(PowerId::France), 1).map(|c| c.divisions.len()),
+        Some(3)
+    );
+}
