@@ -14,6 +14,7 @@
 //! active = "france"
 //! dice_default = 1        # value of every die not scripted (else an error)
 //! [setup]
+//! options = ["naval"]   # optional modules switched on
 //! wars = [["france", "austria"]]
 //! alliances = []
 //! set = [ { path = "corps.france.1.location", value = "bavaria" } ]
@@ -204,6 +205,9 @@ fn land() -> String {
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct Setup {
+    /// Optional rule modules switched on (`naval`, `political`).
+    #[serde(default)]
+    options: Vec<String>,
     #[serde(default)]
     wars: Vec<[PowerId; 2]>,
     #[serde(default)]
@@ -453,6 +457,7 @@ fn run_case(s: &Scenario, path: &Path) -> Vec<String> {
     let mut fails = Vec::new();
     let mut state = initial(s);
     state.phase.step = empereur::ids::Step::PlayerTurn(case.active);
+    state.options.extend(case.setup.options.iter().cloned());
     for [a, b] in &case.setup.wars {
         state.relations.set_war(*a, *b, true);
     }

@@ -210,11 +210,22 @@ pub fn battle(
         o = o.die(&purpose, d);
         let sq = keys.len() as i32 * t.per_squadron;
         let nm = nat_mod(&t.combat_nationality, p);
-        totals[i] = d as i32 + sq + nm;
+        // 12.2.6.1.4.1 (EiA option): minus one per fleet after the second
+        let armada = if super::option_naval::enabled(state) {
+            super::option_naval::size_penalty(keys.len())
+        } else {
+            0
+        };
+        totals[i] = d as i32 + sq + nm + armada;
         o = o.why(format!(
-            "{side} {}: {} squadron(s); die {d} {sq:+} squadrons {nm:+} nationality = {}",
+            "{side} {}: {} squadron(s); die {d} {sq:+} squadrons {nm:+} nationality{} = {}",
             side_name(p, keys),
             keys.len(),
+            if armada != 0 {
+                format!(" {armada:+} fleets after the second (12.2.6.1.4.1)")
+            } else {
+                String::new()
+            },
             totals[i]
         ));
     }
@@ -321,8 +332,30 @@ pub fn execute_move(
             .count();
         if blockaders > 0 {
             let p = format!("blockade-run/{port}/{sk}");
-            let d = dice.roll(&p, t.die)?;
-            let ok = d <= t.blockade_run_target;
+            let (d, ok, rule_why) = if super::option_naval::enabled(state) {
+                // 12.2.9.1 (EiA option)
+                let r = super::option_naval::blockade_run(!carrying.is_empty());
+                let d = dice.roll(&p, r.sides)?;
+                let total = d as i32 + r.modifier;
+                (
+                    d,
+                    total <= r.at_most,
+                    format!(
+                        "12.2.9.1: d{} {d} {:+} (carrying land forces) = {total} against at most {}",
+                        r.sides, r.modifier, r.at_most
+                    ),
+                )
+            } else {
+                let d = dice.roll(&p, t.die)?;
+                (
+                    d,
+                    d <= t.blockade_run_target,
+                    format!(
+                        "die {d} against at most {} (tables/naval.toml blockade_run_target)",
+                        t.blockade_run_target
+                    ),
+                )
+            };
             let o = Outcome::new(
                 "5.4",
                 if ok { "blockade-run" } else { "order-failed" },
@@ -335,10 +368,7 @@ pub fn execute_move(
             .power(power)
             .order(text)
             .die(&p, d)
-            .why(format!(
-                "die {d} against at most {} (tables/naval.toml blockade_run_target)",
-                t.blockade_run_target
-            ));
+            .why(rule_why);
             out.push(o);
             if !ok {
                 return Ok(out);

@@ -12,6 +12,7 @@
 //! | `standing.rs` | standing orders and their defaults |
 //! | `surrender.rs` | 5.12 surrender, 5.123, 5.127, 2.7 enforced peace |
 //! | `autoplay.rs` | random-but-legal military orders ([`generate`]) |
+//! | `options/naval.rs` | EiA optional naval rules 12.2.6.1.4.1, 12.2.9.1 (option `naval`) |
 //!
 //! The submodules live in `src/rules/` and are declared here (not in
 //! `rules/mod.rs`) so the two rules engines merge without conflicts.
@@ -26,6 +27,9 @@ pub mod control;
 pub mod movement;
 #[path = "naval.rs"]
 pub mod naval;
+/// EiA optional naval rules (12.2.x), switched by `state.options`.
+#[path = "options/naval.rs"]
+pub mod option_naval;
 #[path = "siege.rs"]
 pub mod siege;
 #[path = "standing.rs"]
