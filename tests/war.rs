@@ -10,7 +10,7 @@
 //! ```toml
 //! rule = "2.13"
 //! description = "..."
-//! phase = "land"          # land | naval | validate | surrender
+//! phase = "land"          # land | naval | validate | surrender | due
 //! active = "france"
 //! dice_default = 1        # value of every die not scripted (else an error)
 //! [setup]
@@ -42,6 +42,7 @@
 //! summary = ["..."]       # substrings of some outcome's summary
 //! wars = [["austria", "france"]]         # exact list after resolution
 //! seen_by = ["france", "austria"]        # who sees battles in full (results are public)
+//! due = "france"          # phase due: to whom `active` must surrender, or "none"
 //! enforced_peace = [["austria", "france"]]
 //! ```
 //!
@@ -275,6 +276,8 @@ struct Expect {
     /// Powers that see each `battle` / `naval-battle` outcome in full;
     /// its `battle-result` summary must be public.
     seen_by: Option<Vec<PowerId>>,
+    /// phase = "due": the power `active` must surrender to (or "none").
+    due: Option<String>,
 }
 
 fn unit(path: &str) -> Result<(Nation, u32), String> {
@@ -515,6 +518,14 @@ fn run_case(s: &Scenario, path: &Path) -> Vec<String> {
                 return vec!["phase surrender needs [surrender]".into()];
             };
             out.extend(war::surrender::surrender(s, &mut state, sc.loser, sc.victor, &sc.terms));
+        }
+        "due" => {
+            let got = war::surrender::due(s, &state, case.active)
+                .map(|p| p.id().to_string())
+                .unwrap_or_else(|| "none".into());
+            if Some(&got) != case.expect.due.as_ref() {
+                fails.push(format!("due: expected {:?}, got {got}", case.expect.due));
+            }
         }
         p => return vec![format!("unknown phase '{p}'")],
     }
