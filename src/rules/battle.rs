@@ -313,7 +313,20 @@ fn retreat(
     for (nation, keys) in groups {
         let power = state.commanding_power(&nation);
         let cf = keys.iter().find_map(|k| came_from.get(k)).cloned();
-        match retreat_to(scenario, state, power, &nation, province, cf.as_deref()) {
+        // 12.2.1 (EiA option `naval`): an invader beaten in the turn it
+        // crossed an arrow surrenders instead of retreating
+        let crossed = cf.as_deref().is_some_and(|c| {
+            c != province && !scenario.map.adjacent(c, province) && scenario.map.arrow(c, province).is_some()
+        });
+        let dest = if crossed && super::option_naval::enabled(state) {
+            why.push(format!(
+                "12.2.1: {nation} crossed an arrow this turn and may not retreat"
+            ));
+            None
+        } else {
+            retreat_to(scenario, state, power, &nation, province, cf.as_deref())
+        };
+        match dest {
             Some((dest, decided)) => {
                 for k in &keys {
                     if let Some(c) = state.corps_mut(&k.nation, k.number) {

@@ -171,6 +171,23 @@ pub fn check(
                     ),
                 ));
             }
+            // 12.2.1 (EiA option `naval`): to cross into enemy land a
+            // corps must begin its move next to the arrow
+            let enemy_land = state
+                .provinces
+                .get(next)
+                .and_then(|ps| ps.controller.as_ref())
+                .is_some_and(|n| hostile(state, &Nation::Major(mover), n));
+            if super::option_naval::enabled(state) && i > 0 && enemy_land {
+                return Err(rej(
+                    "12.2.1",
+                    format!(
+                        "to cross the arrow into enemy {} the stack must begin its move in {}",
+                        name(scenario, next),
+                        name(scenario, &cur)
+                    ),
+                ));
+            }
             if a.kind >= 2 {
                 t.arrow_double_cost
             } else {

@@ -87,8 +87,15 @@ pub fn record(state: &mut State, power: PowerId, order: &Standing) -> Option<Out
     )
 }
 
+/// A power's standing orders; an NPC without its own uses those of the
+/// player who runs it (3.31: Allied and Controlled NPCs are run by a PC).
 fn of(state: &State, power: PowerId) -> Option<&StandingOrders> {
-    state.standing.get(&power)
+    state.standing.get(&power).or_else(|| {
+        state
+            .ordered_by(power)
+            .filter(|p| *p != power)
+            .and_then(|p| state.standing.get(&p))
+    })
 }
 
 /// 5.4: does `power` intercept?

@@ -7,6 +7,9 @@
 //!   (replaces the house d10 `blockade_run_target`).
 //! - 12.2.6.1.4.1 no "Spanish Armada": a side subtracts one from its
 //!   naval combat roll for every fleet (squadron) after the second.
+//! - 12.2.1 crossing arrows into enemy land: the stack must begin its
+//!   move next to the arrow (`movement`), and an invader beaten in the
+//!   turn it crossed surrenders instead of retreating (`battle`).
 //!
 //! Not yet: tactical chits, morale, the general chase, hulks, the West
 //! Indies and blockade upkeep (12.2.6–12.2.9.3).
