@@ -804,46 +804,86 @@ fn invariants(
 }
 
 #[test]
-fn generated_campaign_keeps_the_invariants() {
+fn generated_campaigns_keep_the_invariants() {
     let s = fixture();
-    let mut state = initial(&s);
-    // a few wars so that armies meet
-    state.relations.set_war(PowerId::France, PowerId::Austria, true);
-    state.relations.set_war(PowerId::France, PowerId::Prussia, true);
-    state.relations.set_war(PowerId::Britain, PowerId::France, true);
-    state.relations.set_war(PowerId::Russia, PowerId::Prussia, true);
-    let divs = division_totals(&state);
-    let sq = squadron_totals(&state);
+    let wars = [
+        [PowerId::France, PowerId::Austria],
+        [PowerId::France, PowerId::Prussia],
+        [PowerId::Britain, PowerId::France],
+        [PowerId::Russia, PowerId::Prussia],
+        [PowerId::Austria, PowerId::Prussia],
+        [PowerId::Ottoman, PowerId::Austria],
+    ];
+    let (mut battles, mut sieges, mut surrenders) = (0, 0, 0);
+    for seed in 0..4u64 {
+        let mut state = initial(&s);
+        // a different set of wars per seed, so that armies meet
+        for (i, [a, b]) in wars.iter().enumerate() {
+            if (i as u64 + seed) % 3 != 0 {
+                state.relations.set_war(*a, *b, true);
+            }
+        }
+        let (b, g, r) = campaign(&s, &mut state, seed);
+        battles += b;
+        sieges += g;
+        surrenders += r;
+    }
+    assert!(battles > 0, "no battle in the generated campaigns");
+    assert!(sieges > 0, "no siege in the generated campaigns");
+    // the seeds are fixed, so this also proves surrenders were exercised
+    assert!(surrenders > 0, "no surrender in the generated campaigns");
+}
+
+/// 1805–1815 (41 turns) of generated orders; returns (battles, sieges,
+/// surrenders). The capital-held count and forced surrenders stand in
+/// for rules I's sequence of play.
+fn campaign(s: &Scenario, state: &mut State, seed: u64) -> (usize, usize, usize) {
+    let divs = division_totals(state);
+    let sq = squadron_totals(state);
     let mut battles = 0;
     let mut sieges = 0;
-    let mut turn = 0u64;
-    for _year in 0..10 {
-        for _season in 0..3 {
-            turn += 1;
+    let mut surrenders = 0;
+    for turn in 1..=41u64 {
+        {
             for p in PowerId::ALL {
-                let mut dice = TestDice::seeded(turn * 31 + p as u64);
+                let state = &mut *state;
+                let mut dice = TestDice::seeded(seed * 1_000_003 + turn * 31 + p as u64);
                 state.phase.step = empereur::ids::Step::PlayerTurn(p);
-                let orders = war::generate(&s, &state, p, turn * 7 + p as u64);
+                let orders = war::generate(s, state, p, seed * 7919 + turn * 7 + p as u64);
                 for l in &orders {
                     assert_eq!(
-                        war::validate(&s, &state, p, &l.order),
+                        war::validate(s, state, p, &l.order),
                         Ok(()),
                         "generated order '{}' is not legal",
                         l.text
                     );
                 }
                 let mut out = Vec::new();
-                war::naval_phase(&s, &mut state, p, &orders, &mut dice, &mut out).expect("naval phase");
-                invariants(&s, &state, &divs, &sq, &format!("turn {turn} {p} naval"));
-                war::land_phase(&s, &mut state, p, &orders, &mut dice, &mut out).expect("land phase");
-                invariants(&s, &state, &divs, &sq, &format!("turn {turn} {p} land"));
+                war::naval_phase(s, state, p, &orders, &mut dice, &mut out).expect("naval phase");
+                invariants(s, state, &divs, &sq, &format!("seed {seed} turn {turn} {p} naval"));
+                war::land_phase(s, state, p, &orders, &mut dice, &mut out).expect("land phase");
+                invariants(s, state, &divs, &sq, &format!("seed {seed} turn {turn} {p} land"));
                 battles += out.iter().filter(|o| o.kind == "battle").count();
                 sieges += out.iter().filter(|o| o.kind == "siege").count();
             }
+            // 4.213 count and the forced surrender (5.12) at the Peace Step
+            for p in PowerId::ALL {
+                let cap = s.powers[&p].capital.clone();
+                let held = state.provinces[&cap].controller != Some(Nation::Major(p));
+                let ps = state.power_mut(p);
+                ps.capital_lost_turns = if held { ps.capital_lost_turns + 1 } else { 0 };
+                if let Some(v) = war::surrender::due(s, state, p) {
+                    let terms = war::surrender::default_terms(s);
+                    war::surrender::surrender(s, state, p, v, &terms);
+                    surrenders += 1;
+                    invariants(s, state, &divs, &sq, &format!("seed {seed} turn {turn} {p} surrenders"));
+                    assert!(!state.relations.at_war(p, v), "peace after the surrender");
+                    assert!(war::surrender::declaration_barred(state, p, v).is_some());
+                }
+            }
         }
     }
-    assert!(battles > 0, "no battle in a generated campaign");
-    assert!(sieges > 0, "no siege in a generated campaign");
+    (battles, sieges, surrenders)
 }
 
 #[test]

@@ -39,6 +39,16 @@ pub fn due(scenario: &Scenario, state: &State, power: PowerId) -> Option<PowerId
     (h != power && state.relations.at_war(h, power)).then_some(h)
 }
 
+/// The terms of a forced surrender when none are negotiated (house:
+/// `default_gold` reparations, no VP or provinces beyond the table's).
+pub fn default_terms(scenario: &Scenario) -> Terms {
+    Terms {
+        gold: scenario.tables.surrender.default_gold,
+        vp: 0,
+        provinces: Vec::new(),
+    }
+}
+
 /// Whether a declaration of war is barred by an enforced peace (2.7).
 pub fn declaration_barred(state: &State, a: PowerId, b: PowerId) -> Option<Rejection> {
     state.relations.enforced(a, b, state.turn()).map(|e| Rejection {
