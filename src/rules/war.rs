@@ -1,6 +1,43 @@
 //! Entry points of the military rules (5.4 naval phase, 5.5 land phase,
 //! 5.6 battles, sieges, 5.12 surrender), called by the sequence of play.
-//! Implemented in the files beside this one.
+//! Implemented in the files beside this one, one concern each:
+//!
+//! | file | rules |
+//! |---|---|
+//! | `movement.rs` | 5.5 land movement, 2.13, 2.24, 3.31, 12.2.1 arrows, 5.513 |
+//! | `battle.rs` | 5.6 land battles (2.41 sequence), 2.25 ghosts, 5.59 pursuit |
+//! | `siege.rs` | sieges, garrisons, 2.11, 2.12, 2.23, 2.25 rebellions |
+//! | `control.rs` | 4.21 control, sides, 2.51 force pool, 3.41 conquest |
+//! | `naval.rs` | 5.4 naval movement, transport, interception, battle, blockade |
+//! | `standing.rs` | standing orders and their defaults |
+//! | `surrender.rs` | 5.12 surrender, 5.123, 5.127, 2.7 enforced peace |
+//! | `war_autoplay.rs` | random-but-legal military orders ([`generate`]) |
+//! | `options/naval.rs` | EiA optional naval rules 12.2.6.1.4.1, 12.2.9.1 (option `naval`) |
+//!
+//! The submodules live in `src/rules/` and are declared here (not in
+//! `rules/mod.rs`) so the two rules engines merge without conflicts.
+
+#[path = "war_autoplay.rs"]
+pub mod autoplay;
+#[path = "battle.rs"]
+pub mod battle;
+#[path = "control.rs"]
+pub mod control;
+#[path = "movement.rs"]
+pub mod movement;
+#[path = "naval.rs"]
+pub mod naval;
+/// EiA optional naval rules (12.2.x), switched by `state.options`.
+#[path = "options/naval.rs"]
+pub mod option_naval;
+#[path = "siege.rs"]
+pub mod siege;
+#[path = "standing.rs"]
+pub mod standing;
+#[path = "surrender.rs"]
+pub mod surrender;
+
+pub use autoplay::generate;
 
 use super::{EngineError, Outcome, Rejection};
 use crate::dice::Dice;
@@ -9,32 +46,208 @@ use crate::orders::ast::{Order, OrderLine};
 use crate::scenario::Scenario;
 use crate::state::State;
 
+/// Store the standing orders among `orders` (any phase; they persist).
+/// Rules I should call this for every power's orders in every phase, so
+/// that a standing order counts from the phase it was given in; both
+/// phases below call it for the active power too. Recording the same
+/// order twice reports it once.
+pub fn record_standing(state: &mut State, power: PowerId, orders: &[OrderLine], out: &mut Vec<Outcome>) {
+    for l in orders {
+        if let Order::Standing(s) = &l.order
+            && let Some(o) = standing::record(state, power, s)
+        {
+            out.push(o.order(&l.text));
+        }
+    }
+}
+
 /// 5.4: resolve the Naval Phase of `power`'s Player Turn.
 pub fn naval_phase(
-    _scenario: &Scenario,
-    _state: &mut State,
-    _power: PowerId,
-    _orders: &[OrderLine],
-    _dice: &mut dyn Dice,
-    _out: &mut Vec<Outcome>,
+    scenario: &Scenario,
+    state: &mut State,
+    power: PowerId,
+    orders: &[OrderLine],
+    dice: &mut dyn Dice,
+    out: &mut Vec<Outcome>,
 ) -> Result<(), EngineError> {
+    record_standing(state, power, orders, out);
+    let mut battles = 0u32;
+    let mut moved = std::collections::BTreeSet::new();
+    for l in orders {
+        match &l.order {
+            Order::NavalMove {
+                squadron,
+                path,
+                carrying,
+                to_port,
+            } => {
+                if !moved.insert(squadron.clone()) {
+                    out.push(
+                        Outcome::new(
+                            "5.4",
+                            "order-failed",
+                            format!("{squadron} has already moved this phase"),
+                        )
+                        .power(power)
+                        .order(&l.text)
+                        .only(vec![power]),
+                    );
+                    continue;
+                }
+                out.extend(naval::execute_move(
+                    scenario,
+                    state,
+                    dice,
+                    power,
+                    squadron,
+                    path,
+                    carrying,
+                    to_port.as_deref(),
+                    &l.text,
+                    &mut battles,
+                )?);
+            }
+            Order::NavalAttack { squadron, sea } => {
+                out.extend(naval::attack(
+                    scenario,
+                    state,
+                    dice,
+                    power,
+                    squadron,
+                    sea,
+                    &l.text,
+                    &mut battles,
+                )?);
+            }
+            Order::Blockade { squadron, port } => {
+                out.push(naval::blockade(scenario, state, power, squadron, port, &l.text));
+            }
+            _ => {}
+        }
+    }
     Ok(())
 }
 
 /// 5.5: resolve the Land Phase of `power`'s Player Turn (movement,
-/// battles, sieges, garrisons).
+/// battles, sieges, garrisons), in this order: garrisons withdrawn,
+/// moves, battles (in the order the armies met), sieges, garrisons left,
+/// then minor powers conquered (3.41).
 pub fn land_phase(
-    _scenario: &Scenario,
-    _state: &mut State,
-    _power: PowerId,
-    _orders: &[OrderLine],
-    _dice: &mut dyn Dice,
-    _out: &mut Vec<Outcome>,
+    scenario: &Scenario,
+    state: &mut State,
+    power: PowerId,
+    orders: &[OrderLine],
+    dice: &mut dyn Dice,
+    out: &mut Vec<Outcome>,
 ) -> Result<(), EngineError> {
+    record_standing(state, power, orders, out);
+    for l in orders {
+        if let Order::WithdrawGarrison { province, corps } = &l.order {
+            out.push(siege::withdraw_garrison(
+                scenario, state, power, province, corps, &l.text,
+            ));
+        }
+    }
+    let mut moves = movement::Moves::default();
+    for l in orders {
+        if let Order::Move { corps, commander, path } = &l.order {
+            out.push(movement::execute(
+                scenario,
+                state,
+                power,
+                corps,
+                commander.as_deref(),
+                path,
+                &l.text,
+                &mut moves,
+            ));
+        }
+    }
+    // battles wherever the active side's armies share a province with an
+    // enemy army (moves that stopped, and landings from the Naval Phase)
+    let mut fields = moves.contacts.clone();
+    let me = crate::ids::Nation::Major(power);
+    for c in &state.corps {
+        if let Some(l) = &c.location
+            && state
+                .commanding_power(&c.nation)
+                .is_some_and(|p| control::same_side(state, power, p))
+            && !c.divisions.is_empty()
+            && state
+                .corps_in(l)
+                .any(|x| !x.divisions.is_empty() && control::hostile(state, &me, &x.nation))
+            && !fields.contains(l)
+        {
+            fields.push(l.clone());
+        }
+    }
+    let mut count: std::collections::BTreeMap<String, u32> = std::collections::BTreeMap::new();
+    for f in fields {
+        let n = count.entry(f.clone()).or_default();
+        *n += 1;
+        out.extend(battle::fight(scenario, state, dice, power, &f, *n, &moves.came_from)?);
+    }
+    let mut sieges: std::collections::BTreeMap<String, u32> = std::collections::BTreeMap::new();
+    for l in orders {
+        if let Order::Besiege { corps, province } = &l.order {
+            let n = sieges.entry(province.clone()).or_default();
+            *n += 1;
+            out.push(siege::besiege(
+                scenario, state, dice, power, corps, province, *n, &l.text,
+            )?);
+        }
+    }
+    for l in orders {
+        if let Order::Garrison { corps, province } = &l.order {
+            out.push(siege::garrison(scenario, state, power, corps, province, &l.text));
+        }
+    }
+    out.extend(control::conquests(scenario, state));
     Ok(())
 }
 
-/// Legality of a naval, land or standing order before resolution.
-pub fn validate(_scenario: &Scenario, _state: &State, _power: PowerId, _order: &Order) -> Result<(), Rejection> {
-    Ok(())
+/// Legality of a naval, land or standing order before resolution (and
+/// of a declaration of war under an enforced peace, 2.7).
+pub fn validate(scenario: &Scenario, state: &State, power: PowerId, order: &Order) -> Result<(), Rejection> {
+    match order {
+        Order::Move { corps, commander, path } => {
+            movement::check(scenario, state, power, corps, commander.as_deref(), path).map(|_| ())
+        }
+        Order::NavalMove {
+            squadron,
+            path,
+            carrying,
+            to_port,
+        } => naval::check_move(scenario, state, power, squadron, path, carrying, to_port.as_deref()),
+        Order::Besiege { corps, province } => siege::check(scenario, state, power, corps, province),
+        Order::Garrison { corps, province } => siege::check_garrison(scenario, state, power, corps, province),
+        Order::WithdrawGarrison { province, corps } => siege::check_withdraw(scenario, state, power, province, corps),
+        Order::NavalAttack { squadron, sea } => naval::check_attack(scenario, state, power, squadron, sea),
+        Order::Blockade { squadron, port } => naval::check_blockade(scenario, state, power, squadron, port),
+        Order::DeclareWar { on } => match surrender::declaration_barred(state, power, *on) {
+            Some(r) => Err(r),
+            None => Ok(()),
+        },
+        Order::Standing(crate::orders::ast::Standing::Retreat { provinces }) => {
+            match provinces.iter().find(|p| scenario.map.province(p).is_none()) {
+                Some(p) => Err(Rejection {
+                    rule: "5.6".into(),
+                    reason: format!("'{p}' is not a province"),
+                }),
+                None => Ok(()),
+            }
+        }
+        Order::Standing(crate::orders::ast::Standing::CombatOption { option, .. }) => {
+            if scenario.tables.battle.option(option).is_some() {
+                Ok(())
+            } else {
+                let known: Vec<&str> = scenario.tables.battle.options.iter().map(|o| o.id.as_str()).collect();
+                Err(Rejection {
+                    rule: "5.6".into(),
+                    reason: format!("no combat option '{option}' (options: {})", known.join(", ")),
+                })
+            }
+        }
+        _ => Ok(()),
+    }
 }

@@ -10,6 +10,7 @@
 pub mod check;
 pub mod schema;
 pub mod tables;
+pub mod tables_war;
 
 use crate::ids::{Nation, PowerId, Turn};
 use crate::map::{Arrow, Map, Owner, Province, ProvinceKind, Sea, Source};

@@ -276,6 +276,12 @@ pub struct Tables {
     pub embargo: EmbargoTable,
     pub diplomacy: DiplomacyTable,
     pub events: EventsTable,
+    // rules II (military, see `tables_war`)
+    pub movement: super::tables_war::MovementTable,
+    pub battle: super::tables_war::BattleTable,
+    pub siege: super::tables_war::SiegeTable,
+    pub naval: super::tables_war::NavalTable,
+    pub surrender: super::tables_war::SurrenderTable,
 }
 
 impl Tables {
@@ -285,12 +291,23 @@ impl Tables {
         let embargo = table(files, pr, "tables/embargo.toml");
         let diplomacy = table(files, pr, "tables/diplomacy.toml");
         let events = table(files, pr, "tables/events.toml");
+        // rules II (military)
+        let movement = table(files, pr, "tables/movement.toml");
+        let battle = table(files, pr, "tables/battle.toml");
+        let siege = table(files, pr, "tables/siege.toml");
+        let naval = table(files, pr, "tables/naval.toml");
+        let surrender = table(files, pr, "tables/surrender.toml");
         Some(Tables {
             build_costs: build_costs?,
             economy: economy?,
             embargo: embargo?,
             diplomacy: diplomacy?,
             events: events?,
+            movement: movement?,
+            battle: battle?,
+            siege: siege?,
+            naval: naval?,
+            surrender: surrender?,
         })
     }
 
@@ -302,6 +319,12 @@ impl Tables {
             ("tables/embargo.toml", &self.embargo.source),
             ("tables/diplomacy.toml", &self.diplomacy.source),
             ("tables/events.toml", &self.events.source),
+            // rules II (military)
+            ("tables/movement.toml", &self.movement.source),
+            ("tables/battle.toml", &self.battle.source),
+            ("tables/siege.toml", &self.siege.source),
+            ("tables/naval.toml", &self.naval.source),
+            ("tables/surrender.toml", &self.surrender.source),
         ];
         all.iter()
             .map(|(f, s)| {

@@ -349,6 +349,30 @@ pub struct State {
     /// The winner, once the game is over (7.1), or `draw` after Fall 1815.
     #[serde(default)]
     pub over: Option<String>,
+    /// Standing orders per power (rules::standing); they persist until the
+    /// player replaces them.
+    #[serde(default)]
+    pub standing: BTreeMap<PowerId, StandingOrders>,
+}
+
+/// A power's standing orders (rules::standing): the answers to the
+/// questions a battle, interception or retreat asks when the power is not
+/// the one moving. A field left empty means "use the documented default".
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StandingOrders {
+    /// 5.4: intercept enemy squadrons (default: yes).
+    #[serde(default)]
+    pub intercept: Option<bool>,
+    /// 5.6: combat option by situation (`attacking`, `defending`, `any`).
+    #[serde(default)]
+    pub combat: BTreeMap<String, String>,
+    /// 5.6: withdraw before battle when outnumbered by more than this
+    /// ratio (default: always stand).
+    #[serde(default)]
+    pub withdraw_ratio: Option<u32>,
+    /// Preferred retreat provinces, best first (default: see rules::standing).
+    #[serde(default)]
+    pub retreat: Vec<String>,
 }
 
 /// `state.toml` on disk: the schema version beside the state.
@@ -523,6 +547,7 @@ impl State {
             embargo: Embargo::default(),
             events_used: BTreeSet::new(),
             over: None,
+            standing: BTreeMap::new(),
         }
     }
 

@@ -23,6 +23,8 @@ impl State {
                 ps.pool = PoolState::default();
             }
         }
+        // standing orders are the owner's secret (rules::war::standing)
+        s.standing.retain(|p, _| mine(Some(*p)));
         s
     }
 }

@@ -1,0 +1,200 @@
+//! Control of provinces (4.21, 2.12, 2.23), sides in war, and the force
+//! pool (2.51): the questions every military rule asks.
+//!
+//! Owns: who is hostile to whom, which provinces a power controls, where
+//! a lost division goes, the invariants that tie control to garrisons,
+//! and the conquest of a minor power (3.41: all its provinces held by one
+//! major; rules I applies the consequences at Winter). Leaves: taxes and
+//! VP from control to rules I.
+
+use crate::ids::{Nation, PowerId};
+use crate::map::{Owner, Province};
+use crate::rules::Outcome;
+use crate::scenario::{Arm, Scenario};
+use crate::state::{Division, State};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Two nations' forces fight when they meet: their commanding powers are
+/// at war, or one of them is a minor power no major has conquered or
+/// controls (3.41: its forces resist every invader).
+pub fn hostile(state: &State, a: &Nation, b: &Nation) -> bool {
+    if a == b {
+        return false;
+    }
+    match (state.commanding_power(a), state.commanding_power(b)) {
+        (Some(x), Some(y)) => x != y && state.relations.at_war(x, y),
+        (None, None) => false,
+        _ => true,
+    }
+}
+
+/// Whether power `a` and power `b` fight on the same side (itself or an
+/// ally, 3.31, 2.7).
+pub fn same_side(state: &State, a: PowerId, b: PowerId) -> bool {
+    a == b || state.relations.allied(a, b)
+}
+
+/// Whether `power`'s forces may stand in `province` without violating a
+/// neutral (house 5.5: entering a neutral major power's controlled
+/// province needs a declaration of war; 3.31: nobody enters a Controlled
+/// NPC's territory unless at war with it).
+pub fn entry_refused(scenario: &Scenario, state: &State, power: PowerId, province: &str) -> Option<(String, String)> {
+    let ps = state.provinces.get(province)?;
+    let holder = ps.controller.as_ref().and_then(|n| state.commanding_power(n));
+    if let Some(h) = holder
+        && !same_side(state, power, h)
+        && !state.relations.at_war(power, h)
+    {
+        // 3.31: a Controlled NPC's own territory
+        let controlled = matches!(state.power(h).control, crate::state::Control::Controlled { .. });
+        let rule = if controlled { "3.31" } else { "5.5" };
+        return Some((
+            rule.to_string(),
+            format!(
+                "{} is held by {}, with which {} is not at war",
+                name(scenario, province),
+                h.name(),
+                power.name()
+            ),
+        ));
+    }
+    None
+}
+
+/// 4.21: `power` controls `province`: its own home province without a
+/// foreign garrison, or a province outside its home holding its garrison.
+pub fn controls(scenario: &Scenario, state: &State, power: PowerId, province: &str) -> bool {
+    let Some(ps) = state.provinces.get(province) else {
+        return false;
+    };
+    ps.controller == Some(Nation::Major(power)) && !ps.rebellion && {
+        let home = scenario
+            .map
+            .province(province)
+            .is_some_and(|p| p.kind.is_home() && p.owner == Owner::Major(power));
+        home || ps.garrison.as_ref().is_some_and(|g| g.nation == Nation::Major(power))
+    }
+}
+
+/// The nation that owns a province on the printed map (2.11: its
+/// original owner), if any.
+pub fn original_owner(p: &Province) -> Option<Nation> {
+    match &p.owner {
+        Owner::Major(m) => Some(Nation::Major(*m)),
+        Owner::Minor(m) => Some(Nation::Minor(m.clone())),
+        Owner::None => None,
+    }
+}
+
+/// Whether `province` is friendly ground for `power`: controlled by it,
+/// an ally or a minor they command.
+pub fn friendly(state: &State, power: PowerId, province: &str) -> bool {
+    state
+        .provinces
+        .get(province)
+        .and_then(|ps| ps.controller.as_ref())
+        .and_then(|n| state.commanding_power(n))
+        .is_some_and(|h| same_side(state, power, h))
+}
+
+/// 2.51: a lost division goes back to its nation's force pool.
+pub fn to_pool(state: &mut State, d: &Division) {
+    to_pool_arm(state, &d.nation, d.arm);
+}
+
+pub fn to_pool_arm(state: &mut State, nation: &Nation, arm: Arm) {
+    match nation {
+        Nation::Major(p) => *state.power_mut(*p).pool.of_mut(arm) += 1,
+        Nation::Minor(m) => {
+            if let Some(ms) = state.minors.get_mut(m) {
+                *ms.pool.of_mut(arm) += 1;
+            }
+        }
+    }
+}
+
+/// A lost squadron goes back to its nation's pool (2.51).
+pub fn squadron_to_pool(state: &mut State, nation: &Nation) {
+    match nation {
+        Nation::Major(p) => state.power_mut(*p).pool.squadrons += 1,
+        Nation::Minor(m) => {
+            if let Some(ms) = state.minors.get_mut(m) {
+                ms.pool.squadrons += 1;
+            }
+        }
+    }
+}
+
+/// Display name of a province or sea zone (its id if unknown).
+pub fn name(scenario: &Scenario, id: &str) -> String {
+    scenario
+        .map
+        .province(id)
+        .map(|p| p.name.clone())
+        .or_else(|| scenario.map.sea(id).map(|s| s.name.clone()))
+        .unwrap_or_else(|| id.to_string())
+}
+
+/// Every way the state breaks the control rules (empty when sound): a
+/// garrison whose nation does not control the province, or a province
+/// outside its controller's home held without a garrison (2.12, 2.23).
+pub fn check(scenario: &Scenario, state: &State) -> Vec<String> {
+    let mut bad = Vec::new();
+    for (id, ps) in &state.provinces {
+        let Some(p) = scenario.map.province(id) else {
+            bad.push(format!("{id}: not a province"));
+            continue;
+        };
+        if let Some(g) = &ps.garrison
+            && ps.controller.as_ref() != Some(&g.nation)
+        {
+            bad.push(format!(
+                "{id}: garrison of {} but controlled by {:?}",
+                g.nation, ps.controller
+            ));
+        }
+        if let Some(Nation::Major(c)) = &ps.controller {
+            let home = p.kind.is_home() && p.owner == Owner::Major(*c);
+            if !home && ps.garrison.is_none() {
+                bad.push(format!("{id}: held by {c} outside its home without a garrison (2.23)"));
+            }
+        }
+    }
+    bad
+}
+
+/// 3.41: minor powers all of whose provinces are now held by one major
+/// power, which becomes their controller. Returns outcomes.
+pub fn conquests(scenario: &Scenario, state: &mut State) -> Vec<Outcome> {
+    let mut out = Vec::new();
+    let mut by_minor: BTreeMap<String, BTreeSet<Option<Nation>>> = BTreeMap::new();
+    for p in &scenario.map.provinces {
+        if let Owner::Minor(m) = &p.owner {
+            let c = state.provinces.get(&p.id).and_then(|ps| ps.controller.clone());
+            by_minor.entry(m.clone()).or_default().insert(c);
+        }
+    }
+    for (m, holders) in by_minor {
+        if holders.len() != 1 {
+            continue;
+        }
+        let Some(Some(Nation::Major(p))) = holders.into_iter().next() else {
+            continue;
+        };
+        let Some(ms) = state.minors.get_mut(&m) else { continue };
+        if ms.controller == Some(p) {
+            continue;
+        }
+        ms.controller = Some(p);
+        out.push(
+            Outcome::new(
+                "3.41",
+                "minor-conquered",
+                format!("{} holds every province of {m} and conquers it", p.name()),
+            )
+            .power(p)
+            .why("3.41: all of a minor power's provinces held by one major power"),
+        );
+    }
+    out
+}

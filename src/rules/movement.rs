@@ -1,0 +1,370 @@
+//! 5.5 Land movement: stacks of corps move province to province within
+//! their movement allowance (Movement Allowances Table, 2.24 commanders
+//! raise it), across crossing arrows (12.2.1), never off the map (2.13),
+//! and stop when they enter a province with an enemy army (5.51x) unless
+//! the 5.513 exception (house: `bypass_ratio`) lets them mask it.
+//!
+//! The 2.13 corner exceptions (Bavaria–Vienna refused, East Prussia–
+//! Lithuania allowed) are adjacency data in `provinces.toml`; this file
+//! only enforces adjacency. Arrows (house simplification of 12.2.1): a
+//! type 1 arrow is closed while an enemy squadron is at sea in its zone
+//! unless the mover's side controls both ends; a type 2 arrow is closed by
+//! any enemy squadron there.
+
+use super::control::{entry_refused, friendly, hostile, name};
+use crate::ids::{Nation, PowerId};
+use crate::map::Owner;
+use crate::rules::{Outcome, Rejection};
+use crate::scenario::Scenario;
+use crate::state::{Control, Location, State, UnitKey, UnitKind};
+use std::collections::{BTreeMap, BTreeSet};
+
+fn rej(rule: &str, reason: impl Into<String>) -> Rejection {
+    Rejection {
+        rule: rule.to_string(),
+        reason: reason.into(),
+    }
+}
+
+/// Whether `power` gives the orders of `nation`'s units now (3.31, 3.45).
+pub fn orders_for(state: &State, power: PowerId, nation: &Nation) -> bool {
+    state
+        .commanding_power(nation)
+        .is_some_and(|c| c == power || state.ordered_by(c) == Some(power))
+}
+
+/// A checked move: where it starts, each step and its cost.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    pub from: String,
+    pub steps: Vec<(String, u32)>,
+    pub allowance: u32,
+    /// The power whose allowance applies (the corps' commanding power).
+    pub mover: PowerId,
+}
+
+impl Plan {
+    pub fn cost(&self) -> u32 {
+        self.steps.iter().map(|s| s.1).sum()
+    }
+}
+
+/// Divisions of the corps in `province` hostile to `power`.
+pub fn hostile_divisions(state: &State, power: PowerId, province: &str) -> u32 {
+    state
+        .corps_in(province)
+        .filter(|c| hostile(state, &Nation::Major(power), &c.nation))
+        .map(|c| c.divisions.len() as u32)
+        .sum()
+}
+
+/// Check a move order against the state (5.5, 2.13, 2.24, 3.31, 12.2.1).
+pub fn check(
+    scenario: &Scenario,
+    state: &State,
+    power: PowerId,
+    corps: &[UnitKey],
+    commander: Option<&str>,
+    path: &[String],
+) -> Result<Plan, Rejection> {
+    let Some(first) = corps.first() else {
+        return Err(rej("5.5", "a move names at least one corps"));
+    };
+    let mut from: Option<String> = None;
+    let mut mover: Option<PowerId> = None;
+    let mut seen = BTreeSet::new();
+    for k in corps {
+        if k.kind != UnitKind::Corps {
+            return Err(rej("5.5", format!("{k} is not a corps")));
+        }
+        if !seen.insert(k) {
+            return Err(rej("5.5", format!("{k} is named twice")));
+        }
+        let Some(c) = state.corps(&k.nation, k.number) else {
+            return Err(rej("5.5", format!("there is no {k}")));
+        };
+        if !orders_for(state, power, &c.nation) {
+            return Err(rej("3.31", format!("{} does not give the orders of {k}", power.name())));
+        }
+        if c.arrives.is_some_and(|t| t > state.turn()) {
+            return Err(rej("3.3", format!("{k} has not arrived yet")));
+        }
+        let Some(loc) = &c.location else {
+            return Err(rej("5.5", format!("{k} is not on the map")));
+        };
+        if c.divisions.is_empty() {
+            return Err(rej("2.22", format!("{k} has no divisions")));
+        }
+        match &from {
+            None => from = Some(loc.clone()),
+            Some(f) if f != loc => {
+                return Err(rej(
+                    "5.5",
+                    format!(
+                        "{k} is in {}, not in {} with {first}; a stack moves from one province",
+                        name(scenario, loc),
+                        name(scenario, f)
+                    ),
+                ));
+            }
+            _ => {}
+        }
+        if mover.is_none() {
+            mover = state.commanding_power(&c.nation);
+        }
+    }
+    let from = from.unwrap_or_default();
+    let mover = mover.unwrap_or(power);
+    let rating = match commander {
+        None => None,
+        Some(n) => {
+            let Some(cm) = state.commanders.iter().find(|c| c.name.eq_ignore_ascii_case(n)) else {
+                return Err(rej("2.24", format!("there is no commander {n}")));
+            };
+            if !orders_for(state, power, &Nation::Major(cm.nation)) {
+                return Err(rej("2.24", format!("{} does not give the orders of {n}", power.name())));
+            }
+            if cm.location.as_deref() != Some(from.as_str()) {
+                return Err(rej(
+                    "2.24",
+                    format!("{n} is not with the stack in {}", name(scenario, &from)),
+                ));
+            }
+            Some(cm.rating)
+        }
+    };
+    let t = &scenario.tables.movement;
+    let allowance = t.allowance_for(mover.id(), rating);
+    let mut steps = Vec::new();
+    let mut cur = from.clone();
+    let mut rest: &[String] = path;
+    if rest.first() == Some(&from) {
+        rest = &rest[1..];
+    }
+    if rest.is_empty() {
+        return Err(rej("5.5", "the path has no province to move to"));
+    }
+    let controlled_npc = matches!(state.power(mover).control, Control::Controlled { .. });
+    for (i, next) in rest.iter().enumerate() {
+        let Some(p) = scenario.map.province(next) else {
+            return Err(rej(
+                "2.13",
+                format!("'{next}' is not a province of the map (no off-map moves)"),
+            ));
+        };
+        let cost = if scenario.map.adjacent(&cur, next) {
+            t.province_cost
+        } else if let Some(a) = scenario.map.arrow(&cur, next) {
+            // 12.2.1 (house simplification, see the module doc)
+            let enemy_fleet = state.squadrons.iter().any(|s| {
+                s.location == Location::Sea(a.sea.clone()) && hostile(state, &Nation::Major(mover), &s.nation)
+            });
+            let both_ends = friendly(state, mover, &cur) && friendly(state, mover, next);
+            if enemy_fleet && (a.kind >= 2 || !both_ends) {
+                return Err(rej(
+                    "12.2.1",
+                    format!(
+                        "the crossing arrow {}–{} is closed by an enemy squadron in {}",
+                        name(scenario, &cur),
+                        name(scenario, next),
+                        name(scenario, &a.sea)
+                    ),
+                ));
+            }
+            // 12.2.1 (EiA option `naval`): to cross into enemy land a
+            // corps must begin its move next to the arrow
+            let enemy_land = state
+                .provinces
+                .get(next)
+                .and_then(|ps| ps.controller.as_ref())
+                .is_some_and(|n| hostile(state, &Nation::Major(mover), n));
+            if super::option_naval::enabled(state) && i > 0 && enemy_land {
+                return Err(rej(
+                    "12.2.1",
+                    format!(
+                        "to cross the arrow into enemy {} the stack must begin its move in {}",
+                        name(scenario, next),
+                        name(scenario, &cur)
+                    ),
+                ));
+            }
+            if a.kind >= 2 {
+                t.arrow_double_cost
+            } else {
+                t.arrow_single_cost
+            }
+        } else {
+            return Err(rej(
+                "2.13",
+                format!("{} is not adjacent to {}", name(scenario, next), name(scenario, &cur)),
+            ));
+        };
+        if let Some((rule, why)) = entry_refused(scenario, state, mover, next) {
+            return Err(rej(&rule, why));
+        }
+        // 3.31: a Controlled NPC's units stay in its home or controlled provinces
+        if controlled_npc {
+            let home = p.owner == Owner::Major(mover) && p.kind.is_home();
+            let held = state
+                .provinces
+                .get(next)
+                .is_some_and(|ps| ps.controller == Some(Nation::Major(mover)));
+            if !home && !held {
+                return Err(rej(
+                    "3.31",
+                    format!(
+                        "{} is a Controlled NPC: its units may not leave its home or controlled provinces ({})",
+                        mover.name(),
+                        p.name
+                    ),
+                ));
+            }
+        }
+        // 5.5: an enemy army stops the stack (unless masked, 5.513)
+        if i + 1 < rest.len() {
+            let enemy = hostile_divisions(state, mover, next);
+            if enemy > 0 && !masks(scenario, state, corps, enemy) {
+                return Err(rej(
+                    "5.5",
+                    format!("the stack would stop in {} to give battle to the army there", p.name),
+                ));
+            }
+        }
+        steps.push((next.clone(), cost));
+        cur = next.clone();
+    }
+    let plan = Plan {
+        from,
+        steps,
+        allowance,
+        mover,
+    };
+    if plan.cost() > allowance {
+        return Err(rej(
+            "5.5",
+            format!(
+                "the path costs {} movement points; the allowance is {allowance} (Movement Allowances Table{})",
+                plan.cost(),
+                match rating {
+                    Some(r) => format!(", commander rating {r}, 2.24"),
+                    None => String::new(),
+                }
+            ),
+        ));
+    }
+    Ok(plan)
+}
+
+/// 5.513 (house): a stack masks an enemy army it outnumbers by at least
+/// `bypass_ratio` to 1.
+pub fn masks(scenario: &Scenario, state: &State, corps: &[UnitKey], enemy: u32) -> bool {
+    let r = scenario.tables.movement.bypass_ratio;
+    if r == 0 || enemy == 0 {
+        return false;
+    }
+    let own: u32 = corps
+        .iter()
+        .filter_map(|k| state.corps(&k.nation, k.number))
+        .map(|c| c.divisions.len() as u32)
+        .sum();
+    own >= enemy * r
+}
+
+/// What the land phase remembers about moves: corps already moved, the
+/// province each came from, and provinces where a battle is due.
+#[derive(Clone, Debug, Default)]
+pub struct Moves {
+    pub moved: BTreeSet<UnitKey>,
+    pub came_from: BTreeMap<UnitKey, String>,
+    pub contacts: Vec<String>,
+}
+
+/// Carry out one move order (checked again against the current state).
+#[allow(clippy::too_many_arguments)]
+pub fn execute(
+    scenario: &Scenario,
+    state: &mut State,
+    power: PowerId,
+    corps: &[UnitKey],
+    commander: Option<&str>,
+    path: &[String],
+    text: &str,
+    moves: &mut Moves,
+) -> Outcome {
+    if let Some(k) = corps.iter().find(|k| moves.moved.contains(k)) {
+        return Outcome::new("5.5", "order-failed", format!("{k} has already moved this phase"))
+            .power(power)
+            .order(text)
+            .only(vec![power]);
+    }
+    let plan = match check(scenario, state, power, corps, commander, path) {
+        Ok(p) => p,
+        Err(r) => {
+            return Outcome::new(&r.rule, "order-failed", r.reason)
+                .power(power)
+                .order(text)
+                .only(vec![power]);
+        }
+    };
+    let mut prev = plan.from.clone();
+    let mut reached = plan.from.clone();
+    let mut why = Vec::new();
+    let n = plan.steps.len();
+    for (i, (step, _)) in plan.steps.iter().enumerate() {
+        prev = reached.clone();
+        reached = step.clone();
+        let enemy = hostile_divisions(state, plan.mover, step);
+        if enemy > 0 {
+            if i + 1 < n && masks(scenario, state, corps, enemy) {
+                why.push(format!(
+                    "5.513 (house bypass_ratio {}): the stack masks the {enemy} enemy divisions in {} and moves on",
+                    scenario.tables.movement.bypass_ratio,
+                    name(scenario, step)
+                ));
+                continue;
+            }
+            why.push(format!(
+                "5.5: enemy army in {}: the stack stops to give battle",
+                name(scenario, step)
+            ));
+            if !moves.contacts.contains(step) {
+                moves.contacts.push(step.clone());
+            }
+            break;
+        }
+    }
+    for k in corps {
+        if let Some(c) = state.corps_mut(&k.nation, k.number) {
+            c.location = Some(reached.clone());
+        }
+        moves.moved.insert(k.clone());
+        moves.came_from.insert(k.clone(), prev.clone());
+    }
+    if let Some(n) = commander
+        && let Some(cm) = state.commanders.iter_mut().find(|c| c.name.eq_ignore_ascii_case(n))
+    {
+        cm.location = Some(reached.clone());
+    }
+    let names: Vec<String> = corps.iter().map(|k| k.to_string()).collect();
+    let mut o = Outcome::new(
+        "5.5",
+        "move",
+        format!(
+            "{} moved from {} to {}",
+            names.join(", "),
+            name(scenario, &plan.from),
+            name(scenario, &reached)
+        ),
+    )
+    .power(power)
+    .order(text)
+    .why(format!(
+        "cost {} of an allowance of {} movement points (tables/movement.toml)",
+        plan.cost(),
+        plan.allowance
+    ));
+    for w in why {
+        o = o.why(w);
+    }
+    o
+}

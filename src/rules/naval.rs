@@ -1,0 +1,699 @@
+//! 5.4 Naval Phase: squadrons move sea zone to sea zone within their
+//! allowance, carry corps (transport capacity), may be intercepted (Naval
+//! Location/Interception table; standing order `intercept`), fight naval
+//! battles (Naval Combat table) and blockade ports.
+//!
+//! House model (rules-notes §6.2), every number in `tables/naval.toml`:
+//! interception on a die of at least the target, less one per extra
+//! intercepting squadron and a nationality modifier; combat die +
+//! squadrons + nationality, the loser loses one squadron per
+//! `points_per_loss` of difference (at least one), a tie is inconclusive.
+//! A squadron sunk with corps aboard takes them down (their divisions go
+//! to the pool, 2.51); an intercepted transport that is not sunk stops at
+//! sea and its corps stay where they embarked. Leaving a blockaded port
+//! needs a blockade-running die (after 12.2.9). Dice: `intercept/<sea>/
+//! <squadron>/<interceptor>`, `naval-battle/<sea>/<n>/<side>`,
+//! `blockade-run/<port>/<squadron>`.
+
+use super::control::{friendly, hostile, name, squadron_to_pool, to_pool};
+use super::movement::orders_for;
+use super::standing;
+use crate::dice::{Dice, DiceError};
+use crate::ids::{Nation, PowerId};
+use crate::rules::{Outcome, Rejection};
+use crate::scenario::Scenario;
+use crate::state::{Location, State, UnitKey, UnitKind};
+use std::collections::{BTreeMap, BTreeSet};
+
+fn rej(rule: &str, reason: impl Into<String>) -> Rejection {
+    Rejection {
+        rule: rule.to_string(),
+        reason: reason.into(),
+    }
+}
+
+fn skey(n: &Nation, num: u32) -> String {
+    format!("{n}-{num}")
+}
+
+/// The zones a squadron must enter, after dropping its own zone.
+fn route<'a>(state_loc: &Location, path: &'a [String]) -> &'a [String] {
+    match state_loc {
+        Location::Sea(z) if path.first() == Some(z) => &path[1..],
+        _ => path,
+    }
+}
+
+/// Check a naval move (5.4): squadron, path, allowance, transport.
+pub fn check_move(
+    scenario: &Scenario,
+    state: &State,
+    power: PowerId,
+    squadron: &UnitKey,
+    path: &[String],
+    carrying: &[UnitKey],
+    to_port: Option<&str>,
+) -> Result<(), Rejection> {
+    if squadron.kind != UnitKind::Squadron {
+        return Err(rej("5.4", format!("{squadron} is not a squadron")));
+    }
+    let Some(s) = state.squadron(&squadron.nation, squadron.number) else {
+        return Err(rej("5.4", format!("there is no {squadron}")));
+    };
+    if !orders_for(state, power, &s.nation) {
+        return Err(rej(
+            "3.31",
+            format!("{} does not give the orders of {squadron}", power.name()),
+        ));
+    }
+    let mover = state.commanding_power(&s.nation).unwrap_or(power);
+    let t = &scenario.tables.naval;
+    let zones = route(&s.location, path);
+    let allowance = t.allowance_for(mover.id());
+    if zones.len() as u32 > allowance {
+        return Err(rej(
+            "5.4",
+            format!(
+                "{} sea zones is more than the allowance of {allowance} (tables/naval.toml)",
+                zones.len()
+            ),
+        ));
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    let mut cur = s.location.clone();
+    for z in zones {
+        // house: each zone once a phase (its interception die is unique)
+        if !seen.insert(z) {
+            return Err(rej("5.4", format!("the path enters {} twice", name(scenario, z))));
+        }
+        if scenario.map.sea(z).is_none() {
+            return Err(rej("5.4", format!("'{z}' is not a sea zone")));
+        }
+        let ok = match &cur {
+            Location::Port(p) => scenario.map.province(p).is_some_and(|x| x.seas.contains(z)),
+            Location::Sea(c) => scenario.map.seas_adjacent(c, z) || scenario.map.seas_adjacent(z, c),
+        };
+        if !ok {
+            return Err(rej(
+                "5.4",
+                format!(
+                    "{} cannot be reached from {}",
+                    name(scenario, z),
+                    loc_name(scenario, &cur)
+                ),
+            ));
+        }
+        cur = Location::Sea(z.clone());
+    }
+    if let Some(p) = to_port {
+        let Some(pr) = scenario.map.province(p) else {
+            return Err(rej("5.4", format!("'{p}' is not a province")));
+        };
+        let last = match &cur {
+            Location::Sea(z) => z.clone(),
+            Location::Port(_) => return Err(rej("5.4", "the squadron must put to sea before entering a port")),
+        };
+        if !pr.seas.contains(&last) {
+            return Err(rej(
+                "5.4",
+                format!("{} does not border {}", pr.name, name(scenario, &last)),
+            ));
+        }
+        if !carrying.is_empty()
+            && let Some((rule, why)) = super::control::entry_refused(scenario, state, mover, p)
+        {
+            return Err(rej(&rule, why));
+        }
+    }
+    if !carrying.is_empty() {
+        let Location::Port(embark) = &s.location else {
+            return Err(rej("5.4", "a squadron takes corps aboard only in port"));
+        };
+        if to_port.is_none() {
+            return Err(rej(
+                "5.4",
+                "corps carried by sea must land: name the province to land in",
+            ));
+        }
+        let cap = t.corps_per_squadron as usize;
+        if carrying.len() > cap {
+            return Err(rej(
+                "5.4",
+                format!(
+                    "a squadron carries at most {cap} corps (tables/naval.toml); {} named",
+                    carrying.len()
+                ),
+            ));
+        }
+        for k in carrying {
+            let Some(c) = state.corps(&k.nation, k.number) else {
+                return Err(rej("5.4", format!("there is no {k}")));
+            };
+            if !orders_for(state, power, &c.nation) {
+                return Err(rej("3.31", format!("{} does not give the orders of {k}", power.name())));
+            }
+            if c.location.as_deref() != Some(embark.as_str()) {
+                return Err(rej(
+                    "5.4",
+                    format!("{k} is not in {} with the squadron", name(scenario, embark)),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn loc_name(scenario: &Scenario, l: &Location) -> String {
+    match l {
+        Location::Port(p) | Location::Sea(p) => name(scenario, p),
+    }
+}
+
+/// Nationality modifier of a table map.
+fn nat_mod(m: &BTreeMap<String, i32>, p: Option<PowerId>) -> i32 {
+    p.and_then(|p| m.get(p.id()).copied()).unwrap_or(0)
+}
+
+/// A naval battle in `sea` between squadrons `a` (the moving side) and
+/// `b`. Returns the outcome and whether side `a` won.
+pub fn battle(
+    scenario: &Scenario,
+    state: &mut State,
+    dice: &mut dyn Dice,
+    sea: &str,
+    n: u32,
+    a: &[UnitKey],
+    b: &[UnitKey],
+) -> Result<(Outcome, Option<bool>), DiceError> {
+    let t = &scenario.tables.naval;
+    let pa = a.first().and_then(|k| state.commanding_power(&k.nation));
+    let pb = b.first().and_then(|k| state.commanding_power(&k.nation));
+    let mut seers: BTreeSet<PowerId> = [pa, pb].into_iter().flatten().collect();
+    for p in seers.clone() {
+        if let Some(o) = state.ordered_by(p) {
+            seers.insert(o);
+        }
+    }
+    let side_name = |p: Option<PowerId>, k: &[UnitKey]| {
+        p.map(|p| p.name().to_string())
+            .unwrap_or_else(|| k.first().map(|k| k.nation.to_string()).unwrap_or_default())
+    };
+    let (an, bn) = (side_name(pa, a), side_name(pb, b));
+    let mut o = Outcome::new("5.4", "naval-battle", String::new()).only(seers.into_iter().collect());
+    if let Some(p) = pa {
+        o = o.power(p);
+    }
+    let mut totals = [0i32; 2];
+    for (i, (keys, p, side)) in [(a, pa, "attacker"), (b, pb, "defender")].into_iter().enumerate() {
+        let purpose = format!("naval-battle/{sea}/{n}/{side}");
+        let d = dice.roll(&purpose, t.die)?;
+        o = o.die(&purpose, d);
+        let sq = keys.len() as i32 * t.per_squadron;
+        let nm = nat_mod(&t.combat_nationality, p);
+        // 12.2.6.1.4.1 (EiA option): minus one per fleet after the second
+        let armada = if super::option_naval::enabled(state) {
+            super::option_naval::size_penalty(keys.len())
+        } else {
+            0
+        };
+        totals[i] = d as i32 + sq + nm + armada;
+        o = o.why(format!(
+            "{side} {}: {} squadron(s); die {d} {sq:+} squadrons {nm:+} nationality{} = {}",
+            side_name(p, keys),
+            keys.len(),
+            if armada != 0 {
+                format!(" {armada:+} fleets after the second (12.2.6.1.4.1)")
+            } else {
+                String::new()
+            },
+            totals[i]
+        ));
+    }
+    let diff = totals[0] - totals[1];
+    if diff == 0 {
+        o.summary = format!(
+            "Naval battle in {}: {an} and {bn} part without result",
+            name(scenario, sea)
+        );
+        return Ok((o, None));
+    }
+    let (loser, a_won) = if diff > 0 { (b, true) } else { (a, false) };
+    let losses = ((diff.unsigned_abs()) / t.points_per_loss.max(1)).max(1) as usize;
+    let mut sunk = Vec::new();
+    for k in loser.iter().take(losses) {
+        sink(state, k);
+        sunk.push(k.to_string());
+    }
+    o = o.why(format!(
+        "difference {} -> {} squadron(s) lost (1 per {} points, at least 1): {}",
+        diff.abs(),
+        sunk.len(),
+        t.points_per_loss,
+        sunk.join(", ")
+    ));
+    // the beaten survivors make for a friendly port on the zone, if any
+    for k in loser.iter().skip(losses) {
+        let Some(p) = state.commanding_power(&k.nation) else {
+            continue;
+        };
+        let port = scenario
+            .map
+            .provinces
+            .iter()
+            .find(|x| x.port && x.seas.iter().any(|z| z == sea) && friendly(state, p, &x.id))
+            .map(|x| x.id.clone());
+        if let (Some(port), Some(s)) = (
+            port,
+            state
+                .squadrons
+                .iter_mut()
+                .find(|s| s.nation == k.nation && s.number == k.number),
+        ) {
+            s.location = Location::Port(port.clone());
+            s.blockading = None;
+            o = o.why(format!("{k} retires to {}", name(scenario, &port)));
+        }
+    }
+    let (w, l) = if a_won { (&an, &bn) } else { (&bn, &an) };
+    o.summary = format!("Naval battle in {}: {w} defeats {l}", name(scenario, sea));
+    Ok((o, Some(a_won)))
+}
+
+fn sink(state: &mut State, k: &UnitKey) {
+    if let Some(pos) = state
+        .squadrons
+        .iter()
+        .position(|s| s.nation == k.nation && s.number == k.number)
+    {
+        let s = state.squadrons.remove(pos);
+        squadron_to_pool(state, &s.nation);
+    }
+}
+
+/// Carry out a naval move, with blockade running and interception.
+#[allow(clippy::too_many_arguments)]
+pub fn execute_move(
+    scenario: &Scenario,
+    state: &mut State,
+    dice: &mut dyn Dice,
+    power: PowerId,
+    squadron: &UnitKey,
+    path: &[String],
+    carrying: &[UnitKey],
+    to_port: Option<&str>,
+    text: &str,
+    battles: &mut u32,
+) -> Result<Vec<Outcome>, DiceError> {
+    let fail = |r: Rejection| {
+        vec![
+            Outcome::new(&r.rule, "order-failed", r.reason)
+                .power(power)
+                .order(text)
+                .only(vec![power]),
+        ]
+    };
+    if let Err(r) = check_move(scenario, state, power, squadron, path, carrying, to_port) {
+        return Ok(fail(r));
+    }
+    let t = &scenario.tables.naval;
+    let mut out = Vec::new();
+    let Some(s) = state.squadron(&squadron.nation, squadron.number).cloned() else {
+        return Ok(out);
+    };
+    let me = s.nation.clone();
+    let mover = state.commanding_power(&me).unwrap_or(power);
+    let sk = skey(&squadron.nation, squadron.number);
+    // blockade running (after 12.2.9)
+    if let Location::Port(port) = &s.location {
+        let blockaders = state
+            .squadrons
+            .iter()
+            .filter(|b| b.blockading.as_deref() == Some(port.as_str()) && hostile(state, &me, &b.nation))
+            .count();
+        if blockaders > 0 {
+            let p = format!("blockade-run/{port}/{sk}");
+            let (d, ok, rule_why) = if super::option_naval::enabled(state) {
+                // 12.2.9.1 (EiA option)
+                let r = super::option_naval::blockade_run(!carrying.is_empty());
+                let d = dice.roll(&p, r.sides)?;
+                let total = d as i32 + r.modifier;
+                (
+                    d,
+                    total <= r.at_most,
+                    format!(
+                        "12.2.9.1: d{} {d} {:+} (carrying land forces) = {total} against at most {}",
+                        r.sides, r.modifier, r.at_most
+                    ),
+                )
+            } else {
+                let d = dice.roll(&p, t.die)?;
+                (
+                    d,
+                    d <= t.blockade_run_target,
+                    format!(
+                        "die {d} against at most {} (tables/naval.toml blockade_run_target)",
+                        t.blockade_run_target
+                    ),
+                )
+            };
+            let o = Outcome::new(
+                "5.4",
+                if ok { "blockade-run" } else { "order-failed" },
+                format!(
+                    "{squadron} {} the blockade of {}",
+                    if ok { "slips through" } else { "fails to break" },
+                    name(scenario, port)
+                ),
+            )
+            .power(power)
+            .order(text)
+            .die(&p, d)
+            .why(rule_why);
+            out.push(o);
+            if !ok {
+                return Ok(out);
+            }
+        }
+    }
+    let zones: Vec<String> = route(&s.location, path).to_vec();
+    let mut stopped = false;
+    let mut sunk = false;
+    let mut reached = s.location.clone();
+    for z in &zones {
+        reached = Location::Sea(z.clone());
+        set_loc(state, squadron, reached.clone());
+        // interceptors: hostile squadrons at sea here, or in ports on it
+        let mut by_power: BTreeMap<Option<PowerId>, Vec<UnitKey>> = BTreeMap::new();
+        for x in &state.squadrons {
+            if !hostile(state, &me, &x.nation) {
+                continue;
+            }
+            let here = match &x.location {
+                Location::Sea(q) => q == z,
+                Location::Port(p) => {
+                    t.intercept_from_port
+                        && scenario.map.province(p).is_some_and(|pp| pp.seas.contains(z))
+                        && !state.squadrons.iter().any(|b| {
+                            b.blockading.as_deref() == Some(p.as_str()) && hostile(state, &x.nation, &b.nation)
+                        })
+                }
+            };
+            if here {
+                by_power
+                    .entry(state.commanding_power(&x.nation))
+                    .or_default()
+                    .push(UnitKey::squadron(x.nation.clone(), x.number));
+            }
+        }
+        for (ip, keys) in by_power {
+            let (on, decided) = match ip {
+                Some(p) => standing::intercepts(state, p),
+                None => (true, standing::Decided::Default("minor powers always intercept".into())),
+            };
+            let who = ip
+                .map(|p| p.id().to_string())
+                .unwrap_or_else(|| keys[0].nation.to_string());
+            if !on {
+                out.push(
+                    Outcome::new(
+                        "5.4",
+                        "no-interception",
+                        format!("{who} lets {squadron} pass {}", name(scenario, z)),
+                    )
+                    .why(format!("{decided}"))
+                    .only([Some(mover), ip].into_iter().flatten().collect()),
+                );
+                continue;
+            }
+            let p = format!("intercept/{z}/{sk}/{who}");
+            let d = dice.roll(&p, t.die)?;
+            let target = t.intercept_target
+                - t.intercept_per_extra_squadron * (keys.len() as i32 - 1)
+                - nat_mod(&t.intercept_nationality, ip);
+            let hit = d as i32 >= target;
+            let o = Outcome::new(
+                "5.4",
+                "interception",
+                format!(
+                    "{who} {} {squadron} in {}",
+                    if hit { "intercepts" } else { "fails to intercept" },
+                    name(scenario, z)
+                ),
+            )
+            .die(&p, d)
+            .why(format!(
+                "Naval Location/Interception: die {d} against {target} ({} less {} per extra squadron, nationality) ({decided})",
+                t.intercept_target, t.intercept_per_extra_squadron
+            ))
+            .only([Some(mover), ip].into_iter().flatten().collect());
+            out.push(o);
+            if !hit {
+                continue;
+            }
+            for k in &keys {
+                set_loc(state, k, Location::Sea(z.clone()));
+            }
+            *battles += 1;
+            let (bo, won) = battle(
+                scenario,
+                state,
+                dice,
+                z,
+                *battles,
+                std::slice::from_ref(squadron),
+                &keys,
+            )?;
+            out.push(bo);
+            if state.squadron(&squadron.nation, squadron.number).is_none() {
+                sunk = true;
+            }
+            if won != Some(true) {
+                stopped = true;
+                break;
+            }
+        }
+        if stopped || sunk {
+            break;
+        }
+    }
+    let names: Vec<String> = carrying.iter().map(|k| k.to_string()).collect();
+    if sunk {
+        for k in carrying {
+            let divs = state
+                .corps_mut(&k.nation, k.number)
+                .map(|c| {
+                    c.location = None;
+                    std::mem::take(&mut c.divisions)
+                })
+                .unwrap_or_default();
+            for d in &divs {
+                to_pool(state, d);
+            }
+        }
+        if !carrying.is_empty() {
+            out.push(
+                Outcome::new(
+                    "5.4",
+                    "transport-lost",
+                    format!("{} go down with {squadron}", names.join(", ")),
+                )
+                .power(power)
+                .why("house: corps aboard a sunk squadron are lost; divisions return to the pool (2.51)"),
+            );
+        }
+        return Ok(out);
+    }
+    let mut summary = format!("{squadron} sails to {}", loc_name(scenario, &reached));
+    if !stopped && let Some(p) = to_port {
+        if !carrying.is_empty() {
+            for k in carrying {
+                if let Some(c) = state.corps_mut(&k.nation, k.number) {
+                    c.location = Some(p.to_string());
+                }
+            }
+            summary.push_str(&format!(" and lands {} in {}", names.join(", "), name(scenario, p)));
+        }
+        if scenario.map.province(p).is_some_and(|x| x.port) && friendly(state, mover, p) {
+            reached = Location::Port(p.to_string());
+            set_loc(state, squadron, reached.clone());
+            summary.push_str(&format!("; it enters the port of {}", name(scenario, p)));
+        }
+    } else if stopped && !carrying.is_empty() {
+        summary.push_str(&format!("; stopped at sea, {} stay ashore", names.join(", ")));
+    }
+    out.push(
+        Outcome::new("5.4", "naval-move", summary)
+            .power(power)
+            .order(text)
+            .why(format!(
+                "{} sea zone(s) of an allowance of {}",
+                zones.len(),
+                t.allowance_for(mover.id())
+            )),
+    );
+    Ok(out)
+}
+
+fn set_loc(state: &mut State, k: &UnitKey, l: Location) {
+    if let Some(s) = state
+        .squadrons
+        .iter_mut()
+        .find(|s| s.nation == k.nation && s.number == k.number)
+    {
+        s.location = l;
+        s.blockading = None;
+    }
+}
+
+/// Check a naval attack (5.4): the squadron is in or next to the zone
+/// and enemy squadrons are at sea there.
+pub fn check_attack(
+    scenario: &Scenario,
+    state: &State,
+    power: PowerId,
+    squadron: &UnitKey,
+    sea: &str,
+) -> Result<(), Rejection> {
+    let Some(s) = state.squadron(&squadron.nation, squadron.number) else {
+        return Err(rej("5.4", format!("there is no {squadron}")));
+    };
+    if !orders_for(state, power, &s.nation) {
+        return Err(rej(
+            "3.31",
+            format!("{} does not give the orders of {squadron}", power.name()),
+        ));
+    }
+    if scenario.map.sea(sea).is_none() {
+        return Err(rej("5.4", format!("'{sea}' is not a sea zone")));
+    }
+    let in_reach = match &s.location {
+        Location::Sea(z) => z == sea,
+        Location::Port(p) => scenario
+            .map
+            .province(p)
+            .is_some_and(|x| x.seas.iter().any(|z| z == sea)),
+    };
+    if !in_reach {
+        return Err(rej(
+            "5.4",
+            format!("{squadron} is not in or next to {}", name(scenario, sea)),
+        ));
+    }
+    if !state
+        .squadrons
+        .iter()
+        .any(|x| x.location == Location::Sea(sea.to_string()) && hostile(state, &s.nation, &x.nation))
+    {
+        return Err(rej(
+            "5.4",
+            format!("no enemy squadron is at sea in {}", name(scenario, sea)),
+        ));
+    }
+    Ok(())
+}
+
+/// Attack the enemy squadrons in a sea zone (5.4).
+#[allow(clippy::too_many_arguments)]
+pub fn attack(
+    scenario: &Scenario,
+    state: &mut State,
+    dice: &mut dyn Dice,
+    power: PowerId,
+    squadron: &UnitKey,
+    sea: &str,
+    text: &str,
+    battles: &mut u32,
+) -> Result<Vec<Outcome>, DiceError> {
+    if let Err(r) = check_attack(scenario, state, power, squadron, sea) {
+        return Ok(vec![
+            Outcome::new(&r.rule, "order-failed", r.reason)
+                .power(power)
+                .order(text)
+                .only(vec![power]),
+        ]);
+    }
+    let Some(s) = state.squadron(&squadron.nation, squadron.number).cloned() else {
+        return Ok(Vec::new());
+    };
+    let enemies: Vec<UnitKey> = state
+        .squadrons
+        .iter()
+        .filter(|x| x.location == Location::Sea(sea.to_string()) && hostile(state, &s.nation, &x.nation))
+        .map(|x| UnitKey::squadron(x.nation.clone(), x.number))
+        .collect();
+    let own: Vec<UnitKey> = state
+        .squadrons
+        .iter()
+        .filter(|x| {
+            (x.location == Location::Sea(sea.to_string()) || (x.nation == s.nation && x.number == s.number))
+                && !hostile(state, &s.nation, &x.nation)
+                && state.commanding_power(&x.nation) == state.commanding_power(&s.nation)
+        })
+        .map(|x| UnitKey::squadron(x.nation.clone(), x.number))
+        .collect();
+    set_loc(state, squadron, Location::Sea(sea.to_string()));
+    *battles += 1;
+    let (o, _) = battle(scenario, state, dice, sea, *battles, &own, &enemies)?;
+    Ok(vec![o.order(text)])
+}
+
+/// Check a blockade order (5.4): a squadron at sea in a zone the port
+/// borders.
+pub fn check_blockade(
+    scenario: &Scenario,
+    state: &State,
+    power: PowerId,
+    squadron: &UnitKey,
+    port: &str,
+) -> Result<(), Rejection> {
+    let Some(s) = state.squadron(&squadron.nation, squadron.number) else {
+        return Err(rej("5.4", format!("there is no {squadron}")));
+    };
+    if !orders_for(state, power, &s.nation) {
+        return Err(rej(
+            "3.31",
+            format!("{} does not give the orders of {squadron}", power.name()),
+        ));
+    }
+    let Some(p) = scenario.map.province(port) else {
+        return Err(rej("5.4", format!("'{port}' is not a province")));
+    };
+    if !p.port {
+        return Err(rej("5.4", format!("{} has no port", p.name)));
+    }
+    let Location::Sea(z) = &s.location else {
+        return Err(rej("5.4", format!("{squadron} must be at sea to blockade")));
+    };
+    if !p.seas.contains(z) {
+        return Err(rej("5.4", format!("{} does not border {}", p.name, name(scenario, z))));
+    }
+    Ok(())
+}
+
+/// Blockade a port from an adjacent sea zone (5.4).
+pub fn blockade(
+    scenario: &Scenario,
+    state: &mut State,
+    power: PowerId,
+    squadron: &UnitKey,
+    port: &str,
+    text: &str,
+) -> Outcome {
+    if let Err(r) = check_blockade(scenario, state, power, squadron, port) {
+        return Outcome::new(&r.rule, "order-failed", r.reason)
+            .power(power)
+            .order(text)
+            .only(vec![power]);
+    }
+    let name_of = scenario.map.province(port).map(|p| p.name.clone()).unwrap_or_default();
+    if let Some(x) = state
+        .squadrons
+        .iter_mut()
+        .find(|x| x.nation == squadron.nation && x.number == squadron.number)
+    {
+        x.blockading = Some(port.to_string());
+    }
+    Outcome::new("5.4", "blockade", format!("{squadron} blockades {name_of}"))
+        .power(power)
+        .order(text)
+}

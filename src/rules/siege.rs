@@ -1,0 +1,434 @@
+//! Sieges, garrisons and control (2.11, 2.12, 2.23, 2.25, 4.21).
+//!
+//! A siege is one roll on the Siege Combat table (FAQ98 2.4, REP97): the
+//! die plus modifiers must reach a target; against the province's original owner
+//! the intrinsic garrison is added to the target (2.11); a garrison
+//! division adds to it too. On success the besieger leaves one infantry
+//! division as garrison of occupation (home province of another power) or
+//! of conquest (minor province) (2.12, 2.23, REP97); an original owner
+//! retaking its own home province needs none. A white-named province is
+//! immune while a corps holds it (2.11). A rebellion's ghost division
+//! (2.25) is ousted by a siege against `rebellion_target`. Dice:
+//! `siege/<province>/<n>`.
+
+use super::control::{hostile, name, original_owner, to_pool_arm};
+use super::movement::orders_for;
+use crate::dice::{Dice, DiceError};
+use crate::ids::{Nation, PowerId};
+use crate::map::Owner;
+use crate::rules::{Outcome, Rejection};
+use crate::scenario::{Arm, Scenario};
+use crate::state::{Division, Garrison, State, UnitKey};
+
+fn rej(rule: &str, reason: impl Into<String>) -> Rejection {
+    Rejection {
+        rule: rule.to_string(),
+        reason: reason.into(),
+    }
+}
+
+/// Check a siege order (before or at resolution).
+pub fn check(
+    scenario: &Scenario,
+    state: &State,
+    power: PowerId,
+    corps: &[UnitKey],
+    province: &str,
+) -> Result<(), Rejection> {
+    let Some(p) = scenario.map.province(province) else {
+        return Err(rej("2.13", format!("'{province}' is not a province")));
+    };
+    if corps.is_empty() {
+        return Err(rej("5.5", "a siege names at least one corps"));
+    }
+    for k in corps {
+        let Some(c) = state.corps(&k.nation, k.number) else {
+            return Err(rej("5.5", format!("there is no {k}")));
+        };
+        if !orders_for(state, power, &c.nation) {
+            return Err(rej("3.31", format!("{} does not give the orders of {k}", power.name())));
+        }
+        if c.location.as_deref() != Some(province) {
+            return Err(rej("5.5", format!("{k} is not in {}", p.name)));
+        }
+    }
+    let ps = state.provinces.get(province).cloned().unwrap_or_default();
+    let me = Nation::Major(power);
+    if ps.rebellion {
+        return Ok(());
+    }
+    let held_by_enemy = match &ps.controller {
+        None => true,
+        Some(n) => hostile(state, &me, n),
+    };
+    if !held_by_enemy {
+        return Err(rej(
+            "2.11",
+            format!("{} is not held by an enemy of {}", p.name, power.name()),
+        ));
+    }
+    // 2.11: white-named provinces are immune while a corps holds them
+    if p.white
+        && state
+            .corps_in(province)
+            .any(|c| !c.divisions.is_empty() && hostile(state, &me, &c.nation))
+    {
+        return Err(rej(
+            "2.11",
+            format!("{} is white-named and immune while an enemy corps holds it", p.name),
+        ));
+    }
+    if state
+        .corps_in(province)
+        .any(|c| !c.divisions.is_empty() && hostile(state, &me, &c.nation))
+    {
+        return Err(rej("5.5", format!("an enemy army still holds {}", p.name)));
+    }
+    Ok(())
+}
+
+/// Resolve one siege, the `n`th this phase.
+#[allow(clippy::too_many_arguments)]
+pub fn besiege(
+    scenario: &Scenario,
+    state: &mut State,
+    dice: &mut dyn Dice,
+    power: PowerId,
+    corps: &[UnitKey],
+    province: &str,
+    n: u32,
+    text: &str,
+) -> Result<Outcome, DiceError> {
+    if let Err(r) = check(scenario, state, power, corps, province) {
+        return Ok(Outcome::new(&r.rule, "order-failed", r.reason)
+            .power(power)
+            .order(text)
+            .only(vec![power]));
+    }
+    let t = &scenario.tables.siege;
+    let Some(p) = scenario.map.province(province) else {
+        return Ok(Outcome::new("2.13", "order-failed", "no such province").power(power));
+    };
+    let ps = state.provinces.get(province).cloned().unwrap_or_default();
+    let mut o = Outcome::new("5.5", "siege", String::new()).power(power).order(text);
+    let mut mods = 0i32;
+    let mut add = |o: Outcome, v: i32, what: String| -> Outcome {
+        if v != 0 {
+            mods += v;
+            o.why(format!("{v:+} {what}"))
+        } else {
+            o
+        }
+    };
+    o = add(
+        o,
+        t.per_extra_corps * (corps.len() as i32 - 1),
+        format!("{} besieging corps", corps.len()),
+    );
+    let best = state
+        .commanders
+        .iter()
+        .filter(|c| c.location.as_deref() == Some(province) && orders_for(state, power, &Nation::Major(c.nation)))
+        .map(|c| (c.rating, c.name.clone()))
+        .max();
+    if let Some((r, nm)) = &best {
+        o = add(o, t.leader_rating * *r as i32, format!("commander {nm} rating {r}"));
+    }
+    let arts = corps
+        .iter()
+        .filter_map(|k| state.corps(&k.nation, k.number))
+        .flat_map(|c| c.divisions.iter())
+        .filter(|d| d.arm == Arm::Artillery)
+        .count() as i32;
+    o = add(o, t.per_artillery * arts, format!("{arts} artillery division(s)"));
+    let purpose = format!("siege/{province}/{n}");
+    let die = dice.roll(&purpose, t.die)?;
+    o = o.die(&purpose, die);
+    let total = die as i32 + mods;
+
+    // 2.25: ousting a rebellion
+    if ps.rebellion {
+        let ok = total >= t.rebellion_target;
+        o = o.why(format!(
+            "rebellion: die {die} {mods:+} = {total} against {} (tables/siege.toml)",
+            t.rebellion_target
+        ));
+        if ok {
+            if let Some(x) = state.provinces.get_mut(province) {
+                x.rebellion = false;
+            }
+            o.summary = format!("{} ousts the rebels from {}", power.name(), p.name);
+        } else {
+            o.summary = format!("{} fails to oust the rebels from {}", power.name(), p.name);
+        }
+        return Ok(o);
+    }
+
+    let owner = original_owner(p);
+    let from_owner = owner.is_some() && ps.controller == owner;
+    let mut target = if p.kind.is_home() {
+        t.home_target
+    } else {
+        t.minor_target
+    };
+    let mut tw = format!(
+        "target {} ({} province)",
+        target,
+        if p.kind.is_home() { "home" } else { "minor" }
+    );
+    if from_owner {
+        target += p.garrison as i32;
+        tw.push_str(&format!(
+            " + intrinsic garrison {} (2.11: taken from its original owner)",
+            p.garrison
+        ));
+    }
+    if ps.garrison.is_some() {
+        target += t.garrison_division;
+        tw.push_str(&format!(" + {} garrison division (2.23)", t.garrison_division));
+    }
+    o = o.why(format!("{tw} = {target}; die {die} {mods:+} = {total}"));
+    if total < target {
+        o.summary = format!("{} fails to take {} ({total} < {target})", power.name(), p.name);
+        return Ok(o);
+    }
+    // success: the old garrison division returns to its pool (2.51)
+    if let Some(g) = &ps.garrison {
+        to_pool_arm(state, &g.nation, Arm::Infantry);
+        o = o.why(format!(
+            "the {} garrison division is destroyed (2.51: to its pool)",
+            g.nation
+        ));
+    }
+    let retaking_home = p.kind.is_home() && p.owner == Owner::Major(power);
+    if retaking_home {
+        if let Some(x) = state.provinces.get_mut(province) {
+            x.controller = Some(Nation::Major(power));
+            x.garrison = None;
+        }
+        o.summary = format!("{} retakes its home province {}", power.name(), p.name);
+        return Ok(o);
+    }
+    // 2.23: a garrison is one infantry division from a besieging corps
+    let donor = corps.iter().find(|k| {
+        state.corps(&k.nation, k.number).is_some_and(|c| {
+            c.divisions
+                .iter()
+                .any(|d| d.arm == Arm::Infantry && d.nation == Nation::Major(power))
+        })
+    });
+    let Some(donor) = donor.cloned() else {
+        if let Some(x) = state.provinces.get_mut(province) {
+            // the old garrison is gone: the province reverts to its
+            // original owner (house)
+            x.controller = owner.clone();
+            x.garrison = None;
+        }
+        o.summary = format!(
+            "{} breaks the defence of {} but has no {} infantry division to garrison it (2.23)",
+            power.name(),
+            p.name,
+            power.adjective()
+        );
+        return Ok(o);
+    };
+    if let Some(c) = state.corps_mut(&donor.nation, donor.number)
+        && let Some(pos) = c
+            .divisions
+            .iter()
+            .rposition(|d| d.arm == Arm::Infantry && d.nation == Nation::Major(power))
+    {
+        c.divisions.remove(pos);
+    }
+    let kind = if p.kind.is_home() { "occupation" } else { "conquest" };
+    if let Some(x) = state.provinces.get_mut(province) {
+        x.controller = Some(Nation::Major(power));
+        x.garrison = Some(Garrison {
+            nation: Nation::Major(power),
+        });
+    }
+    o = o.why(format!(
+        "2.23: an infantry division of {donor} stays as garrison of {kind}"
+    ));
+    o.summary = format!("{} takes {} and leaves a garrison of {kind}", power.name(), p.name);
+    Ok(o)
+}
+
+/// Check a garrison order (2.23, 3.41).
+pub fn check_garrison(
+    scenario: &Scenario,
+    state: &State,
+    power: PowerId,
+    corps: &UnitKey,
+    province: &str,
+) -> Result<(), Rejection> {
+    let Some(c) = state.corps(&corps.nation, corps.number) else {
+        return Err(rej("5.5", format!("there is no {corps}")));
+    };
+    if !orders_for(state, power, &c.nation) {
+        return Err(rej(
+            "3.31",
+            format!("{} does not give the orders of {corps}", power.name()),
+        ));
+    }
+    if c.location.as_deref() != Some(province) {
+        return Err(rej("2.23", format!("{corps} is not in {}", name(scenario, province))));
+    }
+    let ps = state.provinces.get(province).cloned().unwrap_or_default();
+    if ps.garrison.is_some() {
+        return Err(rej(
+            "2.23",
+            format!("{} already has a garrison", name(scenario, province)),
+        ));
+    }
+    let me = Nation::Major(power);
+    if !(ps.controller.is_none() || ps.controller.as_ref() == Some(&me)) {
+        return Err(rej(
+            "2.23",
+            format!("{} is not controlled by {}", name(scenario, province), power.name()),
+        ));
+    }
+    if state
+        .corps_in(province)
+        .any(|x| !x.divisions.is_empty() && hostile(state, &me, &x.nation))
+    {
+        return Err(rej("2.23", "an enemy army is in the province"));
+    }
+    // 3.41: minor units never serve as garrisons
+    if !c.divisions.iter().any(|d| d.arm == Arm::Infantry && d.nation == me) {
+        return Err(rej(
+            "2.23",
+            format!("{corps} has no {} infantry division", power.adjective()),
+        ));
+    }
+    Ok(())
+}
+
+/// Leave an infantry division of a corps as garrison (2.23) in a province
+/// the power already controls (or an uncontrolled one it stands in).
+pub fn garrison(
+    scenario: &Scenario,
+    state: &mut State,
+    power: PowerId,
+    corps: &UnitKey,
+    province: &str,
+    text: &str,
+) -> Outcome {
+    let fail = |rule: &str, why: String| {
+        Outcome::new(rule, "order-failed", why)
+            .power(power)
+            .order(text)
+            .only(vec![power])
+    };
+    if let Err(r) = check_garrison(scenario, state, power, corps, province) {
+        return fail(&r.rule, r.reason);
+    }
+    let me = Nation::Major(power);
+    let Some(cm) = state.corps_mut(&corps.nation, corps.number) else {
+        return fail("5.5", format!("there is no {corps}"));
+    };
+    // 3.41: minor units never serve as garrisons
+    let Some(pos) = cm
+        .divisions
+        .iter()
+        .rposition(|d| d.arm == Arm::Infantry && d.nation == me)
+    else {
+        return fail(
+            "2.23",
+            format!("{corps} has no {} infantry division", power.adjective()),
+        );
+    };
+    cm.divisions.remove(pos);
+    if let Some(x) = state.provinces.get_mut(province) {
+        x.controller = Some(me.clone());
+        x.garrison = Some(Garrison { nation: me });
+    }
+    Outcome::new(
+        "2.23",
+        "garrison",
+        format!("{} garrisons {} from {corps}", power.name(), name(scenario, province)),
+    )
+    .power(power)
+    .order(text)
+}
+
+/// Check a withdraw-garrison order (2.23, 2.22).
+pub fn check_withdraw(
+    scenario: &Scenario,
+    state: &State,
+    power: PowerId,
+    province: &str,
+    corps: &UnitKey,
+) -> Result<(), Rejection> {
+    let me = Nation::Major(power);
+    let ps = state.provinces.get(province).cloned().unwrap_or_default();
+    if ps.garrison.as_ref().map(|g| &g.nation) != Some(&me) {
+        return Err(rej(
+            "2.23",
+            format!("{} holds no {} garrison", name(scenario, province), power.adjective()),
+        ));
+    }
+    let Some(c) = state.corps(&corps.nation, corps.number) else {
+        return Err(rej("5.5", format!("there is no {corps}")));
+    };
+    if !orders_for(state, power, &c.nation) || c.location.as_deref() != Some(province) {
+        return Err(rej(
+            "2.23",
+            format!("{corps} is not a corps of {} in the province", power.name()),
+        ));
+    }
+    if c.divisions.len() >= c.capacity() {
+        return Err(rej("2.22", format!("{corps} is full")));
+    }
+    Ok(())
+}
+
+/// Take a garrison division back into a corps in the same province.
+pub fn withdraw_garrison(
+    scenario: &Scenario,
+    state: &mut State,
+    power: PowerId,
+    province: &str,
+    corps: &UnitKey,
+    text: &str,
+) -> Outcome {
+    if let Err(r) = check_withdraw(scenario, state, power, province, corps) {
+        return Outcome::new(&r.rule, "order-failed", r.reason)
+            .power(power)
+            .order(text)
+            .only(vec![power]);
+    }
+    let me = Nation::Major(power);
+    if let Some(cm) = state.corps_mut(&corps.nation, corps.number) {
+        cm.divisions.push(Division {
+            arm: Arm::Infantry,
+            nation: me.clone(),
+        });
+    }
+    let home = scenario
+        .map
+        .province(province)
+        .is_some_and(|p| p.kind.is_home() && p.owner == Owner::Major(power));
+    if let Some(x) = state.provinces.get_mut(province) {
+        x.garrison = None;
+        if !home {
+            // 4.21: outside the home country control needs a garrison
+            x.controller = scenario
+                .map
+                .province(province)
+                .and_then(original_owner)
+                .filter(|n| !matches!(n, Nation::Major(p) if *p == power));
+        }
+    }
+    Outcome::new(
+        "2.23",
+        "withdraw-garrison",
+        format!(
+            "{} withdraws its garrison of {} into {corps}",
+            power.name(),
+            name(scenario, province)
+        ),
+    )
+    .power(power)
+    .order(text)
+}

@@ -1,0 +1,201 @@
+//! Standing orders and their documented defaults.
+//!
+//! Every question a battle, interception or retreat asks of a power is
+//! answered here, and the answer says what decided it: the power's
+//! standing order, or the default. Standing orders are stored in
+//! `state.standing` and persist until replaced (`standing clear` resets
+//! them). Defaults:
+//!
+//! | question | default |
+//! |---|---|
+//! | intercept (5.4) | yes, every enemy squadron in reach |
+//! | combat option (5.6) | the legal option with the highest modifier (ties: lowest loss shift, then the first in the table) |
+//! | withdraw before battle (5.6) | never: stand and fight |
+//! | retreat (5.6) | the mover's own province it came from; else an adjacent friendly province, home first, then the fewest enemy neighbours, then by id |
+
+use crate::ids::PowerId;
+use crate::orders::ast::{Situation, Standing};
+use crate::rules::Outcome;
+use crate::state::{StandingOrders, State};
+
+/// What decided a question: shown in every outcome.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Decided {
+    Standing(String),
+    Default(String),
+}
+
+impl std::fmt::Display for Decided {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Decided::Standing(s) => write!(f, "standing order: {s}"),
+            Decided::Default(s) => write!(f, "default: {s}"),
+        }
+    }
+}
+
+fn situation_key(s: Situation) -> &'static str {
+    match s {
+        Situation::Attacking => "attacking",
+        Situation::Defending => "defending",
+        Situation::Any => "any",
+    }
+}
+
+/// Store one standing order of `power`; `None` when it changes nothing
+/// (the same order recorded twice reports once).
+pub fn record(state: &mut State, power: PowerId, order: &Standing) -> Option<Outcome> {
+    let before = state.standing.get(&power).cloned();
+    let entry = state.standing.entry(power).or_default();
+    let text = match order {
+        Standing::Intercept { enabled } => {
+            entry.intercept = Some(*enabled);
+            format!("intercept {}", if *enabled { "on" } else { "off" })
+        }
+        Standing::CombatOption { situation, option } => {
+            entry
+                .combat
+                .insert(situation_key(*situation).to_string(), option.clone());
+            format!("combat option {option} when {}", situation_key(*situation))
+        }
+        Standing::Withdraw { ratio } => {
+            entry.withdraw_ratio = *ratio;
+            match ratio {
+                Some(r) => format!("withdraw when outnumbered more than {r}:1"),
+                None => "always stand".to_string(),
+            }
+        }
+        Standing::Retreat { provinces } => {
+            entry.retreat = provinces.clone();
+            format!("retreat to {}", provinces.join(", "))
+        }
+        Standing::Clear => {
+            *entry = StandingOrders::default();
+            "standing orders cleared".to_string()
+        }
+    };
+    if state.standing.get(&power) == Some(&StandingOrders::default()) {
+        state.standing.remove(&power);
+    }
+    if state.standing.get(&power) == before.as_ref() {
+        return None;
+    }
+    Some(
+        Outcome::new("5.6", "standing-order", format!("{}: {text}", power.name()))
+            .power(power)
+            .only(vec![power]),
+    )
+}
+
+/// A power's standing orders; an NPC without its own uses those of the
+/// player who runs it (3.31: Allied and Controlled NPCs are run by a PC).
+fn of(state: &State, power: PowerId) -> Option<&StandingOrders> {
+    state.standing.get(&power).or_else(|| {
+        state
+            .ordered_by(power)
+            .filter(|p| *p != power)
+            .and_then(|p| state.standing.get(&p))
+    })
+}
+
+/// 5.4: does `power` intercept?
+pub fn intercepts(state: &State, power: PowerId) -> (bool, Decided) {
+    match of(state, power).and_then(|s| s.intercept) {
+        Some(on) => (
+            on,
+            Decided::Standing(format!("intercept {}", if on { "on" } else { "off" })),
+        ),
+        None => (true, Decided::Default("intercept every enemy squadron in reach".into())),
+    }
+}
+
+/// 5.6: the option `power` wants in `situation`, if it has a standing
+/// order for it (the specific situation first, then `any`).
+pub fn wanted_option(state: &State, power: PowerId, situation: Situation) -> Option<String> {
+    let s = of(state, power)?;
+    s.combat
+        .get(situation_key(situation))
+        .or_else(|| s.combat.get("any"))
+        .cloned()
+}
+
+/// 5.6: does `power` withdraw before battle, outnumbered `enemy`:`own`?
+pub fn withdraws(state: &State, power: PowerId, own: u32, enemy: u32) -> (bool, Decided) {
+    match of(state, power).and_then(|s| s.withdraw_ratio) {
+        Some(r) => {
+            let w = enemy > own.saturating_mul(r);
+            (
+                w,
+                Decided::Standing(format!("withdraw when outnumbered more than {r}:1 ({enemy} to {own})")),
+            )
+        }
+        None => (false, Decided::Default("stand and fight".into())),
+    }
+}
+
+/// Preferred retreat provinces of `power` (may be empty).
+pub fn retreat_preferences(state: &State, power: PowerId) -> Vec<String> {
+    of(state, power).map(|s| s.retreat.clone()).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::PowerId;
+
+    fn bare() -> State {
+        let s = crate::scenario::Scenario::embedded("1805").expect("embedded scenario");
+        State::initial(&s, "t", &Default::default(), Default::default())
+    }
+
+    #[test]
+    fn recording_twice_reports_once_and_clear_resets() {
+        let mut st = bare();
+        let o = Standing::Intercept { enabled: false };
+        assert!(record(&mut st, PowerId::Britain, &o).is_some());
+        assert!(record(&mut st, PowerId::Britain, &o).is_none());
+        assert!(!intercepts(&st, PowerId::Britain).0);
+        assert!(record(&mut st, PowerId::Britain, &Standing::Clear).is_some());
+        assert!(!st.standing.contains_key(&PowerId::Britain));
+        let (on, d) = intercepts(&st, PowerId::Britain);
+        assert!(on);
+        assert!(matches!(d, Decided::Default(_)));
+    }
+
+    #[test]
+    fn a_specific_situation_beats_any() {
+        let mut st = bare();
+        let p = PowerId::France;
+        record(
+            &mut st,
+            p,
+            &Standing::CombatOption {
+                situation: Situation::Any,
+                option: "probe".into(),
+            },
+        );
+        record(
+            &mut st,
+            p,
+            &Standing::CombatOption {
+                situation: Situation::Attacking,
+                option: "grand_assault".into(),
+            },
+        );
+        assert_eq!(
+            wanted_option(&st, p, Situation::Attacking).as_deref(),
+            Some("grand_assault")
+        );
+        assert_eq!(wanted_option(&st, p, Situation::Defending).as_deref(), Some("probe"));
+    }
+
+    #[test]
+    fn withdrawal_compares_with_the_ratio() {
+        let mut st = bare();
+        let p = PowerId::Austria;
+        assert!(!withdraws(&st, p, 1, 10).0, "default: stand");
+        record(&mut st, p, &Standing::Withdraw { ratio: Some(2) });
+        assert!(withdraws(&st, p, 3, 7).0);
+        assert!(!withdraws(&st, p, 3, 6).0);
+    }
+}

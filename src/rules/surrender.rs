@@ -1,0 +1,281 @@
+//! 5.12 Surrender and its terms; 2.7 the Enforced Peace Record.
+//!
+//! The trigger and the terms are house rules (rules-notes §2.8,
+//! `tables/surrender.toml`): a power whose capital has been held by an
+//! enemy for `capital_turns` consecutive turns must surrender to that
+//! enemy. Surrendering:
+//! - ends the war with the victor and records an enforced peace (2.7);
+//! - pays the terms (Gold, VP, provinces ceded to the victor, who
+//!   garrisons them from its pool);
+//! - costs the surrenderer `surrender_vp` and never its allies (QA03);
+//! - gives up every minor province it holds, and its remapable home
+//!   provinces as if minor (3.4, 2.12e);
+//! - the victor vacates the surrenderer's home provinces, capital
+//!   included (5.127): its corps go to its nearest friendly province,
+//!   its garrisons return to its pool;
+//! - repatriates the surrenderer's corps outside its home or controlled
+//!   provinces to the nearest friendly province (5.123).
+//!
+//! Rules I calls [`surrender`] from the Peace Step (5.1) and [`due`] to
+//! find forced surrenders.
+
+use super::control::{friendly, hostile, name, to_pool_arm};
+use crate::ids::{Nation, PowerId, Turn};
+use crate::map::{Owner, ProvinceKind};
+use crate::orders::ast::Terms;
+use crate::rules::{Outcome, Rejection};
+use crate::scenario::{Arm, Scenario};
+use crate::state::{Control, EnforcedPeace, Garrison, State};
+
+/// The enemy to whom `power` must surrender now, if any (house trigger).
+pub fn due(scenario: &Scenario, state: &State, power: PowerId) -> Option<PowerId> {
+    let t = &scenario.tables.surrender;
+    if state.power(power).capital_lost_turns < t.capital_turns {
+        return None;
+    }
+    let capital = &scenario.powers.get(&power)?.capital;
+    let holder = state.provinces.get(capital)?.controller.as_ref()?;
+    let h = state.commanding_power(holder)?;
+    (h != power && state.relations.at_war(h, power)).then_some(h)
+}
+
+/// The terms of a forced surrender when none are negotiated (house:
+/// `default_gold` reparations, no VP or provinces beyond the table's).
+pub fn default_terms(scenario: &Scenario) -> Terms {
+    Terms {
+        gold: scenario.tables.surrender.default_gold,
+        vp: 0,
+        provinces: Vec::new(),
+    }
+}
+
+/// Whether a declaration of war is barred by an enforced peace (2.7).
+pub fn declaration_barred(state: &State, a: PowerId, b: PowerId) -> Option<Rejection> {
+    state.relations.enforced(a, b, state.turn()).map(|e| Rejection {
+        rule: "2.7".into(),
+        reason: format!(
+            "{} and {} are under an enforced peace until {}",
+            a.name(),
+            b.name(),
+            e.until
+        ),
+    })
+}
+
+fn add_seasons(mut t: Turn, n: u32) -> Turn {
+    for _ in 0..n {
+        t = t.next();
+    }
+    t
+}
+
+/// Nearest province (by land steps) from `from` that is friendly to
+/// `power` and holds no enemy army; the capital as a last resort.
+fn nearest_friendly(scenario: &Scenario, state: &State, power: PowerId, from: &str) -> Option<String> {
+    let me = Nation::Major(power);
+    let mut best: Option<(u32, String)> = None;
+    for p in &scenario.map.provinces {
+        if !friendly(state, power, &p.id) || state.corps_in(&p.id).any(|c| hostile(state, &me, &c.nation)) {
+            continue;
+        }
+        if let Some(d) = scenario.map.distance(&[from], &p.id, |_| 1) {
+            let better = match &best {
+                None => true,
+                Some((bd, bid)) => d < *bd || (d == *bd && p.id < *bid),
+            };
+            if better {
+                best = Some((d, p.id.clone()));
+            }
+        }
+    }
+    best.map(|b| b.1)
+        .or_else(|| scenario.powers.get(&power).map(|s| s.capital.clone()))
+}
+
+/// `loser` surrenders to `victor` with `terms`.
+pub fn surrender(
+    scenario: &Scenario,
+    state: &mut State,
+    loser: PowerId,
+    victor: PowerId,
+    terms: &Terms,
+) -> Vec<Outcome> {
+    let t = &scenario.tables.surrender;
+    let mut o = Outcome::new(
+        "5.12",
+        "surrender",
+        format!("{} surrenders to {}", loser.name(), victor.name()),
+    )
+    .power(loser);
+    // 2.7: peace and the enforced peace record
+    state.relations.set_war(loser, victor, false);
+    let until = add_seasons(state.turn(), t.enforced_peace_seasons);
+    let powers = if loser <= victor {
+        [loser, victor]
+    } else {
+        [victor, loser]
+    };
+    state.relations.enforced_peace.retain(|e| e.powers != powers);
+    state.relations.enforced_peace.push(EnforcedPeace { powers, until });
+    state.relations.enforced_peace.sort();
+    o = o.why(format!(
+        "2.7: enforced peace until {until} ({} seasons, tables/surrender.toml)",
+        t.enforced_peace_seasons
+    ));
+    // terms: Gold and VP
+    let gold = terms.gold as i64;
+    if gold > 0 {
+        state.power_mut(loser).gold -= gold;
+        state.power_mut(victor).gold += gold;
+        o = o.gold(loser, -gold).gold(victor, gold);
+    }
+    let vp_terms = terms.vp as i64;
+    // QA03: only the surrendering power loses VP, never its allies
+    let lose_vp = t.surrender_vp - vp_terms;
+    state.power_mut(loser).vp += lose_vp;
+    state.power_mut(victor).vp += t.victor_vp + vp_terms;
+    o = o.vp(loser, lose_vp).vp(victor, t.victor_vp + vp_terms);
+    o = o.why(format!(
+        "VP: {} {lose_vp:+}, {} {:+}; allies of {} lose nothing (QA03)",
+        loser.name(),
+        victor.name(),
+        t.victor_vp + vp_terms,
+        loser.name()
+    ));
+    let me = Nation::Major(loser);
+    let vn = Nation::Major(victor);
+    // 3.4, 2.12e: minor provinces and remapable home provinces given up
+    for p in &scenario.map.provinces {
+        let Some(ps) = state.provinces.get(&p.id).cloned() else {
+            continue;
+        };
+        if ps.controller.as_ref() != Some(&me) {
+            continue;
+        }
+        let own_home = p.kind == ProvinceKind::Home && p.owner == Owner::Major(loser);
+        if own_home {
+            continue;
+        }
+        if ps.garrison.as_ref().is_some_and(|g| g.nation == me) {
+            to_pool_arm(state, &me, Arm::Infantry);
+        }
+        let back = super::control::original_owner(p).filter(|n| n != &me);
+        if let Some(x) = state.provinces.get_mut(&p.id) {
+            x.controller = back;
+            x.garrison = None;
+        }
+        o = o.why(format!(
+            "{} gives up {}{}",
+            loser.name(),
+            p.name,
+            if p.kind == ProvinceKind::RemapableHome {
+                " (remapable home province, as if minor, 2.12e)"
+            } else {
+                " (3.4)"
+            }
+        ));
+    }
+    // terms: provinces ceded to the victor, garrisoned from its pool
+    for pid in &terms.provinces {
+        let pool = state.power(victor).pool.infantry;
+        if pool == 0 {
+            o = o.why(format!(
+                "{} cannot garrison {pid}: no infantry in its pool (2.23)",
+                victor.name()
+            ));
+            continue;
+        }
+        let Some(p) = scenario.map.province(pid) else { continue };
+        state.power_mut(victor).pool.infantry -= 1;
+        if let Some(x) = state.provinces.get_mut(pid)
+            && let Some(g) = x.garrison.take()
+        {
+            to_pool_arm(state, &g.nation, Arm::Infantry);
+        }
+        let home_of_victor = p.kind.is_home() && p.owner == Owner::Major(victor);
+        if let Some(x) = state.provinces.get_mut(pid) {
+            x.controller = Some(vn.clone());
+            x.garrison = (!home_of_victor).then(|| Garrison { nation: vn.clone() });
+        }
+        if home_of_victor {
+            state.power_mut(victor).pool.infantry += 1;
+        }
+        o = o.why(format!("terms: {} is ceded to {}", p.name, victor.name()));
+    }
+    // 5.127: the victor vacates the surrenderer's home provinces
+    let homes: Vec<String> = scenario.home_provinces(loser).map(|p| p.id.clone()).collect();
+    for h in &homes {
+        if let Some(ps) = state.provinces.get(h).cloned()
+            && let Some(g) = &ps.garrison
+            && state.commanding_power(&g.nation) == Some(victor)
+        {
+            to_pool_arm(state, &g.nation, Arm::Infantry);
+            if let Some(x) = state.provinces.get_mut(h) {
+                x.garrison = None;
+                x.controller = Some(me.clone());
+            }
+            o = o.why(format!(
+                "5.127: the {} garrison leaves {}",
+                victor.adjective(),
+                name(scenario, h)
+            ));
+        }
+        if state
+            .provinces
+            .get(h)
+            .is_some_and(|ps| ps.controller.as_ref().and_then(|c| state.commanding_power(c)) == Some(victor))
+            && let Some(x) = state.provinces.get_mut(h)
+        {
+            x.controller = Some(me.clone());
+        }
+        let victors: Vec<(Nation, u32)> = state
+            .corps_in(h)
+            .filter(|c| state.commanding_power(&c.nation) == Some(victor))
+            .map(|c| (c.nation.clone(), c.number))
+            .collect();
+        for (n, num) in victors {
+            let dest = nearest_friendly(scenario, state, victor, h);
+            if let Some(c) = state.corps_mut(&n, num) {
+                c.location = dest.clone();
+            }
+            o = o.why(format!(
+                "5.127: {n} corps {num} leaves {} for {}",
+                name(scenario, h),
+                dest.as_deref()
+                    .map(|d| name(scenario, d))
+                    .unwrap_or_else(|| "off the map".into())
+            ));
+        }
+    }
+    // 5.123: repatriation of the surrenderer's corps
+    let abroad: Vec<(Nation, u32, String)> = state
+        .corps
+        .iter()
+        .filter(|c| state.commanding_power(&c.nation) == Some(loser))
+        .filter_map(|c| c.location.clone().map(|l| (c.nation.clone(), c.number, l)))
+        .filter(|(_, _, l)| !friendly(state, loser, l))
+        .collect();
+    for (n, num, l) in abroad {
+        let dest = nearest_friendly(scenario, state, loser, &l);
+        if let Some(c) = state.corps_mut(&n, num) {
+            c.location = dest.clone();
+        }
+        o = o.why(format!(
+            "5.123: {n} corps {num} is repatriated from {} to {}",
+            name(scenario, &l),
+            dest.as_deref()
+                .map(|d| name(scenario, d))
+                .unwrap_or_else(|| "off the map".into())
+        ));
+    }
+    // 3.31: an NPC at peace with every PC becomes inactive again
+    if matches!(state.power(loser).control, Control::Controlled { .. }) && !state.relations.at_war_with_any(loser) {
+        state.power_mut(loser).control = Control::Inactive;
+        o = o.why(format!(
+            "3.31: {} is at peace with everyone and becomes inactive",
+            loser.name()
+        ));
+    }
+    state.power_mut(loser).capital_lost_turns = 0;
+    vec![o]
+}

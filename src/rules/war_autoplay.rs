@@ -1,0 +1,175 @@
+//! Random-but-legal military orders for `empereur autoplay` and the
+//! campaign tests: every order generated passes [`super::validate`].
+//!
+//! For each corps the power orders (its own, its Allied or Controlled
+//! NPCs', its minors'): besiege where it stands if it may, else move
+//! along a random legal path, else stay. Squadrons: blockade, attack or
+//! sail at random. Randomness comes from a small seeded generator
+//! (SplitMix64), never from the OS, so a seed replays the same orders.
+
+use super::movement::orders_for;
+use super::{control, validate};
+use crate::diagnostic::Span;
+use crate::ids::PowerId;
+use crate::orders::ast::{Order, OrderLine};
+use crate::scenario::Scenario;
+use crate::state::{Location, State, UnitKey};
+
+/// SplitMix64: a tiny deterministic generator for autoplay choices.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// 0..n (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n.max(1) as u64) as usize
+    }
+}
+
+fn line(order: Order, text: String) -> OrderLine {
+    OrderLine {
+        order,
+        text,
+        span: Span::new(0, 0, 0),
+    }
+}
+
+/// Random legal military orders for `power` (naval and land).
+pub fn generate(scenario: &Scenario, state: &State, power: PowerId, seed: u64) -> Vec<OrderLine> {
+    let mut rng = Rng::new(seed ^ (power as u64).wrapping_mul(0xA24B_AED4_963E_E407));
+    let mut out = Vec::new();
+    // squadrons
+    for s in &state.squadrons {
+        if !orders_for(state, power, &s.nation) {
+            continue;
+        }
+        let key = UnitKey::squadron(s.nation.clone(), s.number);
+        let roll = rng.below(4);
+        let here: Vec<String> = match &s.location {
+            Location::Port(p) => scenario.map.province(p).map(|x| x.seas.clone()).unwrap_or_default(),
+            Location::Sea(z) => scenario.map.sea(z).map(|x| x.adjacent.clone()).unwrap_or_default(),
+        };
+        if roll == 0 {
+            if let Location::Sea(z) = &s.location
+                && let Some(p) = scenario.map.provinces.iter().find(|p| {
+                    p.port
+                        && p.seas.contains(z)
+                        && !control::friendly(state, power, &p.id)
+                        && state.provinces.get(&p.id).is_some_and(|ps| ps.controller.is_some())
+                })
+            {
+                let o = Order::Blockade {
+                    squadron: key.clone(),
+                    port: p.id.clone(),
+                };
+                if validate(scenario, state, power, &o).is_ok() {
+                    out.push(line(o, format!("{key} blockade {}", p.id)));
+                }
+            }
+            continue;
+        }
+        if here.is_empty() || roll == 1 {
+            continue;
+        }
+        // attack an enemy in reach, if there is one
+        let reach: Vec<String> = match &s.location {
+            Location::Sea(z) => vec![z.clone()],
+            Location::Port(_) => here.clone(),
+        };
+        if let Some(z) = reach.iter().find(|z| {
+            validate(
+                scenario,
+                state,
+                power,
+                &Order::NavalAttack {
+                    squadron: key.clone(),
+                    sea: (*z).clone(),
+                },
+            )
+            .is_ok()
+        }) {
+            out.push(line(
+                Order::NavalAttack {
+                    squadron: key.clone(),
+                    sea: z.clone(),
+                },
+                format!("{key} attack {z}"),
+            ));
+            continue;
+        }
+        let z = here[rng.below(here.len())].clone();
+        let o = Order::NavalMove {
+            squadron: key.clone(),
+            path: vec![z.clone()],
+            carrying: vec![],
+            to_port: None,
+        };
+        if validate(scenario, state, power, &o).is_ok() {
+            out.push(line(o, format!("{key} sail {z}")));
+        }
+    }
+    // corps
+    for c in &state.corps {
+        if !orders_for(state, power, &c.nation) || c.divisions.is_empty() {
+            continue;
+        }
+        let Some(loc) = c.location.clone() else { continue };
+        if c.arrives.is_some_and(|t| t > state.turn()) {
+            continue;
+        }
+        let key = c.key();
+        let sieg = Order::Besiege {
+            corps: vec![key.clone()],
+            province: loc.clone(),
+        };
+        if validate(scenario, state, power, &sieg).is_ok() && rng.below(3) > 0 {
+            out.push(line(sieg, format!("{key} besiege {loc}")));
+            continue;
+        }
+        if rng.below(4) == 0 {
+            continue;
+        }
+        // a random walk: first step among the legal neighbours, then
+        // longer while it stays legal (each candidate checked by validate)
+        let mv = |path: &[String]| Order::Move {
+            corps: vec![key.clone()],
+            commander: None,
+            path: path.to_vec(),
+        };
+        let firsts: Vec<String> = scenario
+            .map
+            .land_neighbours(&loc)
+            .map(str::to_string)
+            .filter(|n| validate(scenario, state, power, &mv(&[loc.clone(), n.clone()])).is_ok())
+            .collect();
+        if firsts.is_empty() {
+            continue;
+        }
+        let mut path = vec![loc.clone(), firsts[rng.below(firsts.len())].clone()];
+        let extra = rng.below(scenario.tables.movement.allowance.max(1) as usize);
+        for _ in 0..extra {
+            let cur = path[path.len() - 1].clone();
+            let nb: Vec<&str> = scenario.map.land_neighbours(&cur).collect();
+            if nb.is_empty() {
+                break;
+            }
+            let mut longer = path.clone();
+            longer.push(nb[rng.below(nb.len())].to_string());
+            if validate(scenario, state, power, &mv(&longer)).is_err() {
+                break;
+            }
+            path = longer;
+        }
+        out.push(line(mv(&path), format!("{key} move {}", path[1..].join(" "))));
+    }
+    out
+}
