@@ -173,7 +173,7 @@ fn phase_opening_and_turn_reports_read_well_and_respect_visibility() {
         body.contains("Game demo: phase 1805-fall-turn-start is open."),
         "{body}"
     );
-    assert!(body.contains("Austria must send orders"), "{body}");
+    assert!(body.contains("Austria may send orders"), "{body}");
     assert!(
         body.contains("GAME demo\nPOWER austria\nPASSWORD\nPHASE 1805-fall-turn-start"),
         "{body}"

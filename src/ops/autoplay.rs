@@ -110,5 +110,13 @@ pub fn generate(
     power: PowerId,
     seed: u64,
 ) -> Vec<crate::orders::ast::OrderLine> {
-    rules::autoplay::generate(scenario, state, power, seed)
+    let mut orders = rules::autoplay::generate(scenario, state, power, seed);
+    // Military orders belong to the Player Turn of the power they give
+    // orders for (5.4, 5.5): its own, or an NPC it runs (3.31).
+    if let crate::ids::Step::PlayerTurn(mover) = state.phase.step
+        && state.ordered_by(mover) == Some(power)
+    {
+        orders.extend(rules::war::generate(scenario, state, power, seed.rotate_left(17)));
+    }
+    orders
 }

@@ -113,6 +113,35 @@ fn belongs(step: Step, order: &Order, mover: bool) -> bool {
     }
 }
 
+/// 5.12 at the mover's Peace Step: a surrender the table forces (house
+/// trigger: the capital held by an enemy, `surrender.toml`), or one the
+/// mover offers with its terms.
+fn surrender_step(scenario: &Scenario, st: &mut State, p: PowerId, theirs: &[OrderLine], out: &mut Vec<Outcome>) {
+    if let Some(victor) = war::surrender::due(scenario, st, p) {
+        let terms = war::surrender::default_terms(scenario);
+        out.extend(war::surrender::surrender(scenario, st, p, victor, &terms));
+        return;
+    }
+    for l in theirs {
+        if let Order::Surrender { to, terms } = &l.order {
+            if st.relations.at_war(p, *to) {
+                let mut outs = war::surrender::surrender(scenario, st, p, *to, terms);
+                if let Some(first) = outs.first_mut() {
+                    first.order = Some(l.text.clone());
+                }
+                out.extend(outs);
+                return;
+            }
+            out.push(economy::rejected(
+                "5.12",
+                p,
+                &l.text,
+                &format!("not at war with {}", to.name()),
+            ));
+        }
+    }
+}
+
 fn is_military(order: &Order) -> bool {
     use Order::*;
     matches!(
@@ -222,6 +251,11 @@ pub fn resolve(
             }
         }
     }
+    // Standing orders count from the phase they are given in, whoever
+    // gives them (they answer questions asked in other powers' turns).
+    for (p, lines) in &accepted {
+        war::record_standing(&mut st, *p, lines, &mut out);
+    }
     match step {
         Step::Bid => {
             bid::resolve(&mut st, &accepted, dice, &mut out)?;
@@ -239,6 +273,7 @@ pub fn resolve(
                 events::roll(scenario, &mut st, p, dice, &mut out)?;
                 diplomacy::political_steps(scenario, &mut st, p, &accepted, dice, &mut out)?;
             }
+            surrender_step(scenario, &mut st, p, &theirs, &mut out);
             let military: Vec<OrderLine> = theirs.into_iter().filter(|l| is_military(&l.order)).collect();
             war::naval_phase(scenario, &mut st, p, &military, dice, &mut out)?;
             war::land_phase(scenario, &mut st, p, &military, dice, &mut out)?;
