@@ -48,9 +48,45 @@ fn phase_of(text: &str) -> String {
     "1805-fall-france".to_string()
 }
 
+/// The situation an example needs, from `# test-…:` lines: `test-war: A B`
+/// puts two powers at war; `test-at-sea: NATION N SEA` puts a squadron at
+/// sea (naval orders other than sailing need one there, 5.4);
+/// `test-at: NATION N PROVINCE` moves a corps; `test-controller: NATION
+/// PROVINCE` hands a province to a nation (as a won siege would).
+fn situation(text: &str, state: &mut State) {
+    for l in text.lines() {
+        let words: Vec<&str> = l.split_whitespace().collect();
+        match words.as_slice() {
+            ["#", "test-war:", a, b] => {
+                state.relations.set_war(a.parse().unwrap(), b.parse().unwrap(), true);
+            }
+            ["#", "test-at-sea:", nation, n, sea] => {
+                let nation: empereur::ids::Nation = nation.parse().unwrap();
+                let n: u32 = n.parse().unwrap();
+                let sq = state
+                    .squadrons
+                    .iter_mut()
+                    .find(|s| s.nation == nation && s.number == n)
+                    .unwrap();
+                sq.location = empereur::state::Location::Sea(sea.to_string());
+            }
+            ["#", "test-at:", nation, n, province] => {
+                let nation: empereur::ids::Nation = nation.parse().unwrap();
+                let n: u32 = n.parse().unwrap();
+                state.corps_mut(&nation, n).unwrap().location = Some(province.to_string());
+            }
+            ["#", "test-controller:", nation, province] => {
+                state.provinces.get_mut(*province).unwrap().controller = Some(nation.parse().unwrap());
+            }
+            _ => {}
+        }
+    }
+}
+
 fn check_file(path: &Path) -> (String, Checked) {
     let text = std::fs::read_to_string(path).unwrap();
-    let state = state_at(&phase_of(&text));
+    let mut state = state_at(&phase_of(&text));
+    situation(&text, &mut state);
     let checked = orders::check(&text, scenario(), &state, None);
     (text, checked)
 }
@@ -112,7 +148,8 @@ fn normalised_orders_parse_back_to_the_same_orders() {
         let text = std::fs::read_to_string(&f).unwrap();
         let phase = phase_of(&text);
         let power = c.header.power.unwrap();
-        let state = state_at(&phase);
+        let mut state = state_at(&phase);
+        situation(&text, &mut state);
         let again: String = c.accepted.iter().map(|o| format!("{}\n", o.text)).collect();
         let c2 = orders::check(&again, scenario(), &state, Some(power));
         let shown = orders::render_all(&c2, "normalised", &again);
@@ -255,16 +292,21 @@ fn only_the_phasing_power_gives_military_orders() {
 #[test]
 fn whoever_runs_an_npc_orders_its_units() {
     let mut state = state_at("1805-fall-spain");
-    state.power_mut(PowerId::Spain).control = empereur::state::Control::Controlled { by: PowerId::Britain };
+    // 3.31: an Allied NPC's units are run by its ally and share its wars
+    // (a Controlled NPC's could not leave home for Brest).
+    state.power_mut(PowerId::Spain).control = empereur::state::Control::Allied { with: PowerId::Britain };
+    state.relations.set_alliance(PowerId::Spain, PowerId::Britain, true);
+    state.relations.set_war(PowerId::Spain, PowerId::France, true);
+    state.relations.set_war(PowerId::Britain, PowerId::France, true);
     let c = orders::check(
-        "MOVE Spanish corps 1 -> Lisbon",
+        "MOVE Spanish corps 1 -> Brest",
         scenario(),
         &state,
         Some(PowerId::Britain),
     );
     assert!(c.all_accepted(), "{:?}", c.diagnostics);
     let c = orders::check(
-        "MOVE Spanish corps 1 -> Lisbon",
+        "MOVE Spanish corps 1 -> Brest",
         scenario(),
         &state,
         Some(PowerId::France),

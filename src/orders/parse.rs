@@ -1472,11 +1472,13 @@ impl<'c, 'a> LineParser<'c, 'a> {
                 let Some((text, _)) = cur.name() else {
                     return Err(cur.expected("a combat option, e.g. 'probe' or 'grand assault'"));
                 };
+                // The battle table's ids are snake_case (`grand_assault`).
                 let option = text
-                    .split_whitespace()
+                    .split(|c: char| c.is_whitespace() || c == '-' || c == '_')
+                    .filter(|w| !w.is_empty())
                     .map(str::to_ascii_lowercase)
                     .collect::<Vec<_>>()
-                    .join("-");
+                    .join("_");
                 Standing::CombatOption { situation, option }
             }
             "withdraw" => {
