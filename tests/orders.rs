@@ -472,3 +472,22 @@ fn every_order_in_the_readme_is_grammatical() {
     assert!(checked > 40, "only {checked} orders found in the README");
     assert!(bad.is_empty(), "{bad:#?}");
 }
+
+#[test]
+fn the_other_side_answers_an_offer_in_the_movers_turn() {
+    // 5.1, 5.2: France offers in its turn; Britain answers in the same phase.
+    let mut state = state_at("1805-fall-france");
+    state.relations.set_war(PowerId::France, PowerId::Britain, true);
+    let c = orders::check("ACCEPT PEACE FROM France", scenario(), &state, Some(PowerId::Britain));
+    assert!(c.all_accepted(), "{:?}", c.diagnostics);
+    let c = orders::check(
+        "ACCEPT ALLIANCE FROM France",
+        scenario(),
+        &state,
+        Some(PowerId::Britain),
+    );
+    assert!(c.all_accepted(), "{:?}", c.diagnostics);
+    // Offers and declarations stay the mover's.
+    let c = orders::check("DECLARE WAR ON Austria", scenario(), &state, Some(PowerId::Britain));
+    assert_eq!(c.diagnostics[0].code, "wrong-phase");
+}

@@ -63,10 +63,15 @@ pub fn phase_allows(state: &State, power: PowerId, order: &Order) -> Result<(), 
         Step::Bid => matches!(order, Order::Bid { .. }),
         Step::TurnStart => matches!(order, Order::Cooperate { .. } | Order::MoveFirst),
         Step::PlayerTurn(p) => {
+            // 5.1, 5.2: the other side answers an offer made in this turn.
+            let answer = matches!(
+                order,
+                Order::AcceptPeace { .. } | Order::RejectPeace { .. } | Order::AcceptAlliance { .. }
+            );
             if is_political(order) || is_military(order) {
-                if power != p && state.ordered_by(p) != Some(power) {
+                if !answer && power != p && state.ordered_by(p) != Some(power) {
                     return Err(format!(
-                        "it is {}'s Player Turn; only {} (or whoever runs it) gives political, naval and land orders now (3.7)",
+                        "it is {}'s Player Turn; only {} (or whoever runs it) gives political, naval and land orders now, others only accept or reject its offers (3.7)",
                         p.name(),
                         p.name()
                     ));
