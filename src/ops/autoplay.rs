@@ -87,6 +87,7 @@ pub fn autoplay(dir: &GameDir, phases: u32, seed: u64, now: Option<&str>) -> Res
             phase: Some(state.phase.to_string()),
             manual_dice: None,
             now: now.map(str::to_string),
+            late: Vec::new(),
         };
         match resolve_game(dir, &opts)? {
             Resolved::Done(s) => {

@@ -54,6 +54,9 @@ pub struct ResolveOptions {
     pub manual_dice: Option<String>,
     /// Journal timestamp (RFC 3339); the current time when `None`.
     pub now: Option<String>,
+    /// Powers that sent nothing by the end of grace (the workflow's
+    /// deadline); the report says their defaults applied.
+    pub late: Vec<PowerId>,
 }
 
 /// What a resolution did.
@@ -85,6 +88,7 @@ pub fn run(a: &ResolveArgs) -> Result<Done> {
         phase: a.phase.clone(),
         manual_dice: a.manual_dice.clone(),
         now: None,
+        late: Vec::new(),
     };
     match resolve_game(&dir, &opts)? {
         Resolved::Done(s) => {
@@ -134,6 +138,16 @@ pub fn resolve_game(dir: &GameDir, opts: &ResolveOptions) -> Result<Resolved> {
 /// the rules engine makes none).
 pub fn resolve_game_with(dir: &GameDir, opts: &ResolveOptions, engine: Engine) -> Result<Resolved> {
     let _lock = dir.lock()?;
+    resolve_with_lock_held(dir, opts, engine)
+}
+
+/// As [`resolve_game`] for a caller that already holds the game lock
+/// (`run` holds it across fetch, ingest, resolve and send).
+pub fn resolve_game_locked(dir: &GameDir, opts: &ResolveOptions) -> Result<Resolved> {
+    resolve_with_lock_held(dir, opts, rules::resolve)
+}
+
+fn resolve_with_lock_held(dir: &GameDir, opts: &ResolveOptions, engine: Engine) -> Result<Resolved> {
     let rec = recover(dir)?;
     if let Some(name) = rec.finished {
         let when = now_or(opts);
@@ -291,7 +305,7 @@ fn resolve_locked(dir: &GameDir, opts: &ResolveOptions, engine: Engine) -> Resul
         Some(list) => Box::new(Manual::parse(list).map_err(|e| anyhow!("--manual-dice: {e}"))?),
         None => Box::new(Committed::new(&seed, &entropy)),
     };
-    let res = match engine(&scenario, &state, &orders, dice.as_mut()) {
+    let mut res = match engine(&scenario, &state, &orders, dice.as_mut()) {
         Ok(r) => r,
         Err(EngineError::GameOver) => return Ok(Resolved::Refused("the game is over".into())),
         Err(EngineError::Dice(e)) if manual => anyhow::bail!("--manual-dice: {e}"),
@@ -299,6 +313,21 @@ fn resolve_locked(dir: &GameDir, opts: &ResolveOptions, engine: Engine) -> Resul
     };
     if manual {
         dice.finish().map_err(|e| anyhow!("--manual-dice: {e}"))?;
+    }
+    // The report says who was late and what stood in for their orders.
+    for (i, p) in opts.late.iter().enumerate() {
+        res.outcomes.insert(
+            i,
+            rules::Outcome::new(
+                "3.7",
+                "no-orders",
+                format!(
+                    "{} sent no orders by the deadline; its standing orders and the documented defaults applied",
+                    p.name()
+                ),
+            )
+            .power(*p),
+        );
     }
     let rolls = dice.log().to_vec();
 
