@@ -269,7 +269,10 @@ impl PhaseClock {
             return Vec::new();
         }
         let deadline = self.deadline(now, cfg, tz, absences);
-        let first = deadline - Duration::hours(i64::from(cfg.reminder_hours_before));
+        // Never in the first half of the phase: a reminder right after the
+        // phase-opening mail would only be noise.
+        let half = self.opened + (deadline - self.opened) / 2;
+        let first = (deadline - Duration::hours(i64::from(cfg.reminder_hours_before))).max(half);
         if now < first {
             return Vec::new();
         }

@@ -131,6 +131,8 @@ pub enum Command {
     // == end mail ==
 
     // == workflow: run, status, pause, resume, extend, undo, preview, replace-player (issue 8) ==
+    /// The one command for cron: fetch, ingest, resolve what is due, mail.
+    Run(ops::run::RunArgs),
     /// The open phase, its deadline, who is in, who is late, what is queued.
     #[command(after_help = "Example:\n  empereur status --game campaign")]
     Status(ops::workflow::GameOnly),
@@ -250,6 +252,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
         // == end mail ==
 
         // == workflow ==
+        Command::Run(a) => ops::run::run(&a),
         Command::Status(a) => ops::workflow::status(&a),
         Command::Pause(a) => ops::workflow::pause(&a),
         Command::Resume(a) => ops::workflow::resume(&a),

@@ -1,31 +1,165 @@
-//! `empereur demo`: create the demo game from the embedded scenario and
-//! show it. (Grows into a whole played campaign in the workflow issue.)
+//! `empereur demo`: the whole product in a few seconds and nothing but
+//! the binary. Creates a game from the embedded 1805 scenario with seven
+//! example players, then plays the Fall 1805 season through `run` on a
+//! simulated clock: example order mails (embedded from `games/demo/mail/`)
+//! arrive when their phase is open, phases resolve early when everyone is
+//! in or late after grace, reports go out through the file transport.
+//! Ends with `verify` and says where everything is.
+#![allow(clippy::disallowed_methods)] // adapter
 
 use super::Done;
 use super::new::{NewOptions, create_from};
-use crate::store;
-use anyhow::Result;
+use super::run::run_game;
+use crate::store::{self, GameDir, history};
+use anyhow::{Result, bail};
+use chrono::{DateTime, Duration, Utc};
+use include_dir::{Dir, include_dir};
 use std::path::PathBuf;
 
 /// The demo's players, embedded so the demo needs nothing but the binary.
 pub const DEMO_PLAYERS: &str = include_str!("../../games/demo/players.toml");
+
+/// Example order mails, named `<phase-id>-<power>.eml`.
+static DEMO_MAIL: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/games/demo/mail");
+
+/// How many phases the demo plays: Turn Start, seven Player Turns, Build.
+const DEMO_PHASES: usize = 9;
 
 pub fn run(out: Option<PathBuf>) -> Result<Done> {
     let dir = match out {
         Some(d) => d,
         None => tempfile::Builder::new().prefix("empereur-demo-").tempdir()?.keep(),
     };
+    let lines = play(&dir, DEMO_PHASES)?;
+    for l in lines {
+        println!("{l}");
+    }
+    Ok(Done::Yes)
+}
+
+/// The demo's start on the simulated clock (the game's own dates are in
+/// the calendar of 1805; these are the players' days).
+fn start() -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339("2026-01-05T09:00:00Z")
+        .map(|t| t.with_timezone(&Utc))
+        .unwrap_or_default()
+}
+
+/// Create the demo game under `out` and play `phases` phases; returns the
+/// lines to print.
+pub fn play(out: &std::path::Path, phases: usize) -> Result<Vec<String>> {
     let players = store::players::parse("games/demo/players.toml", DEMO_PLAYERS).map_err(anyhow::Error::msg)?;
     let opts = NewOptions {
-        dir: dir.join("game"),
+        dir: out.join("game"),
         scenario: "1805".into(),
         players: PathBuf::new(),
         options: vec![],
         id: Some("demo".into()),
     };
-    let (_, state) = create_from(&opts, players)?;
-    let scenario = store::load_scenario("1805")?;
-    print!("{}", super::show::to_text(&scenario, &state, None));
-    println!("\nThe demo game is in {}", opts.dir.display());
-    Ok(Done::Yes)
+    create_from(&opts, players)?;
+    let game = GameDir::new(&opts.dir);
+    let mut lines = vec![format!("Created the demo game in {}", game.root.display())];
+    let mut now = start();
+    run_game(&game.root, &[], now)?; // opens the first phase: its mail goes out
+    let mut mails = 0;
+    for _ in 0..phases {
+        let state = game.load_state()?;
+        if state.over.is_some() {
+            break;
+        }
+        let phase = state.phase.to_string();
+        let incoming: Vec<Vec<u8>> = DEMO_MAIL
+            .files()
+            .filter(|f| {
+                f.path()
+                    .file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with(&format!("{phase}-")))
+            })
+            .map(|f| f.contents().to_vec())
+            .collect();
+        mails += incoming.len();
+        now += Duration::hours(2);
+        let mut r = run_game(&game.root, &incoming, now)?;
+        // Let the clock run, half a day at a time, until the phase resolves:
+        // early once the change-of-mind delay has passed, or after grace.
+        let mut waited = 0;
+        while r.resolved.is_empty() {
+            waited += 1;
+            if waited > 40 {
+                bail!("phase {phase} did not resolve in 20 simulated days");
+            }
+            now += Duration::hours(12);
+            r = run_game(&game.root, &[], now)?;
+        }
+        let how = if r.late.is_empty() {
+            "everyone in, resolved early".to_string()
+        } else {
+            format!(
+                "resolved after grace; no orders from {} (defaults applied)",
+                r.late.iter().map(|p| p.name()).collect::<Vec<_>>().join(", ")
+            )
+        };
+        lines.push(format!("  {phase:<24} {} mail(s) in; {how}", incoming.len()));
+        for l in headline(&game, &r.resolved[0])? {
+            lines.push(format!("      {l}"));
+        }
+    }
+    let report = super::verify::verify_game(&game, &Default::default())?;
+    let state = game.load_state()?;
+    let config = game.load_config()?;
+    let scenario = game.load_scenario(&config)?;
+    lines.push(String::new());
+    lines.push(format!(
+        "Played {} phase(s) from {} example mail(s); now open: {}",
+        history::list(&game)?.len(),
+        mails,
+        state.phase
+    ));
+    lines.push(format!(
+        "verify: {}",
+        if report.ok() {
+            "ok, every die and the whole hash chain check out"
+        } else {
+            "MISMATCH"
+        }
+    ));
+    for p in &report.problems {
+        lines.push(format!("  {p:?}"));
+    }
+    lines.push(String::new());
+    // The powers and their relations; `empereur show` has the units.
+    let full = super::show::to_text(&scenario, &state, None);
+    lines.extend(
+        full.lines()
+            .take_while(|l| !l.starts_with("Corps:"))
+            .map(str::to_string),
+    );
+    let files = match &config.mail.transport {
+        crate::store::config::Transport::File { dir: Some(d) } => game.root.join(d),
+        _ => game.root.join("mail").join("files"),
+    };
+    lines.push(format!("Mail sent (file transport): {}", files.display()));
+    lines.push(format!("Mail received (archive):    {}", game.inbox().display()));
+    lines.push(format!("History, reports, dice:     {}", game.history().display()));
+    lines.push(format!("Journal:                    {}", game.journal().display()));
+    lines.push(format!(
+        "Check it yourself:          empereur verify --replay --game {}",
+        game.root.display()
+    ));
+    Ok(lines)
+}
+
+/// The first few lines of what happened in a history entry, for the
+/// demo's summary.
+fn headline(game: &GameDir, entry: &str) -> Result<Vec<String>> {
+    let text = store::read_text(&history::entry_dir(game, entry).join("outcomes.toml"))?;
+    let outcomes: history::OutcomesFile = toml::from_str(&text)?;
+    Ok(outcomes
+        .outcomes
+        .iter()
+        .filter(|o| !matches!(o.kind.as_str(), "chit-draw"))
+        .take(4)
+        .map(|o| o.summary.clone())
+        .collect())
 }

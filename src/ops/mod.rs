@@ -14,6 +14,7 @@ pub mod map;
 pub mod moderate;
 pub mod new;
 pub mod resolve;
+pub mod run;
 pub mod send;
 pub mod show;
 pub mod submit;

@@ -1,0 +1,406 @@
+//! `empereur run`: the one command a cron job calls. For each game, under
+//! its lock: finish any interrupted resolution; fetch (if IMAP is
+//! configured) and ingest new mail; resolve the open phase when it is due
+//! (everyone in and the change-of-mind delay passed, or grace over);
+//! queue turn reports, phase openings and reminders; send the outbox.
+//!
+//! Idempotent and crash-safe: every step either is recorded before the
+//! next starts (mail archived before it is processed, a resolution
+//! committed by its history head, queued mail by its stable id) or is
+//! safe to repeat; what a crash interrupted, the next run finishes
+//! (`mail/mailed.toml` records which resolutions and openings have been
+//! mailed). Quiet unless something needs the moderator.
+#![allow(clippy::disallowed_methods)] // adapter
+
+use super::resolve::{self, ResolveOptions, Resolved};
+use super::workflow::{ensure_clock, submitted};
+use super::{Done, clock};
+use crate::ids::PowerId;
+use crate::mail::compose;
+use crate::mail::ingest::{self, GameCtx, Run};
+use crate::mail::outbox::{self, Addr, OutMail};
+use crate::mail::transport::{self, Delivery};
+use crate::report::Templates;
+use crate::schedule::Due;
+use crate::store::{self, GameDir, history};
+use anyhow::{Context, Result, bail};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+#[derive(clap::Args, Debug, Clone)]
+#[command(
+    after_help = "Examples:\n  empereur run --game campaign\n  empereur run --games /srv/empereur --maildir ~/Maildir\n\ncrontab:\n  * * * * *  empereur run --games /srv/empereur --maildir /var/mail/empereur-maildir\n\nQuiet unless something needs the moderator; exit 2 only for operational failures."
+)]
+pub struct RunArgs {
+    /// The game directory.
+    #[arg(long, short = 'g', conflicts_with = "games")]
+    pub game: Option<PathBuf>,
+    /// A directory of games: run each one (one failing game never stops the others).
+    #[arg(long)]
+    pub games: Option<PathBuf>,
+    /// A Maildir to read new messages from (each message is processed once).
+    #[arg(long)]
+    pub maildir: Option<PathBuf>,
+    /// Say what was done, not only what needs the moderator.
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
+}
+
+/// What one run did for one game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunReport {
+    pub game: String,
+    pub ingested: usize,
+    /// History entries written by resolutions in this run.
+    pub resolved: Vec<String>,
+    pub late: Vec<PowerId>,
+    pub reminders: Vec<PowerId>,
+    pub sent: usize,
+    /// Lines the moderator should read.
+    pub attention: Vec<String>,
+    pub over: Option<String>,
+}
+
+/// `mail/mailed.toml`: which resolutions and phase openings have been
+/// queued, so a run after a crash queues what is missing and no more.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+struct Mailed {
+    #[serde(default)]
+    entries: BTreeSet<String>,
+    #[serde(default)]
+    openings: BTreeSet<String>,
+}
+
+fn mailed_path(dir: &GameDir) -> PathBuf {
+    dir.root.join("mail").join("mailed.toml")
+}
+
+fn load_mailed(dir: &GameDir) -> Result<Mailed> {
+    let p = mailed_path(dir);
+    if !p.exists() {
+        return Ok(Mailed::default());
+    }
+    toml::from_str(&store::read_text(&p)?).with_context(|| format!("{} is damaged", p.display()))
+}
+
+fn save_mailed(dir: &GameDir, m: &Mailed) -> Result<()> {
+    store::atomic_write(&mailed_path(dir), toml::to_string(m)?.as_bytes())
+}
+
+pub fn run(a: &RunArgs) -> Result<Done> {
+    let now = clock::now()?;
+    let games: Vec<PathBuf> = match (&a.game, &a.games) {
+        (Some(g), None) => vec![g.clone()],
+        (None, Some(root)) => game_dirs(root)?,
+        (None, None) => vec![PathBuf::from(".")],
+        _ => bail!("say --game DIR or --games DIR, not both"),
+    };
+    let incoming = match &a.maildir {
+        Some(m) => ingest::read_maildir(m)?,
+        None => Vec::new(),
+    };
+    let mut failed = 0;
+    for g in &games {
+        match run_game(g, &incoming, now) {
+            Ok(r) => {
+                for line in &r.attention {
+                    println!("{}: {line}", r.game);
+                }
+                if a.verbose {
+                    println!(
+                        "{}: {} message(s) in, {} phase(s) resolved{}, {} reminder(s), {} sent",
+                        r.game,
+                        r.ingested,
+                        r.resolved.len(),
+                        if r.late.is_empty() {
+                            String::new()
+                        } else {
+                            format!(
+                                " (late: {})",
+                                r.late.iter().map(|p| p.id()).collect::<Vec<_>>().join(", ")
+                            )
+                        },
+                        r.reminders.len(),
+                        r.sent
+                    );
+                }
+            }
+            Err(e) => {
+                failed += 1;
+                eprintln!("{}: error: {e:#}", g.display());
+            }
+        }
+    }
+    if failed > 0 {
+        bail!("{failed} of {} game(s) failed", games.len());
+    }
+    Ok(Done::Yes)
+}
+
+/// The game directories under `root` (those holding a game.toml), sorted.
+pub fn game_dirs(root: &Path) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(root).with_context(|| format!("cannot read {}", root.display()))? {
+        let p = e?.path();
+        if p.join("game.toml").is_file() {
+            out.push(p);
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// One run over one game at `now`. `incoming` are raw messages from the
+/// moderator's Maildir; those for other games are left for them (a
+/// message names its game; see `mail::ingest`).
+pub fn run_game(root: &Path, incoming: &[Vec<u8>], now: DateTime<Utc>) -> Result<RunReport> {
+    let ctx = GameCtx::load(root)?;
+    let dir = ctx.dir.clone();
+    let _lock = dir.lock()?;
+    let mut report = RunReport {
+        game: ctx.config.game.clone(),
+        ..RunReport::default()
+    };
+    let rec = resolve::recover(&dir)?;
+    report
+        .attention
+        .extend(rec.lines.iter().map(|l| format!("recovered: {l}")));
+
+    // 1. Mail in: IMAP (if configured), the Maildir, anything archived but
+    //    not yet processed.
+    let mut mrun = Run::new(now);
+    if let Some(imap) = ctx.config.mail.imap.clone() {
+        let fetched = crate::mail::fetch::fetch_new(&imap, &dir.root, |raw| {
+            ingest::ingest_game(&ctx, raw, &mut mrun).map(|_| ())
+        });
+        if let Err(e) = fetched {
+            report
+                .attention
+                .push(format!("fetching mail failed (will retry): {e:#}"));
+        }
+    }
+    for raw in incoming {
+        if for_this_game(raw, &ctx.config.game) {
+            let h = ingest::ingest_game(&ctx, raw, &mut mrun)?;
+            if !matches!(h.verdict, ingest::Verdict::Duplicate) {
+                report.ingested += 1;
+            }
+        }
+    }
+    report.ingested += ingest::ingest_pending(&ctx, &mut mrun)?.len();
+
+    // 2. Mail the last resolution and the open phase if a crash stopped
+    //    an earlier run before it could.
+    let templates = Templates::load(&dir.root)?;
+    let mut mailed = load_mailed(&dir)?;
+    mail_latest(&dir, &templates, &mut mailed, now)?;
+
+    // 3. Resolve when due (at most one phase a run: the next phase's
+    //    players need their phase-opening mail first).
+    let config = dir.load_config()?;
+    let scenario = dir.load_scenario(&config)?;
+    let state = dir.load_state()?;
+    if let Some(w) = &state.over {
+        report.over = Some(w.clone());
+    } else {
+        let tz = config.tz();
+        let mut schedule = dir.load_schedule()?;
+        let mut pclock = ensure_clock(&dir, &config, now)?;
+        let roles = crate::rules::roles(&scenario, &state);
+        let subs = submitted(&dir)?;
+        let due = pclock.due(now, &config.deadlines, tz, &schedule.absences, &roles.must, &subs);
+        let late = match &due {
+            Due::Early => Some(Vec::new()),
+            Due::Late { missing } => Some(missing.clone()),
+            _ => None,
+        };
+        if let Some(late) = late {
+            for p in &late {
+                *schedule.lateness.entry(*p).or_default() += 1;
+            }
+            let opts = ResolveOptions {
+                phase: Some(state.phase.to_string()),
+                manual_dice: None,
+                now: Some(clock::stamp(now)),
+                late: late.clone(),
+            };
+            match resolve::resolve_game_locked(&dir, &opts)? {
+                Resolved::Done(s) => {
+                    dir.save_schedule(&schedule)?;
+                    if !late.is_empty() {
+                        report.attention.push(format!(
+                            "{} resolved; late, defaults applied: {}",
+                            s.resolved,
+                            late.iter().map(|p| p.id()).collect::<Vec<_>>().join(", ")
+                        ));
+                    }
+                    dir.journal_line(
+                        &clock::stamp(now),
+                        &format!("run: resolved {} -> history/{}", s.resolved, s.entry),
+                    )?;
+                    report.resolved.push(s.entry);
+                    report.late = late;
+                    report.over = s.over;
+                    // The new phase's clock starts now.
+                    ensure_clock(&dir, &config, now)?;
+                    mail_latest(&dir, &templates, &mut mailed, now)?;
+                }
+                Resolved::Refused(why) => report.attention.push(format!("not resolved: {why}")),
+            }
+        } else if !matches!(due, Due::Paused) {
+            // 4. Reminders to those who have not ordered.
+            let missing: Vec<PowerId> = roles.must.iter().copied().filter(|p| !subs.contains_key(p)).collect();
+            let due_now = pclock.reminders_due(now, &config.deadlines, tz, &schedule.absences, &missing);
+            if !due_now.is_empty() {
+                let deadline = pclock.deadline(now, &config.deadlines, tz, &schedule.absences);
+                for p in &due_now {
+                    queue_reminder(&dir, &templates, &config, &state, *p, deadline, now)?;
+                    pclock.reminded.entry(*p).or_default().push(now);
+                }
+                dir.save_clock(&pclock)?;
+                report.reminders = due_now;
+            }
+        }
+    }
+
+    // 5. Mail out.
+    let sender = transport::sender(&dir, &config_transport(&dir)?)?;
+    for d in transport::send_all(&dir, Some(&sender), &[], now)? {
+        match d {
+            Delivery::Sent { .. } => report.sent += 1,
+            Delivery::Failed { id, error } => report
+                .attention
+                .push(format!("sending {id} failed (left queued): {error}")),
+            Delivery::Held { id } => report.attention.push(format!(
+                "message {id} is held: an earlier send was interrupted; check and `empereur send --release {id}`"
+            )),
+            Delivery::WouldSend { .. } => {}
+        }
+    }
+    Ok(report)
+}
+
+fn config_transport(dir: &GameDir) -> Result<crate::store::config::Transport> {
+    Ok(dir.load_config()?.mail.transport)
+}
+
+/// Whether a raw message names this game (its GAME line), or names none
+/// (then the game's own ingest decides and answers).
+fn for_this_game(raw: &[u8], game: &str) -> bool {
+    let text = String::from_utf8_lossy(raw);
+    let named: Vec<&str> = text
+        .lines()
+        .filter_map(|l| {
+            let t = l.trim_start();
+            let head = t.get(..5)?;
+            head.eq_ignore_ascii_case("game ").then(|| t[5..].trim())
+        })
+        .collect();
+    named.is_empty() || named.iter().any(|g| g.eq_ignore_ascii_case(game))
+}
+
+/// Queue the turn reports of the latest resolution and the opening of the
+/// open phase, each once.
+fn mail_latest(dir: &GameDir, templates: &Templates, mailed: &mut Mailed, now: DateTime<Utc>) -> Result<()> {
+    let config = dir.load_config()?;
+    let scenario = dir.load_scenario(&config)?;
+    let state = dir.load_state()?;
+    let head = history::read_head(dir)?;
+    let mut changed = false;
+    if !head.last.is_empty() && !mailed.entries.contains(&head.last) {
+        let (rec, _) = history::read_entry(dir, &head.last)?;
+        if rec.kind == "resolve" {
+            let edir = history::entry_dir(dir, &head.last);
+            let outcomes: history::OutcomesFile = read_toml(&edir.join("outcomes.toml"))?;
+            let entropy: history::EntropyFile = read_toml(&edir.join("entropy.toml")).unwrap_or_default();
+            let seed = store::read_text(&edir.join("seed")).ok().map(|s| s.trim().to_string());
+            let dice_log = std::fs::read(edir.join("dice.toml")).ok();
+            let r = compose::Resolved {
+                phase: rec.phase.to_string(),
+                after: &state,
+                outcomes: &outcomes.outcomes,
+                seed,
+                entropy: entropy
+                    .entropy
+                    .iter()
+                    .map(|(p, e)| format!("{}: {e}", p.id()))
+                    .collect(),
+                dice_log,
+            };
+            compose::turn_reports(dir, templates, &config, &r, now)?;
+        }
+        mailed.entries.insert(head.last.clone());
+        changed = true;
+    }
+    let key = state.phase.to_string();
+    let opened_key = format!("{}@{}", key, head.entries);
+    if state.over.is_none() && !mailed.openings.contains(&opened_key) {
+        let schedule = dir.load_schedule()?;
+        let pclock = ensure_clock(dir, &config, now)?;
+        let deadline = pclock.deadline(now, &config.deadlines, config.tz(), &schedule.absences);
+        let shown = deadline
+            .with_timezone(&config.tz())
+            .format("%a %Y-%m-%d %H:%M %Z")
+            .to_string();
+        compose::phase_opening(dir, templates, &config, &scenario, &state, Some(shown), now)?;
+        mailed.openings.insert(opened_key);
+        changed = true;
+    }
+    if changed {
+        save_mailed(dir, mailed)?;
+    }
+    Ok(())
+}
+
+fn read_toml<T: serde::de::DeserializeOwned>(p: &Path) -> Result<T> {
+    toml::from_str(&store::read_text(p)?).with_context(|| format!("{} is damaged", p.display()))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn queue_reminder(
+    dir: &GameDir,
+    templates: &Templates,
+    config: &crate::store::GameConfig,
+    state: &crate::state::State,
+    power: PowerId,
+    deadline: DateTime<Utc>,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    let Some(player) = config.player(power) else {
+        return Ok(());
+    };
+    let shown = deadline
+        .with_timezone(&config.tz())
+        .format("%a %Y-%m-%d %H:%M %Z")
+        .to_string();
+    let view = serde_json::json!({
+        "game": config.game,
+        "power": power.name(),
+        "phase": state.phase.to_string(),
+        "deadline": shown,
+    });
+    let m = OutMail {
+        id: outbox::stable_id(&[
+            "reminder",
+            &config.game,
+            &state.phase.to_string(),
+            power.id(),
+            &clock::stamp(now),
+        ]),
+        from: Addr::new(Some(&format!("Empereur {}", config.game)), config.mail_address()),
+        to: vec![Addr::new(Some(&player.name), &player.email)],
+        cc: vec![],
+        subject: format!(
+            "Empereur {}: reminder, orders for {} are due {shown}",
+            config.game, state.phase
+        ),
+        in_reply_to: None,
+        body: templates.render("reminder", &view)?,
+        attachments: vec![],
+        date: now,
+    };
+    outbox::queue(dir, &m)?;
+    Ok(())
+}
