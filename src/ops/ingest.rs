@@ -90,6 +90,10 @@ pub fn sources(a: &IngestArgs) -> Result<Vec<Vec<u8>>> {
     Ok(msgs)
 }
 
+/// Messages processed between two commits of the journal and the
+/// `new/` -> `cur/` moves (see `mail::ingest::Run`).
+const BATCH: usize = 256;
+
 /// Ingest everything `a` names at time `now`.
 pub fn ingest(a: &IngestArgs, now: chrono::DateTime<chrono::Utc>) -> Result<Vec<Handled>> {
     let msgs = sources(a)?;
@@ -104,14 +108,22 @@ pub fn ingest(a: &IngestArgs, now: chrono::DateTime<chrono::Utc>) -> Result<Vec<
             }
             for m in &msgs {
                 out.push(ingest::ingest_game(&ctx, m, &mut run)?);
+                if run.batched() >= BATCH {
+                    run.flush()?;
+                }
             }
+            run.flush()?;
         }
         (None, Some(root)) => {
             let host = Host::load(root)?;
             let _locks = host.games.values().map(|g| g.dir.lock()).collect::<Result<Vec<_>>>()?;
             for m in &msgs {
                 out.push(ingest::ingest_host(&host, m, &mut run)?);
+                if run.batched() >= BATCH {
+                    run.flush()?;
+                }
             }
+            run.flush()?;
         }
         _ => bail!("say which game: --game DIR, or --games DIR for a directory of games"),
     }
