@@ -194,9 +194,19 @@ pub fn ingest_pending(ctx: &GameCtx, run: &mut Run) -> Result<Vec<Handled>> {
         let raw = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
         let hash = super::sha256_hex(&raw);
         if hash != name {
-            // Delivered here by another program: archive under its hash.
-            out.push(ingest_game(ctx, &raw, run)?);
-            continue;
+            // Delivered here by another program (Postfix, fetchmail):
+            // rename it to its hash, or, if that message is archived
+            // already, file this copy as seen (nothing is deleted).
+            let target = inbox.join("new").join(&hash);
+            let seen = inbox.join("cur").join(format!("{hash}:2,S"));
+            if target.exists() || seen.exists() {
+                let copy = inbox.join("cur").join(format!("{name}:2,S"));
+                std::fs::rename(&path, &copy).with_context(|| format!("cannot move {}", path.display()))?;
+                out.push(ingest_game(ctx, &raw, run)?);
+                continue;
+            }
+            std::fs::rename(&path, &target).with_context(|| format!("cannot move {}", path.display()))?;
+            crate::store::sync_dir(&inbox.join("new"));
         }
         out.push(process(ctx, &raw, &hash, run)?);
     }
