@@ -180,6 +180,23 @@ fn phase_opening_and_turn_reports_read_well_and_respect_visibility() {
     );
     assert!(body.contains("Deadline: 2026-12-03 20:00 UTC"));
     assert!(body.lines().all(|l| l.chars().count() <= 72), "{body}");
+    let r = compose::reminders(
+        &g,
+        &t,
+        &cfg,
+        &state,
+        &[PowerId::Austria, PowerId::France],
+        None,
+        now(),
+    )
+    .unwrap();
+    assert_eq!(r.len(), 1, "France has no player");
+    let m = parse_eml(&g.outbox().join(format!("{}.eml", r[0])));
+    assert!(
+        m.body_text(0)
+            .unwrap()
+            .contains("no orders from Austria yet for phase 1805-fall-turn-start")
+    );
     // Same phase composed again: the same id, nothing new.
     assert_eq!(
         compose::phase_opening(&g, &t, &cfg, &scen, &state, None, now()).unwrap(),
