@@ -94,10 +94,11 @@ fn main() {
     let ctx = GameCtx::load(&root).unwrap();
     let mut run = Run::new(Utc::now());
     let t = Instant::now();
-    let msgs = ingest::read_maildir(&maildir).unwrap();
+    let files = ingest::maildir_files(&maildir).unwrap();
     let mut verdicts: BTreeMap<&'static str, usize> = BTreeMap::new();
-    for m in &msgs {
-        let h = ingest::ingest_game(&ctx, m, &mut run).unwrap();
+    for f in &files {
+        let m = std::fs::read(f).unwrap();
+        let h = ingest::ingest_game(&ctx, &m, &mut run).unwrap();
         assert!(!matches!(h.verdict, Verdict::Duplicate));
         *verdicts.entry(h.verdict.code()).or_default() += 1;
         if run.batched() >= 256 {

@@ -507,10 +507,14 @@ pub fn ingest_host(host: &Host, raw: &[u8], run: &mut Run) -> Result<Handled> {
     Ok(h)
 }
 
-/// The raw messages of a source: a Maildir (`new/` and `cur/`), an mbox
-/// file, or single files (`-` = standard input).
-pub fn read_maildir(dir: &Path) -> Result<Vec<Vec<u8>>> {
-    let mut out = Vec::new();
+/// The message files of a Maildir (`cur/` and `new/`), in name order
+/// (Maildir names start with the delivery time, so this is about arrival
+/// order, and reproducible). Files are read one at a time by the caller,
+/// so a large Maildir is never held in memory at once.
+pub fn maildir_files(dir: &Path) -> Result<Vec<PathBuf>> {
+    if !dir.join("new").is_dir() && !dir.join("cur").is_dir() {
+        anyhow::bail!("{} is not a Maildir (no new/ or cur/)", dir.display());
+    }
     let mut paths = Vec::new();
     for sub in ["cur", "new"] {
         let d = dir.join(sub);
@@ -524,16 +528,8 @@ pub fn read_maildir(dir: &Path) -> Result<Vec<Vec<u8>>> {
             }
         }
     }
-    if paths.is_empty() && !dir.join("new").is_dir() && !dir.join("cur").is_dir() {
-        anyhow::bail!("{} is not a Maildir (no new/ or cur/)", dir.display());
-    }
-    // Maildir names start with the delivery time: sorting by name is
-    // (about) arrival order, and reproducible.
     paths.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
-    for p in paths {
-        out.push(std::fs::read(&p).with_context(|| format!("cannot read {}", p.display()))?);
-    }
-    Ok(out)
+    Ok(paths)
 }
 
 /// Messages of an mbox file (mail-parser's reader undoes `>From `
