@@ -32,6 +32,14 @@ fn peak_rss_kib() -> Option<u64> {
         .and_then(|v| v.parse().ok())
 }
 
+fn rss_kib() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    s.lines()
+        .find(|l| l.starts_with("VmRSS:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse().ok())
+}
+
 fn main() {
     let n: usize = std::env::var("EMPEREUR_BENCH_N")
         .ok()
@@ -96,7 +104,15 @@ fn main() {
     let t = Instant::now();
     let files = ingest::maildir_files(&maildir).unwrap();
     let mut verdicts: BTreeMap<&'static str, usize> = BTreeMap::new();
-    for f in &files {
+    let rss0 = rss_kib();
+    for (i, f) in files.iter().enumerate() {
+        if std::env::var("EMPEREUR_BENCH_TRACE").is_ok() && i % 1000 == 0 {
+            eprintln!(
+                "  {i}: rss {} KiB (start {} KiB)",
+                rss_kib().unwrap_or(0),
+                rss0.unwrap_or(0)
+            );
+        }
         let m = std::fs::read(f).unwrap();
         let h = ingest::ingest_game(&ctx, &m, &mut run).unwrap();
         assert!(!matches!(h.verdict, Verdict::Duplicate));
