@@ -186,7 +186,8 @@ fn every_corpus_message_gets_its_expected_decision() {
     };
     assert_eq!(std::fs::read(p).unwrap(), plain);
 
-    // Every decision is in the journal.
+    // Every decision is in the journal (committed with the batch).
+    run.flush().unwrap();
     let journal = std::fs::read_to_string(GameDir::new(&game).journal()).unwrap();
     assert!(
         journal.contains("refused (wrong-password): wrong password for Austria"),
@@ -238,6 +239,9 @@ fn the_same_message_twice_is_processed_once() {
     let mut run = Run::new(now());
     let first = ingest::ingest_game(&ctx, &corpus("wrong-password.eml"), &mut run).unwrap();
     let second = ingest::ingest_game(&ctx, &corpus("wrong-password.eml"), &mut run).unwrap();
+    run.flush().unwrap();
+    let third = ingest::ingest_game(&ctx, &corpus("wrong-password.eml"), &mut run).unwrap();
+    assert_eq!(third.verdict, Verdict::Duplicate);
     assert!(matches!(first.verdict, Verdict::Refused(Refusal::WrongPassword { .. })));
     assert_eq!(second.verdict, Verdict::Duplicate);
     assert!(second.replies.is_empty());
@@ -299,6 +303,7 @@ fn a_host_routes_by_game_line_and_by_address() {
     let h = ingest::ingest_host(&host, msg, &mut run).unwrap();
     assert_eq!(h.game.as_deref(), Some("demo"));
     assert_eq!(authenticated(&h.verdict).map(|a| a.0), Some(PowerId::France));
+    run.flush().unwrap();
     // Archived in the host's inbox and in the game's.
     let hash = empereur::mail::sha256_hex(msg);
     assert!(

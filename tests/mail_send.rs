@@ -180,6 +180,14 @@ fn phase_opening_and_turn_reports_read_well_and_respect_visibility() {
     );
     assert!(body.contains("Deadline: 2026-12-03 20:00 UTC"));
     assert!(body.lines().all(|l| l.chars().count() <= 72), "{body}");
+    let r = compose::reminders(&g, &t, &cfg, &state, &[PowerId::Austria, PowerId::France], None, now()).unwrap();
+    assert_eq!(r.len(), 1, "France has no player");
+    let m = parse_eml(&g.outbox().join(format!("{}.eml", r[0])));
+    assert!(
+        m.body_text(0)
+            .unwrap()
+            .contains("no orders from Austria yet for phase 1805-fall-turn-start")
+    );
     // Same phase composed again: the same id, nothing new.
     assert_eq!(
         compose::phase_opening(&g, &t, &cfg, &scen, &state, None, now()).unwrap(),
@@ -228,4 +236,36 @@ fn phase_opening_and_turn_reports_read_well_and_respect_visibility() {
     assert_eq!(v["outcomes"].as_array().unwrap().len(), 1);
     let gm = parse_eml(&g.outbox().join(format!("{}.eml", ids[1])));
     assert!(gm.body_text(0).unwrap().contains("A secret French matter"));
+}
+
+#[cfg(unix)]
+#[test]
+fn the_sendmail_transport_pipes_the_message_with_its_envelope() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let g = GameDir::new(tmp.path().join("g"));
+    outbox::queue(&g, &mail("e5")).unwrap();
+    // A stand-in sendmail: records its arguments and the message.
+    let script = tmp.path().join("fake-sendmail");
+    let log = tmp.path().join("sendmail.log");
+    std::fs::write(
+        &script,
+        format!("#!/bin/sh\necho \"$@\" > '{0}.args'\ncat > '{0}'\n", log.display()),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let cfg = Transport::Sendmail {
+        command: Some(script.display().to_string()),
+    };
+    let s = transport::sender(&g, &cfg).unwrap();
+    let d = transport::send_all(&g, Some(&s), &[], now()).unwrap();
+    assert!(matches!(&d[0], Delivery::Sent { .. }), "{d:?}");
+    let args = std::fs::read_to_string(format!("{}.args", log.display())).unwrap();
+    assert!(
+        args.contains("gm@demo.example.org") && args.contains("ann@example.org"),
+        "{args}"
+    );
+    let msg = std::fs::read_to_string(&log).unwrap();
+    assert!(msg.contains("Subject: test e5"), "{msg}");
+    assert!(g.sent().join("e5.eml").exists());
 }

@@ -100,6 +100,21 @@ pub fn mark_done(inbox: &Path, hash: &str) -> Result<()> {
     Ok(())
 }
 
+/// Mark many messages processed, with one directory fsync.
+pub fn mark_done_many(inbox: &Path, hashes: &[String]) -> Result<()> {
+    for hash in hashes {
+        let from = inbox.join("new").join(hash);
+        if from.exists() {
+            let to = inbox.join("cur").join(done_name(hash));
+            fs::rename(&from, &to).with_context(|| format!("cannot move {} to cur/", from.display()))?;
+        }
+    }
+    if !hashes.is_empty() {
+        sync_dir(&inbox.join("cur"));
+    }
+    Ok(())
+}
+
 /// Hashes of the messages archived but not yet processed, oldest name
 /// first (sorted, so runs are reproducible).
 pub fn pending(inbox: &Path) -> Result<Vec<String>> {

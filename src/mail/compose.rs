@@ -83,6 +83,50 @@ pub fn phase_opening(
     Ok(ids)
 }
 
+/// Queue a reminder to each power in `missing` (no orders yet for the
+/// open phase). The id includes the day (UTC), so reminding twice in a
+/// day sends one mail and a reminder the next day is a new one. Returns
+/// the ids queued.
+pub fn reminders(
+    dir: &GameDir,
+    templates: &Templates,
+    config: &GameConfig,
+    state: &State,
+    missing: &[PowerId],
+    deadline: Option<String>,
+    now: DateTime<Utc>,
+) -> Result<Vec<String>> {
+    let mut ids = Vec::new();
+    for p in config.players.iter().filter(|p| missing.contains(&p.power)) {
+        let view = report::ReminderView {
+            game: config.game.clone(),
+            phase: state.phase.to_string(),
+            power: p.power.name().to_string(),
+            deadline: deadline.clone(),
+        };
+        let m = OutMail {
+            id: outbox::stable_id(&[
+                "reminder",
+                &config.game,
+                &state.phase.to_string(),
+                p.power.id(),
+                &now.format("%Y-%m-%d").to_string(),
+            ]),
+            from: game_from(config),
+            to: vec![Addr::new(Some(&p.name), &p.email)],
+            cc: vec![],
+            subject: format!("Empereur {}: orders for {} are due", config.game, state.phase),
+            in_reply_to: None,
+            body: templates.render("reminder", &view)?,
+            attachments: vec![],
+            date: now,
+        };
+        outbox::queue(dir, &m)?;
+        ids.push(m.id);
+    }
+    Ok(ids)
+}
+
 /// What a resolved phase produced, as the reports need it.
 pub struct Resolved<'a> {
     /// The phase that was resolved (its id).

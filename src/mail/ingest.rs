@@ -20,7 +20,7 @@ use crate::store::{GameConfig, GameDir};
 use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// A game loaded once for a run of many messages.
 pub struct GameCtx {
@@ -48,10 +48,17 @@ impl GameCtx {
     }
 }
 
-/// What a run remembers between messages.
+/// What a run remembers between messages: the clock, verified
+/// passwords, and the batch not yet committed. Journal lines and the
+/// `new/` -> `cur/` moves of processed messages are committed together by
+/// [`Run::flush`] (one fsync each per batch, not per message); until then
+/// a crash leaves the messages in `new/`, and the next run processes them
+/// again (their replies have stable ids).
 pub struct Run {
     pub now: DateTime<Utc>,
     pub cache: PasswordCache,
+    journal: BTreeMap<PathBuf, (GameDir, Vec<(String, String)>)>,
+    done: BTreeMap<PathBuf, Vec<String>>,
 }
 
 impl Run {
@@ -59,10 +66,48 @@ impl Run {
         Run {
             now,
             cache: PasswordCache::default(),
+            journal: BTreeMap::new(),
+            done: BTreeMap::new(),
         }
     }
     fn when(&self) -> String {
         self.now.to_rfc3339()
+    }
+    fn log(&mut self, dir: &GameDir, line: String) {
+        let when = self.when();
+        self.journal
+            .entry(dir.root.clone())
+            .or_insert_with(|| (dir.clone(), Vec::new()))
+            .1
+            .push((when, line));
+    }
+    fn mark_done(&mut self, inbox: &Path, hash: &str) {
+        self.done.entry(inbox.to_path_buf()).or_default().push(hash.to_string());
+    }
+    fn is_done(&self, inbox: &Path, hash: &str) -> bool {
+        self.done.get(inbox).is_some_and(|v| v.iter().any(|h| h == hash))
+    }
+    /// Commit the batch: journal lines first, then mark the messages
+    /// processed.
+    pub fn flush(&mut self) -> Result<()> {
+        for (_, (dir, lines)) in std::mem::take(&mut self.journal) {
+            dir.journal_lines(&lines)?;
+        }
+        for (inbox, hashes) in std::mem::take(&mut self.done) {
+            archive::mark_done_many(&inbox, &hashes)?;
+        }
+        Ok(())
+    }
+    /// Messages in the uncommitted batch.
+    pub fn batched(&self) -> usize {
+        self.done.values().map(Vec::len).sum()
+    }
+}
+
+impl Drop for Run {
+    fn drop(&mut self) {
+        // Best effort; callers flush explicitly to see errors.
+        let _ = self.flush();
     }
 }
 
@@ -117,16 +162,16 @@ pub struct Handled {
 pub fn ingest_game(ctx: &GameCtx, raw: &[u8], run: &mut Run) -> Result<Handled> {
     let inbox = ctx.dir.inbox();
     let a = archive::archive(&inbox, raw)?;
-    if a.stored == Stored::Done {
+    if a.stored == Stored::Done || run.is_done(&inbox, &a.hash) {
         let inc = parse::parse_headers(raw);
-        ctx.dir.journal_line(
-            &run.when(),
-            &format!(
+        run.log(
+            &ctx.dir,
+            format!(
                 "ingest {}: duplicate of a processed message (message-id {}), skipped",
                 short(&a.hash),
                 inc.message_id.as_deref().unwrap_or("-")
             ),
-        )?;
+        );
         return Ok(Handled {
             hash: a.hash,
             message_id: inc.message_id,
@@ -149,9 +194,19 @@ pub fn ingest_pending(ctx: &GameCtx, run: &mut Run) -> Result<Vec<Handled>> {
         let raw = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
         let hash = super::sha256_hex(&raw);
         if hash != name {
-            // Delivered here by another program: archive under its hash.
-            out.push(ingest_game(ctx, &raw, run)?);
-            continue;
+            // Delivered here by another program (Postfix, fetchmail):
+            // rename it to its hash, or, if that message is archived
+            // already, file this copy as seen (nothing is deleted).
+            let target = inbox.join("new").join(&hash);
+            let seen = inbox.join("cur").join(format!("{hash}:2,S"));
+            if target.exists() || seen.exists() {
+                let copy = inbox.join("cur").join(format!("{name}:2,S"));
+                std::fs::rename(&path, &copy).with_context(|| format!("cannot move {}", path.display()))?;
+                out.push(ingest_game(ctx, &raw, run)?);
+                continue;
+            }
+            std::fs::rename(&path, &target).with_context(|| format!("cannot move {}", path.display()))?;
+            crate::store::sync_dir(&inbox.join("new"));
         }
         out.push(process(ctx, &raw, &hash, run)?);
     }
@@ -185,11 +240,8 @@ fn process(ctx: &GameCtx, raw: &[u8], hash: &str, run: &mut Run) -> Result<Handl
         inc.message_id.as_deref().unwrap_or("-")
     );
     if inc.automatic || inc.from.is_none() {
-        ctx.dir.journal_line(
-            &run.when(),
-            &format!("{who}: automatic mail or no sender, not answered"),
-        )?;
-        archive::mark_done(&ctx.dir.inbox(), hash)?;
+        run.log(&ctx.dir, format!("{who}: automatic mail or no sender, not answered"));
+        run.mark_done(&ctx.dir.inbox(), hash);
         return Ok(h);
     }
     let refusal = refusal.or_else(|| inc.text.is_none().then_some(Refusal::NoText));
@@ -208,8 +260,7 @@ fn process(ctx: &GameCtx, raw: &[u8], hash: &str, run: &mut Run) -> Result<Handl
     };
     match verdict {
         Err(r) => {
-            ctx.dir
-                .journal_line(&run.when(), &format!("{who}: refused ({}): {r}", r.code()))?;
+            run.log(&ctx.dir, format!("{who}: refused ({}): {r}", r.code()));
             let view = AckView {
                 game: ctx.config.game.clone(),
                 phase: ctx.state.phase.to_string(),
@@ -221,7 +272,7 @@ fn process(ctx: &GameCtx, raw: &[u8], hash: &str, run: &mut Run) -> Result<Handl
             let id = reply(ctx, &inc, hash, body, None, run)?;
             h.replies.extend(id);
             h.verdict = Verdict::Refused(r);
-            archive::mark_done(&ctx.dir.inbox(), hash)?;
+            run.mark_done(&ctx.dir.inbox(), hash);
         }
         Ok(a) => {
             let (text, source) = inc.text.as_ref().expect("authenticated messages have text");
@@ -280,12 +331,12 @@ fn process(ctx: &GameCtx, raw: &[u8], hash: &str, run: &mut Run) -> Result<Handl
                     )
                 }
             };
-            ctx.dir.journal_line(&run.when(), &line)?;
+            run.log(&ctx.dir, line);
             let body = ctx.templates.render("ack", &view)?;
             let copy = (!a.sender_on_record).then(|| a.on_record.clone());
             h.replies.extend(reply(ctx, &inc, hash, body, copy, run)?);
             if stored.is_ok() {
-                archive::mark_done(&ctx.dir.inbox(), hash)?;
+                run.mark_done(&ctx.dir.inbox(), hash);
             }
         }
     }
@@ -310,7 +361,7 @@ fn reply(
     hash: &str,
     body: String,
     copy: Option<String>,
-    run: &Run,
+    run: &mut Run,
 ) -> Result<Option<String>> {
     let Some(to) = &inc.from else { return Ok(None) };
     let subject = match &inc.subject {
@@ -334,10 +385,7 @@ fn reply(
     };
     let q = outbox::queue(&ctx.dir, &m)?;
     if q == outbox::Queued::AlreadySent {
-        ctx.dir.journal_line(
-            &run.when(),
-            &format!("reply {} was sent already; not queued again", m.id),
-        )?;
+        run.log(&ctx.dir, format!("reply {} was sent already; not queued again", m.id));
     }
     Ok(Some(m.id))
 }
@@ -391,10 +439,8 @@ pub fn ingest_host(host: &Host, raw: &[u8], run: &mut Run) -> Result<Handled> {
     let inbox = host.dir.inbox();
     let a = archive::archive(&inbox, raw)?;
     let inc = parse::parse(raw);
-    let when = run.when();
-    if a.stored == Stored::Done {
-        host.dir
-            .journal_line(&when, &format!("ingest {}: duplicate, skipped", short(&a.hash)))?;
+    if a.stored == Stored::Done || run.is_done(&inbox, &a.hash) {
+        run.log(&host.dir, format!("ingest {}: duplicate, skipped", short(&a.hash)));
         return Ok(Handled {
             hash: a.hash,
             message_id: inc.message_id,
@@ -411,10 +457,9 @@ pub fn ingest_host(host: &Host, raw: &[u8], run: &mut Run) -> Result<Handled> {
     };
     if let Some(game) = target {
         let ctx = &host.games[&game];
-        host.dir
-            .journal_line(&when, &format!("ingest {}: routed to game {game}", short(&a.hash)))?;
+        run.log(&host.dir, format!("ingest {}: routed to game {game}", short(&a.hash)));
         let h = ingest_game(ctx, raw, run)?;
-        archive::mark_done(&inbox, &a.hash)?;
+        run.mark_done(&inbox, &a.hash);
         return Ok(h);
     }
     let r = match named {
@@ -429,15 +474,15 @@ pub fn ingest_host(host: &Host, raw: &[u8], run: &mut Run) -> Result<Handled> {
         verdict: Verdict::Refused(r.clone()),
         replies: vec![],
     };
-    host.dir.journal_line(
-        &when,
-        &format!(
+    run.log(
+        &host.dir,
+        format!(
             "ingest {} from {}: refused ({}): {r}",
             short(&a.hash),
             inc.from.as_deref().unwrap_or("-"),
             r.code()
         ),
-    )?;
+    );
     if let (Some(from), false) = (&inc.from, inc.automatic) {
         let games: Vec<&str> = host.games.keys().map(String::as_str).collect();
         let body = format!(
@@ -458,14 +503,18 @@ pub fn ingest_host(host: &Host, raw: &[u8], run: &mut Run) -> Result<Handled> {
         outbox::queue(&host.dir, &m)?;
         h.replies.push(m.id);
     }
-    archive::mark_done(&inbox, &a.hash)?;
+    run.mark_done(&inbox, &a.hash);
     Ok(h)
 }
 
-/// The raw messages of a source: a Maildir (`new/` and `cur/`), an mbox
-/// file, or single files (`-` = standard input).
-pub fn read_maildir(dir: &Path) -> Result<Vec<Vec<u8>>> {
-    let mut out = Vec::new();
+/// The message files of a Maildir (`cur/` and `new/`), in name order
+/// (Maildir names start with the delivery time, so this is about arrival
+/// order, and reproducible). Files are read one at a time by the caller,
+/// so a large Maildir is never held in memory at once.
+pub fn maildir_files(dir: &Path) -> Result<Vec<PathBuf>> {
+    if !dir.join("new").is_dir() && !dir.join("cur").is_dir() {
+        anyhow::bail!("{} is not a Maildir (no new/ or cur/)", dir.display());
+    }
     let mut paths = Vec::new();
     for sub in ["cur", "new"] {
         let d = dir.join(sub);
@@ -479,16 +528,8 @@ pub fn read_maildir(dir: &Path) -> Result<Vec<Vec<u8>>> {
             }
         }
     }
-    if paths.is_empty() && !dir.join("new").is_dir() && !dir.join("cur").is_dir() {
-        anyhow::bail!("{} is not a Maildir (no new/ or cur/)", dir.display());
-    }
-    // Maildir names start with the delivery time: sorting by name is
-    // (about) arrival order, and reproducible.
     paths.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
-    for p in paths {
-        out.push(std::fs::read(&p).with_context(|| format!("cannot read {}", p.display()))?);
-    }
-    Ok(out)
+    Ok(paths)
 }
 
 /// Messages of an mbox file (mail-parser's reader undoes `>From `

@@ -15,10 +15,24 @@
 //! accepted them. [`compose`] queues phase-opening mails and turn reports
 //! rendered by [`crate::report`].
 //!
+//! [`fetch`] pulls unseen mail over IMAPS.
+//!
 //! This module owns `mail/` of a game directory and the host directory of
 //! `ingest --games`; it reads `game.toml` and `state.toml`, writes
 //! submissions through `store::submission` and journal lines through
-//! `GameDir::journal_line`.
+//! `GameDir::journal_lines`.
+//!
+//! Getting mail in, the usual ways:
+//!
+//! ```text
+//! # ~/.forward or procmail: one message on stdin
+//! "|empereur ingest --game /srv/games/campaign -"
+//! # Postfix/Dovecot delivering to a Maildir, from cron
+//! empereur ingest --game /srv/games/campaign --maildir ~/Maildir
+//! # a remote IMAP account: [mail.imap] in game.toml, then
+//! empereur fetch --game /srv/games/campaign
+//! # or mbsync/fetchmail into a Maildir, then ingest --maildir
+//! ```
 #![allow(clippy::disallowed_methods)] // adapter: files, mail servers
 
 pub mod archive;

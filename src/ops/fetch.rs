@@ -43,7 +43,8 @@ pub fn fetch(a: &FetchArgs, now: chrono::DateTime<chrono::Utc>) -> Result<Vec<Ve
     let mut out = Vec::new();
     crate::mail::fetch::fetch_new(&imap, &ctx.dir.root, |raw| {
         out.push(ingest::ingest_game(&ctx, raw, &mut run)?.verdict);
-        Ok(())
+        // Commit before the message is flagged seen on the server.
+        run.flush()
     })?;
     Ok(out)
 }

@@ -69,26 +69,47 @@ fn line(h: &Handled) -> String {
     )
 }
 
-/// Read the sources of `a`.
-pub fn sources(a: &IngestArgs) -> Result<Vec<Vec<u8>>> {
+/// One message to ingest: a file (read when its turn comes) or bytes.
+pub enum Source {
+    File(PathBuf),
+    Bytes(Vec<u8>),
+}
+
+impl Source {
+    fn read(&self) -> Result<std::borrow::Cow<'_, [u8]>> {
+        match self {
+            Source::File(p) => Ok(std::fs::read(p)
+                .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", p.display()))?
+                .into()),
+            Source::Bytes(b) => Ok(b.as_slice().into()),
+        }
+    }
+}
+
+/// The messages `a` names.
+pub fn sources(a: &IngestArgs) -> Result<Vec<Source>> {
     let mut msgs = Vec::new();
     if let Some(d) = &a.maildir {
-        msgs.extend(ingest::read_maildir(d)?);
+        msgs.extend(ingest::maildir_files(d)?.into_iter().map(Source::File));
     }
     if let Some(m) = &a.mbox {
-        msgs.extend(ingest::read_mbox(m)?);
+        msgs.extend(ingest::read_mbox(m)?.into_iter().map(Source::Bytes));
     }
     for f in &a.files {
         if f.as_os_str() == "-" {
             let mut buf = Vec::new();
             std::io::stdin().read_to_end(&mut buf)?;
-            msgs.push(buf);
+            msgs.push(Source::Bytes(buf));
         } else {
-            msgs.push(std::fs::read(f).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", f.display()))?);
+            msgs.push(Source::File(f.clone()));
         }
     }
     Ok(msgs)
 }
+
+/// Messages processed between two commits of the journal and the
+/// `new/` -> `cur/` moves (see `mail::ingest::Run`).
+const BATCH: usize = 256;
 
 /// Ingest everything `a` names at time `now`.
 pub fn ingest(a: &IngestArgs, now: chrono::DateTime<chrono::Utc>) -> Result<Vec<Handled>> {
@@ -103,15 +124,23 @@ pub fn ingest(a: &IngestArgs, now: chrono::DateTime<chrono::Utc>) -> Result<Vec<
                 out.extend(ingest::ingest_pending(&ctx, &mut run)?);
             }
             for m in &msgs {
-                out.push(ingest::ingest_game(&ctx, m, &mut run)?);
+                out.push(ingest::ingest_game(&ctx, &m.read()?, &mut run)?);
+                if run.batched() >= BATCH {
+                    run.flush()?;
+                }
             }
+            run.flush()?;
         }
         (None, Some(root)) => {
             let host = Host::load(root)?;
             let _locks = host.games.values().map(|g| g.dir.lock()).collect::<Result<Vec<_>>>()?;
             for m in &msgs {
-                out.push(ingest::ingest_host(&host, m, &mut run)?);
+                out.push(ingest::ingest_host(&host, &m.read()?, &mut run)?);
+                if run.batched() >= BATCH {
+                    run.flush()?;
+                }
             }
+            run.flush()?;
         }
         _ => bail!("say which game: --game DIR, or --games DIR for a directory of games"),
     }

@@ -99,6 +99,15 @@ pub struct PhaseOpeningView {
     pub commitment: Option<String>,
 }
 
+/// A reminder that a power's orders are due.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ReminderView {
+    pub game: String,
+    pub phase: String,
+    pub power: String,
+    pub deadline: Option<String>,
+}
+
 /// One outcome as a report shows it.
 #[derive(Clone, Debug, Serialize)]
 pub struct EventView {

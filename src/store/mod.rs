@@ -129,6 +129,27 @@ impl GameDir {
         GameLock::acquire(&self.lock_file())
     }
 
+    /// Append several lines to the journal with one write and one fsync
+    /// (a batch of decisions), each as [`GameDir::journal_line`] writes it.
+    pub fn journal_lines(&self, lines: &[(String, String)]) -> Result<()> {
+        if lines.is_empty() {
+            return Ok(());
+        }
+        let mut text = String::new();
+        for (when, line) in lines {
+            let clean: String = line.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+            text.push_str(&format!("{when} {clean}\n"));
+        }
+        let mut f = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(self.journal())
+            .with_context(|| format!("cannot open {}", self.journal().display()))?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+        Ok(())
+    }
+
     /// Append one line to the journal (with a timestamp given by the
     /// caller, so tests can inject a clock).
     pub fn journal_line(&self, when: &str, line: &str) -> Result<()> {
