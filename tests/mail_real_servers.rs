@@ -319,6 +319,7 @@ fn orders_acks_and_reports_travel_through_postfix_and_dovecot() {
     ];
     let r = Resolved {
         phase: state.phase.to_string(),
+        entry: format!("0001-{}", state.phase),
         after: &state,
         outcomes: &outcomes,
         seed: Some("cd".repeat(32)),

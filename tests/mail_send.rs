@@ -202,6 +202,7 @@ fn phase_opening_and_turn_reports_read_well_and_respect_visibility() {
     ];
     let r = Resolved {
         phase: "1805-fall-turn-start".into(),
+        entry: "0001-1805-fall-turn-start".into(),
         after: &state,
         outcomes: &outcomes,
         seed: Some("ab".repeat(32)),

@@ -1,4 +1,4 @@
-//! Rules II (military) tests: the rule cases in `tests/cases/{movement,
+//! Rules II (military) tests: the rule cases in `tests/war_cases/{movement,
 //! battle,naval,siege,surrender,standing}/*.toml`, run by a small harness
 //! of their own (the lead unifies harnesses at merge), plus invariants
 //! over many generated turns.
@@ -685,7 +685,7 @@ fn rule_cases() {
     let s = fixture();
     let mut files = Vec::new();
     for area in ["movement", "battle", "naval", "siege", "surrender", "standing"] {
-        let dir = root().join("tests/cases").join(area);
+        let dir = root().join("tests/war_cases").join(area);
         let Ok(rd) = std::fs::read_dir(&dir) else { continue };
         for e in rd.flatten() {
             if e.path().extension().is_some_and(|x| x == "toml") {

@@ -131,6 +131,9 @@ pub fn reminders(
 pub struct Resolved<'a> {
     /// The phase that was resolved (its id).
     pub phase: String,
+    /// The history entry that resolved it: part of the reports' ids, so a
+    /// phase resolved again after an undo is reported again.
+    pub entry: String,
     /// The state after resolution (the next phase open).
     pub after: &'a State,
     pub outcomes: &'a [Outcome],
@@ -210,7 +213,7 @@ pub fn turn_reports(
         };
         let who = power.map(|p| p.id()).unwrap_or("moderator");
         let m = OutMail {
-            id: outbox::stable_id(&["turn-report", &config.game, &r.phase, who]),
+            id: outbox::stable_id(&["turn-report", &config.game, &r.entry, who]),
             from: game_from(config),
             to: vec![to],
             cc: vec![],

@@ -18,7 +18,6 @@ use super::{Done, clock};
 use crate::ids::PowerId;
 use crate::mail::compose;
 use crate::mail::ingest::{self, GameCtx, Run};
-use crate::mail::outbox::{self, Addr, OutMail};
 use crate::mail::transport::{self, Delivery};
 use crate::report::Templates;
 use crate::schedule::Due;
@@ -98,7 +97,10 @@ pub fn run(a: &RunArgs) -> Result<Done> {
         _ => bail!("say --game DIR or --games DIR, not both"),
     };
     let incoming = match &a.maildir {
-        Some(m) => ingest::read_maildir(m)?,
+        Some(m) => ingest::maildir_files(m)?
+            .iter()
+            .map(|f| std::fs::read(f).with_context(|| format!("cannot read {}", f.display())))
+            .collect::<Result<Vec<_>>>()?,
         None => Vec::new(),
     };
     let mut failed = 0;
@@ -255,8 +257,9 @@ pub fn run_game(root: &Path, incoming: &[Vec<u8>], now: DateTime<Utc>) -> Result
             let due_now = pclock.reminders_due(now, &config.deadlines, tz, &schedule.absences, &missing);
             if !due_now.is_empty() {
                 let deadline = pclock.deadline(now, &config.deadlines, tz, &schedule.absences);
+                let shown = deadline.with_timezone(&tz).format("%a %Y-%m-%d %H:%M %Z").to_string();
+                compose::reminders(&dir, &templates, &config, &state, &due_now, Some(shown), now)?;
                 for p in &due_now {
-                    queue_reminder(&dir, &templates, &config, &state, *p, deadline, now)?;
                     pclock.reminded.entry(*p).or_default().push(now);
                 }
                 dir.save_clock(&pclock)?;
@@ -319,6 +322,7 @@ fn mail_latest(dir: &GameDir, templates: &Templates, mailed: &mut Mailed, now: D
             let dice_log = std::fs::read(edir.join("dice.toml")).ok();
             let r = compose::Resolved {
                 phase: rec.phase.to_string(),
+                entry: head.last.clone(),
                 after: &state,
                 outcomes: &outcomes.outcomes,
                 seed,
@@ -356,51 +360,4 @@ fn mail_latest(dir: &GameDir, templates: &Templates, mailed: &mut Mailed, now: D
 
 fn read_toml<T: serde::de::DeserializeOwned>(p: &Path) -> Result<T> {
     toml::from_str(&store::read_text(p)?).with_context(|| format!("{} is damaged", p.display()))
-}
-
-#[allow(clippy::too_many_arguments)]
-fn queue_reminder(
-    dir: &GameDir,
-    templates: &Templates,
-    config: &crate::store::GameConfig,
-    state: &crate::state::State,
-    power: PowerId,
-    deadline: DateTime<Utc>,
-    now: DateTime<Utc>,
-) -> Result<()> {
-    let Some(player) = config.player(power) else {
-        return Ok(());
-    };
-    let shown = deadline
-        .with_timezone(&config.tz())
-        .format("%a %Y-%m-%d %H:%M %Z")
-        .to_string();
-    let view = serde_json::json!({
-        "game": config.game,
-        "power": power.name(),
-        "phase": state.phase.to_string(),
-        "deadline": shown,
-    });
-    let m = OutMail {
-        id: outbox::stable_id(&[
-            "reminder",
-            &config.game,
-            &state.phase.to_string(),
-            power.id(),
-            &clock::stamp(now),
-        ]),
-        from: Addr::new(Some(&format!("Empereur {}", config.game)), config.mail_address()),
-        to: vec![Addr::new(Some(&player.name), &player.email)],
-        cc: vec![],
-        subject: format!(
-            "Empereur {}: reminder, orders for {} are due {shown}",
-            config.game, state.phase
-        ),
-        in_reply_to: None,
-        body: templates.render("reminder", &view)?,
-        attachments: vec![],
-        date: now,
-    };
-    outbox::queue(dir, &m)?;
-    Ok(())
 }
