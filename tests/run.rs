@@ -1,0 +1,144 @@
+//! `empereur run` through deadlines with an injected clock (no sleeping):
+//! reminders in the game's time zone, early processing after the
+//! change-of-mind delay, late powers and their defaults, pause.
+#![allow(clippy::disallowed_methods)] // tests use files freely
+
+use chrono::{DateTime, Utc};
+use empereur::ids::PowerId;
+use empereur::ops::demo::DEMO_PLAYERS;
+use empereur::ops::new::{NewOptions, create_from};
+use empereur::ops::run::run_game;
+use empereur::store::{self, GameDir, history, submission};
+use std::path::{Path, PathBuf};
+
+fn t(s: &str) -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
+}
+
+/// The demo's seven players in a new game, deadlines at 20:00 Paris time.
+fn game(root: &Path) -> GameDir {
+    let players = store::players::parse("players.toml", DEMO_PLAYERS).unwrap();
+    let dir = root.join("g");
+    let o = NewOptions {
+        dir: dir.clone(),
+        scenario: "1805".into(),
+        players: PathBuf::new(),
+        options: vec![],
+        id: Some("demo".into()),
+    };
+    create_from(&o, players).unwrap();
+    let g = GameDir::new(&dir);
+    let mut c = g.load_config().unwrap();
+    c.timezone = "Europe/Paris".into();
+    c.deadlines.time_of_day = Some("20:00".into());
+    store::atomic_write(&g.config(), c.to_toml().as_bytes()).unwrap();
+    g
+}
+
+/// Every mail the file transport delivered, as text.
+fn delivered(g: &GameDir) -> Vec<String> {
+    let d = g.root.join("mail/files");
+    let mut v: Vec<String> = match std::fs::read_dir(&d) {
+        Ok(rd) => rd
+            .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+            .collect(),
+        Err(_) => Vec::new(),
+    };
+    v.sort();
+    v
+}
+
+fn submit_nothing(g: &GameDir, power: PowerId, when: &str) {
+    let state = g.load_state().unwrap();
+    let sub = submission::Submission {
+        power,
+        phase: state.phase,
+        by: "moderator".into(),
+        received: when.into(),
+        entropy: Some("test".into()),
+        orders: vec![],
+    };
+    submission::save(g, &sub).unwrap();
+}
+
+#[test]
+fn a_reminder_goes_out_at_the_right_local_time_then_the_late_power_gets_defaults() {
+    let tmp = tempfile::tempdir().unwrap();
+    let g = game(tmp.path());
+    // Monday 10:00 UTC: the Turn Start opens; 24 h later is Tuesday 11:00
+    // in Paris, snapped to 20:00 Paris = 19:00 UTC.
+    let r = run_game(&g.root, &[], t("2026-01-05T10:00:00Z")).unwrap();
+    assert!(r.resolved.is_empty() && r.reminders.is_empty());
+    let opening = delivered(&g);
+    assert_eq!(opening.len(), 7, "one phase-opening mail per player");
+    assert!(
+        opening.iter().any(|m| m.contains("Tue 2026-01-06 20:00 CET")),
+        "{}",
+        opening[0]
+    );
+    // The first reminder is due 24 h before the deadline but never in the
+    // first half of the phase (33 h long): at Tuesday 02:30 UTC.
+    let r = run_game(&g.root, &[], t("2026-01-06T02:29:00Z")).unwrap();
+    assert!(r.reminders.is_empty());
+    // Then France, which must order at Turn Start, is reminded once.
+    let r = run_game(&g.root, &[], t("2026-01-06T02:30:00Z")).unwrap();
+    assert_eq!(r.reminders, vec![PowerId::France]);
+    let r = run_game(&g.root, &[], t("2026-01-06T03:00:00Z")).unwrap();
+    assert!(r.reminders.is_empty(), "one reminder, not one a run");
+    let reminders: Vec<String> = delivered(&g)
+        .into_iter()
+        .filter(|m| m.contains("reminder") || m.contains("no orders from"))
+        .collect();
+    assert_eq!(reminders.len(), 1);
+    assert!(reminders[0].contains("france@demo.example.org"), "{}", reminders[0]);
+    // Past the deadline, inside grace (24 h): not yet.
+    let r = run_game(&g.root, &[], t("2026-01-07T08:00:00Z")).unwrap();
+    assert!(r.resolved.is_empty());
+    // Grace over: resolved with France's defaults, and the report says so.
+    let r = run_game(&g.root, &[], t("2026-01-07T19:00:00Z")).unwrap();
+    assert_eq!(r.late, vec![PowerId::France]);
+    assert_eq!(r.resolved, vec!["0001-1805-fall-turn-start".to_string()]);
+    let outcomes = std::fs::read_to_string(history::entry_dir(&g, &r.resolved[0]).join("outcomes.toml")).unwrap();
+    assert!(
+        outcomes
+            .contains("France sent no orders by the deadline; its standing orders and the documented defaults applied"),
+        "{outcomes}"
+    );
+    assert_eq!(g.load_schedule().unwrap().lateness.get(&PowerId::France), Some(&1));
+    let reports: Vec<String> = delivered(&g)
+        .into_iter()
+        .filter(|m| m.contains("France sent no orders"))
+        .collect();
+    assert!(!reports.is_empty(), "the turn reports tell everyone");
+}
+
+#[test]
+fn early_processing_waits_for_the_change_of_mind_delay() {
+    let tmp = tempfile::tempdir().unwrap();
+    let g = game(tmp.path());
+    run_game(&g.root, &[], t("2026-01-05T10:00:00Z")).unwrap();
+    submit_nothing(&g, PowerId::France, "2026-01-05T11:00:00Z");
+    // Everyone who must order is in, but the 30-minute delay has not passed.
+    let r = run_game(&g.root, &[], t("2026-01-05T11:20:00Z")).unwrap();
+    assert!(r.resolved.is_empty());
+    let r = run_game(&g.root, &[], t("2026-01-05T11:30:00Z")).unwrap();
+    assert_eq!(r.resolved.len(), 1);
+    assert!(r.late.is_empty());
+    // Running again at once does nothing more: idempotent.
+    let before = std::fs::read(g.state()).unwrap();
+    let r = run_game(&g.root, &[], t("2026-01-05T11:31:00Z")).unwrap();
+    assert!(r.resolved.is_empty());
+    assert_eq!(std::fs::read(g.state()).unwrap(), before);
+}
+
+#[test]
+fn a_paused_game_does_not_resolve() {
+    let tmp = tempfile::tempdir().unwrap();
+    let g = game(tmp.path());
+    run_game(&g.root, &[], t("2026-01-05T10:00:00Z")).unwrap();
+    let mut c = g.load_clock().unwrap().unwrap();
+    c.paused_since = Some(t("2026-01-05T12:00:00Z"));
+    g.save_clock(&c).unwrap();
+    let r = run_game(&g.root, &[], t("2026-02-05T10:00:00Z")).unwrap();
+    assert!(r.resolved.is_empty() && r.reminders.is_empty());
+}
