@@ -82,6 +82,7 @@ pub fn archive(inbox: &Path, raw: &[u8]) -> Result<Archived> {
     }
     fs::rename(&tmp, &new).with_context(|| format!("cannot move {} into new/", tmp.display()))?;
     sync_dir(&inbox.join("new"));
+    crate::store::fault::point(&new.display().to_string())?;
     Ok(Archived {
         hash,
         stored: Stored::New,

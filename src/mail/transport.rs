@@ -187,6 +187,7 @@ pub fn send_all(
                 fs::rename(outbox::eml_path(dir, &id), outbox::sent_eml_path(dir, &id))
                     .with_context(|| format!("cannot move {id} to sent/"))?;
                 sync_dir(&dir.sent());
+                crate::store::fault::point(&format!("sent/{id}.eml"))?;
                 let _ = fs::remove_file(&env_path);
                 sync_dir(&dir.outbox());
                 dir.journal_line(&when, &format!("send: {id} to {} accepted: {reply}", env.to.join(", ")))?;

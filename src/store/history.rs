@@ -242,6 +242,7 @@ pub fn stage(dir: &GameDir, draft: &Draft) -> Result<(EntryInfo, Vec<u8>)> {
         sync_dir(&tmp.join("orders"));
     }
     fs::rename(&tmp, &fin).with_context(|| format!("cannot rename {} to {}", tmp.display(), fin.display()))?;
+    super::fault::point(&fin.display().to_string())?;
     sync_dir(&dir.history());
     let info = EntryInfo {
         number,

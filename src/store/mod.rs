@@ -15,6 +15,7 @@
 
 pub mod clock;
 pub mod config;
+pub mod fault;
 pub mod history;
 pub mod password;
 pub mod phase;
@@ -252,7 +253,7 @@ pub fn atomic_write_mode(path: &Path, bytes: &[u8], mode: Option<u32>) -> Result
     tmp.persist(path)
         .with_context(|| format!("cannot replace {}", path.display()))?;
     sync_dir(dir);
-    Ok(())
+    fault::point(&path.display().to_string())
 }
 
 /// fsync a directory so a rename in it is durable (best effort: not every
