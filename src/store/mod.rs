@@ -177,7 +177,19 @@ pub fn load_scenario(name_or_dir: &str) -> Result<Scenario> {
     if path.is_dir() {
         return load_scenario_dir(path);
     }
-    Scenario::embedded(name_or_dir).map_err(|errs| scenario_errors(name_or_dir, &errs))
+    // An embedded scenario never changes while the process runs: parse it
+    // once (`run --games` loads it for every game, several times a run).
+    static CACHE: std::sync::OnceLock<std::sync::Mutex<std::collections::BTreeMap<String, Scenario>>> =
+        std::sync::OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(s) = cache.lock().ok().and_then(|c| c.get(name_or_dir).cloned()) {
+        return Ok(s);
+    }
+    let s = Scenario::embedded(name_or_dir).map_err(|errs| scenario_errors(name_or_dir, &errs))?;
+    if let Ok(mut c) = cache.lock() {
+        c.insert(name_or_dir.to_string(), s.clone());
+    }
+    Ok(s)
 }
 
 pub fn load_scenario_dir(dir: &Path) -> Result<Scenario> {
