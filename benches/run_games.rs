@@ -49,13 +49,22 @@ fn main() {
         };
         create_from(&o, players).unwrap();
     }
-    println!("created {n} games in {:.1} s (two argon2 hashes each)", setup.elapsed().as_secs_f64());
+    println!(
+        "created {n} games in {:.1} s (two argon2 hashes each)",
+        setup.elapsed().as_secs_f64()
+    );
     let dirs = game_dirs(tmp.path()).unwrap();
     assert_eq!(dirs.len(), n);
     for (label, when) in [
-        ("first run (opens the phase, mails every player)", "2026-01-05T10:00:00Z"),
+        (
+            "first run (opens the phase, mails every player)",
+            "2026-01-05T10:00:00Z",
+        ),
         ("quiet run (nothing due)", "2026-01-05T11:00:00Z"),
-        ("resolving run (grace over: defaults, history, reports, openings)", "2026-01-08T10:00:00Z"),
+        (
+            "resolving run (grace over: defaults, history, reports, openings)",
+            "2026-01-08T10:00:00Z",
+        ),
     ] {
         let start = Instant::now();
         let mut resolved = 0;

@@ -142,3 +142,31 @@ fn a_paused_game_does_not_resolve() {
     let r = run_game(&g.root, &[], t("2026-02-05T10:00:00Z")).unwrap();
     assert!(r.resolved.is_empty() && r.reminders.is_empty());
 }
+
+#[test]
+fn an_absence_announced_by_mail_moves_the_deadline_within_the_limit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let g = game(tmp.path());
+    run_game(&g.root, &[], t("2026-01-05T10:00:00Z")).unwrap();
+    // Deadline Tue 2026-01-06 20:00 Paris. Austria will be away Tue to Thu.
+    let mail = "From: austria@demo.example.org\r\nTo: gm@demo.example.org\r\nSubject: away\r\nMessage-ID: <away-1@demo.example.org>\r\n\r\nGAME demo\r\nPOWER Austria\r\nPASSWORD aspern\r\nABSENT 2026-01-06 TO 2026-01-08\r\nSECOND deputy@demo.example.org\r\n";
+    run_game(&g.root, &[mail.as_bytes().to_vec()], t("2026-01-05T11:00:00Z")).unwrap();
+    let s = g.load_schedule().unwrap();
+    assert_eq!(s.absences.len(), 1);
+    assert_eq!(
+        s.seconds.get(&PowerId::Austria).map(String::as_str),
+        Some("deputy@demo.example.org")
+    );
+    let ack = delivered(&g)
+        .into_iter()
+        .find(|m| m.contains("Absence noted from 2026-01-06 to 2026-01-08"))
+        .expect("the ack confirms");
+    // The deadline moves past the absence (Fri 00:00 Paris), snapped to
+    // 20:00: Fri 2026-01-09 20:00 CET, and the ack shows the new one.
+    assert!(ack.contains("Fri 2026-01-09 20:00 CET"), "{ack}");
+    // So the old deadline + grace no longer resolves the phase.
+    let r = run_game(&g.root, &[], t("2026-01-07T20:00:00Z")).unwrap();
+    assert!(r.resolved.is_empty());
+    let r = run_game(&g.root, &[], t("2026-01-10T20:00:00Z")).unwrap();
+    assert_eq!(r.resolved.len(), 1);
+}

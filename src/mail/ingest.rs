@@ -274,8 +274,22 @@ fn process(ctx: &GameCtx, raw: &[u8], hash: &str, run: &mut Run) -> Result<Handl
             h.verdict = Verdict::Refused(r);
             run.mark_done(&ctx.dir.inbox(), hash);
         }
-        Ok(a) => {
+        Ok(mut a) => {
             let (text, source) = inc.text.as_ref().expect("authenticated messages have text");
+            // Absences and seconds (issue 8), then the orders.
+            let mut schedule = ctx.dir.load_schedule()?;
+            let meta = super::meta::apply(text, a.power, ctx.config.tz(), &mut schedule);
+            if meta.changed {
+                ctx.dir.save_schedule(&schedule)?;
+                run.log(&ctx.dir, format!("{who}: {}", meta.notes.join(" ")));
+            }
+            if !a.sender_on_record
+                && let (Some(second), Some(from)) = (schedule.seconds.get(&a.power), inc.from.as_deref())
+                && second.eq_ignore_ascii_case(from)
+            {
+                a.sender_on_record = true;
+            }
+            let text = &meta.text;
             let checked = orders::check(text, &ctx.scenario, &ctx.state, Some(a.power));
             let sub = Submission {
                 power: a.power,
@@ -291,6 +305,8 @@ fn process(ctx: &GameCtx, raw: &[u8], hash: &str, run: &mut Run) -> Result<Handl
                 power: Some(a.power.name().to_string()),
                 source: source.to_string(),
                 forged_note: forged_note(&a, inc.from.as_deref()),
+                notes: meta.notes.clone(),
+                deadline: deadline_shown(ctx, &schedule, run),
                 ..AckView::default()
             }
             .with_checked(&checked, text);
@@ -542,4 +558,15 @@ pub fn read_mbox(path: &Path) -> Result<Vec<Vec<u8>>> {
         out.push(m.unwrap_contents());
     }
     Ok(out)
+}
+
+/// The open phase's deadline in the game's time zone, if its clock runs.
+fn deadline_shown(ctx: &GameCtx, schedule: &crate::store::clock::Schedule, run: &Run) -> Option<String> {
+    let clock = ctx.dir.load_clock().ok().flatten()?;
+    if clock.phase != Some(ctx.state.phase) {
+        return None;
+    }
+    let tz = ctx.config.tz();
+    let d = clock.deadline(run.now, &ctx.config.deadlines, tz, &schedule.absences);
+    Some(d.with_timezone(&tz).format("%a %Y-%m-%d %H:%M %Z").to_string())
 }

@@ -191,7 +191,10 @@ pub fn run_game(root: &Path, incoming: &[Vec<u8>], now: DateTime<Utc>) -> Result
             }
         }
     }
+    // Mark what was just processed before looking for what was not.
+    mrun.flush()?;
     report.ingested += ingest::ingest_pending(&ctx, &mut mrun)?.len();
+    mrun.flush()?;
 
     // 2. Mail the last resolution and the open phase if a crash stopped
     //    an earlier run before it could.

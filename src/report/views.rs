@@ -38,6 +38,9 @@ pub struct AckView {
     pub receipt: Option<String>,
     /// Said when From is not the address on record.
     pub forged_note: Option<String>,
+    /// What the message's ABSENT / SECOND lines did.
+    #[serde(default)]
+    pub notes: Vec<String>,
 }
 
 impl AckView {
