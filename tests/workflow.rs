@@ -183,6 +183,7 @@ fn undo_reopens_under_a_new_commitment_and_verify_still_passes() {
     );
     let fresh = std::fs::read_to_string(game.join("phase/commitment")).unwrap();
     assert_ne!(fresh, discarded);
+    assert!(outbox_text(&game).contains("Reason: wrong orders entered"));
     let undo_entry = game.join("history").join(&entries(&game)[2]);
     assert!(undo_entry.join("seed").exists());
     assert_eq!(
@@ -201,4 +202,16 @@ fn undo_reopens_under_a_new_commitment_and_verify_still_passes() {
     run_ok(empereur("2026-12-01T10:00:00Z").args(["autoplay", "-g", g, "--phases", "2"]));
     let v = run_ok(empereur("2026-12-01T10:00:00Z").args(["verify", "-g", g]));
     assert!(v.contains("ok: 6 entries"), "{v}");
+}
+
+/// Every queued outgoing mail, concatenated.
+fn outbox_text(game: &Path) -> String {
+    let mut all = String::new();
+    for e in std::fs::read_dir(game.join("mail/outbox")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "eml") {
+            all.push_str(&std::fs::read_to_string(p).unwrap());
+        }
+    }
+    all
 }

@@ -117,6 +117,18 @@ pub fn undo_game(dir: &GameDir, reason: &str) -> Result<Option<Undone>> {
     }
     restored.sort();
     let now = clock::now()?;
+    super::workflow::announce(
+        dir,
+        &format!("{name} is rolled back"),
+        &format!(
+            "The moderator has rolled back the resolution of {} (history/{name}).\nReason: {}\n\nPhase {} is open again under a new dice commitment; the abandoned phase's seed is revealed in history/{} so anyone can check it. Orders stored for the undone phase stand again; you may replace them.",
+            before.phase,
+            reason.trim(),
+            before.phase,
+            info.name
+        ),
+        now,
+    )?;
     dir.journal_line(
         &clock::stamp(now),
         &format!(

@@ -137,6 +137,12 @@ pub fn pause(a: &GameOnly) -> Result<Done> {
     s.paused = true;
     dir.save_schedule(&s)?;
     dir.journal_line(&clock::stamp(now), "moderator paused the game")?;
+    announce(
+        &dir,
+        "the game is paused",
+        "The moderator has paused the game: the clock of the open phase stops until it resumes, and the deadline moves by the time paused.",
+        now,
+    )?;
     println!("paused; `empereur resume` restarts the clock");
     Ok(Done::Yes)
 }
@@ -161,6 +167,13 @@ pub fn resume(a: &GameOnly) -> Result<Done> {
     dir.journal_line(
         &clock::stamp(now),
         &format!("moderator resumed the game; deadline {}", clock::stamp(deadline)),
+    )?;
+    let shown = deadline.with_timezone(&config.tz()).format("%a %Y-%m-%d %H:%M %Z");
+    announce(
+        &dir,
+        "the game resumes",
+        &format!("The moderator has resumed the game. The deadline is now {shown}."),
+        now,
     )?;
     println!(
         "resumed; deadline {}",
@@ -188,6 +201,16 @@ pub fn extend(a: &ExtendArgs) -> Result<Done> {
             clock::stamp(deadline),
             a.reason
         ),
+    )?;
+    let shown = deadline.with_timezone(&config.tz()).format("%a %Y-%m-%d %H:%M %Z");
+    announce(
+        &dir,
+        "the deadline is extended",
+        &format!(
+            "The moderator has extended the deadline by {} h to {shown}. Reason: {}",
+            a.hours, a.reason
+        ),
+        now,
     )?;
     println!(
         "deadline extended by {} h to {}",
@@ -246,9 +269,49 @@ pub fn replace_player(a: &ReplacePlayerArgs) -> Result<Done> {
             old.name, old.email, config.players[slot].name, config.players[slot].email
         ),
     )?;
+    announce(
+        &dir,
+        &format!("{} has a new player", power.name()),
+        &format!(
+            "{} is now played by {}. Welcome!",
+            power.name(),
+            config.players[slot].name
+        ),
+        now,
+    )?;
     println!(
         "{power} is now played by {} <{}>",
         config.players[slot].name, config.players[slot].email
     );
     Ok(Done::Yes)
+}
+
+/// Tell every player and the moderator about a moderator action (queued
+/// in the outbox; the next `run` or `send` delivers it). The id is stable
+/// per action and time, so repeating the command's mail step is harmless.
+pub fn announce(dir: &GameDir, subject: &str, body: &str, now: DateTime<Utc>) -> Result<()> {
+    use crate::mail::outbox::{self, Addr, OutMail};
+    let config = dir.load_config()?;
+    let mut to: Vec<Addr> = config
+        .players
+        .iter()
+        .map(|p| Addr::new(Some(&p.name), &p.email))
+        .collect();
+    to.push(Addr::new(Some(&config.moderator.name), &config.moderator.email));
+    let m = OutMail {
+        id: outbox::stable_id(&["announce", &config.game, subject, &clock::stamp(now)]),
+        from: Addr::new(Some(&format!("Empereur {}", config.game)), config.mail_address()),
+        to,
+        cc: vec![],
+        subject: format!("Empereur {}: {subject}", config.game),
+        in_reply_to: None,
+        body: format!(
+            "{body}\n\n--\nEmpereur, for game {}. The moderator's actions are recorded in the game's journal and history.\n",
+            config.game
+        ),
+        attachments: vec![],
+        date: now,
+    };
+    outbox::queue(dir, &m)?;
+    Ok(())
 }
