@@ -1,3 +1,4 @@
+#![allow(clippy::disallowed_methods)] // a bench binary: arguments and the clock are its job
 //! `empereur run --games DIR` over 200 generated games: the time per game
 //! of a quiet run (nothing due), of a run that opens every game's first
 //! phase (mail out), and of one that resolves a phase in every game

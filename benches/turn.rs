@@ -23,7 +23,7 @@ struct BenchDice {
 
 impl Dice for BenchDice {
     fn roll(&mut self, purpose: &str, sides: u32) -> Result<u32, DiceError> {
-        let v = 1 + self.rng.below(sides as usize) as u32;
+        let v = 1 + self.rng.index(sides as usize) as u32;
         self.log.push(Roll {
             purpose: purpose.to_string(),
             sides,

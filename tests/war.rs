@@ -112,7 +112,7 @@ impl Dice for TestDice {
         } else if let Some(d) = self.default {
             d
         } else if let Some(r) = self.rng.as_mut() {
-            1 + r.below(sides as usize) as u32
+            1 + r.index(sides as usize) as u32
         } else {
             return Err(DiceError::Exhausted {
                 purpose: purpose.to_string(),

@@ -80,6 +80,10 @@ impl Rng {
     pub fn below(&mut self, n: u32) -> u32 {
         (self.next_u64() % u64::from(n.max(1))) as u32 + 1
     }
+    /// Uniform in `0..n` (n > 0): an index into a list of `n` choices.
+    pub fn index(&mut self, n: usize) -> usize {
+        (self.next_u64() % n.max(1) as u64) as usize
+    }
 }
 
 /// Seeded dice: each purpose gets a value derived from the seed and the

@@ -15,25 +15,8 @@ use crate::orders::ast::{Order, OrderLine};
 use crate::scenario::Scenario;
 use crate::state::{Location, State, UnitKey};
 
-/// SplitMix64: a tiny deterministic generator for autoplay choices.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// 0..n (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n.max(1) as u64) as usize
-    }
-}
+/// The seeded generator shared with rules I's autoplay and the tests.
+pub use crate::rules::testing::Rng;
 
 fn line(order: Order, text: String) -> OrderLine {
     OrderLine {
@@ -53,7 +36,7 @@ pub fn generate(scenario: &Scenario, state: &State, power: PowerId, seed: u64) -
             continue;
         }
         let key = UnitKey::squadron(s.nation.clone(), s.number);
-        let roll = rng.below(4);
+        let roll = rng.index(4);
         let here: Vec<String> = match &s.location {
             Location::Port(p) => scenario.map.province(p).map(|x| x.seas.clone()).unwrap_or_default(),
             Location::Sea(z) => scenario.map.sea(z).map(|x| x.adjacent.clone()).unwrap_or_default(),
@@ -106,7 +89,7 @@ pub fn generate(scenario: &Scenario, state: &State, power: PowerId, seed: u64) -
             ));
             continue;
         }
-        let z = here[rng.below(here.len())].clone();
+        let z = here[rng.index(here.len())].clone();
         let o = Order::NavalMove {
             squadron: key.clone(),
             path: vec![z.clone()],
@@ -131,11 +114,11 @@ pub fn generate(scenario: &Scenario, state: &State, power: PowerId, seed: u64) -
             corps: vec![key.clone()],
             province: loc.clone(),
         };
-        if validate(scenario, state, power, &sieg).is_ok() && rng.below(3) > 0 {
+        if validate(scenario, state, power, &sieg).is_ok() && rng.index(3) > 0 {
             out.push(line(sieg, format!("{key} besiege {loc}")));
             continue;
         }
-        if rng.below(4) == 0 {
+        if rng.index(4) == 0 {
             continue;
         }
         // a random walk: first step among the legal neighbours, then
@@ -154,8 +137,8 @@ pub fn generate(scenario: &Scenario, state: &State, power: PowerId, seed: u64) -
         if firsts.is_empty() {
             continue;
         }
-        let mut path = vec![loc.clone(), firsts[rng.below(firsts.len())].clone()];
-        let extra = rng.below(scenario.tables.movement.allowance.max(1) as usize);
+        let mut path = vec![loc.clone(), firsts[rng.index(firsts.len())].clone()];
+        let extra = rng.index(scenario.tables.movement.allowance.max(1) as usize);
         for _ in 0..extra {
             let cur = path[path.len() - 1].clone();
             let nb: Vec<&str> = scenario.map.land_neighbours(&cur).collect();
@@ -163,7 +146,7 @@ pub fn generate(scenario: &Scenario, state: &State, power: PowerId, seed: u64) -
                 break;
             }
             let mut longer = path.clone();
-            longer.push(nb[rng.below(nb.len())].to_string());
+            longer.push(nb[rng.index(nb.len())].to_string());
             if validate(scenario, state, power, &mv(&longer)).is_err() {
                 break;
             }
