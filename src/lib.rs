@@ -28,10 +28,15 @@
 //! | [`cli`] | argument parsing, exit codes | — |
 //!
 //! Files of a game directory and who writes them: `game.toml` (ops::new,
-//! moderator), `state.toml` (ops::new, ops::resolve), `phase/` (ops::new,
-//! ops::resolve, ops::submit, ingest), `history/` (ops::resolve, append
-//! only), `mail/` (ingest, send), `journal.log` (every command that
-//! decides something), `.lock` (every command that writes).
+//! replace-player, the moderator), `state.toml` (ops::new, ops::resolve,
+//! undo), `phase/` seed, commitment and `clock.toml` (store::phase,
+//! ops::resolve, ops::workflow), `phase/orders/` (store::submission via
+//! submit and mail ingest), `history/` (store::history via ops::resolve
+//! and undo, append only), `schedule.toml` (lateness, absences, seconds:
+//! ops::run, mail ingest), `mail/inbox` (mail::archive, never deleted),
+//! `mail/outbox`, `mail/sent`, `mail/mailed.toml` (mail::outbox,
+//! mail::transport, ops::run), `journal.log` (every command that decides
+//! something), `.lock` (every command that writes).
 
 pub mod cli;
 pub mod diagnostic;
