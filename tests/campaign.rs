@@ -100,3 +100,36 @@ fn generated_orders_keep_every_invariant() {
         }
     }
 }
+
+/// The whole 1805–1815 calendar on the real map with everything the
+/// generator orders (political, builds, moves, battles, sieges, naval):
+/// the audit, the state's own checks and 4.21 control (rules::war::control)
+/// hold after every phase.
+#[test]
+fn a_full_generated_war_on_the_real_map_keeps_every_invariant() {
+    let (mut s, st) = start(&PowerId::ALL);
+    for spec in s.powers.values_mut() {
+        spec.vp_goal = 1_000_000; // play every turn
+    }
+    let mut fights = 0usize;
+    let (end, turns) = play(&s, st, 7, |s, st, i| {
+        let bad = rules::war::control::check(s, st);
+        assert!(bad.is_empty(), "phase {}: {bad:?}", st.phase);
+        let mut o = PhaseOrders::new();
+        let roles = rules::roles(s, st);
+        for p in roles.must.iter().chain(roles.may.iter()) {
+            let lines = empereur::ops::autoplay::generate(s, st, *p, 7_000 + i);
+            fights += lines
+                .iter()
+                .filter(|l| matches!(l.order, empereur::orders::ast::Order::Move { .. }))
+                .count();
+            if !lines.is_empty() {
+                o.insert(*p, lines);
+            }
+        }
+        o
+    });
+    assert_eq!(turns, 41);
+    assert!(end.over.is_some());
+    assert!(fights > 100, "the generator moved armies only {fights} times");
+}

@@ -149,8 +149,19 @@ fn apply(
             {
                 state.power_mut(q).pool.infantry += 1;
             }
+            let home_of_controller = state.provinces.get(&at).is_some_and(|ps| {
+                scenario.map.province(&at).is_some_and(|p| {
+                    p.kind.is_home() && ps.controller.as_ref().and_then(|c| c.major()) == p.owner.major()
+                })
+            });
             if let Some(ps) = state.provinces.get_mut(&at) {
                 ps.rebellion = true;
+                // 2.25, 4.21: outside its home a power held the province only
+                // by the garrison the rebels ousted; a home province stays
+                // its own, lost only while the ghost division holds it.
+                if !home_of_controller {
+                    ps.controller = None;
+                }
             }
             o = o.die(&purpose, v).why(format!("Rebellion Table: {v} -> {at}"));
             o.summary = format!("{name}: {} — {at} rebels (ghost division, 2.25)", row.text);
