@@ -161,6 +161,13 @@ fn an_absence_announced_by_mail_moves_the_deadline_within_the_limit() {
         .into_iter()
         .find(|m| m.contains("Absence noted from 2026-01-06 to 2026-01-08"))
         .expect("the ack confirms");
+    // A message of such lines only is not a submission: Austria's orders
+    // for the phase stay as they were (none).
+    assert!(!submission::load_all(&g).unwrap().contains_key(&PowerId::Austria));
+    assert!(
+        ack.contains("It held no") && !ack.contains("were received and stored"),
+        "{ack}"
+    );
     // The deadline moves past the absence (Fri 00:00 Paris), snapped to
     // 20:00: Fri 2026-01-09 20:00 CET, and the ack shows the new one.
     assert!(ack.contains("Fri 2026-01-09 20:00 CET"), "{ack}");

@@ -118,6 +118,11 @@ pub enum Verdict {
     Duplicate,
     /// Automatic mail (bounce, vacation reply): archived, not answered.
     Ignored,
+    /// Authenticated, held only ABSENT / SECOND lines: noted, and the
+    /// power's orders for the phase are left as they were.
+    Noted {
+        power: crate::ids::PowerId,
+    },
     Refused(Refusal),
     Accepted {
         power: crate::ids::PowerId,
@@ -138,6 +143,7 @@ impl Verdict {
         match self {
             Verdict::Duplicate => "duplicate",
             Verdict::Ignored => "ignored",
+            Verdict::Noted { .. } => "noted",
             Verdict::Refused(r) => r.code(),
             Verdict::Accepted { .. } => "accepted",
             Verdict::NotStored { .. } => "not-stored",
@@ -310,9 +316,22 @@ fn process(ctx: &GameCtx, raw: &[u8], hash: &str, run: &mut Run) -> Result<Handl
                 ..AckView::default()
             }
             .with_checked(&checked, text);
-            let stored = submission::save(&ctx.dir, &sub);
+            // A message of ABSENT / SECOND lines only is no submission:
+            // it must not count as this power's (empty) orders.
+            let meta_only =
+                meta.changed && checked.accepted.is_empty() && !checked.diagnostics.iter().any(|d| d.is_error());
+            let stored = if meta_only {
+                Ok(None)
+            } else {
+                submission::save(&ctx.dir, &sub).map(Some)
+            };
             let line = match &stored {
-                Ok(receipt) => {
+                Ok(None) => {
+                    view.verdict = "noted".into();
+                    h.verdict = Verdict::Noted { power: a.power };
+                    format!("{who}: {} noted; orders unchanged", a.power.id())
+                }
+                Ok(Some(receipt)) => {
                     view.verdict = "accepted".into();
                     view.receipt = Some(receipt.clone());
                     h.verdict = Verdict::Accepted {
