@@ -6,36 +6,14 @@
 #![allow(clippy::disallowed_methods)] // a bench reads the clock and files
 
 use empereur::diagnostic::Span;
-use empereur::dice::{Dice, DiceError, Roll, RollSource};
 use empereur::ids::{Nation, PowerId, Step};
 use empereur::orders::ast::{Order, OrderLine};
+use empereur::rules::testing::SeededDice;
 use empereur::rules::war;
 use empereur::scenario::{Arm, Scenario, ScenarioFiles};
 use empereur::state::{Corps, Division, State, UnitKey};
 use std::collections::BTreeSet;
 use std::time::Instant;
-
-/// Seeded dice for the bench (no purpose checks beyond uniqueness).
-struct BenchDice {
-    rng: war::autoplay::Rng,
-    log: Vec<Roll>,
-}
-
-impl Dice for BenchDice {
-    fn roll(&mut self, purpose: &str, sides: u32) -> Result<u32, DiceError> {
-        let v = 1 + self.rng.index(sides as usize) as u32;
-        self.log.push(Roll {
-            purpose: purpose.to_string(),
-            sides,
-            result: v,
-            source: RollSource::Scripted,
-        });
-        Ok(v)
-    }
-    fn log(&self) -> &[Roll] {
-        &self.log
-    }
-}
 
 const ROWS: usize = 10;
 const COLS: usize = 12;
@@ -116,7 +94,7 @@ fn grid() -> Scenario {
     ];
     for (p, c) in caps {
         w.push_str(&format!(
-            "[[power]]\nid = \"{p}\"\ncapital = \"{c}\"\nvp_goal = 300\ngold = 30\ncosts = {{ infantry = 2, cavalry = 3, artillery = 3, squadron = 5 }}\npool = {{ infantry = 50, cavalry = 10, artillery = 10, squadrons = 2 }}\n[[power.commander]]\nname = \"General {p}\"\nrating = 2\nat = \"{c}\"\n"
+            "[[power]]\nid = \"{p}\"\ncapital = \"{c}\"\nvp_goal = 300\ngold = 30\ncosts = {{ infantry = 2, cavalry = 3, artillery = 3, squadron = 5 }}\npool = {{ infantry = 50, cavalry = 10, artillery = 10, squadrons = 2 }}\n[[power.commander]]\nname = \"General {p}\"\nrating = 2\nat = \"{c}\"\nprimary = true\n"
         ));
     }
     files.insert("powers.toml".into(), w);
@@ -205,10 +183,7 @@ fn main() {
     let (mut battles, mut sieges) = (0, 0);
     for i in 0..reps {
         let mut state = st.clone();
-        let mut dice = BenchDice {
-            rng: war::autoplay::Rng::new(i as u64),
-            log: Vec::new(),
-        };
+        let mut dice = SeededDice::new(i as u64);
         let mut out = Vec::new();
         let t0 = Instant::now();
         for l in &orders {
@@ -258,10 +233,7 @@ fn main() {
     for turn in 0..41u64 {
         for p in PowerId::ALL {
             state.phase.step = Step::PlayerTurn(p);
-            let mut dice = BenchDice {
-                rng: war::autoplay::Rng::new(turn * 17 + p as u64),
-                log: Vec::new(),
-            };
+            let mut dice = SeededDice::new(turn * 17 + p as u64);
             let orders = war::generate(&fx, &state, p, turn * 5 + p as u64);
             let mut out = Vec::new();
             war::naval_phase(&fx, &mut state, p, &orders, &mut dice, &mut out).expect("naval");

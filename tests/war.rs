@@ -56,9 +56,9 @@
 //! table like `StandingOrders`), `minor.<m>.controller`.
 #![allow(clippy::disallowed_methods)] // test harness reads case files
 
-use empereur::dice::{Dice, DiceError, Roll, RollSource};
 use empereur::ids::{Nation, PowerId, Turn};
 use empereur::orders::ast::{Order, OrderLine, Terms};
+use empereur::rules::testing::{ScriptedDice, SeededDice};
 use empereur::rules::war;
 use empereur::rules::{Outcome, Visibility};
 use empereur::scenario::{Arm, Scenario, ScenarioFiles};
@@ -69,74 +69,8 @@ use std::path::{Path, PathBuf};
 
 // ---------------------------------------------------------------- dice
 
-/// Test dice: scripted values by purpose, then a default value or a
-/// seeded generator; a purpose asked twice is an error, as in play.
-pub struct TestDice {
-    scripted: BTreeMap<String, u32>,
-    default: Option<u32>,
-    rng: Option<war::autoplay::Rng>,
-    log: Vec<Roll>,
-    seen: BTreeSet<String>,
-}
-
-impl TestDice {
-    pub fn scripted(values: BTreeMap<String, u32>, default: Option<u32>) -> TestDice {
-        TestDice {
-            scripted: values,
-            default,
-            rng: None,
-            log: Vec::new(),
-            seen: BTreeSet::new(),
-        }
-    }
-    pub fn seeded(seed: u64) -> TestDice {
-        TestDice {
-            scripted: BTreeMap::new(),
-            default: None,
-            rng: Some(war::autoplay::Rng::new(seed)),
-            log: Vec::new(),
-            seen: BTreeSet::new(),
-        }
-    }
-}
-
-impl Dice for TestDice {
-    fn roll(&mut self, purpose: &str, sides: u32) -> Result<u32, DiceError> {
-        if !self.seen.insert(purpose.to_string()) {
-            return Err(DiceError::Repeated {
-                purpose: purpose.to_string(),
-            });
-        }
-        let v = if let Some(v) = self.scripted.get(purpose) {
-            *v
-        } else if let Some(d) = self.default {
-            d
-        } else if let Some(r) = self.rng.as_mut() {
-            1 + r.index(sides as usize) as u32
-        } else {
-            return Err(DiceError::Exhausted {
-                purpose: purpose.to_string(),
-            });
-        };
-        if v == 0 || v > sides {
-            return Err(DiceError::OutOfRange {
-                purpose: purpose.to_string(),
-                sides,
-                value: v,
-            });
-        }
-        self.log.push(Roll {
-            purpose: purpose.to_string(),
-            sides,
-            result: v,
-            source: RollSource::Scripted,
-        });
-        Ok(v)
-    }
-    fn log(&self) -> &[Roll] {
-        &self.log
-    }
-}
+// The deterministic dice of `rules::testing`: scripted values by
+// purpose (with a default), or seeded; a purpose asked twice is an error.
 
 // ------------------------------------------------------------ fixtures
 
@@ -480,7 +414,7 @@ fn run_case(s: &Scenario, path: &Path) -> Vec<String> {
             return vec![format!("setup {}: {e}", item.path)];
         }
     }
-    let mut dice = TestDice::scripted(case.dice.clone(), case.dice_default);
+    let mut dice = ScriptedDice::new(case.dice.clone(), case.dice_default);
     let mut out: Vec<Outcome> = Vec::new();
     let orders = lines(case.orders.get(&case.active).map(Vec::as_slice).unwrap_or(&[]));
     match case.phase.as_str() {
@@ -847,7 +781,7 @@ fn campaign(s: &Scenario, state: &mut State, seed: u64) -> (usize, usize, usize)
         {
             for p in PowerId::ALL {
                 let state = &mut *state;
-                let mut dice = TestDice::seeded(seed * 1_000_003 + turn * 31 + p as u64);
+                let mut dice = SeededDice::new(seed * 1_000_003 + turn * 31 + p as u64);
                 state.phase.step = empereur::ids::Step::PlayerTurn(p);
                 let orders = war::generate(s, state, p, seed * 7919 + turn * 7 + p as u64);
                 for l in &orders {
