@@ -37,6 +37,16 @@ pub fn build_phase(scenario: &Scenario, state: &mut State, orders: &super::Phase
         // Per province: list cost built so far and Gold charged so far.
         let mut spent: BTreeMap<String, (u32, u32)> = BTreeMap::new();
         for line in lines {
+            // 4.221: nothing is built while a deficit is unpaid.
+            if matches!(line.order, Order::Build { .. } | Order::BuildSquadron { .. }) && !repay_debt(state, *p, out) {
+                out.push(rejected(
+                    "4.221",
+                    *p,
+                    &line.text,
+                    "a deficit must be repaid before anything is built",
+                ));
+                continue;
+            }
             match &line.order {
                 Order::Build { corps, items } => {
                     build_divisions(scenario, state, *p, corps, items, line, &mut spent, out)
@@ -102,15 +112,6 @@ fn build_divisions(
     out: &mut Vec<Outcome>,
 ) {
     let text = &line.text;
-    if !repay_debt(state, p, out) {
-        out.push(rejected(
-            "4.221",
-            p,
-            text,
-            "a deficit must be repaid before anything is built",
-        ));
-        return;
-    }
     let Some(c) = state.corps(&key.nation, key.number) else {
         out.push(rejected("6.0", p, text, &format!("no {key}")));
         return;
@@ -237,15 +238,6 @@ fn build_squadrons(
     out: &mut Vec<Outcome>,
 ) {
     let text = &line.text;
-    if !repay_debt(state, p, out) {
-        out.push(rejected(
-            "4.221",
-            p,
-            text,
-            "a deficit must be repaid before anything is built",
-        ));
-        return;
-    }
     if !scenario.map.province(port).is_some_and(|x| x.port) || controller(scenario, state, port) != Some(p) {
         out.push(rejected(
             "6.0",
