@@ -1,6 +1,6 @@
 //! Entry points of the military rules (5.4 naval phase, 5.5 land phase,
 //! 5.6 battles, sieges, 5.12 surrender), called by the sequence of play.
-//! Implemented in the files beside this one, one concern each:
+//! Implemented in the files of this folder, one concern each:
 //!
 //! | file | rules |
 //! |---|---|
@@ -11,30 +11,18 @@
 //! | `naval.rs` | 5.4 naval movement, transport, interception, battle, blockade |
 //! | `standing.rs` | standing orders and their defaults |
 //! | `surrender.rs` | 5.12 surrender, 5.123, 5.127, 2.7 enforced peace |
-//! | `war_autoplay.rs` | random-but-legal military orders ([`generate`]) |
-//! | `options/naval.rs` | EiA optional naval rules 12.2.6.1.4.1, 12.2.9.1 (option `naval`) |
-//!
-//! The submodules live in `src/rules/` and are declared here (not in
-//! `rules/mod.rs`) so the two rules engines merge without conflicts.
+//! | `autoplay.rs` | random-but-legal military orders ([`generate`]) |
+//! | `option_naval.rs` | EiA optional naval rules 12.2.6.1.4.1, 12.2.9.1 (option `naval`) |
 
-#[path = "war_autoplay.rs"]
 pub mod autoplay;
-#[path = "battle.rs"]
 pub mod battle;
-#[path = "control.rs"]
 pub mod control;
-#[path = "movement.rs"]
 pub mod movement;
-#[path = "naval.rs"]
 pub mod naval;
 /// EiA optional naval rules (12.2.x), switched by `state.options`.
-#[path = "options/naval.rs"]
 pub mod option_naval;
-#[path = "siege.rs"]
 pub mod siege;
-#[path = "standing.rs"]
 pub mod standing;
-#[path = "surrender.rs"]
 pub mod surrender;
 
 pub use autoplay::generate;
