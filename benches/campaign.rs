@@ -3,9 +3,9 @@
 //! `cargo bench --bench campaign`
 #![allow(clippy::disallowed_methods)] // a bench measures time
 
+use empereur::autoplay::{self, SeededDice};
 use empereur::ids::PowerId;
-use empereur::rules::testing::SeededDice;
-use empereur::rules::{self, PhaseOrders, autoplay};
+use empereur::rules::{self, PhaseOrders};
 use empereur::scenario::Scenario;
 use empereur::state::State;
 use std::collections::BTreeSet;
@@ -26,7 +26,7 @@ fn main() {
         while st.over.is_none() {
             let mut o = PhaseOrders::new();
             for p in rules::roles(&s, &st).may {
-                o.insert(p, autoplay::generate(&s, &st, p, seed * 100_000 + i));
+                o.insert(p, autoplay::political::generate(&s, &st, p, seed * 100_000 + i));
             }
             let mut dice = SeededDice::new(seed ^ (i << 16));
             st = rules::resolve(&s, &st, &o, &mut dice).expect("resolves").state;

@@ -5,10 +5,11 @@
 //! turn under 5 ms in process. Run with `cargo bench --bench turn`.
 #![allow(clippy::disallowed_methods)] // a bench reads the clock and files
 
+use empereur::autoplay;
+use empereur::autoplay::SeededDice;
 use empereur::diagnostic::Span;
 use empereur::ids::{Nation, PowerId, Step};
 use empereur::orders::ast::{Order, OrderLine};
-use empereur::rules::testing::SeededDice;
 use empereur::rules::war;
 use empereur::scenario::{Arm, Scenario, ScenarioFiles};
 use empereur::state::{Corps, Division, State, UnitKey};
@@ -234,7 +235,7 @@ fn main() {
         for p in PowerId::ALL {
             state.phase.step = Step::PlayerTurn(p);
             let mut dice = SeededDice::new(turn * 17 + p as u64);
-            let orders = war::generate(&fx, &state, p, turn * 5 + p as u64);
+            let orders = autoplay::war::generate(&fx, &state, p, turn * 5 + p as u64);
             let mut out = Vec::new();
             war::naval_phase(&fx, &mut state, p, &orders, &mut dice, &mut out).expect("naval");
             war::land_phase(&fx, &mut state, p, &orders, &mut dice, &mut out).expect("land");

@@ -16,6 +16,8 @@
 //! | [`dice`] | the dice trait and its sources, the commit-reveal protocol |
 //! | [`rules`] | the engine: state + orders + dice -> state + outcomes |
 //! | [`schedule`] | deadlines, grace, reminders, absences (time passed in) |
+//! | [`autoplay`] | generated orders and seeded dice for simulated powers (not the engine) |
+//! | `testing` | scripted dice for tests (feature `testing`, never shipped) |
 //!
 //! Adapters:
 //!
@@ -38,6 +40,7 @@
 //! mail::transport, ops::run), `journal.log` (every command that decides
 //! something), `.lock` (every command that writes).
 
+pub mod autoplay;
 pub mod cli;
 pub mod diagnostic;
 pub mod dice;
@@ -52,3 +55,5 @@ pub mod scenario;
 pub mod schedule;
 pub mod state;
 pub mod store;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;

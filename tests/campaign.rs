@@ -2,9 +2,9 @@
 //! checked after every phase (rules::audit: Gold and VP changes explained
 //! by outcomes, no negative treasury; every unit somewhere legal).
 
+use empereur::autoplay::{self, SeededDice};
 use empereur::ids::{PowerId, Step};
-use empereur::rules::testing::SeededDice;
-use empereur::rules::{self, PhaseOrders, autoplay};
+use empereur::rules::{self, PhaseOrders};
 use empereur::scenario::Scenario;
 use empereur::state::State;
 use std::collections::BTreeSet;
@@ -83,7 +83,7 @@ fn generated_orders_keep_every_invariant() {
         let (end, turns) = play(&s, st, seed, |s, st, i| {
             let mut o = PhaseOrders::new();
             for p in rules::roles(s, st).may {
-                let lines = autoplay::generate(s, st, p, seed.wrapping_mul(1000).wrapping_add(i));
+                let lines = autoplay::political::generate(s, st, p, seed.wrapping_mul(1000).wrapping_add(i));
                 if !lines.is_empty() {
                     o.insert(p, lines);
                 }

@@ -47,10 +47,10 @@
 
 use empereur::ids::{Nation, PhaseId, PowerId};
 use empereur::orders::ast::{Order, OrderLine};
-use empereur::rules::testing::ScriptedDice;
 use empereur::rules::{self, Outcome, PhaseOrders};
 use empereur::scenario::{Arm, Scenario};
 use empereur::state::{Division, State};
+use empereur::testing::ScriptedDice;
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

@@ -56,20 +56,21 @@
 //! table like `StandingOrders`), `minor.<m>.controller`.
 #![allow(clippy::disallowed_methods)] // test harness reads case files
 
+use empereur::autoplay::SeededDice;
 use empereur::ids::{Nation, PowerId, Turn};
 use empereur::orders::ast::{Order, OrderLine, Terms};
-use empereur::rules::testing::{ScriptedDice, SeededDice};
 use empereur::rules::war;
 use empereur::rules::{Outcome, Visibility};
 use empereur::scenario::{Arm, Scenario, ScenarioFiles};
 use empereur::state::{Control, Corps, Division, EnforcedPeace, Garrison, Location, StandingOrders, State};
+use empereur::testing::ScriptedDice;
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 // ---------------------------------------------------------------- dice
 
-// The deterministic dice of `rules::testing`: scripted values by
+// The deterministic dice of `testing` and `autoplay`: scripted values by
 // purpose (with a default), or seeded; a purpose asked twice is an error.
 
 // ------------------------------------------------------------ fixtures
@@ -783,7 +784,7 @@ fn campaign(s: &Scenario, state: &mut State, seed: u64) -> (usize, usize, usize)
                 let state = &mut *state;
                 let mut dice = SeededDice::new(seed * 1_000_003 + turn * 31 + p as u64);
                 state.phase.step = empereur::ids::Step::PlayerTurn(p);
-                let orders = war::generate(s, state, p, seed * 7919 + turn * 7 + p as u64);
+                let orders = empereur::autoplay::war::generate(s, state, p, seed * 7919 + turn * 7 + p as u64);
                 for l in &orders {
                     assert_eq!(
                         war::validate(s, state, p, &l.order),

@@ -5,7 +5,7 @@
 #![allow(clippy::disallowed_methods)] // adapter: the cli owns arguments and the terminal
 
 use crate::ops::{self, Done};
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -22,12 +22,7 @@ pub struct Cli {
     pub command: Command,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    Text,
-    Json,
-    Toml,
-}
+pub use crate::ops::Format;
 
 #[derive(Args, Debug, Clone)]
 pub struct GameArg {

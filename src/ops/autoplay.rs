@@ -103,21 +103,4 @@ pub fn autoplay(dir: &GameDir, phases: u32, seed: u64, now: Option<&str>) -> Res
     Ok(summary)
 }
 
-/// Every generated order of `power` for the open phase: political,
-/// economic and build orders (rules I) and military ones (rules II).
-pub fn generate(
-    scenario: &crate::scenario::Scenario,
-    state: &crate::state::State,
-    power: PowerId,
-    seed: u64,
-) -> Vec<crate::orders::ast::OrderLine> {
-    let mut orders = rules::autoplay::generate(scenario, state, power, seed);
-    // Military orders belong to the Player Turn of the power they give
-    // orders for (5.4, 5.5): its own, or an NPC it runs (3.31).
-    if let crate::ids::Step::PlayerTurn(mover) = state.phase.step
-        && state.ordered_by(mover) == Some(power)
-    {
-        orders.extend(rules::war::generate(scenario, state, power, seed.rotate_left(17)));
-    }
-    orders
-}
+pub use crate::autoplay::generate;

@@ -1,7 +1,7 @@
 //! `empereur map`: the map as text or JSON.
 
 use super::Done;
-use crate::cli::Format;
+use super::Format;
 use crate::scenario::Scenario;
 use anyhow::Result;
 use serde_json::json;

@@ -25,6 +25,15 @@ use crate::scenario;
 use anyhow::Result;
 use std::path::Path;
 
+/// The output format of `show` and `map`. Defined here, not in `cli`, so
+/// that `ops` never depends on `cli` (cli calls ops, never the reverse).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+    Toml,
+}
+
 /// How a command ended when it did not fail: yes (exit 0) or a domain
 /// "no" (exit 1: orders rejected, a check failed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,7 +1,7 @@
 //! `empereur show`: the state, whole or as one power sees it.
 
 use super::Done;
-use crate::cli::Format;
+use super::Format;
 use crate::ids::PowerId;
 use crate::scenario::Scenario;
 use crate::state::State;

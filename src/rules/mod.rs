@@ -5,7 +5,6 @@
 //! order checker calls so that an acknowledgement shows every reason an
 //! order cannot be carried out. One concern per file, citing the book.
 
-pub mod autoplay;
 pub mod bid;
 pub mod builds;
 pub mod diplomacy;
@@ -14,7 +13,6 @@ pub mod embargo;
 pub mod events;
 pub mod outcome;
 pub mod sequence;
-pub mod testing;
 pub mod victory;
 pub mod war;
 
@@ -423,7 +421,7 @@ mod tests {
             BTreeSet::new(),
         );
         st.over = Some("france".into());
-        let mut d = testing::ScriptedDice::default();
+        let mut d = crate::testing::ScriptedDice::default();
         assert_eq!(
             resolve(&s, &st, &PhaseOrders::new(), &mut d).unwrap_err(),
             EngineError::GameOver

@@ -11,10 +11,8 @@
 //! | `naval.rs` | 5.4 naval movement, transport, interception, battle, blockade |
 //! | `standing.rs` | standing orders and their defaults |
 //! | `surrender.rs` | 5.12 surrender, 5.123, 5.127, 2.7 enforced peace |
-//! | `autoplay.rs` | random-but-legal military orders ([`generate`]) |
 //! | `option_naval.rs` | EiA optional naval rules 12.2.6.1.4.1, 12.2.9.1 (option `naval`) |
 
-pub mod autoplay;
 pub mod battle;
 pub mod control;
 pub mod movement;
@@ -24,8 +22,6 @@ pub mod option_naval;
 pub mod siege;
 pub mod standing;
 pub mod surrender;
-
-pub use autoplay::generate;
 
 use super::{EngineError, Outcome, Rejection};
 use crate::dice::Dice;

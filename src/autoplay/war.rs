@@ -1,5 +1,5 @@
 //! Random-but-legal military orders for `empereur autoplay` and the
-//! campaign tests: every order generated passes [`super::validate`].
+//! campaign tests: every order generated passes [`crate::rules::validate`].
 //!
 //! For each corps the power orders (its own, its Allied or Controlled
 //! NPCs', its minors'): besiege where it stands if it may, else move
@@ -7,16 +7,16 @@
 //! sail at random. Randomness comes from a small seeded generator
 //! (SplitMix64), never from the OS, so a seed replays the same orders.
 
-use super::movement::orders_for;
-use super::{control, validate};
 use crate::diagnostic::Span;
 use crate::ids::PowerId;
 use crate::orders::ast::{Order, OrderLine};
+use crate::rules::validate;
+use crate::rules::war::control;
+use crate::rules::war::movement::orders_for;
 use crate::scenario::Scenario;
 use crate::state::{Location, State, UnitKey};
 
-/// The seeded generator shared with rules I's autoplay and the tests.
-pub use crate::rules::testing::Rng;
+use super::Rng;
 
 fn line(order: Order, text: String) -> OrderLine {
     OrderLine {

@@ -2,9 +2,9 @@
 //! actions, builds and VP purchases (the military orders are rules II's).
 //! Used by `empereur autoplay`, the campaign tests and the benchmarks.
 //! Deterministic: everything comes from `rng_seed`. Every order returned
-//! passes [`super::validate`].
+//! passes [`crate::rules::validate`].
 
-use super::testing::Rng;
+use super::Rng;
 use crate::diagnostic::Span;
 use crate::ids::{Nation, PowerId, Step};
 use crate::orders::ast::{BuildItem, EmbargoAction, Order, OrderLine, Terms};
@@ -94,7 +94,7 @@ pub fn generate(scenario: &Scenario, state: &State, power: PowerId, rng_seed: u6
             }
             if power == PowerId::France
                 && !state.embargo.active
-                && super::embargo::may_declare(scenario, state)
+                && crate::rules::embargo::may_declare(scenario, state)
                 && chance(&mut rng, 60)
             {
                 out.push(line(
@@ -181,6 +181,6 @@ pub fn generate(scenario: &Scenario, state: &State, power: PowerId, rng_seed: u6
             }
         }
     }
-    out.retain(|l| super::validate(scenario, state, power, &l.order).is_ok());
+    out.retain(|l| crate::rules::validate(scenario, state, power, &l.order).is_ok());
     out
 }

@@ -1,65 +1,9 @@
-//! Deterministic dice sources for tests, the campaign test and autoplay:
-//! scripted values by purpose, and a seeded PRNG (splitmix64). Neither
-//! touches OS randomness; the committed source lives in `dice`.
+//! The seeded generator of autoplayed orders and the seeded dice of
+//! simulated campaigns (`balance`, the campaign tests, the benches).
+//! Deterministic: nothing comes from the OS, so a seed replays a campaign.
 
 use crate::dice::{Dice, DiceError, Roll, RollSource};
-use std::collections::{BTreeMap, BTreeSet};
-
-/// Scripted dice: a value per purpose; purposes not scripted fall back to
-/// `default` if set, else the roll fails with `Exhausted`.
-#[derive(Clone, Debug, Default)]
-pub struct ScriptedDice {
-    pub values: BTreeMap<String, u32>,
-    pub default: Option<u32>,
-    log: Vec<Roll>,
-    asked: BTreeSet<String>,
-}
-
-impl ScriptedDice {
-    pub fn new(values: BTreeMap<String, u32>, default: Option<u32>) -> ScriptedDice {
-        ScriptedDice {
-            values,
-            default,
-            log: Vec::new(),
-            asked: BTreeSet::new(),
-        }
-    }
-}
-
-impl Dice for ScriptedDice {
-    fn roll(&mut self, purpose: &str, sides: u32) -> Result<u32, DiceError> {
-        if !self.asked.insert(purpose.to_string()) {
-            return Err(DiceError::Repeated {
-                purpose: purpose.to_string(),
-            });
-        }
-        let value = self
-            .values
-            .get(purpose)
-            .copied()
-            .or(self.default)
-            .ok_or_else(|| DiceError::Exhausted {
-                purpose: purpose.to_string(),
-            })?;
-        if value == 0 || value > sides {
-            return Err(DiceError::OutOfRange {
-                purpose: purpose.to_string(),
-                sides,
-                value,
-            });
-        }
-        self.log.push(Roll {
-            purpose: purpose.to_string(),
-            sides,
-            result: value,
-            source: RollSource::Scripted,
-        });
-        Ok(value)
-    }
-    fn log(&self) -> &[Roll] {
-        &self.log
-    }
-}
+use std::collections::BTreeSet;
 
 /// A small deterministic PRNG (splitmix64), for seeded tests and autoplay.
 #[derive(Clone, Debug)]
@@ -135,14 +79,7 @@ impl Dice for SeededDice {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn scripted_dice_refuse_repeats_and_range() {
-        let mut d = ScriptedDice::new(BTreeMap::from([("a".to_string(), 11)]), Some(3));
-        assert!(matches!(d.roll("a", 10), Err(DiceError::OutOfRange { .. })));
-        assert_eq!(d.roll("b", 10), Ok(3));
-        assert!(matches!(d.roll("b", 10), Err(DiceError::Repeated { .. })));
-    }
+    use std::collections::BTreeSet;
 
     #[test]
     fn seeded_dice_depend_on_purpose_not_order() {

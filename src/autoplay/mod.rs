@@ -1,0 +1,36 @@
+//! Order generation for absent or simulated powers: random-but-legal
+//! orders that `empereur autoplay`, `empereur balance`, the campaign tests
+//! and the benches feed to the engine. Not part of the rules engine: it
+//! only reads the state and proposes orders that the legality check
+//! ([`crate::rules::validate`]) accepts.
+//!
+//! | file | what |
+//! |---|---|
+//! | `political.rs` | political actions, builds and VP purchases |
+//! | `war.rs` | military orders (naval and land) |
+//! | `rng.rs` | the seeded generator and the seeded dice |
+
+pub mod political;
+pub mod rng;
+pub mod war;
+
+pub use rng::{Rng, SeededDice};
+
+use crate::ids::{PowerId, Step};
+use crate::orders::ast::OrderLine;
+use crate::scenario::Scenario;
+use crate::state::State;
+
+/// Every generated order of `power` for the open phase: political,
+/// economic and build orders, and military ones.
+pub fn generate(scenario: &Scenario, state: &State, power: PowerId, seed: u64) -> Vec<OrderLine> {
+    let mut orders = political::generate(scenario, state, power, seed);
+    // Military orders belong to the Player Turn of the power they give
+    // orders for (5.4, 5.5): its own, or an NPC it runs (3.31).
+    if let Step::PlayerTurn(mover) = state.phase.step
+        && state.ordered_by(mover) == Some(power)
+    {
+        orders.extend(war::generate(scenario, state, power, seed.rotate_left(17)));
+    }
+    orders
+}
