@@ -1,0 +1,67 @@
+#![allow(clippy::disallowed_methods)] // the test reads the demo's files
+//! The README's main command, `empereur demo`, run as a user runs it:
+//! it plays its nine phases, every player and the moderator get mail,
+//! and `empereur verify` accepts the game it leaves behind.
+
+use assert_cmd::Command;
+use std::fs;
+use std::path::Path;
+
+fn bin() -> Command {
+    Command::cargo_bin("empereur").unwrap()
+}
+
+fn run(args: &[&str], game: &Path) -> (i32, String) {
+    let out = bin().args(args).arg(game).output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    (out.status.code().unwrap(), format!("{stdout}{stderr}"))
+}
+
+#[test]
+fn the_demo_plays_a_season_and_its_game_verifies() {
+    let t = tempfile::tempdir().unwrap();
+    let (code, out) = run(&["demo", "--out"], t.path());
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("Played 9 phase(s) from 6 example mail(s); now open: 1806-winter"),
+        "{out}"
+    );
+    assert!(
+        out.contains("verify: ok, every die and the whole hash chain check out"),
+        "{out}"
+    );
+    let game = t.path().join("game");
+
+    let entries: Vec<String> = fs::read_dir(game.join("history"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .filter(|n| n.as_bytes()[0].is_ascii_digit())
+        .collect();
+    assert_eq!(entries.len(), 9, "{entries:?}");
+
+    // Every player and the moderator were mailed (file transport).
+    let mut to = String::new();
+    for e in fs::read_dir(game.join("mail/files")).unwrap() {
+        let text = fs::read_to_string(e.unwrap().path()).unwrap();
+        for l in text.lines().filter(|l| l.starts_with("To: ")) {
+            to.push_str(l);
+            to.push('\n');
+        }
+    }
+    for who in [
+        "gm", "france", "britain", "russia", "austria", "prussia", "spain", "ottoman",
+    ] {
+        assert!(
+            to.contains(&format!("<{who}@demo.example.org>")),
+            "no mail to {who}:\n{to}"
+        );
+    }
+
+    let (code, out) = run(&["verify", "--game"], &game);
+    assert_eq!(code, 0, "{out}");
+    // The seeds are fresh each run, so the number of rolls may vary.
+    let last = out.lines().last().unwrap_or_default();
+    assert!(last.starts_with("ok: 9 entries, "), "{out}");
+    assert!(last.ends_with(", 0 manual roll(s)"), "{out}");
+}

@@ -1,0 +1,295 @@
+#![allow(clippy::disallowed_methods)] // tests read and write game files
+//! One forgery per check of `empereur verify`, made by a forger who also
+//! rewrites every hash the chain records (entry files, each entry's link
+//! to the one before, the head), so that the check under test is the
+//! only one that can see it: without that check, verify would say "ok".
+
+mod dice_common;
+
+use dice_common::*;
+use empereur::dice::{self, RollSource};
+use empereur::store::history::{self, DiceLog, EntryRecord, Head, OutcomesFile, sha256_hex};
+use empereur::store::{GameDir, phase};
+use std::fs;
+use std::path::Path;
+
+/// Rewrite every recorded hash from entry `from` to the head, as a forger
+/// with write access to the whole game directory would.
+fn reseal(g: &Path, from: &str) {
+    let dir = GameDir::new(g);
+    let listing = history::list(&dir).unwrap();
+    let mut prev: Option<String> = None;
+    for name in listing.values() {
+        let path = entry(g, name).join("entry.toml");
+        let bytes = fs::read(&path).unwrap();
+        if name.as_str() < from {
+            prev = Some(sha256_hex(&bytes));
+            continue;
+        }
+        let mut rec: EntryRecord = toml::from_str(std::str::from_utf8(&bytes).unwrap()).unwrap();
+        for (rel, hash) in rec.files.iter_mut() {
+            *hash = sha256_hex(&fs::read(entry(g, name).join(rel)).unwrap());
+        }
+        rec.previous = prev.clone().unwrap_or_else(|| history::ZERO.to_string());
+        let text = toml::to_string(&rec).unwrap();
+        fs::write(&path, &text).unwrap();
+        prev = Some(sha256_hex(text.as_bytes()));
+    }
+    let head_path = history::head_path(&dir);
+    let mut head: Head = toml::from_str(&fs::read_to_string(&head_path).unwrap()).unwrap();
+    head.head = prev.unwrap();
+    fs::write(&head_path, toml::to_string(&head).unwrap()).unwrap();
+}
+
+/// `verify` exits 1 and its only problem line is `want`.
+fn only_problem(g: &Path, want: &str) {
+    let (code, out) = verify(g);
+    assert_eq!(code, 1, "{out}");
+    let problems: Vec<&str> = out
+        .lines()
+        .filter(|l| !l.starts_with("note: ") && !l.contains(" problem(s): "))
+        .collect();
+    assert_eq!(problems, vec![want], "\n{out}");
+}
+
+fn read_log(g: &Path, name: &str) -> DiceLog {
+    toml::from_str(&fs::read_to_string(entry(g, name).join("dice.toml")).unwrap()).unwrap()
+}
+
+fn write_log(g: &Path, name: &str, log: &DiceLog) {
+    fs::write(entry(g, name).join("dice.toml"), toml::to_string(log).unwrap()).unwrap();
+}
+
+#[test]
+fn the_reseal_alone_leaves_a_game_that_verifies() {
+    // The forgeries below rely on it: resealing an untouched game changes
+    // nothing verify can see.
+    let (_t, g, names) = played();
+    reseal(&g, &names[0]);
+    let (code, out) = verify(&g);
+    assert_eq!(code, 0, "{out}");
+}
+
+#[test]
+fn a_file_slipped_into_an_entry_is_named() {
+    let (_t, g, names) = played();
+    // Inside the orders/ directory of the moderator's entry.
+    let e = &names[1];
+    fs::write(entry(&g, e).join("orders/prussia.toml"), "orders = []\n").unwrap();
+    only_problem(&g, &format!("{e}: orders/prussia.toml is not recorded in entry.toml"));
+}
+
+#[test]
+fn a_scripted_die_in_a_history_is_named() {
+    let (_t, g, names) = played();
+    let e = &names[2];
+    let mut log = read_log(&g, e);
+    log.rolls[0].source = RollSource::Scripted;
+    let purpose = log.rolls[0].purpose.clone();
+    write_log(&g, e, &log);
+    reseal(&g, e);
+    only_problem(
+        &g,
+        &format!("{e}: roll '{purpose}' is scripted (a test die) in a game's history"),
+    );
+}
+
+#[test]
+fn a_roll_logged_twice_is_named() {
+    let (_t, g, names) = played();
+    let e = &names[4];
+    let mut log = read_log(&g, e);
+    let again = log.rolls[1].clone();
+    log.rolls.push(again.clone());
+    write_log(&g, e, &log);
+    reseal(&g, e);
+    only_problem(
+        &g,
+        &format!("{e}: roll '{}' appears twice in the dice log", again.purpose),
+    );
+}
+
+/// A manual roll made impossible: set to `result` in the dice log and in
+/// the outcome citing it, resealed.
+fn impossible_manual_roll(result: u32) {
+    let (_t, g, names) = played();
+    let e = &names[3];
+    let mut log = read_log(&g, e);
+    let i = log
+        .rolls
+        .iter()
+        .position(|r| r.source == RollSource::Manual && r.sides == 10)
+        .expect("entry 4 holds manual d10 rolls");
+    let purpose = log.rolls[i].purpose.clone();
+    log.rolls[i].result = result;
+    write_log(&g, e, &log);
+    let path = entry(&g, e).join("outcomes.toml");
+    let mut of: OutcomesFile = toml::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    for d in of.outcomes.iter_mut().flat_map(|o| o.dice.iter_mut()) {
+        if d.purpose == purpose {
+            d.result = result;
+        }
+    }
+    fs::write(&path, toml::to_string(&of).unwrap()).unwrap();
+    reseal(&g, e);
+    only_problem(&g, &format!("{e}: roll '{purpose}': {result} is not a face of a d10"));
+}
+
+#[test]
+fn a_die_face_above_the_sides_is_named() {
+    impossible_manual_roll(11);
+}
+
+#[test]
+fn a_die_face_of_zero_is_named() {
+    // 2.42: a ten-sided die reads 0 as 10, so 0 is never a logged result.
+    impossible_manual_roll(0);
+}
+
+#[test]
+fn a_rewritten_head_is_named() {
+    let (_t, g, names) = played();
+    let dir = GameDir::new(&g);
+    let head_path = history::head_path(&dir);
+    let mut head: Head = toml::from_str(&fs::read_to_string(&head_path).unwrap()).unwrap();
+    let forged = sha256_hex(b"a history that never was");
+    let real = std::mem::replace(&mut head.head, forged.clone());
+    fs::write(&head_path, toml::to_string(&head).unwrap()).unwrap();
+    only_problem(
+        &g,
+        &format!(
+            "history/head.toml: the head is {} but the last entry {} hashes to {}",
+            &forged[..12],
+            names[4],
+            &real[..12]
+        ),
+    );
+}
+
+#[test]
+fn a_head_naming_another_last_entry_is_named() {
+    let (_t, g, names) = played();
+    let dir = GameDir::new(&g);
+    let head_path = history::head_path(&dir);
+    let mut head: Head = toml::from_str(&fs::read_to_string(&head_path).unwrap()).unwrap();
+    head.last = names[3].clone();
+    fs::write(&head_path, toml::to_string(&head).unwrap()).unwrap();
+    only_problem(
+        &g,
+        &format!(
+            "history/head.toml: it names {} as the last entry, not {}",
+            names[3], names[4]
+        ),
+    );
+}
+
+#[test]
+fn an_open_phase_reopened_with_another_seed_is_named() {
+    // The moderator swaps the open phase's seed for one of their choosing,
+    // with its own (consistent) commitment: the last entry published
+    // another one, and players hold that.
+    let (_t, g, names) = played();
+    let dir = GameDir::new(&g);
+    let published = phase::record(&dir).unwrap().unwrap();
+    let state = dir.load_state().unwrap();
+    let forged = phase::open_with_seed(&dir, &state, &[7u8; dice::SEED_LEN]).unwrap();
+    only_problem(
+        &g,
+        &format!(
+            "phase/commitment: it is {} but entry {} published {} for {}",
+            &forged[..12],
+            names[4],
+            &published.commitment[..12],
+            state.phase
+        ),
+    );
+}
+
+#[test]
+fn a_phase_resolved_under_another_commitment_than_published_is_named() {
+    // Entry 1 published the commitment of the phase entry 3 resolves; the
+    // forger rewrites what entry 1 published (and every hash after it).
+    let (_t, g, names) = played();
+    let path = entry(&g, &names[0]).join("entry.toml");
+    let mut rec: EntryRecord = toml::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    let real = rec
+        .next_commitment
+        .clone()
+        .expect("a resolution publishes the next commitment");
+    let forged = sha256_hex(b"another commitment");
+    rec.next_commitment = Some(forged.clone());
+    fs::write(&path, toml::to_string(&rec).unwrap()).unwrap();
+    reseal(&g, &names[0]);
+    only_problem(
+        &g,
+        &format!(
+            "{}: the phase was resolved under commitment {} but entry {} published {}",
+            names[2],
+            &real[..12],
+            names[0],
+            &forged[..12]
+        ),
+    );
+}
+
+#[test]
+fn a_first_entry_naming_a_previous_one_is_named() {
+    let (_t, g, names) = played();
+    let path = entry(&g, &names[0]).join("entry.toml");
+    let mut rec: EntryRecord = toml::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    rec.previous = sha256_hex(b"an entry before the first");
+    fs::write(&path, toml::to_string(&rec).unwrap()).unwrap();
+    // Reseal from the second entry on: it names the forged first entry.
+    reseal(&g, &names[1]);
+    only_problem(
+        &g,
+        &format!("{}: the first entry must name no previous entry (64 zeros)", names[0]),
+    );
+}
+
+#[test]
+fn an_entry_renumbered_is_named() {
+    let (_t, g, names) = played();
+    let path = entry(&g, &names[1]).join("entry.toml");
+    let mut rec: EntryRecord = toml::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    rec.number = 7;
+    fs::write(&path, toml::to_string(&rec).unwrap()).unwrap();
+    reseal(&g, &names[1]);
+    only_problem(
+        &g,
+        &format!(
+            "{}: entry.toml says entry 7 of phase {}, not {}",
+            names[1], rec.phase, names[1]
+        ),
+    );
+}
+
+#[test]
+fn a_missing_recorded_file_is_named() {
+    // Removing a file the entry records is the one change the forger
+    // cannot hide without rewriting entry.toml; here they do not.
+    let (_t, g, names) = played();
+    let e = &names[1];
+    fs::remove_file(entry(&g, e).join("orders/austria.toml")).unwrap();
+    only_problem(
+        &g,
+        &format!("{e}: orders/austria.toml is missing (entry.toml records it)"),
+    );
+}
+
+#[test]
+fn counts_of_committed_and_manual_rolls_are_exact() {
+    // The summary line is what a player reads: 3 resolutions with 3
+    // committed rolls each, one with 3 manual rolls.
+    let (_t, g, names) = played();
+    let r = empereur::ops::verify::verify_game(&GameDir::new(&g), &Default::default()).unwrap();
+    assert!(r.ok(), "{:?}", r.problems);
+    assert_eq!((r.entries, r.committed_rolls, r.manual_rolls), (5, 9, 3));
+    assert_eq!(
+        r.notes
+            .iter()
+            .filter(|n| n.starts_with(&format!("{}: ", names[3])))
+            .count(),
+        3
+    );
+}
