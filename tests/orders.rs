@@ -1,6 +1,6 @@
 //! The order language against a small test scenario
 //! (`tests/fixtures/orders-scenario`): the example folders (valid files
-//! parse clean, invalid files give their golden diagnostics), spans of
+//! parse clean, invalid files give their diagnostics as insta snapshots), spans of
 //! errors, normalised text that parses back, and property tests that no
 //! input panics and every span lies inside the input.
 #![allow(clippy::disallowed_methods)] // tests read files
@@ -113,11 +113,15 @@ fn every_valid_example_parses_clean() {
     }
 }
 
+/// Each invalid example's rendered diagnostics and accepted orders are an
+/// insta snapshot (`tests/snapshots/orders__invalid-<name>.snap`): a
+/// missing or different snapshot fails, and CI never writes one. After a
+/// deliberate change: `INSTA_UPDATE=always cargo test --test orders` (or
+/// `cargo insta review`), then read the diff before committing.
 #[test]
 fn every_invalid_example_gives_its_golden_diagnostics() {
     let files = examples("invalid");
     assert!(files.len() >= 8, "{files:?}");
-    let update = std::env::var("UPDATE_GOLDEN").is_ok();
     let mut failures = Vec::new();
     for f in files {
         let (text, c) = check_file(&f);
@@ -128,17 +132,19 @@ fn every_invalid_example_gives_its_golden_diagnostics() {
             got.push_str(&format!("  {}\n", o.text));
         }
         assert!(!c.all_accepted(), "{name} has no error");
-        let golden = f.with_extension("expected");
-        if update || !golden.exists() {
-            std::fs::write(&golden, &got).unwrap();
-            continue;
-        }
-        let want = std::fs::read_to_string(&golden).unwrap();
-        if want != got {
-            failures.push(format!("== {name}\n-- want:\n{want}\n-- got:\n{got}"));
+        let stem = f.file_stem().unwrap().to_string_lossy().to_string();
+        // Every example is compared (and every new snapshot written as
+        // .snap.new) before the test fails.
+        let compared = std::panic::catch_unwind(|| {
+            insta::with_settings!({ description => format!("orders/examples/invalid/{name}"), omit_expression => true }, {
+                insta::assert_snapshot!(format!("invalid-{stem}"), got);
+            });
+        });
+        if compared.is_err() {
+            failures.push(name);
         }
     }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(failures.is_empty(), "snapshots missing or different: {failures:?}");
 }
 
 #[test]
