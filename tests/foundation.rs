@@ -71,11 +71,9 @@ fn new_then_show_end_to_end() {
     );
 
     let v = show_json(&dir, None);
-    assert!(
-        v["phase"].is_object() || v["phase"].is_string(),
-        "phase: {}",
-        v["phase"]
-    );
+    // A new game opens at the first phase of the scenario: Fall 1805's
+    // Turn Start.
+    assert_eq!(v["phase"], "1805-fall-turn-start");
     let scen = Scenario::embedded("1805").unwrap();
     for p in PowerId::ALL {
         assert_eq!(v["powers"][p.id()]["gold"], scen.power(p).gold, "{p} gold");
