@@ -205,7 +205,7 @@ fn aggregates_2_5() {
     assert_eq!(sum(garrisons(PowerId::Britain)), (6, 4), "British additional 6/4");
     assert_eq!(sum(garrisons(PowerId::Prussia)), (4, 1), "Prussian additional 4/1");
     let gib = s.map.province("gibraltar").unwrap();
-    assert_eq!(gib.pol, 10, "Gibraltar is worth 10 VPs");
+    assert_eq!(gib.capture_vp, 10, "Gibraltar is worth 10 VPs (a capture award)");
     assert!(gib.white, "2.11: Gibraltar is printed white");
     assert_eq!(gib.owner, Owner::Major(PowerId::Britain));
     // France has eight home provinces (REP97) and only seven powers exist.
@@ -412,6 +412,19 @@ fn seas_and_arrows() {
     assert!(m.arrow("naples", "sicily").is_some(), "Messina");
     assert!(m.arrow("gibraltar", "morocco").is_some(), "Strait of Gibraltar");
     assert!(m.arrow("constantinople", "anatolia").is_some(), "Bosporus");
+    // Only straits: no arrow across the Channel or other open sea (12.2.1).
+    assert!(m.arrow("london", "paris").is_none(), "no arrow across the Channel");
+    for a in &m.arrows {
+        let why = a.source.to_string();
+        assert!(
+            ["seed", "Strait", "Oresund", "Bosporus"]
+                .iter()
+                .any(|w| why.contains(w)),
+            "arrow {}-{} gives no strait as its reason: {why}",
+            a.from,
+            a.to
+        );
+    }
     // Islands touch the sea, and white provinces are islands, Gibraltar or Copenhagen (2.11, 2.13).
     for p in &m.provinces {
         if p.adjacent.is_empty() {

@@ -113,6 +113,8 @@ pub struct Province {
     pub aliases: Vec<String>,
     pub econ: u32,
     pub pol: u32,
+    /// VP to the power that takes control of it from another (2.5).
+    pub capture_vp: u32,
     pub garrison: u32,
     pub kind: ProvinceKind,
     pub owner: Owner,

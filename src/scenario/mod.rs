@@ -368,6 +368,7 @@ impl Scenario {
                 aliases: p.aliases,
                 econ: p.econ,
                 pol: p.pol,
+                capture_vp: p.capture_vp,
                 garrison: p.garrison,
                 kind,
                 owner,

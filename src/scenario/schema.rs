@@ -47,6 +47,10 @@ pub struct RawProvince {
     pub aliases: Vec<String>,
     pub econ: u32,
     pub pol: u32,
+    /// VP awarded once to a power that takes control of the province from
+    /// another (2.5 "Gibraltar is worth 10 VPs", read as a capture award).
+    #[serde(default)]
+    pub capture_vp: u32,
     pub garrison: u32,
     /// home | minor | minor_power | loyal_minor | remapable_home (2.12 a–e)
     pub kind: String,

@@ -207,7 +207,7 @@ pub fn besiege(
             x.garrison = None;
         }
         o.summary = format!("{} retakes its home province {}", power.name(), p.name);
-        return Ok(o);
+        return Ok(capture_award(state, p, power, o));
     }
     // 2.23: a garrison is one infantry division from a besieging corps
     let donor = corps.iter().find(|k| {
@@ -251,7 +251,22 @@ pub fn besiege(
         "2.23: an infantry division of {donor} stays as garrison of {kind}"
     ));
     o.summary = format!("{} takes {} and leaves a garrison of {kind}", power.name(), p.name);
-    Ok(o)
+    Ok(capture_award(state, p, power, o))
+}
+
+/// 2.5: a province worth VP on capture ("Gibraltar is worth 10 VPs",
+/// `capture_vp` in `provinces.toml`) gives them to the power that takes
+/// control of it from another; the loser pays nothing.
+fn capture_award(state: &mut State, p: &crate::map::Province, power: PowerId, o: Outcome) -> Outcome {
+    if p.capture_vp == 0 {
+        return o;
+    }
+    let vp = i64::from(p.capture_vp);
+    state.power_mut(power).vp += vp;
+    o.vp(power, vp).why(format!(
+        "2.5: {} is worth {vp} VP to the power that captures it",
+        p.name
+    ))
 }
 
 /// Check a garrison order (2.23, 3.41).
