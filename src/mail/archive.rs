@@ -77,8 +77,7 @@ pub fn archive(inbox: &Path, raw: &[u8]) -> Result<Archived> {
             .with_context(|| format!("cannot write {}", tmp.display()))?;
         f.write_all(raw)
             .with_context(|| format!("cannot write {}", tmp.display()))?;
-        f.sync_all()
-            .with_context(|| format!("cannot fsync {}", tmp.display()))?;
+        crate::store::durable::file_written(&new, &f)?;
     }
     fs::rename(&tmp, &new).with_context(|| format!("cannot move {} into new/", tmp.display()))?;
     sync_dir(&inbox.join("new"));
@@ -92,6 +91,8 @@ pub fn archive(inbox: &Path, raw: &[u8]) -> Result<Archived> {
 
 /// Mark an archived message processed (`new/` -> `cur/`, flag Seen).
 pub fn mark_done(inbox: &Path, hash: &str) -> Result<()> {
+    // A commit point: what processing the message wrote is durable first.
+    crate::store::durable::barrier()?;
     let from = inbox.join("new").join(hash);
     let to = inbox.join("cur").join(done_name(hash));
     if from.exists() {
@@ -103,6 +104,8 @@ pub fn mark_done(inbox: &Path, hash: &str) -> Result<()> {
 
 /// Mark many messages processed, with one directory fsync.
 pub fn mark_done_many(inbox: &Path, hashes: &[String]) -> Result<()> {
+    // A commit point: what processing the messages wrote is durable first.
+    crate::store::durable::barrier()?;
     for hash in hashes {
         let from = inbox.join("new").join(hash);
         if from.exists() {

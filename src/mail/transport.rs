@@ -177,6 +177,9 @@ pub fn send_all(
         env.sending = true;
         env.attempts += 1;
         outbox::write_envelope(&env_path, &env)?;
+        // Durable before the message leaves: after a power loss it is
+        // held, never sent twice. Also makes the queued mail durable.
+        crate::store::durable::barrier()?;
         match sender.send_raw(&lenv, &bytes) {
             Ok(reply) => {
                 env.sending = false;

@@ -51,6 +51,15 @@ pub fn run(a: &AutoplayArgs) -> Result<Done> {
 /// Generate orders for the powers that have none and resolve, `phases`
 /// times or until the game ends. `now` stamps the submissions.
 pub fn autoplay(dir: &GameDir, phases: u32, seed: u64, now: Option<&str>) -> Result<AutoplaySummary> {
+    // The generated submissions are made durable with each resolution
+    // (see `store::durable`).
+    let group = crate::store::durable::group();
+    let s = autoplay_grouped(dir, phases, seed, now)?;
+    group.commit()?;
+    Ok(s)
+}
+
+fn autoplay_grouped(dir: &GameDir, phases: u32, seed: u64, now: Option<&str>) -> Result<AutoplaySummary> {
     let config = dir.load_config()?;
     let scenario = dir.load_scenario(&config)?;
     let mut summary = AutoplaySummary::default();

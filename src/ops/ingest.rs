@@ -114,6 +114,9 @@ const BATCH: usize = 256;
 /// Ingest everything `a` names at time `now`.
 pub fn ingest(a: &IngestArgs, now: chrono::DateTime<chrono::Utc>) -> Result<Vec<Handled>> {
     let msgs = sources(a)?;
+    // Archive copies, submissions and replies are made durable together
+    // before each batch is marked processed (see `store::durable`).
+    let group = crate::store::durable::group();
     let mut run = Run::new(now);
     let mut out = Vec::new();
     match (&a.game, &a.games) {
@@ -144,5 +147,7 @@ pub fn ingest(a: &IngestArgs, now: chrono::DateTime<chrono::Utc>) -> Result<Vec<
         }
         _ => bail!("say which game: --game DIR, or --games DIR for a directory of games"),
     }
+    drop(run);
+    group.commit()?;
     Ok(out)
 }

@@ -138,7 +138,13 @@ pub fn resolve_game(dir: &GameDir, opts: &ResolveOptions) -> Result<Resolved> {
 /// the rules engine makes none).
 pub fn resolve_game_with(dir: &GameDir, opts: &ResolveOptions, engine: Engine) -> Result<Resolved> {
     let _lock = dir.lock()?;
-    resolve_with_lock_held(dir, opts, engine)
+    // Group commit: the entry's files, the staged seed, the new state
+    // are fsynced together before the head and before the staged seed
+    // goes (see `store::durable`).
+    let group = store::durable::group();
+    let r = resolve_with_lock_held(dir, opts, engine)?;
+    group.commit()?;
+    Ok(r)
 }
 
 /// As [`resolve_game`] for a caller that already holds the game lock

@@ -158,6 +158,15 @@ pub fn game_dirs(root: &Path) -> Result<Vec<PathBuf>> {
 /// moderator's Maildir; those for other games are left for them (a
 /// message names its game; see `mail::ingest`).
 pub fn run_game(root: &Path, incoming: &[Vec<u8>], now: DateTime<Utc>) -> Result<RunReport> {
+    // One group commit for the whole run: fsyncs wait for the commit
+    // points (messages marked processed, the history head, each send).
+    let group = store::durable::group();
+    let report = run_game_grouped(root, incoming, now)?;
+    group.commit()?;
+    Ok(report)
+}
+
+fn run_game_grouped(root: &Path, incoming: &[Vec<u8>], now: DateTime<Utc>) -> Result<RunReport> {
     let ctx = GameCtx::load(root)?;
     let dir = ctx.dir.clone();
     let _lock = dir.lock()?;

@@ -16,7 +16,7 @@
 //! are removed by [`discard_uncommitted`].
 #![allow(clippy::disallowed_methods)] // adapter: files
 
-use super::{GameDir, atomic_write, read_text, sync_dir};
+use super::{GameDir, commit_write, read_text, sync_dir};
 use crate::dice::Roll;
 use crate::ids::{PhaseId, PowerId};
 use crate::rules::Outcome;
@@ -260,7 +260,9 @@ pub fn commit(dir: &GameDir, info: &EntryInfo) -> Result<()> {
         last: info.name.clone(),
     };
     let text = toml::to_string(&head).context("serialising head.toml")?;
-    atomic_write(&head_path(dir), text.as_bytes())
+    // The entry (and whatever the command wrote before it) is durable
+    // before the head names it.
+    commit_write(&head_path(dir), text.as_bytes())
 }
 
 /// Stage and commit in one go (moderator entries, undo).
@@ -317,8 +319,7 @@ fn write_synced(path: &Path, bytes: &[u8]) -> Result<()> {
     let mut f = fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
     f.write_all(bytes)
         .with_context(|| format!("cannot write {}", path.display()))?;
-    f.sync_all()?;
-    Ok(())
+    super::durable::file_written(path, &f)
 }
 
 /// Plain-text render of a phase's outcomes (the moderator's view; the

@@ -15,6 +15,7 @@
 
 pub mod clock;
 pub mod config;
+pub mod durable;
 pub mod fault;
 pub mod history;
 pub mod password;
@@ -147,8 +148,7 @@ impl GameDir {
             .open(self.journal())
             .with_context(|| format!("cannot open {}", self.journal().display()))?;
         f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-        Ok(())
+        durable::file_written(&self.journal(), &f)
     }
 
     /// Append one line to the journal (with a timestamp given by the
@@ -161,8 +161,7 @@ impl GameDir {
             .with_context(|| format!("cannot open {}", self.journal().display()))?;
         let clean: String = line.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
         writeln!(f, "{when} {clean}")?;
-        f.sync_all()?;
-        Ok(())
+        durable::file_written(&self.journal(), &f)
     }
 }
 
@@ -238,8 +237,18 @@ pub fn read_scenario_files(dir: &Path) -> Result<ScenarioFiles> {
 
 /// Write a file atomically: a temporary file in the same directory,
 /// fsync, rename over the target, fsync the directory. A crash leaves the
-/// old content or the new, never a mix.
+/// old content or the new, never a mix. Inside a [`durable::Group`] the
+/// two fsyncs wait for the group's next barrier.
 pub fn atomic_write(path: &Path, bytes: &[u8]) -> Result<()> {
+    atomic_write_mode(path, bytes, None)
+}
+
+/// A commit point: everything written before is made durable
+/// ([`durable::barrier`]), then `path` is written and fsynced at once,
+/// inside a group or not.
+pub fn commit_write(path: &Path, bytes: &[u8]) -> Result<()> {
+    durable::barrier()?;
+    let _outside = durable::immediate();
     atomic_write_mode(path, bytes, None)
 }
 
@@ -261,7 +270,7 @@ pub fn atomic_write_mode(path: &Path, bytes: &[u8], mode: Option<u32>) -> Result
     let _ = mode;
     tmp.write_all(bytes)
         .with_context(|| format!("cannot write {}", path.display()))?;
-    tmp.as_file().sync_all()?;
+    durable::file_written(path, tmp.as_file())?;
     tmp.persist(path)
         .with_context(|| format!("cannot replace {}", path.display()))?;
     sync_dir(dir);
@@ -269,11 +278,10 @@ pub fn atomic_write_mode(path: &Path, bytes: &[u8], mode: Option<u32>) -> Result
 }
 
 /// fsync a directory so a rename in it is durable (best effort: not every
-/// platform allows opening a directory).
+/// platform allows opening a directory); inside a group, once at its next
+/// barrier.
 pub fn sync_dir(dir: &Path) {
-    if let Ok(d) = File::open(dir) {
-        let _ = d.sync_all();
-    }
+    durable::dir_changed(dir);
 }
 
 /// The game lock: an exclusive advisory lock on `.lock`, which also holds
@@ -308,8 +316,8 @@ impl GameLock {
         }
         let now = chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ");
         file.set_len(0)?;
+        // Who holds the lock matters only while it is held: no fsync.
         write!(file, "pid {} since {now}", std::process::id())?;
-        file.sync_all()?;
         Ok(GameLock { file })
     }
 }

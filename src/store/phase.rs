@@ -152,6 +152,9 @@ pub fn promote_next(dir: &GameDir, game: &str) -> Result<()> {
 pub fn discard_next(dir: &GameDir) -> Result<()> {
     let path = next_seed_path(dir);
     if path.exists() {
+        // Its removal ends a resolution (see `ops::resolve`): the new
+        // state, seed and commitment are durable first.
+        super::durable::barrier()?;
         std::fs::remove_file(&path).with_context(|| format!("cannot remove {}", path.display()))?;
         super::sync_dir(&dir.phase());
     }
