@@ -49,7 +49,7 @@ fn phase_of(text: &str) -> String {
 }
 
 /// The situation an example needs, from `# test-…:` lines: `test-war: A B`
-/// puts two powers at war; `test-at-sea: NATION N SEA` puts a squadron at
+/// puts two powers at war, `test-alliance: A B` allies them; `test-at-sea: NATION N SEA` puts a squadron at
 /// sea (naval orders other than sailing need one there, 5.4);
 /// `test-at: NATION N PROVINCE` moves a corps; `test-controller: NATION
 /// PROVINCE` hands a province to a nation (as a won siege would).
@@ -59,6 +59,11 @@ fn situation(text: &str, state: &mut State) {
         match words.as_slice() {
             ["#", "test-war:", a, b] => {
                 state.relations.set_war(a.parse().unwrap(), b.parse().unwrap(), true);
+            }
+            ["#", "test-alliance:", a, b] => {
+                state
+                    .relations
+                    .set_alliance(a.parse().unwrap(), b.parse().unwrap(), true);
             }
             ["#", "test-at-sea:", nation, n, sea] => {
                 let nation: empereur::ids::Nation = nation.parse().unwrap();
@@ -276,8 +281,10 @@ fn capacity_counts_four_boxes_in_french_corps_one_to_four() {
 #[test]
 fn a_deficit_blocks_every_purchase() {
     let mut state = state_at("1806-winter");
-    state.power_mut(PowerId::France).debt = 5;
-    let c = orders::check("BUY VP WITH 1 GOLD", scenario(), &state, Some(PowerId::France));
+    // A deficit the Winter's income cannot repay (a small one is repaid
+    // before the purchase, 4.221).
+    state.power_mut(PowerId::France).debt = 500;
+    let c = orders::check("BUY VP WITH 10 GOLD", scenario(), &state, Some(PowerId::France));
     assert_eq!(c.diagnostics[0].code, "cannot-pay");
     assert!(
         c.diagnostics[0].message.contains("4.221"),

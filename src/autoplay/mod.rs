@@ -2,7 +2,7 @@
 //! orders that `empereur autoplay`, `empereur balance`, the campaign tests
 //! and the benches feed to the engine. Not part of the rules engine: it
 //! only reads the state and proposes orders that the legality check
-//! ([`crate::rules::validate`]) accepts.
+//! ([`crate::rules::legality::judge`]) accepts.
 //!
 //! | file | what |
 //! |---|---|

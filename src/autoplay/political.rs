@@ -2,7 +2,7 @@
 //! actions, builds and VP purchases (the military orders are rules II's).
 //! Used by `empereur autoplay`, the campaign tests and the benchmarks.
 //! Deterministic: everything comes from `rng_seed`. Every order returned
-//! passes [`crate::rules::validate`].
+//! passes [`crate::rules::legality::judge`].
 
 use super::Rng;
 use crate::diagnostic::Span;
@@ -181,6 +181,12 @@ pub fn generate(scenario: &Scenario, state: &State, power: PowerId, rng_seed: u6
             }
         }
     }
-    out.retain(|l| crate::rules::validate(scenario, state, power, &l.order).is_ok());
+    let set: Vec<&Order> = out.iter().map(|l| &l.order).collect();
+    let keep: Vec<bool> = crate::rules::legality::judge(scenario, state, power, &set)
+        .iter()
+        .map(Result::is_ok)
+        .collect();
+    let mut keep = keep.into_iter();
+    out.retain(|_| keep.next().unwrap_or(false));
     out
 }

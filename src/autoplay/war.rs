@@ -1,5 +1,5 @@
 //! Random-but-legal military orders for `empereur autoplay` and the
-//! campaign tests: every order generated passes [`crate::rules::validate`].
+//! campaign tests: every order generated passes [`crate::rules::legality::judge`].
 //!
 //! For each corps the power orders (its own, its Allied or Controlled
 //! NPCs', its minors'): besiege where it stands if it may, else move
@@ -10,7 +10,7 @@
 use crate::diagnostic::Span;
 use crate::ids::PowerId;
 use crate::orders::ast::{Order, OrderLine};
-use crate::rules::validate;
+use crate::rules::legality::judge_one as validate;
 use crate::rules::war::control;
 use crate::rules::war::movement::orders_for;
 use crate::scenario::Scenario;

@@ -5,15 +5,14 @@
 //! what a message means (header, which lines are orders, quoting and
 //! signatures); `lexer` splits a line into tokens with spans; `parse`
 //! reads one order and resolves its names against the map and the state;
-//! `validate` checks phase, authority and payment; `text` writes the
-//! normalised form. Legality that needs the rules engine comes from
-//! [`crate::rules::validate`], called for every parsed order.
+//! `text` writes the normalised form. Whether the phase can carry the
+//! orders out is [`crate::rules::legality::judge`]'s answer, given the
+//! whole set of parsed orders: the engine asks the same function.
 
 pub mod ast;
 pub mod lexer;
 pub mod parse;
 pub mod text;
-pub mod validate;
 
 use crate::diagnostic::{Diagnostic, Span, suggest};
 use crate::ids::{PhaseId, PowerId};
@@ -30,6 +29,9 @@ pub struct Checked {
     pub header: Header,
     pub accepted: Vec<OrderLine>,
     pub diagnostics: Vec<Diagnostic>,
+    /// Orders that parsed but that the phase cannot carry out (each has
+    /// its error among the diagnostics).
+    pub refused: Vec<OrderLine>,
 }
 
 impl Checked {
@@ -239,44 +241,21 @@ pub fn check(source: &str, scenario: &Scenario, state: &State, power: Option<Pow
     }
 
     if let Some(power) = power {
-        let ctx = parse::Ctx { scenario, state, power };
-        let mut purse = validate::Purse::new(scenario, state);
-        for (no, body) in order_lines {
-            let toks = lexer::lex(body, no);
-            if toks.is_empty() {
-                continue;
+        let parsed = parse_lines(scenario, state, power, &order_lines, &mut diags);
+        let set: Vec<&ast::Order> = parsed.iter().map(|l| &l.order).collect();
+        let verdicts = crate::rules::legality::judge(scenario, state, power, &set);
+        for (line, verdict) in parsed.into_iter().zip(verdicts) {
+            match verdict {
+                Ok(()) => out.accepted.push(line),
+                Err(why) => {
+                    diags.push(Diagnostic::error(
+                        why.code(),
+                        format!("{why} ({})", why.rule()),
+                        line.span,
+                    ));
+                    out.refused.push(line);
+                }
             }
-            let line_span = parse::Cur::new(&toks).line_span;
-            let mut p = parse::LineParser::new(&ctx);
-            let order = p.order(&toks);
-            diags.append(&mut p.errs);
-            let Some(order) = order else { continue };
-            if let Err(msg) = validate::phase_allows(state, power, &order) {
-                diags.push(Diagnostic::error("wrong-phase", msg, line_span));
-                continue;
-            }
-            // What the message can pay is checked first (it names the
-            // purse); the engine's legality next. Charge only what passes.
-            let mut trial = purse.clone();
-            if let Err((code, msg)) = trial.charge(power, &order) {
-                diags.push(Diagnostic::error(code, msg, line_span));
-                continue;
-            }
-            if let Err(r) = crate::rules::validate(scenario, state, power, &order) {
-                diags.push(Diagnostic::error(
-                    "illegal",
-                    format!("{} ({})", r.reason, r.rule),
-                    line_span,
-                ));
-                continue;
-            }
-            purse = trial;
-            let text = text::normalise(scenario, &order);
-            out.accepted.push(OrderLine {
-                order,
-                text,
-                span: line_span,
-            });
         }
     }
 
@@ -294,6 +273,34 @@ pub fn check(source: &str, scenario: &Scenario, state: &State, power: Option<Pow
     diags.sort_by_key(|d| (d.span.line, d.span.col));
     out.diagnostics = diags;
     out
+}
+
+/// Parse the order lines and resolve their names; lines with an error
+/// leave their diagnostics and no order.
+fn parse_lines(
+    scenario: &Scenario,
+    state: &State,
+    power: PowerId,
+    lines: &[(usize, &str)],
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<OrderLine> {
+    let ctx = parse::Ctx { scenario, state, power };
+    let mut parsed = Vec::new();
+    for &(no, body) in lines {
+        let toks = lexer::lex(body, no);
+        if toks.is_empty() {
+            continue;
+        }
+        let span = parse::Cur::new(&toks).line_span;
+        let mut p = parse::LineParser::new(&ctx);
+        let order = p.order(&toks);
+        diags.append(&mut p.errs);
+        if let Some(order) = order {
+            let text = text::normalise(scenario, &order);
+            parsed.push(OrderLine { order, text, span });
+        }
+    }
+    parsed
 }
 
 /// Render every diagnostic of a check against its source, in order.

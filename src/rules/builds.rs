@@ -14,10 +14,11 @@
 //! - 3.3 / 2.5: reinforcements and commanders with an arrival date appear
 //!   in the Build Phase of that turn (Wellington: Spring 1807).
 
+use super::Rejection;
 use super::economy::{controller, rejected, repay_debt};
 use super::outcome::Outcome;
 use crate::ids::{Nation, PowerId};
-use crate::orders::ast::{BuildItem, Order, OrderLine};
+use crate::orders::ast::{BuildItem, Order};
 use crate::scenario::Scenario;
 use crate::state::{Location, Squadron, State, UnitKey};
 use std::collections::BTreeMap;
@@ -30,67 +31,80 @@ fn may_build_nation(state: &State, power: PowerId, nation: &Nation) -> bool {
     }
 }
 
+/// Gold already charged for builds per province this phase: (list cost
+/// built so far, Gold charged so far), for 2.71.
+pub type Spent = BTreeMap<String, (u32, u32)>;
+
 /// Resolve every build order of the phase.
 pub fn build_phase(scenario: &Scenario, state: &mut State, orders: &super::PhaseOrders, out: &mut Vec<Outcome>) {
     arrivals(scenario, state, out);
     for (p, lines) in orders {
-        // Per province: list cost built so far and Gold charged so far.
-        let mut spent: BTreeMap<String, (u32, u32)> = BTreeMap::new();
+        let mut spent = Spent::new();
         for line in lines {
-            // 4.221: nothing is built while a deficit is unpaid.
-            if matches!(line.order, Order::Build { .. } | Order::BuildSquadron { .. }) && !repay_debt(state, *p, out) {
-                out.push(rejected(
-                    "4.221",
-                    *p,
-                    &line.text,
-                    "a deficit must be repaid before anything is built",
-                ));
-                continue;
-            }
-            match &line.order {
-                Order::Build { corps, items } => {
-                    build_divisions(scenario, state, *p, corps, items, line, &mut spent, out)
-                }
-                Order::BuildSquadron { port, count } => {
-                    build_squadrons(scenario, state, *p, port, *count, line, &mut spent, out)
-                }
-                _ => out.push(rejected(
-                    "6.0",
-                    *p,
-                    &line.text,
-                    "only builds are ordered in the Build Phase",
-                )),
+            match build(scenario, state, *p, &line.order, &mut spent, out) {
+                Ok(o) => out.push(o.order(&line.text)),
+                Err(r) => out.push(rejected(&r.rule, *p, &line.text, &r.reason)),
             }
         }
     }
 }
 
-/// Charge the 2.71 increase for `list` more Gold of builds in `province`;
-/// returns the Gold charged or a reason.
-fn charge(
+fn no(rule: &str, reason: impl Into<String>) -> Rejection {
+    Rejection {
+        rule: rule.to_string(),
+        reason: reason.into(),
+    }
+}
+
+/// Carry out one build order of `p` (the Build Phase loop, and the
+/// legality check on a projected state, both call this). A deficit is
+/// repaid first (4.221); nothing changes when the order is refused.
+pub fn build(
     scenario: &Scenario,
     state: &mut State,
     p: PowerId,
+    order: &Order,
+    spent: &mut Spent,
+    out: &mut Vec<Outcome>,
+) -> Result<Outcome, Rejection> {
+    if !matches!(order, Order::Build { .. } | Order::BuildSquadron { .. }) {
+        return Err(no("6.0", "only builds are ordered in the Build Phase"));
+    }
+    // 4.221: nothing is built while a deficit is unpaid.
+    if !repay_debt(state, p, out) {
+        return Err(no("4.221", "a deficit must be repaid before anything is built"));
+    }
+    match order {
+        Order::Build { corps, items } => build_divisions(scenario, state, p, corps, items, spent),
+        Order::BuildSquadron { port, count } => build_squadrons(scenario, state, p, port, *count, spent),
+        _ => unreachable!("checked above"),
+    }
+}
+
+/// The 2.71 price of `list` more Gold of builds in `province`, given what
+/// was built there already this phase: (the increase to pay, the new
+/// province total, why).
+pub fn price(
+    scenario: &Scenario,
+    p: PowerId,
     province: &str,
     list: u32,
-    spent: &mut BTreeMap<String, (u32, u32)>,
-) -> Result<(u32, String), String> {
+    spent: &Spent,
+) -> Result<(u32, (u32, u32), String), Rejection> {
     let loc = scenario.loc_length(p, province).ok_or_else(|| {
-        format!(
-            "no line of communication from {}'s home provinces to {province}",
-            p.name()
+        no(
+            "2.71",
+            format!(
+                "no line of communication from {}'s home provinces to {province}",
+                p.name()
+            ),
         )
     })?;
     let (old_list, old_cost) = spent.get(province).copied().unwrap_or((0, 0));
     let new_cost = scenario.tables.build_costs.cost(old_list + list, loc);
-    let inc = new_cost - old_cost;
-    if i64::from(inc) > state.power(p).gold {
-        return Err(format!("costs {inc} Gold, treasury has {}", state.power(p).gold));
-    }
-    spent.insert(province.to_string(), (old_list + list, new_cost));
-    state.power_mut(p).gold -= i64::from(inc);
     Ok((
-        inc,
+        new_cost - old_cost,
+        (old_list + list, new_cost),
         format!(
             "2.71: list ${} in {province} at LOC {loc} -> ${new_cost} ({}% a step, {})",
             old_list + list,
@@ -100,83 +114,34 @@ fn charge(
     ))
 }
 
-#[allow(clippy::too_many_arguments)]
-fn build_divisions(
+/// Charge the 2.71 increase for `list` more Gold of builds in `province`;
+/// returns the Gold charged and why, or the reason it cannot be paid.
+fn charge(
     scenario: &Scenario,
     state: &mut State,
     p: PowerId,
-    key: &UnitKey,
-    items: &[BuildItem],
-    line: &OrderLine,
-    spent: &mut BTreeMap<String, (u32, u32)>,
-    out: &mut Vec<Outcome>,
-) {
-    let text = &line.text;
-    let Some(c) = state.corps(&key.nation, key.number) else {
-        out.push(rejected("6.0", p, text, &format!("no {key}")));
-        return;
-    };
-    if state.commanding_power(&c.nation) != Some(p) {
-        out.push(rejected("6.0", p, text, &format!("{key} is not {}'s", p.name())));
-        return;
-    }
-    let Some(at) = c.location.clone() else {
-        out.push(rejected("6.0", p, text, &format!("{key} is not on the map")));
-        return;
-    };
-    let count: u32 = items.iter().map(|i| i.count).sum();
-    if c.divisions.len() + count as usize > c.capacity() {
-        out.push(rejected(
-            "2.22",
-            p,
-            text,
-            &format!("{key} has {} of {} boxes filled", c.divisions.len(), c.capacity()),
+    province: &str,
+    list: u32,
+    spent: &mut Spent,
+) -> Result<(u32, String), Rejection> {
+    let (inc, total, why) = price(scenario, p, province, list, spent)?;
+    if i64::from(inc) > state.power(p).gold {
+        return Err(no(
+            "6.0",
+            format!("costs {inc} Gold, treasury has {}", state.power(p).gold),
         ));
-        return;
     }
+    spent.insert(province.to_string(), total);
+    state.power_mut(p).gold -= i64::from(inc);
+    Ok((inc, why))
+}
+
+/// The list cost of a division build (before 2.71).
+pub fn list_cost(scenario: &Scenario, items: &[BuildItem]) -> Result<u32, Rejection> {
     let mut list = 0;
     for it in items {
-        if !may_build_nation(state, p, &it.nation) {
-            out.push(rejected(
-                "3.44",
-                p,
-                text,
-                &format!("{} may not build {} units", p.name(), it.nation),
-            ));
-            return;
-        }
-        if let Nation::Minor(_) = &it.nation
-            && c.nation != it.nation
-            && matches!(c.nation, Nation::Minor(_))
-        {
-            out.push(rejected(
-                "3.43",
-                p,
-                text,
-                "a minor power corps holds only its own divisions",
-            ));
-            return;
-        }
-        let pool = match &it.nation {
-            Nation::Major(q) => state.power(*q).pool.of(it.arm),
-            Nation::Minor(m) => state.minors.get(m).map_or(0, |s| s.pool.of(it.arm)),
-        };
-        if pool < it.count {
-            out.push(rejected(
-                "6.0",
-                p,
-                text,
-                &format!(
-                    "only {pool} {} {} division(s) in the force pool",
-                    it.nation,
-                    it.arm.short()
-                ),
-            ));
-            return;
-        }
         let Some(costs) = scenario.costs(&it.nation) else {
-            out.push(rejected("6.0", p, text, &format!("no costs for {}", it.nation)));
-            return;
+            return Err(no("6.0", format!("no costs for {}", it.nation)));
         };
         let unit = match it.arm {
             crate::scenario::Arm::Infantry => costs.infantry,
@@ -185,13 +150,57 @@ fn build_divisions(
         };
         list += unit * it.count;
     }
-    let (paid, why) = match charge(scenario, state, p, &at, list, spent) {
-        Ok(v) => v,
-        Err(reason) => {
-            out.push(rejected("6.0", p, text, &reason));
-            return;
-        }
+    Ok(list)
+}
+
+fn build_divisions(
+    scenario: &Scenario,
+    state: &mut State,
+    p: PowerId,
+    key: &UnitKey,
+    items: &[BuildItem],
+    spent: &mut Spent,
+) -> Result<Outcome, Rejection> {
+    let Some(c) = state.corps(&key.nation, key.number) else {
+        return Err(no("6.0", format!("no {key}")));
     };
+    if state.commanding_power(&c.nation) != Some(p) {
+        return Err(no("6.0", format!("{key} is not {}'s", p.name())));
+    }
+    let Some(at) = c.location.clone() else {
+        return Err(no("6.0", format!("{key} is not on the map")));
+    };
+    let count: u32 = items.iter().map(|i| i.count).sum();
+    if c.divisions.len() + count as usize > c.capacity() {
+        return Err(no(
+            "2.22",
+            format!("{key} has {} of {} boxes filled", c.divisions.len(), c.capacity()),
+        ));
+    }
+    for it in items {
+        if !may_build_nation(state, p, &it.nation) {
+            return Err(no("3.44", format!("{} may not build {} units", p.name(), it.nation)));
+        }
+        if let Nation::Minor(_) = &it.nation
+            && c.nation != it.nation
+            && matches!(c.nation, Nation::Minor(_))
+        {
+            return Err(no("3.43", "a minor power corps holds only its own divisions"));
+        }
+        let pool = pool_of(state, &it.nation, Some(it.arm));
+        if pool < it.count {
+            return Err(no(
+                "6.0",
+                format!(
+                    "only {pool} {} {} division(s) in the force pool",
+                    it.nation,
+                    it.arm.short()
+                ),
+            ));
+        }
+    }
+    let list = list_cost(scenario, items)?;
+    let (paid, why) = charge(scenario, state, p, &at, list, spent)?;
     for it in items {
         match &it.nation {
             Nation::Major(q) => *state.power_mut(*q).pool.of_mut(it.arm) -= it.count,
@@ -212,58 +221,49 @@ fn build_divisions(
             }
         }
     }
-    out.push(
-        Outcome::new(
-            "6.0",
-            "build",
-            format!("{} builds {count} division(s) into {key} for {paid} Gold", p.name()),
-        )
-        .power(p)
-        .order(text)
-        .gold(p, -i64::from(paid))
-        .why(why)
-        .only(vec![p]),
-    );
+    Ok(Outcome::new(
+        "6.0",
+        "build",
+        format!("{} builds {count} division(s) into {key} for {paid} Gold", p.name()),
+    )
+    .power(p)
+    .gold(p, -i64::from(paid))
+    .why(why)
+    .only(vec![p]))
 }
 
-#[allow(clippy::too_many_arguments)]
+/// Divisions of `arm` (squadrons for `None`) left in `nation`'s force pool.
+pub fn pool_of(state: &State, nation: &Nation, arm: Option<crate::scenario::Arm>) -> u32 {
+    let pool = match nation {
+        Nation::Major(q) => Some(state.power(*q).pool),
+        Nation::Minor(m) => state.minors.get(m).map(|s| s.pool),
+    };
+    match (pool, arm) {
+        (Some(p), Some(a)) => p.of(a),
+        (Some(p), None) => p.squadrons,
+        (None, _) => 0,
+    }
+}
+
 fn build_squadrons(
     scenario: &Scenario,
     state: &mut State,
     p: PowerId,
     port: &str,
     count: u32,
-    line: &OrderLine,
-    spent: &mut BTreeMap<String, (u32, u32)>,
-    out: &mut Vec<Outcome>,
-) {
-    let text = &line.text;
+    spent: &mut Spent,
+) -> Result<Outcome, Rejection> {
     if !scenario.map.province(port).is_some_and(|x| x.port) || controller(scenario, state, port) != Some(p) {
-        out.push(rejected(
-            "6.0",
-            p,
-            text,
-            &format!("{port} is not a port {} controls", p.name()),
-        ));
-        return;
+        return Err(no("6.0", format!("{port} is not a port {} controls", p.name())));
     }
     if state.power(p).pool.squadrons < count || count == 0 {
-        out.push(rejected(
+        return Err(no(
             "6.0",
-            p,
-            text,
-            &format!("only {} squadron(s) in the force pool", state.power(p).pool.squadrons),
+            format!("only {} squadron(s) in the force pool", state.power(p).pool.squadrons),
         ));
-        return;
     }
     let list = scenario.power(p).costs.squadron * count;
-    let (paid, why) = match charge(scenario, state, p, port, list, spent) {
-        Ok(v) => v,
-        Err(reason) => {
-            out.push(rejected("6.0", p, text, &reason));
-            return;
-        }
-    };
+    let (paid, why) = charge(scenario, state, p, port, list, spent)?;
     state.power_mut(p).pool.squadrons -= count;
     let nation = Nation::Major(p);
     for _ in 0..count {
@@ -282,18 +282,15 @@ fn build_squadrons(
             blockading: None,
         });
     }
-    out.push(
-        Outcome::new(
-            "6.0",
-            "build-squadron",
-            format!("{} builds {count} squadron(s) in {port} for {paid} Gold", p.name()),
-        )
-        .power(p)
-        .order(text)
-        .gold(p, -i64::from(paid))
-        .why(why)
-        .only(vec![p]),
-    );
+    Ok(Outcome::new(
+        "6.0",
+        "build-squadron",
+        format!("{} builds {count} squadron(s) in {port} for {paid} Gold", p.name()),
+    )
+    .power(p)
+    .gold(p, -i64::from(paid))
+    .why(why)
+    .only(vec![p]))
 }
 
 /// 3.3, 2.5: corps and commanders whose date has come appear now, at

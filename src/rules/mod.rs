@@ -1,9 +1,9 @@
 //! The rules engine: state + orders + dice -> new state + outcomes.
 //!
 //! Pure: no files, clock, mail or randomness but the [`Dice`] it is
-//! handed. [`resolve`] runs the open phase; [`validate`] is the hook the
-//! order checker calls so that an acknowledgement shows every reason an
-//! order cannot be carried out. One concern per file, citing the book.
+//! handed. [`resolve`] runs the open phase; [`legality::judge`] decides,
+//! for the checker and for [`resolve`] alike, which orders of a set the
+//! phase can carry out. One concern per file, citing the book.
 
 pub mod bid;
 pub mod builds;
@@ -11,6 +11,7 @@ pub mod diplomacy;
 pub mod economy;
 pub mod embargo;
 pub mod events;
+pub mod legality;
 pub mod outcome;
 pub mod sequence;
 pub mod victory;
@@ -84,33 +85,6 @@ pub fn roles(_scenario: &Scenario, state: &State) -> Roles {
     sequence::roles(state)
 }
 
-/// Whether an order kind belongs to a phase step (for the mover or not).
-fn belongs(step: Step, order: &Order, mover: bool) -> bool {
-    use Order::*;
-    match step {
-        Step::Bid => matches!(order, Bid { .. }),
-        Step::TurnStart => matches!(order, Cooperate { .. } | MoveFirst | Standing(_)),
-        Step::PlayerTurn(_) => {
-            if mover {
-                !matches!(
-                    order,
-                    Bid { .. } | Cooperate { .. } | MoveFirst | Build { .. } | BuildSquadron { .. } | BuyVp { .. }
-                )
-            } else {
-                matches!(
-                    order,
-                    AcceptPeace { .. } | RejectPeace { .. } | AcceptAlliance { .. } | Standing(_)
-                )
-            }
-        }
-        Step::Build => matches!(order, Build { .. } | BuildSquadron { .. } | Standing(_)),
-        Step::Winter => matches!(
-            order,
-            BuyVp { .. } | Gift { .. } | Loan { .. } | NpcAlliance { .. } | Embargo { .. } | Standing(_)
-        ),
-    }
-}
-
 /// 5.12 at the mover's Peace Step: a surrender the table forces (house
 /// trigger: the capital held by an enemy, `surrender.toml`), or one the
 /// mover offers with its terms.
@@ -156,66 +130,10 @@ fn is_military(order: &Order) -> bool {
     )
 }
 
-/// Legality of one order for `power` in the open phase, as far as it can
-/// be known before resolution.
-pub fn validate(scenario: &Scenario, state: &State, power: PowerId, order: &Order) -> Result<(), Rejection> {
-    let no = |rule: &str, reason: String| {
-        Err(Rejection {
-            rule: rule.to_string(),
-            reason,
-        })
-    };
-    if state.over.is_some() {
-        return no("7.1", "the game is over".into());
-    }
-    let step = state.phase.step;
-    let mover = match step {
-        Step::PlayerTurn(p) => state.ordered_by(p) == Some(power),
-        _ => true,
-    };
-    if !belongs(step, order, mover) {
-        return no(
-            "3.7",
-            format!("a '{}' order is not given in phase {}", order.kind(), state.phase),
-        );
-    }
-    let ps = state.power(power);
-    match order {
-        Order::MoveFirst if power != PowerId::France => no("4.6", "only France may opt to move first".into()),
-        Order::BuyVp { .. }
-        | Order::Gift { .. }
-        | Order::Loan { .. }
-        | Order::Build { .. }
-        | Order::BuildSquadron { .. }
-            if ps.debt > 0 && ps.gold < ps.debt =>
-        {
-            no("4.221", format!("a deficit of {} Gold must be repaid first", ps.debt))
-        }
-        Order::BuyVp { gold } if *gold < scenario.tables.economy.gold_per_vp => no(
-            "4.25",
-            format!(
-                "{gold} Gold buys no VP ({} Gold per VP)",
-                scenario.tables.economy.gold_per_vp
-            ),
-        ),
-        Order::DeclareWar { on } if state.relations.at_war(power, *on) => {
-            no("5.3", format!("already at war with {}", on.name()))
-        }
-        Order::DeclareWar { on } if state.relations.enforced(power, *on, state.turn()).is_some() => {
-            no("5.3", format!("enforced peace with {}", on.name()))
-        }
-        Order::NpcAlliance { npc } if state.power(*npc).control.is_player() => {
-            no("4.4", format!("{} is a Player Country, not an NPC", npc.name()))
-        }
-        o if is_military(o) => war::validate(scenario, state, power, o),
-        _ => Ok(()),
-    }
-}
-
 /// Resolve the open phase and open the next one.
 ///
-/// Orders that do not belong to the open phase get an `order-rejected`
-/// outcome and no effect. After every phase the immediate victory (1.1)
+/// Orders [`legality::judge`] refuses get an `order-rejected` outcome
+/// and no effect. After every phase the immediate victory (1.1)
 /// is checked; after the last Build Phase the final ranking is made.
 pub fn resolve(
     scenario: &Scenario,
@@ -229,23 +147,14 @@ pub fn resolve(
     let mut st = state.clone();
     let mut out = Vec::new();
     let step = st.phase.step;
-    // Orders that do not belong here.
+    // Orders the phase cannot carry out: the same judgement as the checker's.
     let mut accepted: PhaseOrders = PhaseOrders::new();
     for (p, lines) in orders {
-        let mover = match step {
-            Step::PlayerTurn(m) => st.ordered_by(m) == Some(*p),
-            _ => true,
-        };
-        for l in lines {
-            if belongs(step, &l.order, mover) {
-                accepted.entry(*p).or_default().push(l.clone());
-            } else {
-                out.push(economy::rejected(
-                    "3.7",
-                    *p,
-                    &l.text,
-                    &format!("a '{}' order is not given in phase {}", l.order.kind(), st.phase),
-                ));
+        let set: Vec<&Order> = lines.iter().map(|l| &l.order).collect();
+        for (l, verdict) in lines.iter().zip(legality::judge(scenario, &st, *p, &set)) {
+            match verdict {
+                Ok(()) => accepted.entry(*p).or_default().push(l.clone()),
+                Err(why) => out.push(economy::rejected(why.rule(), *p, &l.text, &why.to_string())),
             }
         }
     }
@@ -390,6 +299,7 @@ pub fn audit(before: &State, after: &State, outcomes: &[Outcome]) -> Result<(), 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use legality::judge_one;
     use std::collections::BTreeSet;
 
     #[test]
@@ -426,7 +336,10 @@ mod tests {
             resolve(&s, &st, &PhaseOrders::new(), &mut d).unwrap_err(),
             EngineError::GameOver
         );
-        assert!(validate(&s, &st, PowerId::France, &Order::MoveFirst).is_err());
+        assert_eq!(
+            judge_one(&s, &st, PowerId::France, &Order::MoveFirst),
+            Err(legality::Illegal::GameOver)
+        );
         assert_eq!(roles(&s, &st), Roles::default());
     }
 
@@ -440,9 +353,9 @@ mod tests {
             BTreeSet::new(),
         );
         // 1805-fall-turn-start: a VP purchase belongs to the Winterphase.
-        let r = validate(&s, &st, PowerId::Britain, &Order::BuyVp { gold: 8 }).unwrap_err();
-        assert_eq!(r.rule, "3.7");
-        assert!(validate(&s, &st, PowerId::France, &Order::MoveFirst).is_ok());
-        assert!(validate(&s, &st, PowerId::Britain, &Order::MoveFirst).is_err());
+        let r = judge_one(&s, &st, PowerId::Britain, &Order::BuyVp { gold: 8 }).unwrap_err();
+        assert_eq!(r.rule(), "3.7");
+        assert!(judge_one(&s, &st, PowerId::France, &Order::MoveFirst).is_ok());
+        assert!(judge_one(&s, &st, PowerId::Britain, &Order::MoveFirst).is_err());
     }
 }

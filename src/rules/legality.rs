@@ -1,0 +1,651 @@
+//! Legality: which orders of a power's set the engine will carry out,
+//! decided once. The order checker (`check`, `submit`, mail ingest) and
+//! the engine ([`super::resolve`]) both call [`judge`], so an order the
+//! checker accepts is one the engine takes, and an order the checker
+//! refuses is refused by the engine for the same typed reason.
+//!
+//! Orders are judged against the state *as the phase will have changed it
+//! by the time each order runs*: the set is walked in the engine's order
+//! of execution (3.7, 5.0: political steps, then the Naval Phase, then the
+//! Land Phase; in the Winterphase purchases after the Economic Phase's
+//! income and expenses), and every deterministic effect of an accepted
+//! order (a war declared, a gift paid, a corps built or moved, a squadron
+//! sailed) is applied to a projected state before the next order is
+//! judged. Deterministic steps run the engine's own functions on the
+//! projection, so they cannot drift from what resolution does. What needs
+//! dice or other powers' orders (a declaration cancelled, a peace
+//! refused, a battle that stops a march) cannot be known here; such an
+//! order fails at resolution with an outcome that names the die or the
+//! power.
+
+use super::{Outcome, Rejection, builds, diplomacy, economy, embargo, war};
+use crate::ids::{PhaseId, PowerId, Step};
+use crate::orders::ast::{EmbargoAction, Order};
+use crate::scenario::Scenario;
+use crate::state::{Location, State, UnitKey};
+use std::collections::BTreeSet;
+use std::fmt;
+
+/// Why an order is refused: the typed reason the checker and the engine
+/// both report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Illegal {
+    /// 7.1: nothing is ordered after the end of the game.
+    GameOver,
+    /// 3.7: the open phase does not take this kind of order.
+    WrongPhase {
+        kind: &'static str,
+        phase: PhaseId,
+        takes: String,
+    },
+    /// 3.7: political, naval and land orders belong to the mover's turn.
+    NotYourTurn { mover: PowerId },
+    /// 4.221: a deficit larger than the treasury blocks every expenditure.
+    Deficit { payer: PowerId, debt: i64 },
+    /// The Gold an order spends is not in the treasury when it runs.
+    CannotPay {
+        payer: PowerId,
+        cost: i64,
+        /// Gold left when the order runs (after the deficit is repaid and
+        /// the earlier orders of the set are paid).
+        left: i64,
+    },
+    /// 6.0: the force pool holds fewer units than ordered.
+    PoolEmpty {
+        pool: String,
+        what: String,
+        left: u32,
+        wanted: u32,
+    },
+    /// A unit given a second order of a kind it can carry out once.
+    AlreadyOrdered { rule: &'static str, unit: UnitKey },
+    /// Any other rule, with its section.
+    Rule(Rejection),
+}
+
+impl Illegal {
+    fn rule_of(rule: &str, reason: impl Into<String>) -> Illegal {
+        Illegal::Rule(Rejection {
+            rule: rule.to_string(),
+            reason: reason.into(),
+        })
+    }
+
+    /// The rule section the reason cites.
+    pub fn rule(&self) -> &str {
+        match self {
+            Illegal::GameOver => "7.1",
+            Illegal::WrongPhase { .. } | Illegal::NotYourTurn { .. } => "3.7",
+            Illegal::Deficit { .. } => "4.221",
+            Illegal::CannotPay { .. } => "4.2",
+            Illegal::PoolEmpty { .. } => "6.0",
+            Illegal::AlreadyOrdered { rule, .. } => rule,
+            Illegal::Rule(r) => &r.rule,
+        }
+    }
+
+    /// The diagnostic code an order checker shows.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Illegal::WrongPhase { .. } | Illegal::NotYourTurn { .. } => "wrong-phase",
+            Illegal::Deficit { .. } | Illegal::CannotPay { .. } => "cannot-pay",
+            Illegal::PoolEmpty { .. } => "pool-empty",
+            Illegal::AlreadyOrdered { .. } => "already-ordered",
+            Illegal::GameOver | Illegal::Rule(_) => "illegal",
+        }
+    }
+}
+
+impl fmt::Display for Illegal {
+    /// The reason, without its section (see [`Illegal::rule`]).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Illegal::GameOver => write!(f, "the game is over"),
+            Illegal::WrongPhase { kind, phase, takes } => {
+                write!(f, "{kind} orders are not given in phase {phase} (it takes {takes})")
+            }
+            Illegal::NotYourTurn { mover } => write!(
+                f,
+                "it is {m}'s Player Turn; only {m} (or whoever runs it) gives political, naval and land orders now, others only accept or reject its offers",
+                m = mover.name()
+            ),
+            Illegal::Deficit { payer, debt } => write!(
+                f,
+                "{} has a deficit of {debt} Gold that the treasury cannot repay; nothing else may be bought until it is made up",
+                payer.name()
+            ),
+            Illegal::CannotPay { payer, cost, left } => write!(
+                f,
+                "this costs {cost} Gold but {} will have only {left} left when it is paid",
+                payer.name()
+            ),
+            Illegal::PoolEmpty {
+                pool,
+                what,
+                left,
+                wanted,
+            } => write!(
+                f,
+                "the {pool} force pool holds {left} {what}; {wanted} more cannot be built"
+            ),
+            Illegal::AlreadyOrdered { unit, .. } => write!(f, "{unit} already has an order of this kind in this phase"),
+            Illegal::Rule(r) => write!(f, "{}", r.reason),
+        }
+    }
+}
+
+/// Accepted, or refused with a reason.
+pub type Verdict = Result<(), Illegal>;
+
+/// The order kinds a phase step takes, by [`Order::kind`], for the power
+/// that moves (`mover`) or for the others. The one phase gate (3.7).
+fn kinds_taken(step: Step, mover: bool) -> &'static [&'static str] {
+    match step {
+        Step::Bid => &["bid", "standing"],
+        Step::TurnStart => &["cooperate", "move-first", "standing"],
+        Step::PlayerTurn(_) if mover => &[
+            "offer-peace",
+            "accept-peace",
+            "reject-peace",
+            "surrender",
+            "propose-alliance",
+            "accept-alliance",
+            "break-alliance",
+            "declare-war",
+            "npc-alliance",
+            "embargo",
+            "gift",
+            "loan",
+            "naval-move",
+            "naval-attack",
+            "blockade",
+            "move",
+            "besiege",
+            "garrison",
+            "withdraw-garrison",
+            "standing",
+        ],
+        // 5.1, 5.2: the other side answers an offer made in this turn.
+        Step::PlayerTurn(_) => &["accept-peace", "reject-peace", "accept-alliance", "standing"],
+        Step::Build => &["build", "build-squadron", "standing"],
+        Step::Winter => &["buy-vp", "gift", "loan", "npc-alliance", "embargo", "standing"],
+    }
+}
+
+/// How an order kind is written, for the list of what a phase takes.
+fn written(kind: &str) -> &'static str {
+    match kind {
+        "bid" => "BID",
+        "cooperate" => "COOPERATE",
+        "move-first" => "MOVE FIRST",
+        "offer-peace" => "OFFER PEACE",
+        "accept-peace" => "ACCEPT PEACE",
+        "reject-peace" => "REJECT PEACE",
+        "surrender" => "SURRENDER",
+        "propose-alliance" => "PROPOSE ALLIANCE",
+        "accept-alliance" => "ACCEPT ALLIANCE",
+        "break-alliance" => "BREAK ALLIANCE",
+        "declare-war" => "DECLARE WAR",
+        "npc-alliance" => "NPC ALLIANCE",
+        "embargo" => "Continental System orders",
+        "gift" => "GIFT",
+        "loan" => "LOAN",
+        "naval-move" => "SAIL",
+        "naval-attack" => "ATTACK (naval)",
+        "blockade" => "BLOCKADE",
+        "move" => "MOVE",
+        "besiege" => "BESIEGE",
+        "garrison" => "GARRISON",
+        "withdraw-garrison" => "WITHDRAW GARRISON",
+        "build" => "BUILD",
+        "build-squadron" => "BUILD SQUADRON",
+        "buy-vp" => "BUY VP",
+        _ => "STANDING",
+    }
+}
+
+/// Whether `power` moves in the open phase (only a Player Turn has one
+/// mover: the power whose turn it is, or whoever runs it).
+fn is_mover(state: &State, power: PowerId) -> bool {
+    match state.phase.step {
+        Step::PlayerTurn(p) => state.ordered_by(p) == Some(power),
+        _ => true,
+    }
+}
+
+/// 3.7: does the open phase take this order from `power`?
+pub fn phase_gate(state: &State, power: PowerId, order: &Order) -> Verdict {
+    if state.over.is_some() {
+        return Err(Illegal::GameOver);
+    }
+    let step = state.phase.step;
+    let mover = is_mover(state, power);
+    let kind = order.kind();
+    if kinds_taken(step, mover).contains(&kind) {
+        return Ok(());
+    }
+    if let Step::PlayerTurn(p) = step
+        && !mover
+        && kinds_taken(step, true).contains(&kind)
+    {
+        return Err(Illegal::NotYourTurn { mover: p });
+    }
+    let takes: Vec<&str> = kinds_taken(step, mover).iter().map(|k| written(k)).collect();
+    Err(Illegal::WrongPhase {
+        kind,
+        phase: state.phase,
+        takes: takes.join(", "),
+    })
+}
+
+/// When an order runs within its phase, for walking a set in the engine's
+/// order (3.7 A for the Winterphase: embargo, the Economic Phase,
+/// purchases, gifts, NPC alliances; 4.71 and 5.1–5.5 for a Player Turn).
+/// Orders of one stage run in the order given.
+fn stage(order: &Order, winter: bool) -> u8 {
+    match order {
+        Order::Standing(_) => 0,
+        Order::Embargo { .. } if winter => 1, // 4.24: before the assessment
+        Order::BuyVp { .. } => 2,
+        Order::NpcAlliance { .. } if winter => 8, // 4.4 closes the Winterphase
+        Order::NpcAlliance { .. } => 3,           // 4.71 opens a Player Turn
+        Order::OfferPeace { .. } => 4,            // 5.1
+        Order::ProposeAlliance { .. } | Order::BreakAlliance { .. } => 5, // 5.2
+        Order::DeclareWar { .. } => 6,            // 5.3
+        Order::Embargo { .. } | Order::Gift { .. } | Order::Loan { .. } => 7,
+        Order::Surrender { .. } => 8, // 5.12
+        Order::NavalMove { .. } | Order::NavalAttack { .. } | Order::Blockade { .. } => 9, // 5.4
+        Order::WithdrawGarrison { .. } => 10, // 5.5
+        Order::Move { .. } => 11,
+        Order::Besiege { .. } => 12,
+        Order::Garrison { .. } => 13,
+        _ => 14,
+    }
+}
+
+/// The state a power's orders are judged against, changed by each order
+/// accepted so far as the phase will change it.
+struct Projection<'a> {
+    scenario: &'a Scenario,
+    state: State,
+    power: PowerId,
+    spent: builds::Spent,
+    marched: BTreeSet<UnitKey>,
+    sailed: BTreeSet<UnitKey>,
+}
+
+impl<'a> Projection<'a> {
+    fn new(scenario: &'a Scenario, state: &State, power: PowerId) -> Self {
+        let mut state = state.clone();
+        let mut scratch = Vec::new();
+        // What the phase does before any order of the set runs.
+        match state.phase.step {
+            Step::Winter => {
+                diplomacy::expire_peaces(&mut state, &mut scratch);
+            }
+            Step::Build => builds::arrivals(scenario, &mut state, &mut scratch),
+            _ => {}
+        }
+        Projection {
+            scenario,
+            state,
+            power,
+            spent: builds::Spent::new(),
+            marched: BTreeSet::new(),
+            sailed: BTreeSet::new(),
+        }
+    }
+
+    /// 4.21–4.23 and the embargo losses run between the Winter embargo
+    /// orders and the purchases; they are deterministic.
+    fn winter_economy(&mut self) {
+        let (s, st) = (self.scenario, &mut self.state);
+        let mut scratch = Vec::new();
+        economy::tax(s, st, &mut scratch);
+        embargo::income_loss(s, st, &mut scratch);
+        economy::expenses(st, s, &mut scratch);
+        economy::collect_vp(s, st, &mut scratch);
+        embargo::vp_losses(s, st, &mut scratch);
+    }
+
+    /// Gold the power can spend now: the treasury once the deficit is
+    /// repaid from it (4.221).
+    fn spendable(&self) -> Result<i64, Illegal> {
+        let ps = self.state.power(self.power);
+        if ps.debt > ps.gold {
+            return Err(Illegal::Deficit {
+                payer: self.power,
+                debt: ps.debt,
+            });
+        }
+        Ok(ps.gold - ps.debt)
+    }
+
+    fn pay(&self, cost: i64) -> Verdict {
+        let left = self.spendable()?;
+        if cost > left {
+            return Err(Illegal::CannotPay {
+                payer: self.power,
+                cost,
+                left,
+            });
+        }
+        Ok(())
+    }
+
+    /// Run an engine step on the projection; an `order-rejected` outcome
+    /// it produces is the order's reason.
+    fn run(&mut self, step: impl FnOnce(&Scenario, &mut State, &mut Vec<Outcome>)) -> Verdict {
+        let mut out = Vec::new();
+        let before = self.state.clone();
+        step(self.scenario, &mut self.state, &mut out);
+        match out.iter().find(|o| o.kind == "order-rejected") {
+            Some(o) => {
+                self.state = before;
+                let reason = o.summary.strip_prefix("not carried out: ").unwrap_or(&o.summary);
+                Err(Illegal::rule_of(&o.rule, reason))
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// Judge one order and, when it is accepted, apply what it will do.
+    fn judge(&mut self, order: &Order) -> Verdict {
+        phase_gate(&self.state, self.power, order)?;
+        let (s, p) = (self.scenario, self.power);
+        match order {
+            // 4.6: only the French player may opt to go first.
+            Order::MoveFirst if p != PowerId::France => {
+                Err(Illegal::rule_of("4.6", "only France may opt to move first"))
+            }
+            Order::BuyVp { gold } => {
+                let per = s.tables.economy.gold_per_vp;
+                if *gold < per {
+                    return Err(Illegal::rule_of(
+                        "4.25",
+                        format!("{gold} Gold buys no VP ({per} Gold per VP)"),
+                    ));
+                }
+                self.pay(i64::from(*gold))?;
+                let gold = *gold;
+                self.run(|s, st, out| economy::buy_vp(s, st, p, gold, "", out))
+            }
+            Order::Gift { to, gold } | Order::Loan { to, gold } => {
+                self.pay(i64::from(*gold))?;
+                let (to, gold, loan) = (*to, *gold, matches!(order, Order::Loan { .. }));
+                self.run(|_, st, out| economy::gift(st, p, to, gold, loan, "", out))
+            }
+            Order::Build { .. } | Order::BuildSquadron { .. } => self.build(order),
+            Order::NpcAlliance { npc } => {
+                if self.state.power(*npc).control.is_player() {
+                    return Err(Illegal::rule_of(
+                        "4.4",
+                        format!("{} is a Player Country, not an NPC", npc.name()),
+                    ));
+                }
+                // The engine rolls on the table only without a deficit.
+                let debt = self.state.power(p).debt;
+                if debt > 0 {
+                    return Err(Illegal::Deficit { payer: p, debt });
+                }
+                Ok(())
+            }
+            Order::Embargo { action } => {
+                embargo_who(&self.state, p, *action)?;
+                let action = *action;
+                self.run(|s, st, out| embargo::order(s, st, p, action, "", out))
+            }
+            Order::OfferPeace { to, .. } | Order::Surrender { to, .. } if !self.state.relations.at_war(p, *to) => {
+                let rule = if matches!(order, Order::OfferPeace { .. }) {
+                    "5.1"
+                } else {
+                    "5.12"
+                };
+                Err(Illegal::rule_of(rule, format!("not at war with {}", to.name())))
+            }
+            Order::ProposeAlliance { to } if !self.state.power(*to).control.is_player() => Err(Illegal::rule_of(
+                "5.2",
+                "NPCs are allied through the NPC Alliance Table (npc alliance)",
+            )),
+            Order::ProposeAlliance { to } if self.state.relations.at_war(p, *to) => {
+                Err(Illegal::rule_of("5.2", format!("at war with {}", to.name())))
+            }
+            Order::BreakAlliance { with } => {
+                if !self.state.relations.allied(p, *with) {
+                    return Err(Illegal::rule_of("5.2", format!("not allied with {}", with.name())));
+                }
+                self.state.relations.set_alliance(p, *with, false);
+                Ok(())
+            }
+            Order::DeclareWar { on } => self.declare_war(*on),
+            o if is_military(o) => self.military(o),
+            _ => Ok(()),
+        }
+    }
+
+    fn declare_war(&mut self, on: PowerId) -> Verdict {
+        let (p, st) = (self.power, &self.state);
+        let why = if on == p {
+            Some("a power cannot declare war on itself".to_string())
+        } else if st.relations.at_war(p, on) {
+            Some(format!("already at war with {}", on.name()))
+        } else if st.relations.allied(p, on) {
+            Some(format!("allied with {}: break the alliance first (5.2)", on.name()))
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(Illegal::rule_of("5.3", why));
+        }
+        if let Some(r) = war::surrender::declaration_barred(st, p, on) {
+            return Err(Illegal::Rule(r));
+        }
+        // 5.3 comes before 5.4 and 5.5: the war counts for the rest of the
+        // set (unless the Cancel Declaration die stops it at resolution).
+        self.state.relations.set_war(p, on, true);
+        diplomacy::refresh_npcs(&mut self.state, &mut Vec::new());
+        Ok(())
+    }
+
+    fn build(&mut self, order: &Order) -> Verdict {
+        let (s, p) = (self.scenario, self.power);
+        // What a pool and the treasury hold, for the typed reasons.
+        match order {
+            Order::Build { corps, items } => {
+                for it in items {
+                    let left = builds::pool_of(&self.state, &it.nation, Some(it.arm));
+                    if left < it.count {
+                        return Err(Illegal::PoolEmpty {
+                            pool: crate::orders::parse::nation_adjective(s, &it.nation),
+                            what: format!("{} divisions", it.arm.short()),
+                            left,
+                            wanted: it.count,
+                        });
+                    }
+                }
+                if let Some(at) = self
+                    .state
+                    .corps(&corps.nation, corps.number)
+                    .and_then(|c| c.location.clone())
+                    && let Ok(list) = builds::list_cost(s, items)
+                    && let Ok((cost, _, _)) = builds::price(s, p, &at, list, &self.spent)
+                {
+                    self.pay(i64::from(cost))?;
+                }
+            }
+            Order::BuildSquadron { port, count } => {
+                let left = builds::pool_of(&self.state, &crate::ids::Nation::Major(p), None);
+                if left < *count {
+                    return Err(Illegal::PoolEmpty {
+                        pool: p.adjective().to_string(),
+                        what: "squadrons".to_string(),
+                        left,
+                        wanted: *count,
+                    });
+                }
+                let list = s.power(p).costs.squadron * count;
+                if let Ok((cost, _, _)) = builds::price(s, p, port, list, &self.spent) {
+                    self.pay(i64::from(cost))?;
+                }
+            }
+            _ => {}
+        }
+        let before = self.state.clone();
+        match builds::build(s, &mut self.state, p, order, &mut self.spent, &mut Vec::new()) {
+            Ok(_) => Ok(()),
+            Err(r) => {
+                self.state = before;
+                Err(Illegal::Rule(r))
+            }
+        }
+    }
+
+    fn military(&mut self, order: &Order) -> Verdict {
+        let (s, p) = (self.scenario, self.power);
+        match order {
+            Order::Move { corps, .. } => {
+                if let Some(k) = corps.iter().find(|k| self.marched.contains(*k)) {
+                    return Err(Illegal::AlreadyOrdered {
+                        rule: "5.5",
+                        unit: k.clone(),
+                    });
+                }
+            }
+            Order::NavalMove { squadron, .. } if self.sailed.contains(squadron) => {
+                return Err(Illegal::AlreadyOrdered {
+                    rule: "5.4",
+                    unit: squadron.clone(),
+                });
+            }
+            Order::Blockade { port, .. } => {
+                // 5.4: a blockade closes an enemy's port.
+                if let Some(owner) = economy::controller(s, &self.state, port)
+                    && owner != p
+                    && !self.state.relations.at_war(p, owner)
+                {
+                    return Err(Illegal::rule_of(
+                        "5.4",
+                        format!(
+                            "{} is held by {}, with which {} is not at war",
+                            s.map.province(port).map_or(port.as_str(), |x| x.name.as_str()),
+                            owner.name(),
+                            p.name()
+                        ),
+                    ));
+                }
+            }
+            _ => {}
+        }
+        war::validate(s, &self.state, p, order).map_err(Illegal::Rule)?;
+        self.apply_military(order);
+        Ok(())
+    }
+
+    /// Where units will be once an accepted move runs (unless a battle or
+    /// an interception stops them at resolution).
+    fn apply_military(&mut self, order: &Order) {
+        match order {
+            Order::Move { corps, commander, path } => {
+                let Some(end) = path.last() else { return };
+                for k in corps {
+                    self.marched.insert(k.clone());
+                    if let Some(c) = self.state.corps_mut(&k.nation, k.number) {
+                        c.location = Some(end.clone());
+                    }
+                }
+                if let Some(n) = commander
+                    && let Some(cm) = self
+                        .state
+                        .commanders
+                        .iter_mut()
+                        .find(|c| c.name.eq_ignore_ascii_case(n))
+                {
+                    cm.location = Some(end.clone());
+                }
+            }
+            Order::NavalMove {
+                squadron,
+                path,
+                to_port,
+                ..
+            } => {
+                self.sailed.insert(squadron.clone());
+                let end = match (to_port, path.last()) {
+                    (Some(port), _) => Location::Port(port.clone()),
+                    (None, Some(sea)) => Location::Sea(sea.clone()),
+                    (None, None) => return,
+                };
+                if let Some(sq) = self
+                    .state
+                    .squadrons
+                    .iter_mut()
+                    .find(|x| x.nation == squadron.nation && x.number == squadron.number)
+                {
+                    sq.location = end;
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// 4.24: France declares and cancels the Continental System; the others
+/// join and leave it (4.243).
+fn embargo_who(state: &State, p: PowerId, action: EmbargoAction) -> Verdict {
+    let france = p == PowerId::France;
+    match action {
+        EmbargoAction::Declare | EmbargoAction::Cancel if !france => Err(Illegal::rule_of(
+            "4.24",
+            "only France declares or cancels the Continental System",
+        )),
+        EmbargoAction::Join | EmbargoAction::Leave if france => Err(Illegal::rule_of(
+            "4.24",
+            "France declares or cancels the Continental System; it does not join or leave",
+        )),
+        EmbargoAction::Join | EmbargoAction::Leave | EmbargoAction::Cancel if !state.embargo.active => {
+            Err(Illegal::rule_of("4.24", "the Continental System has not been declared"))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn is_military(order: &Order) -> bool {
+    matches!(
+        order,
+        Order::NavalMove { .. }
+            | Order::NavalAttack { .. }
+            | Order::Blockade { .. }
+            | Order::Move { .. }
+            | Order::Besiege { .. }
+            | Order::Garrison { .. }
+            | Order::WithdrawGarrison { .. }
+            | Order::Standing(_)
+    )
+}
+
+/// Judge the whole order set of `power` for the open phase of `state`:
+/// one verdict per order, in the order given. Other powers' orders never
+/// make an order illegal (they decide outcomes, at resolution).
+pub fn judge(scenario: &Scenario, state: &State, power: PowerId, orders: &[&Order]) -> Vec<Verdict> {
+    let mut projection = Projection::new(scenario, state, power);
+    let winter = state.phase.step == Step::Winter;
+    let key = |o: &Order| stage(o, winter);
+    let mut by_stage: Vec<usize> = (0..orders.len()).collect();
+    by_stage.sort_by_key(|&i| key(orders[i]));
+    let mut verdicts: Vec<Verdict> = vec![Ok(()); orders.len()];
+    let mut economy_done = !winter;
+    for i in by_stage {
+        if !economy_done && key(orders[i]) > 1 {
+            projection.winter_economy();
+            economy_done = true;
+        }
+        verdicts[i] = projection.judge(orders[i]);
+    }
+    verdicts
+}
+
+/// Judge one order as the only order of its power's set (order
+/// generators try candidates one at a time this way).
+pub fn judge_one(scenario: &Scenario, state: &State, power: PowerId, order: &Order) -> Verdict {
+    judge(scenario, state, power, &[order]).remove(0)
+}
