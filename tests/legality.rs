@@ -5,10 +5,10 @@
 
 use empereur::ids::{PhaseId, PowerId};
 use empereur::orders::{self, Checked};
-use empereur::testing::ScriptedDice;
 use empereur::rules::{self, Outcome, PhaseOrders};
 use empereur::scenario::Scenario;
 use empereur::state::State;
+use empereur::testing::ScriptedDice;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
