@@ -37,7 +37,7 @@
 //! and undo, append only), `schedule.toml` (lateness, absences, seconds:
 //! ops::run, mail ingest), `mail/inbox` (mail::archive, never deleted),
 //! `mail/outbox`, `mail/sent`, `mail/mailed.toml` (mail::outbox,
-//! mail::transport, ops::run), `journal.log` (every command that decides
+//! mail::transport, mail::mailed via ops::mailing), `journal.log` (every command that decides
 //! something), `.lock` (every command that writes).
 
 pub mod autoplay;

@@ -183,6 +183,10 @@ fn undo_reopens_under_a_new_commitment_and_verify_still_passes() {
     );
     let fresh = std::fs::read_to_string(game.join("phase/commitment")).unwrap();
     assert_ne!(fresh, discarded);
+    // The players hear of it with the entry's mail, after the reports of
+    // the entries before it (`run`, or `mail` for a moderator without cron).
+    assert!(!outbox_text(&game).contains("Reason: wrong orders entered"));
+    run_ok(empereur("2026-12-01T10:00:00Z").args(["mail", "-g", g, "--no-send"]));
     assert!(outbox_text(&game).contains("Reason: wrong orders entered"));
     let undo_entry = game.join("history").join(&entries(&game)[2]);
     assert!(undo_entry.join("seed").exists());
@@ -214,4 +218,27 @@ fn outbox_text(game: &Path) -> String {
         }
     }
     all
+}
+
+#[test]
+fn status_counts_messages_and_shows_the_new_deadline_right_after_a_hand_resolve() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = new_game(dir.path());
+    let g = game.to_str().unwrap();
+    // Queue the first phase's openings (two players), without sending.
+    run_ok(empereur("2026-11-30T10:00:00Z").args(["mail", "-g", g, "--no-send"]));
+    let status = run_ok(empereur("2026-11-30T11:00:00Z").args(["status", "-g", g]));
+    assert!(status.contains("outbox: 2 message(s) queued"), "{status}");
+    assert!(status.contains("deadline: Tue 2026-12-01 10:00 UTC"), "{status}");
+    // A hand resolve a day later: the next phase's clock starts then.
+    run_ok(empereur("2026-12-02T09:00:00Z").args(["resolve", "-g", g]));
+    let status = run_ok(empereur("2026-12-02T09:05:00Z").args(["status", "-g", g]));
+    assert!(
+        !status.contains("Tue 2026-12-01 10:00"),
+        "the old phase's deadline: {status}"
+    );
+    assert!(
+        status.contains("deadline: Sat 2026-12-05 09:00 UTC"),
+        "72 h from the resolve: {status}"
+    );
 }

@@ -145,6 +145,10 @@ pub enum Command {
         after_help = "Example:\n  empereur replace-player --game campaign --power spain --players new-spain.toml"
     )]
     ReplacePlayer(ops::workflow::ReplacePlayerArgs),
+    /// Mail every history entry not mailed yet (reports, openings), in order, and deliver.
+    Mail(ops::mailing::MailArgs),
+    /// Send a power's report and phase opening again (the last entry, or --entry N).
+    Resend(ops::mailing::ResendArgs),
     /// Roll back the last resolution, in the open (an entry in the hash chain).
     Undo(ops::moderate::UndoArgs),
     /// Resolve a scratch copy of the game for the moderator's eyes only.
@@ -243,6 +247,8 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
         // == mail ==
         Command::Ingest(a) => ops::ingest::run(&a),
         Command::Send(a) => ops::send::run(&a),
+        Command::Mail(a) => ops::mailing::mail(&a),
+        Command::Resend(a) => ops::mailing::resend(&a),
         Command::Fetch(a) => ops::fetch::run(&a),
         // == end mail ==
 

@@ -13,6 +13,7 @@ use crate::state::State;
 use crate::store::{GameConfig, GameDir};
 use anyhow::Result;
 use chrono::{DateTime, Utc};
+use std::collections::{BTreeMap, BTreeSet};
 
 fn game_from(config: &GameConfig) -> Addr {
     Addr::new(Some(&format!("Empereur {}", config.game)), config.mail_address())
@@ -34,6 +35,59 @@ pub fn order_template(config: &GameConfig, state: &State, power: PowerId) -> Str
     t
 }
 
+/// Which recipients a composed mail goes to, and whether it is a resend.
+#[derive(Clone, Debug, Default)]
+pub struct Recipients {
+    /// Only these (power ids, `moderator`); everyone when `None`.
+    pub only: Option<BTreeSet<String>>,
+    /// Not these (already mailed).
+    pub skip: BTreeSet<String>,
+    /// A resend: its tag (the time it was asked for) makes a new message
+    /// id, so a mail sent once can be sent again.
+    pub resend: Option<String>,
+}
+
+impl Recipients {
+    fn wants(&self, who: &str) -> bool {
+        !self.skip.contains(who) && self.only.as_ref().is_none_or(|o| o.contains(who))
+    }
+    fn id(&self, parts: &[&str]) -> String {
+        match &self.resend {
+            Some(tag) => {
+                let mut v = parts.to_vec();
+                v.push("resend");
+                v.push(tag);
+                outbox::stable_id(&v)
+            }
+            None => outbox::stable_id(parts),
+        }
+    }
+    fn subject(&self, s: String) -> String {
+        if self.resend.is_some() {
+            format!("{s} (resent)")
+        } else {
+            s
+        }
+    }
+}
+
+/// The opening of one phase, as some history entry (or the game's
+/// creation) opened it.
+pub struct Opening<'a> {
+    /// The state with the phase open.
+    pub state: &'a State,
+    /// The history entry that opened it, or `mailed::START`.
+    pub entry: String,
+    pub deadline: Option<String>,
+    pub commitment: Option<String>,
+    /// Set when the phase was resolved before this mail could go out:
+    /// the later entry that closed it. The mail then is for the record
+    /// (its commitment is what the report lets players check).
+    pub closed_by: Option<String>,
+    /// Per power: the diplomatic proposals pending for and from it.
+    pub proposals: BTreeMap<PowerId, Vec<String>>,
+}
+
 /// Queue the phase-opening mail of the open phase for every player.
 /// Returns the ids queued.
 pub fn phase_opening(
@@ -45,10 +99,38 @@ pub fn phase_opening(
     deadline: Option<String>,
     now: DateTime<Utc>,
 ) -> Result<Vec<String>> {
+    let head = crate::store::history::read_head(dir)?;
+    let o = Opening {
+        state,
+        entry: if head.last.is_empty() {
+            super::mailed::START.to_string()
+        } else {
+            head.last
+        },
+        deadline,
+        commitment: crate::store::phase::commitment(dir)?,
+        closed_by: None,
+        proposals: BTreeMap::new(),
+    };
+    let sent = opening_to(dir, templates, config, scenario, &o, &Recipients::default(), now)?;
+    Ok(sent.into_iter().map(|(_, id)| id).collect())
+}
+
+/// Queue the opening `o` for the players `to` wants. Returns (power id,
+/// message id) of each mail queued, in the players' order.
+pub fn opening_to(
+    dir: &GameDir,
+    templates: &Templates,
+    config: &GameConfig,
+    scenario: &Scenario,
+    o: &Opening<'_>,
+    to: &Recipients,
+    now: DateTime<Utc>,
+) -> Result<Vec<(String, String)>> {
+    let state = o.state;
     let roles = rules::roles(scenario, state);
-    let commitment = crate::store::phase::commitment(dir)?;
     let mut ids = Vec::new();
-    for p in &config.players {
+    for p in config.players.iter().filter(|p| to.wants(p.power.id())) {
         let role = if roles.must.contains(&p.power) {
             "must"
         } else if roles.may.contains(&p.power) {
@@ -59,26 +141,35 @@ pub fn phase_opening(
         let view = PhaseOpeningView {
             game: config.game.clone(),
             phase: state.phase.to_string(),
-            deadline: deadline.clone(),
+            deadline: o.deadline.clone(),
             power: p.power.name().to_string(),
             role: role.to_string(),
             units: report::unit_lines(state, p.power),
             template: order_template(config, state, p.power),
-            commitment: commitment.clone(),
+            commitment: o.commitment.clone(),
+            closed_by: o.closed_by.clone(),
+            proposals: o.proposals.get(&p.power).cloned().unwrap_or_default(),
+            resent: to.resend.is_some(),
         };
         let m = OutMail {
-            id: outbox::stable_id(&["phase-opening", &config.game, &state.phase.to_string(), p.power.id()]),
+            id: to.id(&[
+                "phase-opening",
+                &config.game,
+                &state.phase.to_string(),
+                &o.entry,
+                p.power.id(),
+            ]),
             from: game_from(config),
             to: vec![Addr::new(Some(&p.name), &p.email)],
             cc: vec![],
-            subject: format!("Empereur {}: phase {} is open", config.game, state.phase),
+            subject: to.subject(format!("Empereur {}: phase {} is open", config.game, state.phase)),
             in_reply_to: None,
             body: templates.render("phase-opening", &view)?,
             attachments: vec![],
             date: now,
         };
         outbox::queue(dir, &m)?;
-        ids.push(m.id);
+        ids.push((p.power.id().to_string(), m.id));
     }
     Ok(ids)
 }
@@ -96,6 +187,23 @@ pub fn reminders(
     deadline: Option<String>,
     now: DateTime<Utc>,
 ) -> Result<Vec<String>> {
+    reminders_in(dir, templates, config, state, missing, deadline, None, now)
+}
+
+/// [`reminders`], past the deadline: `grace_ends` (shown in the game's
+/// time zone) is when the phase resolves with defaults for whoever is
+/// still missing, and the mail says so.
+#[allow(clippy::too_many_arguments)]
+pub fn reminders_in(
+    dir: &GameDir,
+    templates: &Templates,
+    config: &GameConfig,
+    state: &State,
+    missing: &[PowerId],
+    deadline: Option<String>,
+    grace_ends: Option<String>,
+    now: DateTime<Utc>,
+) -> Result<Vec<String>> {
     let mut ids = Vec::new();
     for p in config.players.iter().filter(|p| missing.contains(&p.power)) {
         let view = report::ReminderView {
@@ -103,6 +211,7 @@ pub fn reminders(
             phase: state.phase.to_string(),
             power: p.power.name().to_string(),
             deadline: deadline.clone(),
+            grace_ends: grace_ends.clone(),
         };
         let m = OutMail {
             id: outbox::stable_id(&[
@@ -154,6 +263,22 @@ pub fn turn_reports(
     r: &Resolved<'_>,
     now: DateTime<Utc>,
 ) -> Result<Vec<String>> {
+    let sent = turn_reports_to(dir, templates, config, r, &BTreeMap::new(), &Recipients::default(), now)?;
+    Ok(sent.into_iter().map(|(_, id)| id).collect())
+}
+
+/// Queue the turn reports for the recipients `to` wants (power ids,
+/// `moderator`), each listing the proposals pending for and from its
+/// power. Returns (recipient, message id) of each, in order.
+pub fn turn_reports_to(
+    dir: &GameDir,
+    templates: &Templates,
+    config: &GameConfig,
+    r: &Resolved<'_>,
+    proposals: &BTreeMap<PowerId, Vec<String>>,
+    to: &Recipients,
+    now: DateTime<Utc>,
+) -> Result<Vec<(String, String)>> {
     let mut ids = Vec::new();
     let mut recipients: Vec<(Option<PowerId>, Addr)> = config
         .players
@@ -161,7 +286,11 @@ pub fn turn_reports(
         .map(|p| (Some(p.power), Addr::new(Some(&p.name), &p.email)))
         .collect();
     recipients.push((None, Addr::new(Some(&config.moderator.name), &config.moderator.email)));
-    for (power, to) in recipients {
+    for (power, addr) in recipients {
+        let who = power.map(|p| p.id()).unwrap_or("moderator");
+        if !to.wants(who) {
+            continue;
+        }
         let events = TurnReportView::events_for(r.outcomes, power);
         let (state_name, state_text) = match power {
             Some(p) => (format!("state-{}.toml", p.id()), r.after.view_for(p).to_toml()),
@@ -210,26 +339,27 @@ pub fn turn_reports(
             entropy: r.entropy.clone(),
             next_phase: Some(r.after.phase.to_string()),
             attachments: attachments.iter().map(|a| a.name.clone()).collect(),
+            proposals: power.and_then(|p| proposals.get(&p).cloned()).unwrap_or_default(),
+            resent: to.resend.is_some(),
         };
-        let who = power.map(|p| p.id()).unwrap_or("moderator");
         let m = OutMail {
-            id: outbox::stable_id(&["turn-report", &config.game, &r.entry, who]),
+            id: to.id(&["turn-report", &config.game, &r.entry, who]),
             from: game_from(config),
-            to: vec![to],
+            to: vec![addr],
             cc: vec![],
-            subject: format!(
+            subject: to.subject(format!(
                 "Empereur {}: report of {} for {}",
                 config.game,
                 r.phase,
                 power.map(|p| p.name()).unwrap_or("the moderator")
-            ),
+            )),
             in_reply_to: None,
             body: templates.render("turn-report", &view)?,
             attachments,
             date: now,
         };
         outbox::queue(dir, &m)?;
-        ids.push(m.id);
+        ids.push((who.to_string(), m.id));
     }
     Ok(ids)
 }

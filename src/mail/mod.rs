@@ -40,6 +40,7 @@ pub mod auth;
 pub mod compose;
 pub mod fetch;
 pub mod ingest;
+pub mod mailed;
 pub mod meta;
 pub mod outbox;
 pub mod parse;

@@ -93,6 +93,11 @@ pub struct Envelope {
     pub sent: Option<String>,
     #[serde(default)]
     pub server_reply: Option<String>,
+    /// Queuing order (nanoseconds of the real clock, strictly increasing
+    /// within a process): messages are delivered in the order queued, so
+    /// a player reads a phase's report before the next phase's opening.
+    #[serde(default)]
+    pub seq: u128,
 }
 
 /// What queuing did.
@@ -202,6 +207,22 @@ pub fn sent_env_path(dir: &GameDir, id: &str) -> PathBuf {
     dir.sent().join(format!("{id}.json"))
 }
 
+/// The next queuing sequence number: the real clock in nanoseconds, never
+/// less than one more than the last given in this process (so two mails
+/// queued in the same nanosecond, or across a clock step back, keep
+/// their order within a run).
+fn next_seq() -> u128 {
+    use std::sync::Mutex;
+    static LAST: Mutex<u128> = Mutex::new(0);
+    let wall = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
+    *last = wall.max(*last + 1);
+    *last
+}
+
 /// Queue a message: envelope first, then the message (a queued message is
 /// one whose `.eml` exists), both written atomically.
 pub fn queue(dir: &GameDir, m: &OutMail) -> Result<Queued> {
@@ -217,6 +238,7 @@ pub fn queue(dir: &GameDir, m: &OutMail) -> Result<Queued> {
         to: m.recipients(),
         subject: m.subject.clone(),
         queued: m.date.to_rfc3339(),
+        seq: next_seq(),
         ..Envelope::default()
     };
     write_envelope(&env_path(dir, &m.id), &env)?;
@@ -234,8 +256,22 @@ pub fn read_envelope(path: &std::path::Path) -> Result<Envelope> {
     serde_json::from_str(&text).with_context(|| format!("{} is not an envelope", path.display()))
 }
 
-/// Ids of the queued messages, sorted.
+/// Ids of the queued messages, in the order they were queued (an
+/// unreadable envelope sorts first, by id; sending reports it).
 pub fn queued(dir: &GameDir) -> Result<Vec<String>> {
+    let mut with_seq: Vec<(u128, String)> = queued_ids(dir)?
+        .into_iter()
+        .map(|id| {
+            let seq = read_envelope(&env_path(dir, &id)).map(|e| e.seq).unwrap_or(0);
+            (seq, id)
+        })
+        .collect();
+    with_seq.sort();
+    Ok(with_seq.into_iter().map(|(_, id)| id).collect())
+}
+
+/// Ids of the queued messages, sorted by id.
+fn queued_ids(dir: &GameDir) -> Result<Vec<String>> {
     let d = dir.outbox();
     if !d.is_dir() {
         return Ok(Vec::new());

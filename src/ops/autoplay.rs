@@ -37,7 +37,9 @@ pub struct AutoplaySummary {
 }
 
 pub fn run(a: &AutoplayArgs) -> Result<Done> {
-    let s = autoplay(&GameDir::new(&a.game), a.phases, a.seed, None)?;
+    let dir = GameDir::new(&a.game);
+    let s = autoplay(&dir, a.phases, a.seed, None)?;
+    super::workflow::start_clock_now(&dir)?;
     println!(
         "resolved {} phase(s) with {} generated order(s)",
         s.resolved, s.generated_orders

@@ -10,6 +10,7 @@ pub mod demo;
 pub mod dice_cmd;
 pub mod fetch;
 pub mod ingest;
+pub mod mailing;
 pub mod map;
 pub mod moderate;
 pub mod new;

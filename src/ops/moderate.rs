@@ -53,6 +53,7 @@ pub fn undo(a: &UndoArgs) -> Result<Done> {
     let dir = GameDir::new(&a.game);
     match undo_game(&dir, &a.reason)? {
         Some(u) => {
+            super::workflow::start_clock_now(&dir)?;
             println!(
                 "rolled back {} (recorded as history/{}); phase {} is open again under a new commitment",
                 u.undone, u.entry, u.phase
@@ -117,18 +118,8 @@ pub fn undo_game(dir: &GameDir, reason: &str) -> Result<Option<Undone>> {
     }
     restored.sort();
     let now = clock::now()?;
-    super::workflow::announce(
-        dir,
-        &format!("{name} is rolled back"),
-        &format!(
-            "The moderator has rolled back the resolution of {} (history/{name}).\nReason: {}\n\nPhase {} is open again under a new dice commitment; the abandoned phase's seed is revealed in history/{} so anyone can check it. Orders stored for the undone phase stand again; you may replace them.",
-            before.phase,
-            reason.trim(),
-            before.phase,
-            info.name
-        ),
-        now,
-    )?;
+    // The players are told by the mail of this entry (ops::mailing), in
+    // its place after the reports of the entries before it.
     dir.journal_line(
         &clock::stamp(now),
         &format!(

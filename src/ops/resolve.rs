@@ -92,6 +92,7 @@ pub fn run(a: &ResolveArgs) -> Result<Done> {
     };
     match resolve_game(&dir, &opts)? {
         Resolved::Done(s) => {
+            super::workflow::start_clock_now(&dir)?;
             println!(
                 "resolved {} ({} outcome(s), {} {} roll(s)) -> history/{}",
                 s.resolved,

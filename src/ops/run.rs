@@ -8,24 +8,22 @@
 //! next starts (mail archived before it is processed, a resolution
 //! committed by its history head, queued mail by its stable id) or is
 //! safe to repeat; what a crash interrupted, the next run finishes
-//! (`mail/mailed.toml` records which resolutions and openings have been
-//! mailed). Quiet unless something needs the moderator.
+//! (`mail/mailed.toml` records, per history entry and recipient, what
+//! has been mailed; see `ops::mailing`). Quiet unless something needs the moderator.
 #![allow(clippy::disallowed_methods)] // adapter
 
 use super::resolve::{self, ResolveOptions, Resolved};
 use super::workflow::{ensure_clock, submitted};
-use super::{Done, clock};
+use super::{Done, clock, mailing};
 use crate::ids::PowerId;
 use crate::mail::compose;
 use crate::mail::ingest::{self, GameCtx, Run};
 use crate::mail::transport::{self, Delivery};
 use crate::report::Templates;
 use crate::schedule::Due;
-use crate::store::{self, GameDir, history};
+use crate::store::{self, GameDir};
 use anyhow::{Context, Result, bail};
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args, Debug, Clone)]
@@ -60,32 +58,6 @@ pub struct RunReport {
     /// Lines the moderator should read.
     pub attention: Vec<String>,
     pub over: Option<String>,
-}
-
-/// `mail/mailed.toml`: which resolutions and phase openings have been
-/// queued, so a run after a crash queues what is missing and no more.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-struct Mailed {
-    #[serde(default)]
-    entries: BTreeSet<String>,
-    #[serde(default)]
-    openings: BTreeSet<String>,
-}
-
-fn mailed_path(dir: &GameDir) -> PathBuf {
-    dir.root.join("mail").join("mailed.toml")
-}
-
-fn load_mailed(dir: &GameDir) -> Result<Mailed> {
-    let p = mailed_path(dir);
-    if !p.exists() {
-        return Ok(Mailed::default());
-    }
-    toml::from_str(&store::read_text(&p)?).with_context(|| format!("{} is damaged", p.display()))
-}
-
-fn save_mailed(dir: &GameDir, m: &Mailed) -> Result<()> {
-    store::atomic_write(&mailed_path(dir), toml::to_string(m)?.as_bytes())
 }
 
 pub fn run(a: &RunArgs) -> Result<Done> {
@@ -205,11 +177,11 @@ fn run_game_grouped(root: &Path, incoming: &[Vec<u8>], now: DateTime<Utc>) -> Re
     report.ingested += ingest::ingest_pending(&ctx, &mut mrun)?.len();
     mrun.flush()?;
 
-    // 2. Mail the last resolution and the open phase if a crash stopped
-    //    an earlier run before it could.
+    // 2. Mail every history entry not mailed yet, in order: phases
+    //    resolved by hand, autoplay and undo since the last run, or what
+    //    a crash stopped an earlier run from mailing.
     let templates = Templates::load(&dir.root)?;
-    let mut mailed = load_mailed(&dir)?;
-    mail_latest(&dir, &templates, &mut mailed, now)?;
+    mailing::mail_pending(&dir, &templates, now)?;
 
     // 3. Resolve when due (at most one phase a run: the next phase's
     //    players need their phase-opening mail first).
@@ -259,7 +231,7 @@ fn run_game_grouped(root: &Path, incoming: &[Vec<u8>], now: DateTime<Utc>) -> Re
                     report.over = s.over;
                     // The new phase's clock starts now.
                     ensure_clock(&dir, &config, now)?;
-                    mail_latest(&dir, &templates, &mut mailed, now)?;
+                    mailing::mail_pending(&dir, &templates, now)?;
                 }
                 Resolved::Refused(why) => report.attention.push(format!("not resolved: {why}")),
             }
@@ -269,8 +241,22 @@ fn run_game_grouped(root: &Path, incoming: &[Vec<u8>], now: DateTime<Utc>) -> Re
             let due_now = pclock.reminders_due(now, &config.deadlines, tz, &schedule.absences, &missing);
             if !due_now.is_empty() {
                 let deadline = pclock.deadline(now, &config.deadlines, tz, &schedule.absences);
-                let shown = deadline.with_timezone(&tz).format("%a %Y-%m-%d %H:%M %Z").to_string();
-                compose::reminders(&dir, &templates, &config, &state, &due_now, Some(shown), now)?;
+                let local = |t: DateTime<Utc>| t.with_timezone(&tz).format("%a %Y-%m-%d %H:%M %Z").to_string();
+                // Past the deadline the reminder says when grace ends.
+                let grace_ends = match due {
+                    Due::Grace { ends } => Some(local(ends)),
+                    _ => None,
+                };
+                compose::reminders_in(
+                    &dir,
+                    &templates,
+                    &config,
+                    &state,
+                    &due_now,
+                    Some(local(deadline)),
+                    grace_ends,
+                    now,
+                )?;
                 for p in &due_now {
                     pclock.reminded.entry(*p).or_default().push(now);
                 }
@@ -314,62 +300,4 @@ fn for_this_game(raw: &[u8], game: &str) -> bool {
         })
         .collect();
     named.is_empty() || named.iter().any(|g| g.eq_ignore_ascii_case(game))
-}
-
-/// Queue the turn reports of the latest resolution and the opening of the
-/// open phase, each once.
-fn mail_latest(dir: &GameDir, templates: &Templates, mailed: &mut Mailed, now: DateTime<Utc>) -> Result<()> {
-    let config = dir.load_config()?;
-    let scenario = dir.load_scenario(&config)?;
-    let state = dir.load_state()?;
-    let head = history::read_head(dir)?;
-    let mut changed = false;
-    if !head.last.is_empty() && !mailed.entries.contains(&head.last) {
-        let (rec, _) = history::read_entry(dir, &head.last)?;
-        if rec.kind == "resolve" {
-            let edir = history::entry_dir(dir, &head.last);
-            let outcomes: history::OutcomesFile = read_toml(&edir.join("outcomes.toml"))?;
-            let entropy: history::EntropyFile = read_toml(&edir.join("entropy.toml")).unwrap_or_default();
-            let seed = store::read_text(&edir.join("seed")).ok().map(|s| s.trim().to_string());
-            let dice_log = std::fs::read(edir.join("dice.toml")).ok();
-            let r = compose::Resolved {
-                phase: rec.phase.to_string(),
-                entry: head.last.clone(),
-                after: &state,
-                outcomes: &outcomes.outcomes,
-                seed,
-                entropy: entropy
-                    .entropy
-                    .iter()
-                    .map(|(p, e)| format!("{}: {e}", p.id()))
-                    .collect(),
-                dice_log,
-            };
-            compose::turn_reports(dir, templates, &config, &r, now)?;
-        }
-        mailed.entries.insert(head.last.clone());
-        changed = true;
-    }
-    let key = state.phase.to_string();
-    let opened_key = format!("{}@{}", key, head.entries);
-    if state.over.is_none() && !mailed.openings.contains(&opened_key) {
-        let schedule = dir.load_schedule()?;
-        let pclock = ensure_clock(dir, &config, now)?;
-        let deadline = pclock.deadline(now, &config.deadlines, config.tz(), &schedule.absences);
-        let shown = deadline
-            .with_timezone(&config.tz())
-            .format("%a %Y-%m-%d %H:%M %Z")
-            .to_string();
-        compose::phase_opening(dir, templates, &config, &scenario, &state, Some(shown), now)?;
-        mailed.openings.insert(opened_key);
-        changed = true;
-    }
-    if changed {
-        save_mailed(dir, mailed)?;
-    }
-    Ok(())
-}
-
-fn read_toml<T: serde::de::DeserializeOwned>(p: &Path) -> Result<T> {
-    toml::from_str(&store::read_text(p)?).with_context(|| format!("{} is damaged", p.display()))
 }

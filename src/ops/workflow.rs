@@ -46,6 +46,16 @@ pub fn ensure_clock(dir: &GameDir, config: &GameConfig, now: DateTime<Utc>) -> R
     Ok(c)
 }
 
+/// After a command that opened a new phase outside `run` (a hand
+/// `resolve`, `autoplay`, `undo`): start its clock now, so `status` and
+/// the phase's opening mail show its deadline at once.
+pub fn start_clock_now(dir: &GameDir) -> Result<()> {
+    let _lock = dir.lock()?;
+    let config = dir.load_config()?;
+    ensure_clock(dir, &config, clock::now()?)?;
+    Ok(())
+}
+
 /// Last submission time of each power that has orders in.
 pub fn submitted(dir: &GameDir) -> Result<BTreeMap<PowerId, DateTime<Utc>>> {
     let subs = submission::load_all(dir)?;
@@ -68,7 +78,8 @@ pub fn status(a: &GameOnly) -> Result<Done> {
     let state = dir.load_state()?;
     let now = clock::now()?;
     let schedule = dir.load_schedule()?;
-    let clock = dir.load_clock()?;
+    // A clock left from an earlier phase says nothing about this one.
+    let clock = dir.load_clock()?.filter(|c| c.phase == Some(state.phase));
     let tz = config.tz();
     println!("game {}: phase {}", state.game, state.phase);
     if let Some(w) = &state.over {
@@ -95,7 +106,7 @@ pub fn status(a: &GameOnly) -> Result<Done> {
             };
             println!("status: {line}");
         }
-        None => println!("deadline: none yet (the clock starts at the next `run`)"),
+        None => println!("deadline: none yet (the clock starts at the next `run` or `mail`)"),
     }
     for p in &roles.must {
         let mark = match subs.get(p) {
@@ -113,9 +124,7 @@ pub fn status(a: &GameOnly) -> Result<Done> {
             }
         );
     }
-    let queued = std::fs::read_dir(dir.outbox())
-        .map(|d| d.filter_map(|e| e.ok()).count())
-        .unwrap_or(0);
+    let queued = crate::mail::outbox::queued(&dir)?.len();
     println!("outbox: {queued} message(s) queued to send");
     Ok(Done::Yes)
 }

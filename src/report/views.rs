@@ -5,9 +5,11 @@
 use crate::diagnostic::Diagnostic;
 use crate::ids::PowerId;
 use crate::orders::Checked;
+use crate::orders::ast::{Order, OrderLine};
 use crate::rules::Outcome;
 use crate::state::State;
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// One order line of an acknowledgement.
 #[derive(Clone, Debug, Serialize)]
@@ -100,6 +102,16 @@ pub struct PhaseOpeningView {
     /// The order template, header filled in.
     pub template: String,
     pub commitment: Option<String>,
+    /// The later history entry that closed this phase, when the opening
+    /// is mailed only after the phase was resolved (by hand, between runs).
+    #[serde(default)]
+    pub closed_by: Option<String>,
+    /// Diplomatic proposals pending for and from this power.
+    #[serde(default)]
+    pub proposals: Vec<String>,
+    /// Sent again on request (`empereur resend`).
+    #[serde(default)]
+    pub resent: bool,
 }
 
 /// A reminder that a power's orders are due.
@@ -109,6 +121,10 @@ pub struct ReminderView {
     pub phase: String,
     pub power: String,
     pub deadline: Option<String>,
+    /// Set past the deadline: when grace ends and the phase resolves
+    /// with defaults for the powers still missing.
+    #[serde(default)]
+    pub grace_ends: Option<String>,
 }
 
 /// One outcome as a report shows it.
@@ -146,6 +162,12 @@ pub struct TurnReportView {
     pub entropy: Vec<String>,
     pub next_phase: Option<String>,
     pub attachments: Vec<String>,
+    /// Diplomatic proposals pending for and from this power.
+    #[serde(default)]
+    pub proposals: Vec<String>,
+    /// Sent again on request (`empereur resend`).
+    #[serde(default)]
+    pub resent: bool,
 }
 
 impl TurnReportView {
@@ -202,6 +224,114 @@ pub fn unit_lines(state: &State, power: PowerId) -> Vec<String> {
             "{} {at}",
             crate::state::UnitKey::squadron(s.nation.clone(), s.number)
         ));
+    }
+    out
+}
+
+/// One diplomatic proposal among the orders stored for the open phase:
+/// who makes it, to whom, and what the recipient may answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Proposal {
+    pub from: PowerId,
+    pub to: PowerId,
+    /// The order as the proposer's submission holds it.
+    pub text: String,
+    /// The answers that count (`ACCEPT PEACE FROM France`, …); empty for
+    /// gifts and loans, which need none.
+    pub answers: Vec<String>,
+    /// The recipient's answer among its stored orders, if any.
+    pub answered: Option<String>,
+}
+
+/// Whether an order answers a proposal from a power, and how.
+type AnswerOf = fn(&Order, PowerId) -> Option<&'static str>;
+
+/// The proposals among `orders` (the open phase's stored submissions):
+/// peace offers and alliance proposals, answered only in this phase (the
+/// proposer's Player Turn, 5.1, 5.2), and gifts and loans (4.212), which
+/// need no answer.
+pub fn proposals(orders: &BTreeMap<PowerId, Vec<OrderLine>>) -> Vec<Proposal> {
+    let mut out = Vec::new();
+    for (from, lines) in orders {
+        for l in lines {
+            let (to, answers, answer_of): (PowerId, Vec<String>, AnswerOf) = match &l.order {
+                Order::OfferPeace { to, .. } => (
+                    *to,
+                    vec![
+                        format!("ACCEPT PEACE FROM {}", from.name()),
+                        format!("REJECT PEACE FROM {}", from.name()),
+                    ],
+                    |o, f| match o {
+                        Order::AcceptPeace { from } if *from == f => Some("accepted"),
+                        Order::RejectPeace { from } if *from == f => Some("rejected"),
+                        _ => None,
+                    },
+                ),
+                Order::ProposeAlliance { to } => (
+                    *to,
+                    vec![format!("ACCEPT ALLIANCE FROM {}", from.name())],
+                    |o, f| match o {
+                        Order::AcceptAlliance { from } if *from == f => Some("accepted"),
+                        _ => None,
+                    },
+                ),
+                Order::Gift { to, .. } | Order::Loan { to, .. } => (*to, vec![], |_, _| None),
+                _ => continue,
+            };
+            let answered = orders
+                .get(&to)
+                .and_then(|theirs| theirs.iter().find_map(|t| answer_of(&t.order, *from)))
+                .map(str::to_string);
+            out.push(Proposal {
+                from: *from,
+                to,
+                text: l.text.clone(),
+                answers,
+                answered,
+            });
+        }
+    }
+    out
+}
+
+impl Proposal {
+    /// The line for `viewer` (the proposer or the recipient), naming the
+    /// phase in which the answer counts.
+    pub fn line_for(&self, viewer: PowerId, phase: &str) -> String {
+        let by_me = viewer == self.from;
+        match (&self.answered, self.answers.is_empty(), by_me) {
+            (_, true, true) => format!("you: {} (takes effect when phase {phase} resolves)", self.text),
+            (_, true, false) => format!(
+                "{}: {} (needs no answer; takes effect when phase {phase} resolves)",
+                self.from.name(),
+                self.text
+            ),
+            (Some(a), _, true) => format!("you: {} ({} {a} it)", self.text, self.to.name()),
+            (Some(a), _, false) => format!("{}: {} (you {a} it)", self.from.name(), self.text),
+            (None, _, true) => format!(
+                "you: {} ({}'s answer counts only in phase {phase}; none yet)",
+                self.text,
+                self.to.name()
+            ),
+            (None, _, false) => format!(
+                "{}: {}. Answer {} in phase {phase} (this phase); an answer in any other phase does not count",
+                self.from.name(),
+                self.text,
+                self.answers.join(" or ")
+            ),
+        }
+    }
+}
+
+/// Per power, the lines of the proposals pending for and from it in the
+/// open phase of `state`, given the stored orders.
+pub fn pending_proposals(state: &State, orders: &BTreeMap<PowerId, Vec<OrderLine>>) -> BTreeMap<PowerId, Vec<String>> {
+    let phase = state.phase.to_string();
+    let mut out: BTreeMap<PowerId, Vec<String>> = BTreeMap::new();
+    for p in proposals(orders) {
+        for viewer in [p.from, p.to] {
+            out.entry(viewer).or_default().push(p.line_for(viewer, &phase));
+        }
     }
     out
 }

@@ -1,0 +1,534 @@
+//! Mailing the history: every entry, whichever command made it
+//! (`run`, `resolve` by hand, `autoplay`, `undo`), reaches every player
+//! once and in order: the turn report of a resolution (or the notice of
+//! an undo), then the opening of the phase the entry opened. What has
+//! been queued is recorded per entry and per recipient in
+//! `mail/mailed.toml` ([`crate::mail::mailed`]), so `run` and
+//! `empereur mail` queue exactly what is missing, and a crash between
+//! queuing and recording queues the same message ids again (replacing,
+//! never duplicating). `empereur resend` queues a copy under a new id.
+#![allow(clippy::disallowed_methods)] // adapter
+
+use super::workflow::ensure_clock;
+use super::{Done, clock};
+use crate::ids::PowerId;
+use crate::mail::compose::{self, Opening, Recipients};
+use crate::mail::mailed::{self, Item, Mailed};
+use crate::mail::outbox::{self, Addr, OutMail};
+use crate::mail::transport::{self, Delivery};
+use crate::report::Templates;
+use crate::state::State;
+use crate::store::history::{self, EntryRecord};
+use crate::store::{self, GameConfig, GameDir};
+use anyhow::{Context, Result, bail};
+use chrono::{DateTime, Utc};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+#[derive(clap::Args, Debug, Clone)]
+#[command(
+    after_help = "Example:\n  empereur mail --game campaign\n\nQueues the reports and openings of every history entry not yet mailed (phases resolved by hand, autoplay, undo), in order, then delivers the outbox. `run` does the same on every call."
+)]
+pub struct MailArgs {
+    /// The game directory.
+    #[arg(long, short = 'g', default_value = ".")]
+    pub game: PathBuf,
+    /// Queue only; leave delivery to `send` or the next `run`.
+    #[arg(long)]
+    pub no_send: bool,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+#[command(
+    after_help = "Examples:\n  empereur resend --game campaign --power austria --last\n  empereur resend --game campaign --power austria --entry 14\n\nQueues again, under new message ids, the report of the entry for the power and the opening it made (default: the last entry), and delivers the outbox."
+)]
+pub struct ResendArgs {
+    /// The game directory.
+    #[arg(long, short = 'g', default_value = ".")]
+    pub game: PathBuf,
+    /// The power whose player gets the mail again.
+    #[arg(long)]
+    pub power: String,
+    /// The history entry: its number (`14`) or directory name.
+    #[arg(long, conflicts_with = "last")]
+    pub entry: Option<String>,
+    /// The last history entry (the default), or the first phase's
+    /// opening when nothing has been resolved yet.
+    #[arg(long)]
+    pub last: bool,
+    /// Queue only; leave delivery to `send` or the next `run`.
+    #[arg(long)]
+    pub no_send: bool,
+}
+
+/// Every recipient key: the players' power ids and `moderator`.
+fn everyone(config: &GameConfig) -> Vec<String> {
+    let mut v: Vec<String> = config.players.iter().map(|p| p.power.id().to_string()).collect();
+    v.push("moderator".to_string());
+    v
+}
+
+fn read_toml<T: serde::de::DeserializeOwned>(p: &Path) -> Result<T> {
+    toml::from_str(&store::read_text(p)?).with_context(|| format!("{} is damaged", p.display()))
+}
+
+fn read_state(p: &Path) -> Result<State> {
+    State::from_toml(&store::read_text(p)?).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))
+}
+
+/// The deadline of the open phase as players read it.
+fn deadline_shown(dir: &GameDir, config: &GameConfig, now: DateTime<Utc>) -> Result<String> {
+    let schedule = dir.load_schedule()?;
+    let pclock = ensure_clock(dir, config, now)?;
+    let deadline = pclock.deadline(now, &config.deadlines, config.tz(), &schedule.absences);
+    Ok(deadline
+        .with_timezone(&config.tz())
+        .format("%a %Y-%m-%d %H:%M %Z")
+        .to_string())
+}
+
+/// What one entry's mail needs, read from its directory.
+struct EntryMail {
+    name: String,
+    rec: EntryRecord,
+    /// The state the entry left (its `state-after.toml`), if it has one.
+    after: Option<State>,
+}
+
+fn read_entry_mail(dir: &GameDir, name: &str) -> Result<EntryMail> {
+    let (rec, _) = history::read_entry(dir, name)?;
+    let p = history::entry_dir(dir, name).join("state-after.toml");
+    let after = if p.is_file() { Some(read_state(&p)?) } else { None };
+    Ok(EntryMail {
+        name: name.to_string(),
+        rec,
+        after,
+    })
+}
+
+/// Queue the report (or notice) of an entry for the recipients in `to`.
+fn queue_report(
+    dir: &GameDir,
+    templates: &Templates,
+    config: &GameConfig,
+    e: &EntryMail,
+    to: &Recipients,
+    now: DateTime<Utc>,
+) -> Result<Vec<(String, String)>> {
+    let edir = history::entry_dir(dir, &e.name);
+    match e.rec.kind.as_str() {
+        "resolve" => {
+            let Some(after) = &e.after else {
+                bail!("history/{} has no state-after.toml", e.name)
+            };
+            let outcomes: history::OutcomesFile = read_toml(&edir.join("outcomes.toml"))?;
+            let entropy: history::EntropyFile = read_toml(&edir.join("entropy.toml")).unwrap_or_default();
+            let seed = store::read_text(&edir.join("seed")).ok().map(|s| s.trim().to_string());
+            let dice_log = std::fs::read(edir.join("dice.toml")).ok();
+            let r = compose::Resolved {
+                phase: e.rec.phase.to_string(),
+                entry: e.name.clone(),
+                after,
+                outcomes: &outcomes.outcomes,
+                seed,
+                entropy: entropy
+                    .entropy
+                    .iter()
+                    .map(|(p, e)| format!("{}: {e}", p.id()))
+                    .collect(),
+                dice_log,
+            };
+            // Proposals pending in the phase the entry opened, if it is
+            // still open (those of the resolved phase were answered in it).
+            let open = history::read_head(dir)?.last == e.name;
+            let proposals = if open {
+                stored_proposals(dir, after)?
+            } else {
+                BTreeMap::new()
+            };
+            compose::turn_reports_to(dir, templates, config, &r, &proposals, to, now)
+        }
+        "undo" => {
+            let reason = store::read_text(&edir.join("reason.txt")).unwrap_or_default();
+            let phase = e.after.as_ref().map(|s| s.phase.to_string()).unwrap_or_default();
+            let body = format!(
+                "The moderator has rolled back the resolution of {phase} ({}).\nReason: {}\n\nPhase {phase} is open again under a new dice commitment (its opening follows); the abandoned phase's seed is revealed in history/{} so anyone can check it. Orders stored for the undone phase stand again; you may replace them.",
+                e.rec.note.split(':').next().unwrap_or(&e.rec.note),
+                reason.trim(),
+                e.name,
+            );
+            notice(dir, config, &e.name, &format!("{phase} is rolled back"), &body, to, now)
+        }
+        _ => Ok(Vec::new()),
+    }
+}
+
+/// A notice about an entry to the players and the moderator `to` wants,
+/// one message each (so each is tracked on its own).
+fn notice(
+    dir: &GameDir,
+    config: &GameConfig,
+    entry: &str,
+    subject: &str,
+    body: &str,
+    to: &Recipients,
+    now: DateTime<Utc>,
+) -> Result<Vec<(String, String)>> {
+    let mut all: Vec<(String, Addr)> = config
+        .players
+        .iter()
+        .map(|p| (p.power.id().to_string(), Addr::new(Some(&p.name), &p.email)))
+        .collect();
+    all.push((
+        "moderator".into(),
+        Addr::new(Some(&config.moderator.name), &config.moderator.email),
+    ));
+    let mut out = Vec::new();
+    for (who, addr) in all {
+        if to.skip.contains(&who) || to.only.as_ref().is_some_and(|o| !o.contains(&who)) {
+            continue;
+        }
+        let mut parts = vec!["notice", config.game.as_str(), entry, who.as_str()];
+        if let Some(tag) = &to.resend {
+            parts.push("resend");
+            parts.push(tag);
+        }
+        let m = OutMail {
+            id: outbox::stable_id(&parts),
+            from: Addr::new(Some(&format!("Empereur {}", config.game)), config.mail_address()),
+            to: vec![addr],
+            cc: vec![],
+            subject: format!("Empereur {}: {subject}", config.game),
+            in_reply_to: None,
+            body: format!(
+                "{}\n\n--\nEmpereur, for game {}. The moderator's actions are recorded in the game's journal and history.\n",
+                textwrap::fill(body, 72),
+                config.game
+            ),
+            attachments: vec![],
+            date: now,
+        };
+        outbox::queue(dir, &m)?;
+        out.push((who, m.id));
+    }
+    Ok(out)
+}
+
+/// The opening of the phase opened by `opened_by` (an entry name, or
+/// `mailed::START`), as it stood then; when it is the open phase
+/// (`closed_by` is `None`), with its deadline and pending proposals.
+fn opening_of<'a>(
+    dir: &GameDir,
+    config: &GameConfig,
+    state: &'a State,
+    opened_by: &str,
+    commitment: Option<String>,
+    closed_by: Option<String>,
+    now: DateTime<Utc>,
+) -> Result<Opening<'a>> {
+    let open_now = closed_by.is_none();
+    Ok(Opening {
+        state,
+        entry: opened_by.to_string(),
+        deadline: if open_now {
+            Some(deadline_shown(dir, config, now)?)
+        } else {
+            None
+        },
+        commitment,
+        closed_by,
+        proposals: if open_now {
+            stored_proposals(dir, state)?
+        } else {
+            BTreeMap::new()
+        },
+    })
+}
+
+/// The proposals pending in the open phase, per power, from the stored
+/// submissions.
+pub fn stored_proposals(dir: &GameDir, state: &State) -> Result<BTreeMap<PowerId, Vec<String>>> {
+    let subs = store::submission::load_all(dir)?;
+    let orders = subs
+        .into_iter()
+        .filter(|(_, s)| s.phase == state.phase)
+        .map(|(p, s)| (p, s.orders))
+        .collect();
+    Ok(crate::report::pending_proposals(state, &orders))
+}
+
+/// What [`mail_pending`] queued.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Queued {
+    /// (item, entry, recipient, message id), in the order queued.
+    pub messages: Vec<(String, String, String, String)>,
+}
+
+/// Queue every entry's mail not yet queued, oldest first: for each entry
+/// its report (or notice), then the opening of the phase it opened. Call
+/// with the game lock held.
+pub fn mail_pending(dir: &GameDir, templates: &Templates, now: DateTime<Utc>) -> Result<Queued> {
+    let config = dir.load_config()?;
+    let all = everyone(&config);
+    let mut mailed = mailed::load(dir, &all)?;
+    let head = history::read_head(dir)?;
+    let mut out = Queued::default();
+    let players: BTreeSet<String> = config.players.iter().map(|p| p.power.id().to_string()).collect();
+    let missing = |m: &Mailed, item: Item, entry: &str, whom: &BTreeSet<String>| -> BTreeSet<String> {
+        whom.iter().filter(|w| !m.has(item, entry, w)).cloned().collect()
+    };
+    // The quiet run: entries are mailed in order, so when the last one is
+    // done (and the record was not just converted) all are.
+    let everyone_set: BTreeSet<String> = all.iter().cloned().collect();
+    let done = if head.entries == 0 {
+        missing(&mailed, Item::Opening, mailed::START, &players).is_empty()
+    } else {
+        missing(&mailed, Item::Report, &head.last, &everyone_set).is_empty()
+            && missing(&mailed, Item::Opening, &head.last, &players).is_empty()
+    };
+    if done && !mailed.converted() {
+        return Ok(out);
+    }
+    let scenario = dir.load_scenario(&config)?;
+    let names = history::list(dir)?;
+
+    // The first phase's opening: the state before entry 1 (or now).
+    let todo = missing(&mailed, Item::Opening, mailed::START, &players);
+    if !todo.is_empty() {
+        let (state, commitment, closed_by) = match names.get(&1).filter(|_| head.entries >= 1) {
+            Some(first) => {
+                let edir = history::entry_dir(dir, first);
+                let (rec, _) = history::read_entry(dir, first)?;
+                (
+                    read_state(&edir.join("state-before.toml"))?,
+                    rec.commitment.clone(),
+                    Some(first.clone()),
+                )
+            }
+            None => (dir.load_state()?, store::phase::commitment(dir)?, None),
+        };
+        if state.over.is_none() {
+            let o = opening_of(dir, &config, &state, mailed::START, commitment, closed_by, now)?;
+            let to = Recipients {
+                only: Some(todo),
+                ..Recipients::default()
+            };
+            for (who, id) in compose::opening_to(dir, templates, &config, &scenario, &o, &to, now)? {
+                mailed.mark(Item::Opening, mailed::START, &who);
+                out.messages.push(("opening".into(), mailed::START.into(), who, id));
+            }
+        }
+        // Nothing to mail to a player of a game that is over: mark it.
+        for w in &players {
+            mailed.mark(Item::Opening, mailed::START, w);
+        }
+        mailed::save(dir, &mailed)?;
+    }
+
+    for n in 1..=head.entries {
+        let Some(name) = names.get(&n) else {
+            bail!("history entry {n} is missing (head names {} entries)", head.entries)
+        };
+        let report_todo = missing(&mailed, Item::Report, name, &everyone_set);
+        let opening_todo = missing(&mailed, Item::Opening, name, &players);
+        if report_todo.is_empty() && opening_todo.is_empty() {
+            continue;
+        }
+        let e = read_entry_mail(dir, name)?;
+        if !report_todo.is_empty() {
+            let to = Recipients {
+                only: Some(report_todo.clone()),
+                ..Recipients::default()
+            };
+            for (who, id) in queue_report(dir, templates, &config, &e, &to, now)? {
+                out.messages.push(("report".into(), name.clone(), who, id));
+            }
+            // Marked for everyone asked, so an entry kind with no report
+            // is not read again on every run.
+            for w in &report_todo {
+                mailed.mark(Item::Report, name, w);
+            }
+        }
+        if !opening_todo.is_empty() {
+            if let (Some(after), Some(_)) = (&e.after, e.rec.next_phase)
+                && after.over.is_none()
+            {
+                let open_now = n == head.entries;
+                let closed_by = (!open_now).then(|| names.get(&(n + 1)).cloned()).flatten();
+                let commitment = if open_now {
+                    store::phase::commitment(dir)?
+                } else {
+                    e.rec.next_commitment.clone()
+                };
+                let o = opening_of(dir, &config, after, name, commitment, closed_by, now)?;
+                let to = Recipients {
+                    only: Some(opening_todo.clone()),
+                    ..Recipients::default()
+                };
+                for (who, id) in compose::opening_to(dir, templates, &config, &scenario, &o, &to, now)? {
+                    out.messages.push(("opening".into(), name.clone(), who, id));
+                }
+            }
+            for w in &opening_todo {
+                mailed.mark(Item::Opening, name, w);
+            }
+        }
+        mailed::save(dir, &mailed)?;
+    }
+    if mailed.converted() {
+        mailed::save(dir, &mailed)?;
+    }
+    Ok(out)
+}
+
+/// Deliver the outbox; (messages sent, lines for the moderator).
+pub fn deliver(dir: &GameDir, now: DateTime<Utc>) -> Result<(usize, Vec<String>)> {
+    let config = dir.load_config()?;
+    let sender = transport::sender(dir, &config.mail.transport)?;
+    let mut sent = 0;
+    let mut attention = Vec::new();
+    for d in transport::send_all(dir, Some(&sender), &[], now)? {
+        match d {
+            Delivery::Sent { .. } => sent += 1,
+            Delivery::Failed { id, error } => attention.push(format!("sending {id} failed (left queued): {error}")),
+            Delivery::Held { id } => attention.push(format!(
+                "message {id} is held: an earlier send was interrupted; check and `empereur send --release {id}`"
+            )),
+            Delivery::WouldSend { .. } => {}
+        }
+    }
+    Ok((sent, attention))
+}
+
+/// `empereur mail`
+pub fn mail(a: &MailArgs) -> Result<Done> {
+    let dir = GameDir::new(&a.game);
+    let now = clock::now()?;
+    let _lock = dir.lock()?;
+    super::resolve::recover(&dir)?;
+    let templates = Templates::load(&dir.root)?;
+    let q = mail_pending(&dir, &templates, now)?;
+    let entries: BTreeSet<&str> = q.messages.iter().map(|m| m.1.as_str()).collect();
+    println!(
+        "queued {} message(s) for {} history entr{}",
+        q.messages.len(),
+        entries.len(),
+        if entries.len() == 1 { "y" } else { "ies" }
+    );
+    if a.no_send {
+        return Ok(Done::Yes);
+    }
+    let (sent, attention) = deliver(&dir, now)?;
+    println!("sent {sent} message(s)");
+    for l in &attention {
+        println!("{l}");
+    }
+    Ok(if attention.is_empty() { Done::Yes } else { Done::No })
+}
+
+/// Which entry `resend` means: by number or name, or the last.
+fn pick_entry(dir: &GameDir, entry: Option<&str>) -> Result<Option<String>> {
+    let names = history::list(dir)?;
+    let head = history::read_head(dir)?;
+    let Some(e) = entry else {
+        return Ok((!head.last.is_empty()).then_some(head.last));
+    };
+    let found = match e.trim().parse::<u32>() {
+        Ok(n) => names.get(&n).cloned(),
+        Err(_) => names.values().find(|v| v.as_str() == e.trim()).cloned(),
+    };
+    match found {
+        Some(n)
+            if n.get(..4)
+                .and_then(|d| d.parse::<u32>().ok())
+                .is_some_and(|k| k <= head.entries) =>
+        {
+            Ok(Some(n))
+        }
+        _ => bail!(
+            "no history entry '{e}' (entries 1 to {}; `ls history/` lists them)",
+            head.entries
+        ),
+    }
+}
+
+/// Queue again, for one power, an entry's report and the opening it
+/// made (or the first phase's opening when `entry` is `None` and nothing
+/// was resolved yet). Returns the message ids queued.
+pub fn resend_game(dir: &GameDir, power: PowerId, entry: Option<&str>, now: DateTime<Utc>) -> Result<Vec<String>> {
+    let config = dir.load_config()?;
+    let scenario = dir.load_scenario(&config)?;
+    if !config.players.iter().any(|p| p.power == power) {
+        bail!("{power} has no player in this game (it is an NPC)");
+    }
+    let templates = Templates::load(&dir.root)?;
+    let head = history::read_head(dir)?;
+    let to = Recipients {
+        only: Some(BTreeSet::from([power.id().to_string()])),
+        skip: BTreeSet::new(),
+        resend: Some(clock::stamp(now)),
+    };
+    let mut ids = Vec::new();
+    match pick_entry(dir, entry)? {
+        None => {
+            let state = dir.load_state()?;
+            let o = opening_of(
+                dir,
+                &config,
+                &state,
+                mailed::START,
+                store::phase::commitment(dir)?,
+                None,
+                now,
+            )?;
+            ids.extend(compose::opening_to(dir, &templates, &config, &scenario, &o, &to, now)?);
+        }
+        Some(name) => {
+            let e = read_entry_mail(dir, &name)?;
+            ids.extend(queue_report(dir, &templates, &config, &e, &to, now)?);
+            if let (Some(after), Some(_)) = (&e.after, e.rec.next_phase)
+                && after.over.is_none()
+            {
+                let open_now = name == head.last;
+                let names = history::list(dir)?;
+                let closed_by = (!open_now).then(|| names.get(&(e.rec.number + 1)).cloned()).flatten();
+                let commitment = if open_now {
+                    store::phase::commitment(dir)?
+                } else {
+                    e.rec.next_commitment.clone()
+                };
+                let o = opening_of(dir, &config, after, &name, commitment, closed_by, now)?;
+                ids.extend(compose::opening_to(dir, &templates, &config, &scenario, &o, &to, now)?);
+            }
+        }
+    }
+    Ok(ids.into_iter().map(|(_, id)| id).collect())
+}
+
+/// `empereur resend`
+pub fn resend(a: &ResendArgs) -> Result<Done> {
+    let power: PowerId = a.power.parse().map_err(anyhow::Error::msg)?;
+    let dir = GameDir::new(&a.game);
+    let now = clock::now()?;
+    let _lock = dir.lock()?;
+    super::resolve::recover(&dir)?;
+    let ids = resend_game(&dir, power, a.entry.as_deref(), now)?;
+    dir.journal_line(
+        &clock::stamp(now),
+        &format!(
+            "moderator resent {} message(s) to {power} ({})",
+            ids.len(),
+            a.entry.as_deref().unwrap_or("last entry")
+        ),
+    )?;
+    println!("queued {} message(s) for {}", ids.len(), power.name());
+    if a.no_send {
+        return Ok(Done::Yes);
+    }
+    let (sent, attention) = deliver(&dir, now)?;
+    println!("sent {sent} message(s)");
+    for l in &attention {
+        println!("{l}");
+    }
+    Ok(if attention.is_empty() { Done::Yes } else { Done::No })
+}
