@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 pub struct GameCtx {
     pub dir: GameDir,
     pub config: GameConfig,
-    pub scenario: Scenario,
+    pub scenario: std::sync::Arc<Scenario>,
     pub state: State,
     pub templates: Templates,
 }

@@ -12,6 +12,7 @@ use anyhow::{Context, Result};
 use std::collections::BTreeSet;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 #[derive(clap::Args, Debug)]
 #[command(
@@ -53,7 +54,7 @@ pub fn parse_power(p: Option<&str>) -> Result<Option<PowerId>> {
 }
 
 /// Load (scenario, state) from a game directory.
-pub fn load_game(game: &Path) -> Result<(Scenario, State)> {
+pub fn load_game(game: &Path) -> Result<(Arc<Scenario>, State)> {
     let dir = GameDir::new(game);
     let config = dir.load_config()?;
     let scenario = dir.load_scenario(&config)?;
@@ -61,7 +62,7 @@ pub fn load_game(game: &Path) -> Result<(Scenario, State)> {
     validated(scenario, state, &dir.state())
 }
 
-fn validated(scenario: Scenario, state: State, path: &Path) -> Result<(Scenario, State)> {
+fn validated(scenario: Arc<Scenario>, state: State, path: &Path) -> Result<(Arc<Scenario>, State)> {
     if let Err(errs) = state.validate(&scenario) {
         let list: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
         anyhow::bail!("{}: {}", path.display(), list.join("; "));

@@ -13,15 +13,14 @@
 #![allow(clippy::disallowed_methods)] // adapter
 
 use super::resolve::{self, ResolveOptions, Resolved};
-use super::workflow::{ensure_clock, submitted};
+use super::workflow::{ensure_clock_of, submitted};
 use super::{Done, clock, mailing};
 use crate::ids::PowerId;
 use crate::mail::compose;
 use crate::mail::ingest::{self, GameCtx, Run};
 use crate::mail::transport::{self, Delivery};
-use crate::report::Templates;
 use crate::schedule::Due;
-use crate::store::{self, GameDir};
+use crate::store::{self, GameConfig, GameDir};
 use anyhow::{Context, Result, bail};
 use chrono::{DateTime, Utc};
 use std::path::{Path, PathBuf};
@@ -130,23 +129,56 @@ pub fn game_dirs(root: &Path) -> Result<Vec<PathBuf>> {
 /// moderator's Maildir; those for other games are left for them (a
 /// message names its game; see `mail::ingest`).
 pub fn run_game(root: &Path, incoming: &[Vec<u8>], now: DateTime<Utc>) -> Result<RunReport> {
+    // The quick path: nothing due by the clock, no file changed since the
+    // last full run, no mail for this game: nothing to load or write.
+    let dir = GameDir::new(root);
+    if let Some(game) = store::wake::quiet(&dir, now)
+        && !incoming.iter().any(|raw| for_this_game(raw, &game))
+    {
+        return Ok(RunReport {
+            game,
+            ..RunReport::default()
+        });
+    }
     // One group commit for the whole run: fsyncs wait for the commit
     // points (messages marked processed, the history head, each send).
     let group = store::durable::group();
-    let report = run_game_grouped(root, incoming, now)?;
+    let report = run_game_grouped(&dir, incoming, now)?;
     group.commit()?;
     Ok(report)
 }
 
-fn run_game_grouped(root: &Path, incoming: &[Vec<u8>], now: DateTime<Utc>) -> Result<RunReport> {
-    let ctx = GameCtx::load(root)?;
-    let dir = ctx.dir.clone();
+/// When the next run has something to do by the clock alone (see
+/// `store::wake`); `None`: only a file change can make anything due.
+fn next_wake(dir: &GameDir, config: &GameConfig, now: DateTime<Utc>) -> Result<Option<DateTime<Utc>>> {
+    let Some(pclock) = dir.load_clock()? else {
+        return Ok(Some(now));
+    };
+    let schedule = dir.load_schedule()?;
+    let last = submitted(dir)?.values().max().copied();
+    Ok(store::wake::next_change(
+        &pclock,
+        now,
+        &config.deadlines,
+        config.tz(),
+        &schedule.absences,
+        last,
+    ))
+}
+
+fn run_game_grouped(dir: &GameDir, incoming: &[Vec<u8>], now: DateTime<Utc>) -> Result<RunReport> {
     let _lock = dir.lock()?;
+    store::wake::clear(dir);
+    let rec = resolve::recover(dir)?;
+    // Loaded once for the run (after recovery, which may finish a
+    // resolution); reloaded only after this run resolves a phase.
+    let ctx = GameCtx::load(&dir.root)?;
+    let dir = &ctx.dir;
+    let config = &ctx.config;
     let mut report = RunReport {
-        game: ctx.config.game.clone(),
+        game: config.game.clone(),
         ..RunReport::default()
     };
-    let rec = resolve::recover(&dir)?;
     report
         .attention
         .extend(rec.lines.iter().map(|l| format!("recovered: {l}")));
@@ -180,22 +212,21 @@ fn run_game_grouped(root: &Path, incoming: &[Vec<u8>], now: DateTime<Utc>) -> Re
     // 2. Mail every history entry not mailed yet, in order: phases
     //    resolved by hand, autoplay and undo since the last run, or what
     //    a crash stopped an earlier run from mailing.
-    let templates = Templates::load(&dir.root)?;
-    mailing::mail_pending(&dir, &templates, now)?;
+    let templates = &ctx.templates;
+    let scenario = &ctx.scenario;
+    mailing::mail_pending(dir, templates, now)?;
 
     // 3. Resolve when due (at most one phase a run: the next phase's
     //    players need their phase-opening mail first).
-    let config = dir.load_config()?;
-    let scenario = dir.load_scenario(&config)?;
-    let state = dir.load_state()?;
+    let state = &ctx.state;
     if let Some(w) = &state.over {
         report.over = Some(w.clone());
     } else {
         let tz = config.tz();
         let mut schedule = dir.load_schedule()?;
-        let mut pclock = ensure_clock(&dir, &config, now)?;
-        let roles = crate::rules::roles(&scenario, &state);
-        let subs = submitted(&dir)?;
+        let mut pclock = ensure_clock_of(dir, config, state.phase, now)?;
+        let roles = crate::rules::roles(scenario, state);
+        let subs = submitted(dir)?;
         let due = pclock.due(now, &config.deadlines, tz, &schedule.absences, &roles.must, &subs);
         let late = match &due {
             Due::Early => Some(Vec::new()),
@@ -212,7 +243,7 @@ fn run_game_grouped(root: &Path, incoming: &[Vec<u8>], now: DateTime<Utc>) -> Re
                 now: Some(clock::stamp(now)),
                 late: late.clone(),
             };
-            match resolve::resolve_game_locked(&dir, &opts)? {
+            match resolve::resolve_game_locked(dir, &opts)? {
                 Resolved::Done(s) => {
                     dir.save_schedule(&schedule)?;
                     if !late.is_empty() {
@@ -230,8 +261,9 @@ fn run_game_grouped(root: &Path, incoming: &[Vec<u8>], now: DateTime<Utc>) -> Re
                     report.late = late;
                     report.over = s.over;
                     // The new phase's clock starts now.
-                    ensure_clock(&dir, &config, now)?;
-                    mailing::mail_pending(&dir, &templates, now)?;
+                    let after = dir.load_state()?;
+                    ensure_clock_of(dir, config, after.phase, now)?;
+                    mailing::mail_pending(dir, templates, now)?;
                 }
                 Resolved::Refused(why) => report.attention.push(format!("not resolved: {why}")),
             }
@@ -248,10 +280,10 @@ fn run_game_grouped(root: &Path, incoming: &[Vec<u8>], now: DateTime<Utc>) -> Re
                     _ => None,
                 };
                 compose::reminders_in(
-                    &dir,
-                    &templates,
-                    &config,
-                    &state,
+                    dir,
+                    templates,
+                    config,
+                    state,
                     &due_now,
                     Some(local(deadline)),
                     grace_ends,
@@ -267,8 +299,8 @@ fn run_game_grouped(root: &Path, incoming: &[Vec<u8>], now: DateTime<Utc>) -> Re
     }
 
     // 5. Mail out.
-    let sender = transport::sender(&dir, &config_transport(&dir)?)?;
-    for d in transport::send_all(&dir, Some(&sender), &[], now)? {
+    let sender = transport::sender(dir, &config.mail.transport)?;
+    for d in transport::send_all(dir, Some(&sender), &[], now)? {
         match d {
             Delivery::Sent { .. } => report.sent += 1,
             Delivery::Failed { id, error } => report
@@ -280,11 +312,16 @@ fn run_game_grouped(root: &Path, incoming: &[Vec<u8>], now: DateTime<Utc>) -> Re
             Delivery::WouldSend { .. } => {}
         }
     }
+    // Nothing left to do until the clock says so or a file changes (mail
+    // over IMAP can come at any time).
+    if config.mail.imap.is_none() {
+        let at = match report.over {
+            Some(_) => None,
+            None => next_wake(dir, config, now)?,
+        };
+        store::wake::save(dir, &config.game, at);
+    }
     Ok(report)
-}
-
-fn config_transport(dir: &GameDir) -> Result<crate::store::config::Transport> {
-    Ok(dir.load_config()?.mail.transport)
 }
 
 /// Whether a raw message names this game (its GAME line), or names none

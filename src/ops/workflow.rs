@@ -34,14 +34,23 @@ pub struct ExtendArgs {
 /// The open phase's clock, opened now if the phase has none yet (a game
 /// created before deadlines were configured, or the first phase).
 pub fn ensure_clock(dir: &GameDir, config: &GameConfig, now: DateTime<Utc>) -> Result<PhaseClock> {
-    let state = dir.load_state()?;
+    ensure_clock_of(dir, config, dir.load_state()?.phase, now)
+}
+
+/// As [`ensure_clock`] for a caller that has the state (the open phase).
+pub fn ensure_clock_of(
+    dir: &GameDir,
+    config: &GameConfig,
+    phase: crate::ids::PhaseId,
+    now: DateTime<Utc>,
+) -> Result<PhaseClock> {
     if let Some(c) = dir.load_clock()?
-        && c.phase == Some(state.phase)
+        && c.phase == Some(phase)
     {
         return Ok(c);
     }
-    let mut c = PhaseClock::open(now, state.phase.step, &config.deadlines, config.tz());
-    c.phase = Some(state.phase);
+    let mut c = PhaseClock::open(now, phase.step, &config.deadlines, config.tz());
+    c.phase = Some(phase);
     dir.save_clock(&c)?;
     Ok(c)
 }

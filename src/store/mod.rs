@@ -10,6 +10,7 @@
 //! mail/outbox/ sent/   outgoing mail
 //! journal.log          one line per decision (ingest, send, moderator acts)
 //! .lock                held while a process works on the game
+//! .wake                when `run` next has something to do (a cache, wake)
 //! ```
 #![allow(clippy::disallowed_methods)] // adapter: this module owns file I/O
 
@@ -22,6 +23,7 @@ pub mod password;
 pub mod phase;
 pub mod players;
 pub mod submission;
+pub mod wake;
 
 use crate::scenario::{Scenario, ScenarioFiles};
 use crate::state::State;
@@ -29,6 +31,7 @@ use anyhow::{Context, Result, bail};
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 pub use config::GameConfig;
 
@@ -113,11 +116,11 @@ impl GameDir {
     }
 
     /// The game's scenario: its own copy if it has one, else the embedded
-    /// scenario named in game.toml.
-    pub fn load_scenario(&self, config: &GameConfig) -> Result<Scenario> {
+    /// scenario named in game.toml (shared, parsed once a process).
+    pub fn load_scenario(&self, config: &GameConfig) -> Result<Arc<Scenario>> {
         let dir = self.scenario_dir();
         if dir.is_dir() {
-            return load_scenario_dir(&dir);
+            return load_scenario_dir(&dir).map(Arc::new);
         }
         load_scenario(&config.scenario)
     }
@@ -171,22 +174,22 @@ pub fn read_text(path: &Path) -> Result<String> {
 }
 
 /// Load a scenario by embedded name or directory path.
-pub fn load_scenario(name_or_dir: &str) -> Result<Scenario> {
+pub fn load_scenario(name_or_dir: &str) -> Result<Arc<Scenario>> {
     let path = Path::new(name_or_dir);
     if path.is_dir() {
-        return load_scenario_dir(path);
+        return load_scenario_dir(path).map(Arc::new);
     }
     // An embedded scenario never changes while the process runs: parse it
-    // once (`run --games` loads it for every game, several times a run).
-    static CACHE: std::sync::OnceLock<std::sync::Mutex<std::collections::BTreeMap<String, Scenario>>> =
+    // once and share it (`run --games` needs it for every game).
+    static CACHE: std::sync::OnceLock<std::sync::Mutex<std::collections::BTreeMap<String, Arc<Scenario>>>> =
         std::sync::OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
     if let Some(s) = cache.lock().ok().and_then(|c| c.get(name_or_dir).cloned()) {
         return Ok(s);
     }
-    let s = Scenario::embedded(name_or_dir).map_err(|errs| scenario_errors(name_or_dir, &errs))?;
+    let s = Arc::new(Scenario::embedded(name_or_dir).map_err(|errs| scenario_errors(name_or_dir, &errs))?);
     if let Ok(mut c) = cache.lock() {
-        c.insert(name_or_dir.to_string(), s.clone());
+        c.insert(name_or_dir.to_string(), Arc::clone(&s));
     }
     Ok(s)
 }
