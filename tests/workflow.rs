@@ -242,3 +242,47 @@ fn status_counts_messages_and_shows_the_new_deadline_right_after_a_hand_resolve(
         "72 h from the resolve: {status}"
     );
 }
+
+#[test]
+fn submit_stores_the_good_lines_when_one_names_a_misspelt_power() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = new_game(dir.path());
+    let g = game.to_str().unwrap();
+    let orders = dir.path().join("phoned-in.txt");
+    std::fs::write(&orders, "POWER France\nCOOPERATE WITH Austira\nMOVE FIRST\n").unwrap();
+    let out = empereur("2026-11-30T10:00:00Z")
+        .args(["submit", "-g", g, "--power", "france", orders.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(out.status.code(), Some(1), "some order rejected: {text}");
+    assert!(text.contains("no major power 'Austira'"), "{text}");
+    assert!(text.contains("stored 1 order(s) for France"), "{text}");
+    let stored = std::fs::read_to_string(game.join("phase/orders/france.toml")).unwrap();
+    assert!(
+        stored.contains("MOVE FIRST") || stored.contains("move_first"),
+        "{stored}"
+    );
+    // A bad POWER line still voids the message, as it does by mail.
+    std::fs::write(&orders, "POWER Frnace\nMOVE FIRST\n").unwrap();
+    let out = empereur("2026-11-30T10:00:00Z")
+        .args(["submit", "-g", g, "--power", "france", orders.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("nothing stored"), "{text}");
+    // Nothing accepted: the stored orders stay as they were.
+    std::fs::write(&orders, "POWER France\nCOOPERATE WITH Austira\n").unwrap();
+    let out = empereur("2026-11-30T10:00:00Z")
+        .args(["submit", "-g", g, "--power", "france", orders.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("nothing stored"), "{text}");
+    assert_eq!(
+        std::fs::read_to_string(game.join("phase/orders/france.toml")).unwrap(),
+        stored
+    );
+}

@@ -363,3 +363,73 @@ pub fn turn_reports_to(
     }
     Ok(ids)
 }
+
+/// Tell each power a proposal among `from`'s stored orders is addressed
+/// to (a peace offer, an alliance, a gift or a loan) at once, with the
+/// answer to send and the phase in which it counts (5.1, 5.2: the
+/// proposer's Player Turn, which is the open phase). One message per
+/// proposal: storing the same orders again queues nothing new. Returns
+/// the ids queued.
+pub fn proposal_notices(
+    dir: &GameDir,
+    config: &GameConfig,
+    state: &State,
+    from: PowerId,
+    orders: &[crate::orders::ast::OrderLine],
+    deadline: Option<String>,
+    now: DateTime<Utc>,
+) -> Result<Vec<String>> {
+    let mut mine = BTreeMap::new();
+    mine.insert(from, orders.to_vec());
+    let phase = state.phase.to_string();
+    let mut ids = Vec::new();
+    for p in report::proposals(&mine) {
+        let Some(player) = config.players.iter().find(|x| x.power == p.to) else {
+            continue; // an NPC answers through the rules (5.1, 4.71)
+        };
+        let mut body = format!(
+            "{} has ordered, in phase {phase} of game {}:\n\n  {}\n\n",
+            from.name(),
+            config.game,
+            p.text
+        );
+        if p.answers.is_empty() {
+            body.push_str(&textwrap::fill(
+                &format!("It needs no answer; it takes effect when phase {phase} resolves, unless {} changes its orders before then.", from.name()),
+                72,
+            ));
+        } else {
+            body.push_str(&textwrap::fill(
+                &format!(
+                    "To answer, send orders for phase {phase} (this phase) with one of these lines; an answer sent in any other phase does not count, and without one the offer is refused:"
+                ),
+                72,
+            ));
+            body.push_str("\n\n");
+            for a in &p.answers {
+                body.push_str(&format!("  {a}\n"));
+            }
+        }
+        if let Some(d) = &deadline {
+            body.push_str(&format!("\nDeadline: {d}\n"));
+        }
+        body.push_str(&format!(
+            "\n--\nEmpereur, for game {}. Your order template is in the phase-opening mail.\n",
+            config.game
+        ));
+        let m = OutMail {
+            id: outbox::stable_id(&["proposal", &config.game, &phase, from.id(), p.to.id(), &p.text]),
+            from: game_from(config),
+            to: vec![Addr::new(Some(&player.name), &player.email)],
+            cc: vec![],
+            subject: format!("Empereur {}: {} proposes: {}", config.game, from.name(), p.text),
+            in_reply_to: None,
+            body,
+            attachments: vec![],
+            date: now,
+        };
+        outbox::queue(dir, &m)?;
+        ids.push(m.id);
+    }
+    Ok(ids)
+}

@@ -325,6 +325,18 @@ fn process(ctx: &GameCtx, raw: &[u8], hash: &str, run: &mut Run) -> Result<Handl
             } else {
                 submission::save(&ctx.dir, &sub).map(Some)
             };
+            if matches!(stored, Ok(Some(_))) {
+                // Diplomacy by mail: the powers addressed hear of it now.
+                super::compose::proposal_notices(
+                    &ctx.dir,
+                    &ctx.config,
+                    &ctx.state,
+                    a.power,
+                    &sub.orders,
+                    view.deadline.clone(),
+                    run.now,
+                )?;
+            }
             let line = match &stored {
                 Ok(None) => {
                     view.verdict = "noted".into();

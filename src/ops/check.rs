@@ -118,10 +118,22 @@ pub fn run(a: &CheckArgs) -> Result<Done> {
     Ok(if checked.all_accepted() { Done::Yes } else { Done::No })
 }
 
-/// Diagnostics that void the whole message (wrong game, phase or power).
-pub fn voids_message(d: &Diagnostic) -> bool {
-    matches!(
-        d.code.as_str(),
-        "stale-phase" | "wrong-game" | "wrong-power" | "no-power" | "unknown-power" | "bad-phase"
-    ) && d.is_error()
+/// Diagnostics that void the whole message: a header that names another
+/// game, phase or power, or none that can be read, as ingest refuses such
+/// a mail. A power misspelt inside an order (`COOPERATE WITH Austira`)
+/// rejects that line only; the rest is stored.
+pub fn voids_message(d: &Diagnostic, source: &str) -> bool {
+    let header_line = || {
+        source
+            .lines()
+            .nth(d.span.line.saturating_sub(1))
+            .and_then(|l| l.split_whitespace().next())
+            .is_some_and(|w| w.trim_end_matches(':').eq_ignore_ascii_case("power"))
+    };
+    d.is_error()
+        && match d.code.as_str() {
+            "stale-phase" | "wrong-game" | "wrong-power" | "no-power" | "bad-phase" => true,
+            "unknown-power" => header_line(),
+            _ => false,
+        }
 }

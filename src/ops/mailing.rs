@@ -87,6 +87,23 @@ fn deadline_shown(dir: &GameDir, config: &GameConfig, now: DateTime<Utc>) -> Res
         .to_string())
 }
 
+/// The open phase's deadline as players read it, if its clock has
+/// started (it starts at the first `run` or `mail`, or a hand resolve).
+pub fn open_deadline(dir: &GameDir, config: &GameConfig, now: DateTime<Utc>) -> Result<Option<String>> {
+    let state = dir.load_state()?;
+    let Some(c) = dir.load_clock()?.filter(|c| c.phase == Some(state.phase)) else {
+        return Ok(None);
+    };
+    let schedule = dir.load_schedule()?;
+    let deadline = c.deadline(now, &config.deadlines, config.tz(), &schedule.absences);
+    Ok(Some(
+        deadline
+            .with_timezone(&config.tz())
+            .format("%a %Y-%m-%d %H:%M %Z")
+            .to_string(),
+    ))
+}
+
 /// What one entry's mail needs, read from its directory.
 struct EntryMail {
     name: String,

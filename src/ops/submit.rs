@@ -1,6 +1,9 @@
 //! `empereur submit`: the moderator enters a power's orders by hand.
 //! Accepted orders replace the power's earlier submission for the open
-//! phase; rejected ones are listed and not stored.
+//! phase; rejected ones are listed and not stored. The same rules as a
+//! mail: a header for another game, phase or power voids the message; a
+//! bad order line rejects that line only; a message with no accepted
+//! order leaves the stored orders as they were.
 
 use super::Done;
 use super::check::{load_game, parse_power, read_orders, report, voids_message};
@@ -32,11 +35,21 @@ pub fn run(a: &SubmitArgs) -> Result<Done> {
     let (origin, source) = read_orders(&a.file)?;
     let checked = orders::check(&source, &scenario, &state, Some(power));
     print!("{}", report(&checked, &origin, &source));
-    if checked.diagnostics.iter().any(voids_message) {
+    if checked.diagnostics.iter().any(|d| voids_message(d, &source)) {
         println!("nothing stored: the message does not apply to this game, phase or power");
         return Ok(Done::No);
     }
-    let now = chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ").to_string();
+    // As by mail: a message with no accepted order is no submission, and
+    // the power's stored orders stay as they were.
+    if checked.accepted.is_empty() && !checked.all_accepted() {
+        println!(
+            "nothing stored: no order was accepted, so {}'s stored orders are unchanged",
+            power.name()
+        );
+        return Ok(Done::No);
+    }
+    let at = super::clock::now()?;
+    let now = super::clock::stamp(at);
     let sub = submission::Submission {
         power,
         phase: state.phase,
@@ -46,6 +59,11 @@ pub fn run(a: &SubmitArgs) -> Result<Done> {
         orders: checked.accepted.clone(),
     };
     let receipt = submission::save(&dir, &sub)?;
+    // The recipients of its proposals are told at once (their answer
+    // counts only in this phase).
+    let config = dir.load_config()?;
+    let deadline = super::mailing::open_deadline(&dir, &config, at)?;
+    let told = crate::mail::compose::proposal_notices(&dir, &config, &state, power, &sub.orders, deadline, at)?;
     dir.journal_line(
         &now,
         &format!(
@@ -62,5 +80,8 @@ pub fn run(a: &SubmitArgs) -> Result<Done> {
         submission::path(&dir, power).display()
     );
     println!("receipt {receipt}");
+    if !told.is_empty() {
+        println!("{} proposal notice(s) queued for the powers addressed", told.len());
+    }
     Ok(if checked.all_accepted() { Done::Yes } else { Done::No })
 }

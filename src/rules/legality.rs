@@ -40,6 +40,18 @@ pub enum Illegal {
     },
     /// 3.7: political, naval and land orders belong to the mover's turn.
     NotYourTurn { mover: PowerId },
+    /// 5.1, 5.2: an answer to a proposal counts only in the proposer's
+    /// Player Turn, where the proposal is made and decided.
+    AnswerOutOfTurn {
+        /// The answer as written (`ACCEPT PEACE FROM France`).
+        answer: String,
+        proposer: PowerId,
+        /// The proposer's Player Turn of this season.
+        counts_in: PhaseId,
+        phase: PhaseId,
+        /// What the open phase takes from this power.
+        takes: String,
+    },
     /// 4.221: a deficit larger than the treasury blocks every expenditure.
     Deficit { payer: PowerId, debt: i64 },
     /// The Gold an order spends is not in the treasury when it runs.
@@ -76,6 +88,8 @@ impl Illegal {
         match self {
             Illegal::GameOver => "7.1",
             Illegal::WrongPhase { .. } | Illegal::NotYourTurn { .. } => "3.7",
+            Illegal::AnswerOutOfTurn { answer, .. } if answer.contains("ALLIANCE") => "5.2",
+            Illegal::AnswerOutOfTurn { .. } => "5.1",
             Illegal::Deficit { .. } => "4.221",
             Illegal::CannotPay { .. } => "4.2",
             Illegal::PoolEmpty { .. } => "6.0",
@@ -87,7 +101,7 @@ impl Illegal {
     /// The diagnostic code an order checker shows.
     pub fn code(&self) -> &'static str {
         match self {
-            Illegal::WrongPhase { .. } | Illegal::NotYourTurn { .. } => "wrong-phase",
+            Illegal::WrongPhase { .. } | Illegal::NotYourTurn { .. } | Illegal::AnswerOutOfTurn { .. } => "wrong-phase",
             Illegal::Deficit { .. } | Illegal::CannotPay { .. } => "cannot-pay",
             Illegal::PoolEmpty { .. } => "pool-empty",
             Illegal::AlreadyOrdered { .. } => "already-ordered",
@@ -108,6 +122,17 @@ impl fmt::Display for Illegal {
                 f,
                 "it is {m}'s Player Turn; only {m} (or whoever runs it) gives political, naval and land orders now, others only accept or reject its offers",
                 m = mover.name()
+            ),
+            Illegal::AnswerOutOfTurn {
+                answer,
+                proposer,
+                counts_in,
+                phase,
+                takes,
+            } => write!(
+                f,
+                "{answer} counts only in {p}'s Player Turn (phase {counts_in}), where {p}'s offer is made and decided; sent in phase {phase} it would never apply (phase {phase} takes {takes})",
+                p = proposer.name()
             ),
             Illegal::Deficit { payer, debt } => write!(
                 f,
@@ -221,6 +246,28 @@ pub fn phase_gate(state: &State, power: PowerId, order: &Order) -> Verdict {
     let step = state.phase.step;
     let mover = is_mover(state, power);
     let kind = order.kind();
+    // 5.1, 5.2: an answer applies only where the proposal is decided.
+    let answer = match order {
+        Order::AcceptPeace { from } => Some((*from, format!("ACCEPT PEACE FROM {}", from.name()))),
+        Order::RejectPeace { from } => Some((*from, format!("REJECT PEACE FROM {}", from.name()))),
+        Order::AcceptAlliance { from } => Some((*from, format!("ACCEPT ALLIANCE FROM {}", from.name()))),
+        _ => None,
+    };
+    if let Some((proposer, answer)) = answer
+        && step != Step::PlayerTurn(proposer)
+    {
+        let takes: Vec<&str> = kinds_taken(step, mover).iter().map(|k| written(k)).collect();
+        return Err(Illegal::AnswerOutOfTurn {
+            answer,
+            proposer,
+            counts_in: PhaseId {
+                turn: state.phase.turn,
+                step: Step::PlayerTurn(proposer),
+            },
+            phase: state.phase,
+            takes: takes.join(", "),
+        });
+    }
     if kinds_taken(step, mover).contains(&kind) {
         return Ok(());
     }
