@@ -41,7 +41,8 @@
 //! vp = -5                        #   the outcome's VP change for `power`
 //! summary = "loses 2 Gold"       #   a substring of the summary
 //! why = "year 1"                 #   a substring of some why line
-//! absent = true                  #   assert no such outcome
+//! absent = true                  #   assert no such outcome (the kind must be
+//!                                #   one some case produces, or it fails)
 //! ```
 //! Every case also checks `rules::audit` (Gold/VP changes explained).
 
@@ -198,7 +199,8 @@ fn matches(o: &Outcome, e: &ExpectOutcome) -> bool {
             .is_none_or(|s| o.why.iter().any(|w| w.contains(s.as_str())))
 }
 
-fn run(scenario: &Scenario, case: &Case) -> Verdict {
+/// Run one case; every outcome kind it produced is added to `kinds`.
+fn run(scenario: &Scenario, case: &Case, kinds: &mut BTreeSet<String>) -> Verdict {
     let missing: Vec<&String> = case
         .needs_provinces
         .iter()
@@ -273,6 +275,7 @@ fn run(scenario: &Scenario, case: &Case) -> Verdict {
                     fails.push(format!("audit after phase {}: {e}", state.phase));
                 }
                 state = r.state;
+                kinds.extend(r.outcomes.iter().map(|o| o.kind.clone()));
                 outcomes.extend(r.outcomes);
             }
             Err(e) => return Verdict::Fail(vec![format!("resolve {}: {e}", state.phase)]),
@@ -347,6 +350,10 @@ fn rule_cases() {
     assert!(!files.is_empty(), "no rule cases under tests/cases");
     let scenario = Scenario::embedded("1805").expect("the 1805 scenario loads");
     let (mut passed, mut skipped, mut failed) = (Vec::new(), Vec::new(), Vec::new());
+    // Kinds some case produced, and the kinds each case asserts absent: an
+    // absence of a kind nothing produces (a misspelt kind) proves nothing.
+    let mut produced = BTreeSet::new();
+    let mut absences: Vec<(String, String)> = Vec::new();
     for f in &files {
         let name = f.strip_prefix(&root).unwrap_or(f).display().to_string();
         let text = match std::fs::read_to_string(f) {
@@ -363,7 +370,10 @@ fn rule_cases() {
                 continue;
             }
         };
-        match run(&scenario, &case) {
+        for e in case.expect.outcome.iter().filter(|e| e.absent) {
+            absences.push((name.clone(), e.kind.clone()));
+        }
+        match run(&scenario, &case, &mut produced) {
             Verdict::Pass => passed.push(name),
             Verdict::Skip(why) => skipped.push(format!("{name} ({}): {why}", case.rule)),
             Verdict::Fail(why) => failed.push(format!(
@@ -372,6 +382,13 @@ fn rule_cases() {
                 case.description,
                 why.join("\n  ")
             )),
+        }
+    }
+    for (name, kind) in &absences {
+        if !produced.contains(kind) {
+            failed.push(format!(
+                "{name}: asserts no '{kind}' outcome, but no case produces that kind (misspelt?)"
+            ));
         }
     }
     println!(
