@@ -39,7 +39,7 @@ fn divisions(s: &State, nation: &Nation) -> usize {
 }
 
 fn pool_seen(s: &State, viewer: PowerId, of: PowerId) -> PoolState {
-    s.view_for(viewer).power(of).pool.clone()
+    s.view_for(viewer).power(of).pool
 }
 
 #[test]
