@@ -133,3 +133,22 @@ fn a_full_generated_war_on_the_real_map_keeps_every_invariant() {
     assert!(end.over.is_some());
     assert!(fights > 100, "the generator moved armies only {fights} times");
 }
+
+/// Issue 15 item 12: a phase must always resolve. Autoplayed campaigns
+/// with random policies (each power active or passive, random orders)
+/// never ask the dice for the same purpose twice in a phase and never
+/// reach a phase the engine refuses. A modest count here keeps `cargo
+/// test` quick; `empereur balance --policy mixed --campaigns 1000` runs
+/// the full property (docs/balance.md).
+#[test]
+fn autoplayed_campaigns_never_repeat_a_purpose_or_stall() {
+    use empereur::autoplay::balance::{self, Policy};
+    let s = Scenario::embedded("1805").expect("scenario loads");
+    for seed in 1..=5u64 {
+        for policy in [Policy::Mixed, Policy::Active] {
+            let c = balance::play(&s, policy, seed, 2_000);
+            assert_eq!(c.stuck, None, "seed {seed}, policy {policy:?}");
+            assert!(c.phases > 0);
+        }
+    }
+}

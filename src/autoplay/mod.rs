@@ -9,7 +9,9 @@
 //! | `political.rs` | political actions, builds and VP purchases |
 //! | `war.rs` | military orders (naval and land) |
 //! | `rng.rs` | the seeded generator and the seeded dice |
+//! | `balance.rs` | seeded campaigns in process, for calibration (`empereur balance`) |
 
+pub mod balance;
 pub mod political;
 pub mod rng;
 pub mod war;

@@ -113,6 +113,8 @@ pub enum Command {
     // == rules: resolve, autoplay (issue 5, 6) ==
     /// Generate legal orders for every power that has none, and resolve N phases.
     Autoplay(ops::autoplay::AutoplayArgs),
+    /// Play N seeded campaigns in process: win shares, winning seasons, VP by source.
+    Balance(ops::balance::BalanceArgs),
 
     // == end rules ==
 
@@ -241,6 +243,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
 
         // == rules ==
         Command::Autoplay(a) => ops::autoplay::run(&a),
+        Command::Balance(a) => ops::balance::run(&a),
 
         // == end rules ==
 

@@ -4,6 +4,7 @@
 #![allow(clippy::disallowed_methods)] // adapter
 
 pub mod autoplay;
+pub mod balance;
 pub mod check;
 pub mod clock;
 pub mod demo;

@@ -98,6 +98,8 @@ pub fn refresh_npcs(state: &mut State, out: &mut Vec<Outcome>) {
 
 #[allow(clippy::too_many_arguments)] // the rule and order text ride along for the outcome
 /// 4.4 / 4.71: `p` tries to ally the NPC `npc` on the NPC Alliance Table.
+/// `asker` names the order line or event that asked for the roll
+/// ([`super::asked_by_order`], `event`), so its die's purpose is unique.
 pub fn npc_alliance(
     scenario: &Scenario,
     state: &mut State,
@@ -105,6 +107,7 @@ pub fn npc_alliance(
     npc: PowerId,
     text: &str,
     rule: &str,
+    asker: &str,
     dice: &mut dyn Dice,
     out: &mut Vec<Outcome>,
 ) -> Result<(), EngineError> {
@@ -146,7 +149,7 @@ pub fn npc_alliance(
     };
     let cost = t.attempt_cost.min(state.power(p).gold.max(0));
     state.power_mut(p).gold -= cost;
-    let purpose = format!("npc-alliance/{}/{p}/{npc}", state.phase);
+    let purpose = format!("npc-alliance/{}/{p}/{npc}/{asker}", state.phase);
     let v = dice.roll(&purpose, D10)?;
     let mut o = Outcome::new(rule, "npc-alliance", "")
         .power(p)
@@ -220,9 +223,10 @@ pub fn political_steps(
     let mine: Vec<_> = orders.get(&mover).cloned().unwrap_or_default();
     let seasons = scenario.tables.diplomacy.peace_enforced_seasons;
     // 4.71 optional NPC alliance roll (Turn Preparation).
-    for l in &mine {
+    for (i, l) in mine.iter().enumerate() {
         if let Order::NpcAlliance { npc } = &l.order {
-            npc_alliance(scenario, state, mover, *npc, &l.text, "4.71", dice, out)?;
+            let asker = super::asked_by_order(i);
+            npc_alliance(scenario, state, mover, *npc, &l.text, "4.71", &asker, dice, out)?;
         }
     }
     // 5.1 Peace Step.
@@ -351,7 +355,7 @@ pub fn political_steps(
     }
     refresh_npcs(state, out);
     // 5.3 War Declaration Step.
-    for l in &mine {
+    for (i, l) in mine.iter().enumerate() {
         if let Order::DeclareWar { on } = &l.order {
             let on = *on;
             let reason = if on == mover {
@@ -370,7 +374,11 @@ pub fn political_steps(
                 out.push(rejected("5.3", mover, &l.text, &r));
                 continue;
             }
-            let purpose = format!("war-declaration/{}/{mover}/{on}", state.phase);
+            let purpose = format!(
+                "war-declaration/{}/{mover}/{on}/{}",
+                state.phase,
+                super::asked_by_order(i)
+            );
             let v = dice.roll(&purpose, D10)?;
             let cancel = &scenario.tables.diplomacy.cancel_declaration;
             if cancel.contains(&v) {

@@ -250,7 +250,17 @@ fn apply(
             o.summary = format!("{name}: {}", row.text);
             out.push(o);
             if let Some(n) = npc {
-                super::diplomacy::npc_alliance(scenario, state, p, n, "event: npc alliance", "4.72", dice, out)?;
+                super::diplomacy::npc_alliance(
+                    scenario,
+                    state,
+                    p,
+                    n,
+                    "event: npc alliance",
+                    "4.72",
+                    "event",
+                    dice,
+                    out,
+                )?;
             }
             return Ok(true);
         }

@@ -213,6 +213,14 @@ pub fn resolve(
     })
 }
 
+/// The part of a die's purpose that names the order that asked for it:
+/// the line's place in the power's orders (1-based). Two orders never
+/// share a purpose, and an order never shares one with an event (which
+/// names itself `event`), so a phase can always be resolved (issue 15).
+pub fn asked_by_order(line: usize) -> String {
+    format!("order-{}", line + 1)
+}
+
 /// 4.0 The Winterphase: the Economic Phase (4.2), the Diplomacy Phase
 /// (4.3) and the NPC Alliance Phase (4.4), in the order of 3.7 A.
 fn winter(
@@ -253,9 +261,10 @@ fn winter(
         }
     }
     for (p, lines) in orders {
-        for l in lines {
+        for (i, l) in lines.iter().enumerate() {
             if let Order::NpcAlliance { npc } = &l.order {
-                diplomacy::npc_alliance(scenario, st, *p, *npc, &l.text, "4.4", dice, out)?; // 4.4
+                let asker = asked_by_order(i);
+                diplomacy::npc_alliance(scenario, st, *p, *npc, &l.text, "4.4", &asker, dice, out)?; // 4.4
             }
         }
     }

@@ -165,21 +165,57 @@ pub fn land_phase(
             fields.push(l.clone());
         }
     }
+    // 2.11: no land battle in a white-named province while a corps holds
+    // it (armies landed there by sea share it without fighting)
+    fields.retain(|f| scenario.map.province(f).is_none_or(|p| !p.white));
     let mut count: std::collections::BTreeMap<String, u32> = std::collections::BTreeMap::new();
     for f in fields {
         let n = count.entry(f.clone()).or_default();
         *n += 1;
         out.extend(battle::fight(scenario, state, dice, power, &f, *n, &moves.came_from)?);
     }
-    let mut sieges: std::collections::BTreeMap<String, u32> = std::collections::BTreeMap::new();
+    // Sieges: one roll per besieged province, with every corps the
+    // power's BESIEGE lines name there (issue 13: splitting a stack into
+    // several orders must not buy several rolls). A line whose corps
+    // cannot besiege fails alone; the others still count.
+    let mut sieges: Vec<(String, Vec<crate::state::UnitKey>, Vec<&str>)> = Vec::new();
     for l in orders {
         if let Order::Besiege { corps, province } = &l.order {
-            let n = sieges.entry(province.clone()).or_default();
-            *n += 1;
-            out.push(siege::besiege(
-                scenario, state, dice, power, corps, province, *n, &l.text,
-            )?);
+            if let Err(r) = siege::check(scenario, state, power, corps, province) {
+                out.push(
+                    Outcome::new(&r.rule, "order-failed", r.reason)
+                        .power(power)
+                        .order(&l.text)
+                        .only(vec![power]),
+                );
+                continue;
+            }
+            let i = match sieges.iter().position(|(p, _, _)| p == province) {
+                Some(i) => i,
+                None => {
+                    sieges.push((province.clone(), Vec::new(), Vec::new()));
+                    sieges.len() - 1
+                }
+            };
+            let entry = &mut sieges[i];
+            for k in corps {
+                if !entry.1.contains(k) {
+                    entry.1.push(k.clone());
+                }
+            }
+            entry.2.push(&l.text);
         }
+    }
+    for (province, corps, texts) in sieges {
+        out.push(siege::besiege(
+            scenario,
+            state,
+            dice,
+            power,
+            &corps,
+            &province,
+            &texts.join("; "),
+        )?);
     }
     for l in orders {
         if let Order::Garrison { corps, province } = &l.order {

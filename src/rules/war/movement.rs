@@ -220,6 +220,17 @@ pub fn check(
                 ));
             }
         }
+        // 2.11: a corps in a white-named province (islands, Gibraltar,
+        // Copenhagen) is immune to attack by land while it holds it
+        if p.white && hostile_divisions(state, mover, next) > 0 {
+            return Err(rej(
+                "2.11",
+                format!(
+                    "{} is white-named: the enemy corps there cannot be attacked by land",
+                    p.name
+                ),
+            ));
+        }
         // 5.5: an enemy army stops the stack (unless masked, 5.513)
         if i + 1 < rest.len() {
             let enemy = hostile_divisions(state, mover, next);

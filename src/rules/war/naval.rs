@@ -379,7 +379,7 @@ pub fn execute_move(
     let mut stopped = false;
     let mut sunk = false;
     let mut reached = s.location.clone();
-    for z in &zones {
+    for (step, z) in zones.iter().enumerate() {
         reached = Location::Sea(z.clone());
         set_loc(state, squadron, reached.clone());
         // interceptors: hostile squadrons at sea here, or in ports on it
@@ -425,7 +425,8 @@ pub fn execute_move(
                 );
                 continue;
             }
-            let p = format!("intercept/{z}/{sk}/{who}");
+            // the step, because a route may cross the same zone twice
+            let p = format!("intercept/{z}/{sk}/{who}/step-{}", step + 1);
             let d = dice.roll(&p, t.die)?;
             let target = t.intercept_target
                 - t.intercept_per_extra_squadron * (keys.len() as i32 - 1)
@@ -582,7 +583,7 @@ pub fn check_attack(
     if !state
         .squadrons
         .iter()
-        .any(|x| x.location == Location::Sea(sea.to_string()) && hostile(state, &s.nation, &x.nation))
+        .any(|x| x.location == Location::Sea(sea.to_string()) && at_war(state, &s.nation, &x.nation))
     {
         return Err(rej(
             "5.4",
@@ -618,7 +619,7 @@ pub fn attack(
     let enemies: Vec<UnitKey> = state
         .squadrons
         .iter()
-        .filter(|x| x.location == Location::Sea(sea.to_string()) && hostile(state, &s.nation, &x.nation))
+        .filter(|x| x.location == Location::Sea(sea.to_string()) && at_war(state, &s.nation, &x.nation))
         .map(|x| UnitKey::squadron(x.nation.clone(), x.number))
         .collect();
     let own: Vec<UnitKey> = state
@@ -635,6 +636,16 @@ pub fn attack(
     *battles += 1;
     let (o, _) = battle(scenario, state, dice, sea, *battles, &own, &enemies)?;
     Ok(vec![o.order(text)])
+}
+
+/// 5.4: whether squadrons of `a` and `b` fight each other in a naval
+/// attack: their powers are at war. A neutral minor's squadron sharing
+/// the zone takes no part.
+fn at_war(state: &State, a: &Nation, b: &Nation) -> bool {
+    match (state.commanding_power(a), state.commanding_power(b)) {
+        (Some(x), Some(y)) => x != y && state.relations.at_war(x, y),
+        _ => false,
+    }
 }
 
 /// Check a blockade order (5.4): a squadron at sea in a zone the port

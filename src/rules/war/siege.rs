@@ -9,7 +9,7 @@
 //! retaking its own home province needs none. A white-named province is
 //! immune while a corps holds it (2.11). A rebellion's ghost division
 //! (2.25) is ousted by a siege against `rebellion_target`. Dice:
-//! `siege/<province>/<n>`.
+//! `siege/<province>`, one a phase (all the besiegers roll together).
 
 use super::control::{hostile, name, original_owner, to_pool_arm};
 use super::movement::orders_for;
@@ -87,8 +87,8 @@ pub fn check(
     Ok(())
 }
 
-/// Resolve one siege, the `n`th this phase.
-#[allow(clippy::too_many_arguments)]
+/// Resolve the siege of `province`: one roll a phase, with all the
+/// besieging corps (the land phase merges the power's BESIEGE lines).
 pub fn besiege(
     scenario: &Scenario,
     state: &mut State,
@@ -96,7 +96,6 @@ pub fn besiege(
     power: PowerId,
     corps: &[UnitKey],
     province: &str,
-    n: u32,
     text: &str,
 ) -> Result<Outcome, DiceError> {
     if let Err(r) = check(scenario, state, power, corps, province) {
@@ -141,7 +140,7 @@ pub fn besiege(
         .filter(|d| d.arm == Arm::Artillery)
         .count() as i32;
     o = add(o, t.per_artillery * arts, format!("{arts} artillery division(s)"));
-    let purpose = format!("siege/{province}/{n}");
+    let purpose = format!("siege/{province}");
     let die = dice.roll(&purpose, t.die)?;
     o = o.die(&purpose, die);
     let total = die as i32 + mods;
@@ -165,7 +164,9 @@ pub fn besiege(
     }
 
     let owner = original_owner(p);
-    let from_owner = owner.is_some() && ps.controller == owner;
+    // 2.11: the intrinsic garrison defends while no other power holds the
+    // province: its original owner, or nobody (an ownerless minor)
+    let from_owner = p.garrison > 0 && (ps.controller.is_none() || ps.controller == owner);
     let mut target = if p.kind.is_home() {
         t.home_target
     } else {
@@ -179,7 +180,7 @@ pub fn besiege(
     if from_owner {
         target += p.garrison as i32;
         tw.push_str(&format!(
-            " + intrinsic garrison {} (2.11: taken from its original owner)",
+            " + intrinsic garrison {} (2.11: not yet taken from its original owner)",
             p.garrison
         ));
     }
@@ -301,6 +302,21 @@ pub fn check_garrison(
         return Err(rej(
             "2.23",
             format!("{} is not controlled by {}", name(scenario, province), power.name()),
+        ));
+    }
+    // 2.11: an uncontrolled province's intrinsic garrison must be besieged
+    // first (a successful siege leaves the garrison itself, 2.23)
+    if ps.controller.is_none()
+        && !ps.rebellion
+        && let Some(p) = scenario.map.province(province)
+        && p.garrison > 0
+    {
+        return Err(rej(
+            "2.11",
+            format!(
+                "{} has an intrinsic garrison of {}: besiege it first",
+                p.name, p.garrison
+            ),
         ));
     }
     if state
