@@ -286,3 +286,60 @@ fn submit_stores_the_good_lines_when_one_names_a_misspelt_power() {
         stored
     );
 }
+
+#[test]
+fn replace_player_takes_just_the_player_entry_and_hands_over_by_mail() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = new_game(dir.path());
+    let g = game.to_str().unwrap();
+    run_ok(empereur("2026-11-30T10:00:00Z").args(["mail", "-g", g]));
+    let new = dir.path().join("new-britain.toml");
+    std::fs::write(
+        &new,
+        "[[player]]\npower = \"britain\"\nname = \"Carol\"\nemail = \"carol@example.org\"\npassword = \"three\"\n",
+    )
+    .unwrap();
+    let out = run_ok(empereur("2026-11-30T11:00:00Z").args([
+        "replace-player",
+        "-g",
+        g,
+        "--power",
+        "britain",
+        "--players",
+        new.to_str().unwrap(),
+    ]));
+    assert!(out.contains("now played by Carol <carol@example.org>"), "{out}");
+    let mut to_carol = None;
+    let mut to_bob = None;
+    for e in std::fs::read_dir(game.join("mail/outbox")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "eml") {
+            let raw = std::fs::read(&p).unwrap();
+            let m = mail_parser::MessageParser::default().parse(&raw).unwrap();
+            let to: Vec<String> = m
+                .to()
+                .map(|a| a.iter().filter_map(|x| x.address().map(str::to_string)).collect())
+                .unwrap_or_default();
+            let body = m.body_text(0).unwrap_or_default().replace("\r\n", "\n");
+            let names: Vec<String> = m
+                .attachments()
+                .filter_map(|a| mail_parser::MimeHeaders::attachment_name(a).map(str::to_string))
+                .collect();
+            if to == ["carol@example.org"] {
+                to_carol = Some((body, names));
+            } else if to == ["bob@example.org"] {
+                to_bob = Some(body);
+            }
+        }
+    }
+    let (body, names) = to_carol.expect("the new player gets a mail of its own");
+    assert!(body.contains("you now play Great Britain"), "{body}");
+    assert!(body.contains("Deadline: Tue 2026-12-01 10:00 UTC"), "{body}");
+    assert!(
+        body.contains("POWER britain\nPASSWORD \nPHASE 1805-fall-turn-start"),
+        "{body}"
+    );
+    assert_eq!(names, vec!["state-britain.toml"]);
+    let bob = to_bob.expect("the old player is told");
+    assert!(bob.contains("You no longer play it"), "{bob}");
+}

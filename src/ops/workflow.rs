@@ -246,7 +246,7 @@ pub struct ReplacePlayerArgs {
     /// The power whose player changes.
     #[arg(long)]
     pub power: String,
-    /// A players file holding the new player's `[[player]]` entry.
+    /// A file with the new player's `[[player]]` entry (power, name, email, password); a whole players file does too.
     #[arg(long)]
     pub players: PathBuf,
 }
@@ -261,8 +261,8 @@ pub fn replace_player(a: &ReplacePlayerArgs) -> Result<Done> {
     let mut config = dir.load_config()?;
     let text = crate::store::read_text(&a.players)?;
     let origin = a.players.display().to_string();
-    let parsed = crate::store::players::parse(&origin, &text).map_err(anyhow::Error::msg)?;
-    let Some(new) = parsed.players.into_iter().find(|p| p.power == power) else {
+    let parsed = crate::store::players::parse_entries(&origin, &text).map_err(anyhow::Error::msg)?;
+    let Some(new) = parsed.into_iter().find(|p| p.power == power) else {
         anyhow::bail!("{origin}: no [[player]] entry for {power}");
     };
     let Some(slot) = config.players.iter().position(|p| p.power == power) else {
@@ -287,6 +287,7 @@ pub fn replace_player(a: &ReplacePlayerArgs) -> Result<Done> {
             old.name, old.email, config.players[slot].name, config.players[slot].email
         ),
     )?;
+    hand_over(&dir, &config, power, &old, now)?;
     announce(
         &dir,
         &format!("{} has a new player", power.name()),
@@ -302,6 +303,101 @@ pub fn replace_player(a: &ReplacePlayerArgs) -> Result<Done> {
         config.players[slot].name, config.players[slot].email
     );
     Ok(Done::Yes)
+}
+
+/// The mails of a hand-over: the new player gets the power's state file
+/// (its own view), an order template and the deadline of the open phase;
+/// the old player is told that the power has passed on.
+fn hand_over(
+    dir: &GameDir,
+    config: &GameConfig,
+    power: PowerId,
+    old: &crate::store::config::PlayerEntry,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    use crate::mail::outbox::{self, Addr, FileAttachment, OutMail};
+    let state = dir.load_state()?;
+    let Some(new) = config.players.iter().find(|p| p.power == power) else {
+        return Ok(());
+    };
+    let from = Addr::new(Some(&format!("Empereur {}", config.game)), config.mail_address());
+    let stamp = clock::stamp(now);
+    let deadline = super::mailing::open_deadline(dir, config, now)?;
+    let units = crate::report::unit_lines(&state, power);
+    let welcome = format!(
+        "Welcome to game {}: you now play {} (until now played by {}).",
+        config.game,
+        power.name(),
+        old.name
+    );
+    let mut body = format!(
+        "{}\n\nThe open phase is {}.\n",
+        textwrap::fill(&welcome, 72),
+        state.phase
+    );
+    match &deadline {
+        Some(d) => body.push_str(&format!("Deadline: {d}\n")),
+        None => body.push_str("Its deadline is set when the phase's clock starts; you will be told.\n"),
+    }
+    if !units.is_empty() {
+        body.push_str("\nYour units:\n");
+        for u in &units {
+            body.push_str(&format!("  {u}\n"));
+        }
+    }
+    body.push_str(&format!(
+        "\nYour state file is attached: `empereur check --state state-{}.toml` checks orders against it offline.\n\nOrder template (fill in your password, send back):\n\n{}\n--\nEmpereur, for game {}.\n",
+        power.id(),
+        crate::mail::compose::order_template(config, &state, power),
+        config.game
+    ));
+    outbox::queue(
+        dir,
+        &OutMail {
+            id: outbox::stable_id(&["hand-over", &config.game, power.id(), &new.email, &stamp]),
+            from: from.clone(),
+            to: vec![Addr::new(Some(&new.name), &new.email)],
+            cc: vec![],
+            subject: format!("Empereur {}: you now play {}", config.game, power.name()),
+            in_reply_to: None,
+            body,
+            attachments: vec![FileAttachment {
+                name: format!("state-{}.toml", power.id()),
+                content_type: "text/plain; charset=utf-8".into(),
+                bytes: state.view_for(power).to_toml().into_bytes(),
+            }],
+            date: now,
+        },
+    )?;
+    if !old.email.eq_ignore_ascii_case(&new.email) {
+        outbox::queue(
+            dir,
+            &OutMail {
+                id: outbox::stable_id(&["hand-over-old", &config.game, power.id(), &old.email, &stamp]),
+                from,
+                to: vec![Addr::new(Some(&old.name), &old.email)],
+                cc: vec![],
+                subject: format!("Empereur {}: {} has a new player", config.game, power.name()),
+                in_reply_to: None,
+                body: format!(
+                    "{}\n\n--\nEmpereur, for game {}.\n",
+                    textwrap::fill(
+                        &format!(
+                            "The moderator has handed {} to {}. You no longer play it in game {}: orders from your address are no longer accepted for it, and the game's mail stops coming to you. Thank you for playing.",
+                            power.name(),
+                            new.name,
+                            config.game
+                        ),
+                        72
+                    ),
+                    config.game
+                ),
+                attachments: vec![],
+                date: now,
+            },
+        )?;
+    }
+    Ok(())
 }
 
 /// Tell every player and the moderator about a moderator action (queued

@@ -9,7 +9,8 @@ use std::collections::BTreeSet;
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawPlayers {
-    moderator: Person,
+    #[serde(default)]
+    moderator: Option<Person>,
     #[serde(default)]
     player: Vec<RawPlayer>,
 }
@@ -39,6 +40,23 @@ pub struct Players {
 
 /// Parse and check a players file. Errors read `players.toml:LINE: …`.
 pub fn parse(origin: &str, text: &str) -> Result<Players, String> {
+    let (moderator, players) = parse_raw(origin, text)?;
+    let Some(moderator) = moderator else {
+        return Err(format!(
+            "{origin}: missing field `moderator` (a [moderator] table with name and email)"
+        ));
+    };
+    Ok(Players { moderator, players })
+}
+
+/// Parse the `[[player]]` entries of a file that may hold only those (as
+/// `replace-player` takes); a `[moderator]` table, if present, is checked
+/// and ignored.
+pub fn parse_entries(origin: &str, text: &str) -> Result<Vec<NewPlayer>, String> {
+    parse_raw(origin, text).map(|(_, players)| players)
+}
+
+fn parse_raw(origin: &str, text: &str) -> Result<(Option<Person>, Vec<NewPlayer>), String> {
     let line_at = |pos: usize| text[..pos.min(text.len())].matches('\n').count() + 1;
     let raw: RawPlayers = toml::from_str(text).map_err(|e| match e.span() {
         Some(s) => format!("{origin}:{}: {}", line_at(s.start), e.message().trim()),
@@ -64,11 +82,10 @@ pub fn parse(origin: &str, text: &str) -> Result<Players, String> {
     let mut out = Vec::new();
     let mut powers = BTreeSet::new();
     let mut emails = BTreeSet::new();
-    if !valid_email(&raw.moderator.email) {
-        return Err(format!(
-            "{origin}: moderator email '{}' is not an address",
-            raw.moderator.email
-        ));
+    if let Some(m) = &raw.moderator
+        && !valid_email(&m.email)
+    {
+        return Err(format!("{origin}: moderator email '{}' is not an address", m.email));
     }
     for (n, p) in raw.player.into_iter().enumerate() {
         let power = PowerId::ALL
@@ -125,10 +142,7 @@ pub fn parse(origin: &str, text: &str) -> Result<Players, String> {
             "{origin}: no [[player]] entries (a game needs at least one player)"
         ));
     }
-    Ok(Players {
-        moderator: raw.moderator,
-        players: out,
-    })
+    Ok((raw.moderator, out))
 }
 
 fn valid_email(s: &str) -> bool {
