@@ -222,10 +222,7 @@ fn every_corpus_message_gets_its_expected_decision() {
         "{journal}"
     );
     assert!(journal.contains("refused (too-large)"), "{journal}");
-    assert!(
-        journal.contains("automatic mail or no sender, not answered"),
-        "{journal}"
-    );
+    assert!(journal.contains("not answered (automatic mail: "), "{journal}");
     assert!(
         journal.lines().all(|l| l.starts_with("2026-11-30T10:00:00")),
         "{journal}"
@@ -329,9 +326,10 @@ fn a_host_routes_by_game_line_and_by_address() {
     let raw = std::fs::read(GameDir::new(tmp.path()).outbox().join(format!("{}.eml", h.replies[0]))).unwrap();
     let body = String::from_utf8_lossy(&raw);
     assert!(flat(&body).contains("no game 'waterloo' is hosted here"), "{body}");
-    assert!(body.contains("Games hosted here: demo."), "{body}");
+    // A player is told why, and no list of the hosted games is given.
+    assert!(!body.contains("hosted here:"), "{body}");
     // No GAME line, sent to the game's address: routed by recipient.
-    let msg = b"From: france@demo.example.org\r\nTo: Demo <demo@games.example.org>\r\nMessage-ID: <r1@x>\r\nSubject: o\r\n\r\nPOWER france\r\nPASSWORD austerlitz\r\n";
+    let msg = b"From: france@demo.example.org\r\nTo: Demo <demo@games.example.org>\r\nMessage-ID: <r1@x>\r\nSubject: o\r\n\r\nPOWER france\r\nPASSWORD austerlitz\r\nNO ORDERS\r\n";
     let h = ingest::ingest_host(&host, msg, &mut run).unwrap();
     assert_eq!(h.game.as_deref(), Some("demo"));
     assert_eq!(authenticated(&h.verdict).map(|a| a.0), Some(PowerId::France));

@@ -194,6 +194,7 @@ pub fn main() -> ExitCode {
     match result {
         Ok(Done::Yes) => ExitCode::SUCCESS,
         Ok(Done::No) => ExitCode::from(1),
+        Ok(Done::TempFail) => ExitCode::from(75),
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::from(2)

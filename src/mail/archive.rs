@@ -89,6 +89,11 @@ pub fn archive(inbox: &Path, raw: &[u8]) -> Result<Archived> {
     })
 }
 
+/// Whether the message with this hash was archived and processed.
+pub fn is_done(inbox: &Path, hash: &str) -> bool {
+    inbox.join("cur").join(done_name(hash)).exists()
+}
+
 /// Mark an archived message processed (`new/` -> `cur/`, flag Seen).
 pub fn mark_done(inbox: &Path, hash: &str) -> Result<()> {
     // A commit point: what processing the message wrote is durable first.

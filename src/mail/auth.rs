@@ -5,9 +5,11 @@
 //! taken with the right password, and the acknowledgement is copied to the
 //! address on record, so a forged sender is noticed.
 
+use super::guard::Guard;
 use super::prescan::PreHeader;
 use crate::ids::{PhaseId, PowerId};
 use crate::store::GameConfig;
+use chrono::{DateTime, Utc};
 use sha2::Digest;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -53,6 +55,34 @@ pub enum Refusal {
         named: String,
         open: String,
     },
+    /// No PHASE line, and the message was written before the open phase
+    /// opened (an old order mail sent again) and answers no mail of it.
+    StaleMail {
+        date: Option<String>,
+        opened: String,
+    },
+    /// Multi-game: no GAME line, and the sender plays in several games.
+    AmbiguousGame,
+    /// Too many wrong passwords: the power's password is not checked
+    /// until then.
+    Locked {
+        power: PowerId,
+        until: String,
+    },
+    EntropyTooLong {
+        chars: usize,
+        limit: usize,
+    },
+}
+
+/// How the text of a refusal shows what the sender wrote: escaped, cut,
+/// and never a password (a POWER line with the PASSWORD glued to it).
+fn shown(s: &str) -> String {
+    let cut = match s.to_ascii_lowercase().find("password") {
+        Some(i) => format!("{}[…]", &s[..i]),
+        None => s.to_string(),
+    };
+    super::escape::line(cut.trim(), 60)
 }
 
 impl fmt::Display for Refusal {
@@ -70,9 +100,13 @@ impl fmt::Display for Refusal {
                 f,
                 "no GAME line, and the message was not sent to the address of any game hosted here"
             ),
-            Refusal::UnknownGame { named } => write!(f, "no game '{named}' is hosted here"),
+            Refusal::UnknownGame { named } => write!(f, "no game '{}' is hosted here", shown(named)),
             Refusal::WrongGame { named, this } => {
-                write!(f, "the GAME line names '{named}', but this address is game '{this}'")
+                write!(
+                    f,
+                    "the GAME line names '{}', but this address is game '{this}'",
+                    shown(named)
+                )
             }
             Refusal::NoPower => write!(
                 f,
@@ -80,7 +114,8 @@ impl fmt::Display for Refusal {
             ),
             Refusal::UnknownPower { named } => write!(
                 f,
-                "no power '{named}' (powers: france, britain, russia, austria, prussia, spain, ottoman)"
+                "no power '{}' (powers: france, britain, russia, austria, prussia, spain, ottoman)",
+                shown(named)
             ),
             Refusal::NotAPlayer { power } => write!(f, "{} has no player in this game", power.name()),
             Refusal::NoPassword { power } => write!(
@@ -90,12 +125,35 @@ impl fmt::Display for Refusal {
             ),
             Refusal::WrongPassword { power } => write!(f, "wrong password for {}", power.name()),
             Refusal::BadPhase { named } => {
-                write!(f, "'{named}' is not a phase id (e.g. 1805-fall-france, 1806-winter)")
+                write!(
+                    f,
+                    "'{}' is not a phase id (e.g. 1805-fall-france, 1806-winter)",
+                    shown(named)
+                )
             }
             Refusal::StalePhase { named, open } => write!(
                 f,
                 "the PHASE line names {named}, but the open phase is {open}; nothing was stored"
             ),
+            Refusal::StaleMail { date, opened } => write!(
+                f,
+                "this mail is dated {}, before phase {opened} opened, and has no PHASE line: it is taken as an old mail sent again, and nothing was stored. Send your orders again (a PHASE line makes them count whatever the date)",
+                date.as_deref()
+                    .map(shown)
+                    .unwrap_or_else(|| "nowhere (no Date: line)".into())
+            ),
+            Refusal::AmbiguousGame => write!(
+                f,
+                "you play in more than one game here and the message has no GAME line; put a line `GAME <id>` at the top"
+            ),
+            Refusal::Locked { power, until } => write!(
+                f,
+                "too many wrong passwords for {}: passwords for this power are not checked until {until}",
+                power.name()
+            ),
+            Refusal::EntropyTooLong { chars, limit } => {
+                write!(f, "the ENTROPY line has {chars} characters; at most {limit} are taken")
+            }
         }
     }
 }
@@ -116,6 +174,10 @@ impl Refusal {
             Refusal::WrongPassword { .. } => "wrong-password",
             Refusal::BadPhase { .. } => "bad-phase",
             Refusal::StalePhase { .. } => "stale-phase",
+            Refusal::StaleMail { .. } => "stale-mail",
+            Refusal::AmbiguousGame => "ambiguous-game",
+            Refusal::Locked { .. } => "locked",
+            Refusal::EntropyTooLong { .. } => "entropy-too-long",
         }
     }
 }
@@ -132,10 +194,12 @@ pub struct Authenticated {
 
 /// Passwords already verified in this run, keyed by power, stored hash
 /// and a SHA-256 of the password (argon2 is deliberately slow; a run of
-/// thousands of messages checks each password once).
+/// thousands of messages checks each password once), and the one argon2
+/// buffer every check of the run reuses.
 #[derive(Default)]
 pub struct PasswordCache {
     seen: BTreeMap<(PowerId, String, [u8; 32]), bool>,
+    hasher: crate::store::password::Hasher,
     /// How many argon2 verifications ran (for the benchmark).
     pub verifications: u64,
 }
@@ -151,7 +215,7 @@ impl PasswordCache {
             return *ok;
         }
         self.verifications += 1;
-        let ok = crate::store::password::verify(password, stored);
+        let ok = self.hasher.verify(password, stored);
         self.seen.insert(key, ok);
         ok
     }
@@ -165,6 +229,8 @@ pub fn authenticate(
     from: Option<&str>,
     pre: &PreHeader,
     cache: &mut PasswordCache,
+    guard: &mut Guard,
+    now: DateTime<Utc>,
 ) -> Result<Authenticated, Refusal> {
     if let Some(named) = &pre.game
         && !named.eq_ignore_ascii_case(&config.game)
@@ -189,9 +255,21 @@ pub fn authenticate(
     };
     let player = config.player(power).ok_or(Refusal::NotAPlayer { power })?;
     let password = pre.password.as_deref().ok_or(Refusal::NoPassword { power })?;
+    // Guessing: after a few wrong passwords, none is even checked for a
+    // while (the lock doubles); the player is told by the caller.
+    if let Err(until) = guard.may_check(power, now) {
+        return Err(Refusal::Locked {
+            power,
+            until: until.format("%Y-%m-%d %H:%M UTC").to_string(),
+        });
+    }
     if !cache.verify(power, password, &player.password_hash) {
+        if let Some((until, senders)) = guard.failed(power, from.unwrap_or("-"), now) {
+            guard.notices.push((power, until, senders));
+        }
         return Err(Refusal::WrongPassword { power });
     }
+    guard.succeeded(power);
     if let Some(named) = &pre.phase {
         let phase: PhaseId = named.parse().map_err(|_| Refusal::BadPhase { named: named.clone() })?;
         if phase != open_phase {

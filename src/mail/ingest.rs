@@ -8,6 +8,8 @@
 
 use super::archive::{self, Stored};
 use super::auth::{self, Authenticated, PasswordCache, Refusal};
+use super::escape;
+use super::guard::Guard;
 use super::outbox::{self, Addr, OutMail};
 use super::parse::{self, Incoming};
 use super::prescan::prescan;
@@ -49,8 +51,9 @@ impl GameCtx {
 }
 
 /// What a run remembers between messages: the clock, verified
-/// passwords, and the batch not yet committed. Journal lines and the
-/// `new/` -> `cur/` moves of processed messages are committed together by
+/// passwords, the mail guard of each game (see `mail::guard`), and the
+/// batch not yet committed. Guards, journal lines and the `new/` ->
+/// `cur/` moves of processed messages are committed together by
 /// [`Run::flush`] (one fsync each per batch, not per message); until then
 /// a crash leaves the messages in `new/`, and the next run processes them
 /// again (their replies have stable ids).
@@ -59,6 +62,17 @@ pub struct Run {
     pub cache: PasswordCache,
     journal: BTreeMap<PathBuf, (GameDir, Vec<(String, String)>)>,
     done: BTreeMap<PathBuf, Vec<String>>,
+    guards: BTreeMap<PathBuf, GuardSlot>,
+}
+
+/// A game's guard, loaded once a run, and who gets its digest.
+struct GuardSlot {
+    dir: GameDir,
+    guard: Guard,
+    /// As loaded: saved only when changed (a quiet run writes nothing).
+    loaded: Guard,
+    /// (game id, the game's From, the moderator)
+    digest_to: (String, Addr, Addr),
 }
 
 impl Run {
@@ -68,6 +82,7 @@ impl Run {
             cache: PasswordCache::default(),
             journal: BTreeMap::new(),
             done: BTreeMap::new(),
+            guards: BTreeMap::new(),
         }
     }
     fn when(&self) -> String {
@@ -84,12 +99,57 @@ impl Run {
     fn mark_done(&mut self, inbox: &Path, hash: &str) {
         self.done.entry(inbox.to_path_buf()).or_default().push(hash.to_string());
     }
+    /// Mark a message of another inbox (a host's) processed with the batch.
+    pub fn mark_processed(&mut self, inbox: &Path, hash: &str) {
+        self.mark_done(inbox, hash);
+    }
     fn is_done(&self, inbox: &Path, hash: &str) -> bool {
         self.done.get(inbox).is_some_and(|v| v.iter().any(|h| h == hash))
     }
-    /// Commit the batch: journal lines first, then mark the messages
-    /// processed.
+    /// The guard of `ctx`'s game, loaded on first use.
+    fn guard(&mut self, ctx: &GameCtx) -> Result<&mut Guard> {
+        use std::collections::btree_map::Entry;
+        let slot = match self.guards.entry(ctx.dir.root.clone()) {
+            Entry::Occupied(e) => e.into_mut(),
+            Entry::Vacant(e) => {
+                let guard = Guard::load(&ctx.dir)?;
+                e.insert(GuardSlot {
+                    dir: ctx.dir.clone(),
+                    loaded: guard.clone(),
+                    guard,
+                    digest_to: (ctx.config.game.clone(), game_from(ctx), moderator(ctx)),
+                })
+            }
+        };
+        Ok(&mut slot.guard)
+    }
+    /// Commit the batch: guards (with the moderator's digest of earlier
+    /// days queued), journal lines, then mark the messages processed.
     pub fn flush(&mut self) -> Result<()> {
+        for (_, slot) in self.guards.iter_mut() {
+            for (day, lines) in slot.guard.take_digest(self.now) {
+                let (game, from, to) = &slot.digest_to;
+                let m = OutMail {
+                    id: outbox::stable_id(&["digest", game, &day]),
+                    from: from.clone(),
+                    to: vec![to.clone()],
+                    cc: vec![],
+                    subject: format!("Empereur {game}: mail from non-players on {day}"),
+                    in_reply_to: None,
+                    body: format!(
+                        "Messages to game {game} on {day} from senders who are no player (each got one short fixed reply that day, nothing else):\n\n{}\n",
+                        lines.iter().map(|l| format!("  {l}")).collect::<Vec<_>>().join("\n")
+                    ),
+                    attachments: vec![],
+                    date: self.now,
+                };
+                outbox::queue(&slot.dir, &m)?;
+            }
+            if slot.guard != slot.loaded {
+                slot.guard.save(&slot.dir)?;
+                slot.loaded = slot.guard.clone();
+            }
+        }
         for (_, (dir, lines)) in std::mem::take(&mut self.journal) {
             dir.journal_lines(&lines)?;
         }
@@ -111,6 +171,17 @@ impl Drop for Run {
     }
 }
 
+fn game_from(ctx: &GameCtx) -> Addr {
+    Addr::new(
+        Some(&format!("Empereur {}", ctx.config.game)),
+        ctx.config.mail_address(),
+    )
+}
+
+fn moderator(ctx: &GameCtx) -> Addr {
+    Addr::new(Some(&ctx.config.moderator.name), &ctx.config.moderator.email)
+}
+
 /// The decision about one message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
@@ -123,6 +194,13 @@ pub enum Verdict {
     Noted {
         power: crate::ids::PowerId,
     },
+    /// Authenticated, but no order of it was accepted (and no NO ORDERS
+    /// line): nothing stored, the power's orders are as they were and it
+    /// is not counted as in.
+    Empty {
+        power: crate::ids::PowerId,
+        rejected: usize,
+    },
     Refused(Refusal),
     Accepted {
         power: crate::ids::PowerId,
@@ -130,6 +208,11 @@ pub enum Verdict {
         accepted: usize,
         rejected: usize,
         sender_on_record: bool,
+    },
+    /// Archived but impossible to answer or process: put aside in
+    /// `mail/quarantine/`, the moderator told (see `mail::quarantine`).
+    Quarantined {
+        reason: String,
     },
     /// Authenticated, but storing the submission failed: left pending.
     NotStored {
@@ -144,8 +227,10 @@ impl Verdict {
             Verdict::Duplicate => "duplicate",
             Verdict::Ignored => "ignored",
             Verdict::Noted { .. } => "noted",
+            Verdict::Empty { .. } => "empty",
             Verdict::Refused(r) => r.code(),
             Verdict::Accepted { .. } => "accepted",
+            Verdict::Quarantined { .. } => "quarantined",
             Verdict::NotStored { .. } => "not-stored",
         }
     }
@@ -168,7 +253,8 @@ pub struct Handled {
 pub fn ingest_game(ctx: &GameCtx, raw: &[u8], run: &mut Run) -> Result<Handled> {
     let inbox = ctx.dir.inbox();
     let a = archive::archive(&inbox, raw)?;
-    if a.stored == Stored::Done || run.is_done(&inbox, &a.hash) {
+    let again = super::quarantine::holds(&ctx.dir, &a.hash);
+    if (a.stored == Stored::Done && !again) || run.is_done(&inbox, &a.hash) {
         let inc = parse::parse_headers(raw);
         run.log(
             &ctx.dir,
@@ -187,12 +273,72 @@ pub fn ingest_game(ctx: &GameCtx, raw: &[u8], run: &mut Run) -> Result<Handled> 
             replies: vec![],
         });
     }
-    process(ctx, raw, &a.hash, run)
+    let h = guarded(ctx, raw, &a.hash, run)?;
+    if again && !matches!(h.verdict, Verdict::Quarantined { .. }) {
+        super::quarantine::release(&ctx.dir, &a.hash)?;
+    }
+    Ok(h)
+}
+
+/// Process one archived message; if that fails, put the message in the
+/// quarantine and go on (no single message may stop processing). Only a
+/// failure to quarantine (the disk, not the message) is an error.
+fn guarded(ctx: &GameCtx, raw: &[u8], hash: &str, run: &mut Run) -> Result<Handled> {
+    match process(ctx, raw, hash, run) {
+        Ok(h) => Ok(h),
+        Err(e) => {
+            let inc = parse::parse_headers(raw);
+            let reason = format!("processing failed: {e:#}");
+            quarantine(ctx, raw, hash, &inc, reason, run)
+                .map_err(|q| e.context(format!("and quarantining it failed too: {q:#}")))
+        }
+    }
+}
+
+/// Put a message aside (see `mail::quarantine`): journalled, marked
+/// processed, the moderator told once.
+fn quarantine(ctx: &GameCtx, raw: &[u8], hash: &str, inc: &Incoming, reason: String, run: &mut Run) -> Result<Handled> {
+    let fresh = super::quarantine::put(&ctx.dir, raw, hash, &reason, run.now)?;
+    run.log(
+        &ctx.dir,
+        format!(
+            "ingest {} from {}: quarantined: {reason}",
+            short(hash),
+            inc.from.as_deref().unwrap_or("-")
+        ),
+    );
+    let mut replies = Vec::new();
+    if fresh {
+        let from = Addr::new(
+            Some(&format!("Empereur {}", ctx.config.game)),
+            ctx.config.mail_address(),
+        );
+        let to = Addr::new(Some(&ctx.config.moderator.name), &ctx.config.moderator.email);
+        match super::quarantine::tell_moderator(&ctx.dir, &from, &to, &ctx.config.game, hash, &reason, run.now) {
+            Ok(id) => replies.push(id),
+            Err(e) => run.log(
+                &ctx.dir,
+                format!("quarantine notice for {} not queued: {e:#}", short(hash)),
+            ),
+        }
+    }
+    run.mark_done(&ctx.dir.inbox(), hash);
+    Ok(Handled {
+        hash: hash.to_string(),
+        message_id: inc.message_id.clone(),
+        from: inc.from.clone(),
+        game: Some(ctx.config.game.clone()),
+        verdict: Verdict::Quarantined { reason },
+        replies,
+    })
 }
 
 /// Process again every message archived but not processed (a crash, or
 /// a submission that could not be stored).
 pub fn ingest_pending(ctx: &GameCtx, run: &mut Run) -> Result<Vec<Handled>> {
+    // Loaded on every run, so yesterday's digest goes out even on a day
+    // with no mail.
+    run.guard(ctx)?;
     let inbox = ctx.dir.inbox();
     let mut out = Vec::new();
     for name in archive::pending(&inbox)? {
@@ -214,7 +360,7 @@ pub fn ingest_pending(ctx: &GameCtx, run: &mut Run) -> Result<Vec<Handled>> {
             std::fs::rename(&path, &target).with_context(|| format!("cannot move {}", path.display()))?;
             crate::store::sync_dir(&inbox.join("new"));
         }
-        out.push(process(ctx, &raw, &hash, run)?);
+        out.push(guarded(ctx, &raw, &hash, run)?);
     }
     Ok(out)
 }
@@ -222,6 +368,11 @@ pub fn ingest_pending(ctx: &GameCtx, run: &mut Run) -> Result<Vec<Handled>> {
 fn short(hash: &str) -> &str {
     &hash[..12.min(hash.len())]
 }
+
+/// Longest ENTROPY line taken (it is echoed in every report).
+pub const ENTROPY_MAX_CHARS: usize = 200;
+/// Most lines of a sender's text quoted back in one reply.
+pub const QUOTED_LINES_MAX: usize = 200;
 
 fn process(ctx: &GameCtx, raw: &[u8], hash: &str, run: &mut Run) -> Result<Handled> {
     let limit = ctx.config.mail.max_bytes();
@@ -242,159 +393,435 @@ fn process(ctx: &GameCtx, raw: &[u8], hash: &str, run: &mut Run) -> Result<Handl
     let who = format!(
         "ingest {} from {} (message-id {})",
         short(hash),
-        inc.from.as_deref().unwrap_or("-"),
-        inc.message_id.as_deref().unwrap_or("-")
+        escape::line(inc.from.as_deref().unwrap_or("-"), 200),
+        escape::line(inc.message_id.as_deref().unwrap_or("-"), 200)
     );
-    if inc.automatic || inc.from.is_none() {
-        run.log(&ctx.dir, format!("{who}: automatic mail or no sender, not answered"));
+    // Never answer automatic mail, nor mail that came from this game
+    // (RFC 3834): that is how mail loops start.
+    if let Some(why) = loop_reason(ctx, &inc) {
+        run.log(&ctx.dir, format!("{who}: not answered ({why})"));
         run.mark_done(&ctx.dir.inbox(), hash);
         return Ok(h);
     }
+    if let Some(Err(why)) = inc.from.as_deref().map(super::addressable) {
+        let reason = format!("the sender's address {why}; no reply can be sent");
+        return quarantine(ctx, raw, hash, &inc, reason, run);
+    }
     let refusal = refusal.or_else(|| inc.text.is_none().then_some(Refusal::NoText));
+    let now = run.now;
+    let pre = inc.text.as_ref().map(|(t, _)| prescan(t)).unwrap_or_default();
     let verdict = match refusal {
         Some(r) => Err(r),
         None => {
-            let (text, _) = inc.text.as_ref().expect("checked above");
-            auth::authenticate(
+            let mut cache = std::mem::take(&mut run.cache);
+            let guard = run.guard(ctx)?;
+            let v = auth::authenticate(
                 &ctx.config,
                 ctx.state.phase,
                 inc.from.as_deref(),
-                &prescan(text),
-                &mut run.cache,
+                &pre,
+                &mut cache,
+                guard,
+                now,
+            );
+            run.cache = cache;
+            let guard = run.guard(ctx)?;
+            let notices = std::mem::take(&mut guard.notices);
+            for (power, until, senders) in notices {
+                let id = tell_guessing(ctx, power, until, &senders, now)?;
+                run.log(
+                    &ctx.dir,
+                    format!(
+                        "{} locked until {until} after {} wrong passwords (from {}); player told ({id})",
+                        power.id(),
+                        super::guard::FAILURES,
+                        senders.join(", ")
+                    ),
+                );
+                h.replies.push(id);
+            }
+            v
+        }
+    };
+    let mut a = match verdict {
+        Err(r) => {
+            refuse(ctx, &inc, hash, r, run, &mut h, &who)?;
+            return Ok(h);
+        }
+        Ok(a) => a,
+    };
+    let (text, source) = inc.text.as_ref().expect("authenticated messages have text");
+    // Replays: without a PHASE line, only a mail written after the phase
+    // opened (or answering this phase's mail) is taken.
+    if pre.phase.is_none()
+        && let Some(opened) = phase_opened(ctx)
+        && !fresh(ctx, &inc, a.power, opened, now)
+    {
+        let r = Refusal::StaleMail {
+            date: inc.date.map(|d| d.to_rfc3339()),
+            opened: opened.to_rfc3339(),
+        };
+        refuse(ctx, &inc, hash, r, run, &mut h, &who)?;
+        return Ok(h);
+    }
+    // Who is on record is decided before this message's own lines can
+    // change it: a forged SECOND line must not vouch for itself.
+    let schedule = ctx.dir.load_schedule()?;
+    if !a.sender_on_record
+        && let (Some(second), Some(from)) = (schedule.seconds.get(&a.power), inc.from.as_deref())
+        && second.eq_ignore_ascii_case(from)
+    {
+        a.sender_on_record = true;
+    }
+    // Absences and seconds, then the orders. The schedule is saved only
+    // if the message is not refused.
+    let mut changed_schedule = schedule.clone();
+    let meta = super::meta::apply(text, a.power, ctx.config.tz(), &mut changed_schedule);
+    let text = &meta.text;
+    let checked = orders::check(text, &ctx.scenario, &ctx.state, Some(a.power));
+    if let Some(e) = &checked.header.entropy
+        && e.chars().count() > ENTROPY_MAX_CHARS
+    {
+        let r = Refusal::EntropyTooLong {
+            chars: e.chars().count(),
+            limit: ENTROPY_MAX_CHARS,
+        };
+        refuse(ctx, &inc, hash, r, run, &mut h, &who)?;
+        return Ok(h);
+    }
+    if meta.changed {
+        ctx.dir.save_schedule(&changed_schedule)?;
+        run.log(&ctx.dir, format!("{who}: {}", meta.notes.join(" ")));
+    }
+    let sub = Submission {
+        power: a.power,
+        phase: ctx.state.phase,
+        by: format!("mail:{}", inc.from.as_deref().unwrap_or("")),
+        received: run.when(),
+        entropy: checked
+            .header
+            .entropy
+            .as_deref()
+            .map(|e| escape::line(e, ENTROPY_MAX_CHARS)),
+        orders: checked.accepted.clone(),
+    };
+    let shown = redact(text);
+    let mut view = AckView {
+        game: ctx.config.game.clone(),
+        phase: ctx.state.phase.to_string(),
+        power: Some(a.power.name().to_string()),
+        source: source.to_string(),
+        forged_note: forged_note(&a, inc.from.as_deref()),
+        notes: meta.notes.iter().map(|n| escape::line(n, 300)).collect(),
+        deadline: deadline_shown(ctx, &changed_schedule, run),
+        ..AckView::default()
+    }
+    .with_checked(&checked, &shown);
+    cap_quoted(&mut view);
+    // A message with no accepted order is no submission (unless it says
+    // NO ORDERS): the stored orders stay, and the power is not in.
+    let empty = checked.accepted.is_empty() && !checked.header.no_orders;
+    let stored = if empty {
+        Ok(None)
+    } else {
+        submission::save(&ctx.dir, &sub).map(Some)
+    };
+    if matches!(stored, Ok(Some(_))) {
+        // Diplomacy by mail: the powers addressed hear of it now.
+        super::compose::proposal_notices(
+            &ctx.dir,
+            &ctx.config,
+            &ctx.state,
+            a.power,
+            &sub.orders,
+            view.deadline.clone(),
+            run.now,
+        )?;
+    }
+    let line = match &stored {
+        Ok(None) if meta.changed && checked.all_accepted() => {
+            view.verdict = "noted".into();
+            h.verdict = Verdict::Noted { power: a.power };
+            format!("{who}: {} noted; orders unchanged", a.power.id())
+        }
+        Ok(None) => {
+            view.verdict = "empty".into();
+            h.verdict = Verdict::Empty {
+                power: a.power,
+                rejected: view.rejected_count,
+            };
+            format!(
+                "{who}: {} sent no order that could be accepted ({} rejected); stored orders unchanged, not counted as in",
+                a.power.id(),
+                view.rejected_count
+            )
+        }
+        Ok(Some(receipt)) => {
+            view.verdict = "accepted".into();
+            view.receipt = Some(receipt.clone());
+            h.verdict = Verdict::Accepted {
+                power: a.power,
+                receipt: receipt.clone(),
+                accepted: view.accepted_count,
+                rejected: view.rejected_count,
+                sender_on_record: a.sender_on_record,
+            };
+            format!(
+                "{who}: accepted for {} ({} orders accepted, {} rejected{}){}, receipt {receipt}",
+                a.power.id(),
+                view.accepted_count,
+                view.rejected_count,
+                if checked.header.no_orders { ", NO ORDERS" } else { "" },
+                if a.sender_on_record {
+                    ""
+                } else {
+                    ", sender not on record: copy to the address on record"
+                }
+            )
+        }
+        Err(e) => {
+            view.verdict = "not-stored".into();
+            view.store_error = Some(format!("{e:#}"));
+            h.verdict = Verdict::NotStored {
+                power: a.power,
+                error: format!("{e:#}"),
+            };
+            format!(
+                "{who}: authenticated as {} but NOT stored: {e:#}; left pending",
+                a.power.id()
             )
         }
     };
-    match verdict {
-        Err(r) => {
-            run.log(&ctx.dir, format!("{who}: refused ({}): {r}", r.code()));
-            let view = AckView {
-                game: ctx.config.game.clone(),
-                phase: ctx.state.phase.to_string(),
-                verdict: "refused".into(),
-                refusal: Some(r.to_string()),
-                ..AckView::default()
-            };
-            let body = ctx.templates.render("ack", &view)?;
-            let id = reply(ctx, &inc, hash, body, None, run)?;
-            h.replies.extend(id);
-            h.verdict = Verdict::Refused(r);
-            run.mark_done(&ctx.dir.inbox(), hash);
-        }
-        Ok(mut a) => {
-            let (text, source) = inc.text.as_ref().expect("authenticated messages have text");
-            // Absences and seconds (issue 8), then the orders.
-            let mut schedule = ctx.dir.load_schedule()?;
-            let meta = super::meta::apply(text, a.power, ctx.config.tz(), &mut schedule);
-            if meta.changed {
-                ctx.dir.save_schedule(&schedule)?;
-                run.log(&ctx.dir, format!("{who}: {}", meta.notes.join(" ")));
-            }
-            if !a.sender_on_record
-                && let (Some(second), Some(from)) = (schedule.seconds.get(&a.power), inc.from.as_deref())
-                && second.eq_ignore_ascii_case(from)
-            {
-                a.sender_on_record = true;
-            }
-            let text = &meta.text;
-            let checked = orders::check(text, &ctx.scenario, &ctx.state, Some(a.power));
-            let sub = Submission {
-                power: a.power,
-                phase: ctx.state.phase,
-                by: format!("mail:{}", inc.from.as_deref().unwrap_or("")),
-                received: run.when(),
-                entropy: checked.header.entropy.clone(),
-                orders: checked.accepted.clone(),
-            };
-            let mut view = AckView {
-                game: ctx.config.game.clone(),
-                phase: ctx.state.phase.to_string(),
-                power: Some(a.power.name().to_string()),
-                source: source.to_string(),
-                forged_note: forged_note(&a, inc.from.as_deref()),
-                notes: meta.notes.clone(),
-                deadline: deadline_shown(ctx, &schedule, run),
-                ..AckView::default()
-            }
-            .with_checked(&checked, text);
-            // A message of ABSENT / SECOND lines only is no submission:
-            // it must not count as this power's (empty) orders.
-            let meta_only =
-                meta.changed && checked.accepted.is_empty() && !checked.diagnostics.iter().any(|d| d.is_error());
-            let stored = if meta_only {
-                Ok(None)
-            } else {
-                submission::save(&ctx.dir, &sub).map(Some)
-            };
-            if matches!(stored, Ok(Some(_))) {
-                // Diplomacy by mail: the powers addressed hear of it now.
-                super::compose::proposal_notices(
-                    &ctx.dir,
-                    &ctx.config,
-                    &ctx.state,
-                    a.power,
-                    &sub.orders,
-                    view.deadline.clone(),
-                    run.now,
-                )?;
-            }
-            let line = match &stored {
-                Ok(None) => {
-                    view.verdict = "noted".into();
-                    h.verdict = Verdict::Noted { power: a.power };
-                    format!("{who}: {} noted; orders unchanged", a.power.id())
-                }
-                Ok(Some(receipt)) => {
-                    view.verdict = "accepted".into();
-                    view.receipt = Some(receipt.clone());
-                    h.verdict = Verdict::Accepted {
-                        power: a.power,
-                        receipt: receipt.clone(),
-                        accepted: view.accepted_count,
-                        rejected: view.rejected_count,
-                        sender_on_record: a.sender_on_record,
-                    };
-                    format!(
-                        "{who}: accepted for {} ({} orders accepted, {} rejected){}, receipt {receipt}",
-                        a.power.id(),
-                        view.accepted_count,
-                        view.rejected_count,
-                        if a.sender_on_record {
-                            ""
-                        } else {
-                            ", sender not on record: copy to the address on record"
-                        }
-                    )
-                }
-                Err(e) => {
-                    view.verdict = "not-stored".into();
-                    view.store_error = Some(format!("{e:#}"));
-                    h.verdict = Verdict::NotStored {
-                        power: a.power,
-                        error: format!("{e:#}"),
-                    };
-                    format!(
-                        "{who}: authenticated as {} but NOT stored: {e:#}; left pending",
-                        a.power.id()
-                    )
-                }
-            };
-            run.log(&ctx.dir, line);
-            let body = ctx.templates.render("ack", &view)?;
-            let copy = (!a.sender_on_record).then(|| a.on_record.clone());
-            h.replies.extend(reply(ctx, &inc, hash, body, copy, run)?);
-            if stored.is_ok() {
-                run.mark_done(&ctx.dir.inbox(), hash);
-            }
-        }
+    run.log(&ctx.dir, line);
+    let body = ctx.templates.render("ack", &view)?;
+    let copy = (!a.sender_on_record).then(|| a.on_record.clone());
+    h.replies.extend(reply(ctx, &inc, hash, body, copy, run)?);
+    if stored.is_ok() {
+        run.mark_done(&ctx.dir.inbox(), hash);
     }
     Ok(h)
+}
+
+/// Why a message must not be answered, if it must not.
+fn loop_reason(ctx: &GameCtx, inc: &Incoming) -> Option<String> {
+    if let Some(r) = &inc.auto_reason {
+        return Some(format!("automatic mail: {r}"));
+    }
+    let Some(from) = inc.from.as_deref() else {
+        return Some("no sender".into());
+    };
+    let ours = ctx.config.mail_address().to_ascii_lowercase();
+    if from == ours {
+        return Some("sent from the game's own address".into());
+    }
+    if inc.x_loop.contains(&ours) {
+        return Some("it carries this game's X-Loop".into());
+    }
+    None
+}
+
+/// Refuse a message: a reply saying why to a player (or to a sender
+/// who is no player, once a day, a short fixed text that echoes
+/// nothing), a journal line, marked processed.
+fn refuse(
+    ctx: &GameCtx,
+    inc: &Incoming,
+    hash: &str,
+    r: Refusal,
+    run: &mut Run,
+    h: &mut Handled,
+    who: &str,
+) -> Result<()> {
+    run.log(&ctx.dir, format!("{who}: refused ({}): {r}", r.code()));
+    let from = inc.from.clone().unwrap_or_default();
+    if is_stranger(ctx, &from)? {
+        // Reflection: nothing of theirs goes back, no game is named.
+        let now = run.now;
+        let guard = run.guard(ctx)?;
+        guard.note_for_digest(
+            format!(
+                "{} from {}: {}",
+                now.format("%H:%M"),
+                escape::line(&from, 120),
+                r.code()
+            ),
+            now,
+        );
+        if guard.answer_stranger(&from, now) {
+            let m = OutMail {
+                id: outbox::stable_id(&["stranger", &ctx.config.game, &from, &now.format("%Y-%m-%d").to_string()]),
+                from: game_from(ctx),
+                to: vec![Addr::new(None, &from)],
+                cc: vec![],
+                subject: "Your message to a play-by-email game".into(),
+                in_reply_to: None,
+                body: STRANGER_REPLY.into(),
+                attachments: vec![],
+                date: now,
+            };
+            if let Some(id) = send_limited(ctx, m, run)? {
+                h.replies.push(id);
+            }
+        } else {
+            run.log(&ctx.dir, format!("{who}: no player; answered once today already"));
+        }
+    } else {
+        let view = AckView {
+            game: ctx.config.game.clone(),
+            phase: ctx.state.phase.to_string(),
+            verdict: "refused".into(),
+            refusal: Some(r.to_string()),
+            ..AckView::default()
+        };
+        let body = ctx.templates.render("ack", &view)?;
+        h.replies.extend(reply(ctx, inc, hash, body, None, run)?);
+    }
+    h.verdict = Verdict::Refused(r);
+    run.mark_done(&ctx.dir.inbox(), hash);
+    Ok(())
+}
+
+/// The one reply a sender who is no player gets (at most once a day).
+pub const STRANGER_REPLY: &str = "This address takes orders for a play-by-email game from its players only.\nYour message was not read as orders and nothing was stored.\n\nIf you are a player, write from the address the moderator has on record\nfor you, with your POWER and PASSWORD lines.\n\nThis is an automatic reply; there will be no other today.\n";
+
+/// Whether `from` is nobody of this game: no player, second or moderator.
+fn is_stranger(ctx: &GameCtx, from: &str) -> Result<bool> {
+    let known = ctx.config.players.iter().any(|p| p.email.eq_ignore_ascii_case(from))
+        || ctx.config.moderator.email.eq_ignore_ascii_case(from)
+        || ctx
+            .dir
+            .load_schedule()?
+            .seconds
+            .values()
+            .any(|s| s.eq_ignore_ascii_case(from));
+    Ok(!known)
+}
+
+/// When the open phase opened, if its clock runs.
+fn phase_opened(ctx: &GameCtx) -> Option<DateTime<Utc>> {
+    let clock = ctx.dir.load_clock().ok().flatten()?;
+    (clock.phase == Some(ctx.state.phase)).then_some(clock.opened)
+}
+
+/// Whether a message without a PHASE line belongs to the open phase: it
+/// was written after the phase opened, or it answers this phase's
+/// opening mail or one of its reminders. An old order mail sent again
+/// carries its old Date: and is refused as stale.
+fn fresh(ctx: &GameCtx, inc: &Incoming, power: crate::ids::PowerId, opened: DateTime<Utc>, now: DateTime<Utc>) -> bool {
+    // A message without a Date: line (RFC 5322 requires one; a mail
+    // server adds it) is taken as written now.
+    if inc.date.is_none_or(|d| d >= opened) {
+        return true;
+    }
+    let phase = ctx.state.phase.to_string();
+    let mut ours = vec![outbox::stable_id(&[
+        "phase-opening",
+        &ctx.config.game,
+        &phase,
+        power.id(),
+    ])];
+    let mut day = opened.date_naive();
+    while day <= now.date_naive() && ours.len() < 100 {
+        ours.push(outbox::stable_id(&[
+            "reminder",
+            &ctx.config.game,
+            &phase,
+            power.id(),
+            &day.format("%Y-%m-%d").to_string(),
+        ]));
+        day = day.succ_opt().unwrap_or(day);
+    }
+    inc.references
+        .iter()
+        .any(|r| ours.iter().any(|o| r.split('@').next() == Some(o.as_str())))
+}
+
+/// The sender's text as a reply may quote it: every PASSWORD is hidden
+/// (wherever it stands on its line) and hidden characters are escaped;
+/// the lines stay where they were, so diagnostics still point right.
+pub fn redact(text: &str) -> String {
+    text.lines()
+        .map(|l| {
+            let shown = match l.to_ascii_lowercase().find("password") {
+                Some(i) => format!("{}PASSWORD [hidden]", &l[..i]),
+                None => l.to_string(),
+            };
+            escape::line(&shown, 300)
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// At most [`QUOTED_LINES_MAX`] of the sender's lines go back: rejected
+/// lines and diagnostics (each quotes one line) share the allowance.
+fn cap_quoted(view: &mut AckView) {
+    let half = QUOTED_LINES_MAX / 2;
+    let rejected = view.orders.iter().filter(|o| !o.ok).count();
+    if rejected > half {
+        let mut seen = 0;
+        view.orders.retain(|o| {
+            if o.ok {
+                return true;
+            }
+            seen += 1;
+            seen <= half
+        });
+        view.orders.push(crate::report::AckOrder {
+            ok: false,
+            text: format!("[{} more rejected line(s) not quoted]", rejected - half),
+        });
+    }
+    if view.diagnostics.len() > half {
+        let more = view.diagnostics.len() - half;
+        view.diagnostics.truncate(half);
+        view.diagnostics.push(format!("[{more} more problem(s) not quoted]"));
+    }
+}
+
+/// Tell a power's player of record that its password is locked after
+/// wrong guesses, and from where they came.
+fn tell_guessing(
+    ctx: &GameCtx,
+    power: crate::ids::PowerId,
+    until: DateTime<Utc>,
+    senders: &[String],
+    now: DateTime<Utc>,
+) -> Result<String> {
+    let Some(player) = ctx.config.player(power) else {
+        return Ok(String::new());
+    };
+    let m = OutMail {
+        id: outbox::stable_id(&["guessing", &ctx.config.game, power.id(), &until.to_rfc3339()]),
+        from: game_from(ctx),
+        to: vec![Addr::new(Some(&player.name), &player.email)],
+        cc: vec![],
+        subject: format!("Empereur {}: wrong passwords for {}", ctx.config.game, power.name()),
+        in_reply_to: None,
+        body: format!(
+            "{} wrong passwords for {} in game {} came in within a day, from:\n\n{}\n\nUntil {} no password for {} is checked: orders for it are refused\nunread, yours too. If you did not send these, tell the moderator.\n",
+            super::guard::FAILURES,
+            power.name(),
+            ctx.config.game,
+            senders
+                .iter()
+                .map(|s| format!("  {}", escape::line(s, 120)))
+                .collect::<Vec<_>>()
+                .join("\n"),
+            until.format("%Y-%m-%d %H:%M UTC"),
+            power.name()
+        ),
+        attachments: vec![],
+        date: now,
+    };
+    outbox::queue(&ctx.dir, &m)?;
+    Ok(m.id)
 }
 
 fn forged_note(a: &Authenticated, from: Option<&str>) -> Option<String> {
     (!a.sender_on_record).then(|| {
         format!(
-            "Note: these orders came from {}, not from the address on record for {} ({}). They were accepted because the password was right; a copy of this acknowledgement goes to the address on record.",
-            from.unwrap_or("an unknown sender"),
+            "Note: this message came from {}, not from the address on record for {} ({}). It was taken because the password was right; a copy of this acknowledgement goes to the address on record.",
+            escape::line(from.unwrap_or("an unknown sender"), 120),
             a.power.name(),
             a.on_record
         )
@@ -411,17 +838,15 @@ fn reply(
     run: &mut Run,
 ) -> Result<Option<String>> {
     let Some(to) = &inc.from else { return Ok(None) };
-    let subject = match &inc.subject {
-        Some(s) if s.to_ascii_lowercase().starts_with("re:") => s.clone(),
-        Some(s) if !s.trim().is_empty() => format!("Re: {s}"),
+    let theirs = inc.subject.as_deref().map(|s| escape::line(s.trim(), 150));
+    let subject = match theirs {
+        Some(s) if s.to_ascii_lowercase().starts_with("re:") => s,
+        Some(s) if !s.is_empty() => format!("Re: {s}"),
         _ => format!("Re: your mail to game {}", ctx.config.game),
     };
     let m = OutMail {
         id: outbox::stable_id(&["ack", &ctx.config.game, hash]),
-        from: Addr::new(
-            Some(&format!("Empereur {}", ctx.config.game)),
-            ctx.config.mail_address(),
-        ),
+        from: game_from(ctx),
         to: vec![Addr::new(inc.from_name.as_deref(), to)],
         cc: copy.into_iter().map(|c| Addr::new(None, &c)).collect(),
         subject,
@@ -430,11 +855,105 @@ fn reply(
         attachments: vec![],
         date: run.now,
     };
+    send_limited(ctx, m, run)
+}
+
+/// Queue `m` unless every recipient had the day's allowance of replies
+/// (`mail.max_replies_per_day`); recipients over it are dropped and
+/// journalled.
+fn send_limited(ctx: &GameCtx, mut m: OutMail, run: &mut Run) -> Result<Option<String>> {
+    let limit = ctx.config.mail.max_replies_per_day();
+    let now = run.now;
+    let guard = run.guard(ctx)?;
+    let mut over = Vec::new();
+    for list in [&mut m.to, &mut m.cc] {
+        list.retain(|a| {
+            let ok = guard.allow_reply(&a.email, limit, now);
+            if !ok {
+                over.push(a.email.clone());
+            }
+            ok
+        });
+    }
+    for o in &over {
+        run.log(
+            &ctx.dir,
+            format!(
+                "reply {} to {o} not sent: {limit} replies to that address today already",
+                m.id
+            ),
+        );
+    }
+    if m.to.is_empty() {
+        if m.cc.is_empty() {
+            return Ok(None);
+        }
+        m.to = std::mem::take(&mut m.cc);
+    }
     let q = outbox::queue(&ctx.dir, &m)?;
     if q == outbox::Queued::AlreadySent {
         run.log(&ctx.dir, format!("reply {} was sent already; not queued again", m.id));
     }
     Ok(Some(m.id))
+}
+
+/// What routing needs to know of one game: its id, its address, and
+/// who plays in it (players and seconds, lower case).
+#[derive(Clone, Debug)]
+pub struct GameAddr {
+    pub id: String,
+    pub address: String,
+    pub players: Vec<String>,
+}
+
+impl GameAddr {
+    pub fn of(dir: &GameDir, config: &GameConfig) -> GameAddr {
+        let mut players: Vec<String> = config.players.iter().map(|p| p.email.to_ascii_lowercase()).collect();
+        if let Ok(s) = dir.load_schedule() {
+            players.extend(s.seconds.values().map(|a| a.to_ascii_lowercase()));
+        }
+        GameAddr {
+            id: config.game.clone(),
+            address: config.mail_address().to_ascii_lowercase(),
+            players,
+        }
+    }
+}
+
+/// Where a message goes among several games.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Route {
+    Game(String),
+    Refused(Refusal),
+}
+
+/// Route a message among `games`: by its GAME line; else by the game
+/// address it was sent to; else to the one game in which the sender
+/// plays. Several candidates and no GAME line: refused (a GAME line is
+/// asked for), never stored in two games.
+pub fn route(games: &[GameAddr], inc: &Incoming) -> Route {
+    if let Some(named) = inc.text.as_ref().and_then(|(t, _)| prescan(t).game) {
+        return match games.iter().find(|g| g.id.eq_ignore_ascii_case(&named)) {
+            Some(g) => Route::Game(g.id.clone()),
+            None => Route::Refused(Refusal::UnknownGame { named }),
+        };
+    }
+    let addressed: Vec<&GameAddr> = games.iter().filter(|g| inc.recipients.contains(&g.address)).collect();
+    if let [g] = addressed.as_slice() {
+        return Route::Game(g.id.clone());
+    }
+    let pool: Vec<&GameAddr> = if addressed.is_empty() {
+        games.iter().collect()
+    } else {
+        addressed.clone()
+    };
+    let from = inc.from.as_deref().unwrap_or("");
+    let playing: Vec<&&GameAddr> = pool.iter().filter(|g| g.players.iter().any(|p| p == from)).collect();
+    match playing.as_slice() {
+        [g] => Route::Game(g.id.clone()),
+        [] if addressed.is_empty() => Route::Refused(Refusal::NoGame),
+        _ => Route::Refused(Refusal::AmbiguousGame),
+    }
 }
 
 /// A host directory of many games (`ingest --games DIR`): each
@@ -444,41 +963,47 @@ fn reply(
 pub struct Host {
     pub dir: GameDir,
     pub games: BTreeMap<String, GameCtx>,
-    /// Game address (lower case) -> game id.
-    pub addresses: BTreeMap<String, String>,
+    pub routes: Vec<GameAddr>,
 }
 
 impl Host {
+    /// Load every game of `root` (call it with the games locked, so what
+    /// is read is what the messages will be checked against).
     pub fn load(root: &Path) -> Result<Host> {
         let mut games = BTreeMap::new();
-        let mut addresses = BTreeMap::new();
-        let mut entries: Vec<_> = std::fs::read_dir(root)
-            .with_context(|| format!("cannot read {}", root.display()))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.join("game.toml").is_file())
-            .collect();
-        entries.sort();
-        for p in entries {
+        let mut routes = Vec::new();
+        for p in game_dirs(root)? {
             let ctx = GameCtx::load(&p).with_context(|| format!("game in {}", p.display()))?;
-            addresses.insert(ctx.config.mail_address().to_ascii_lowercase(), ctx.config.game.clone());
+            routes.push(GameAddr::of(&ctx.dir, &ctx.config));
             games.insert(ctx.config.game.clone(), ctx);
         }
         Ok(Host {
             dir: GameDir::new(root),
             games,
-            addresses,
+            routes,
         })
     }
 
     /// The address replies about no known game come from: the first
     /// game's address.
-    fn address(&self) -> String {
+    pub fn address(&self) -> String {
         self.games
             .values()
             .next()
             .map(|g| g.config.mail_address().to_string())
             .unwrap_or_else(|| "empereur@localhost".to_string())
     }
+}
+
+/// The game directories under `root` (those holding a game.toml), sorted.
+pub fn game_dirs(root: &Path) -> Result<Vec<PathBuf>> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(root)
+        .with_context(|| format!("cannot read {}", root.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.join("game.toml").is_file())
+        .collect();
+    out.sort();
+    Ok(out)
 }
 
 /// Route one message to its game and ingest it there.
@@ -497,60 +1022,97 @@ pub fn ingest_host(host: &Host, raw: &[u8], run: &mut Run) -> Result<Handled> {
             replies: vec![],
         });
     }
-    let named = inc.text.as_ref().and_then(|(t, _)| prescan(t).game);
-    let target = match &named {
-        Some(g) => host.games.keys().find(|k| k.eq_ignore_ascii_case(g)).cloned(),
-        None => inc.recipients.iter().find_map(|r| host.addresses.get(r).cloned()),
+    let r = match route(&host.routes, &inc) {
+        Route::Game(game) => {
+            let ctx = &host.games[&game];
+            run.log(&host.dir, format!("ingest {}: routed to game {game}", short(&a.hash)));
+            let h = ingest_game(ctx, raw, run)?;
+            run.mark_done(&inbox, &a.hash);
+            return Ok(h);
+        }
+        Route::Refused(r) => r,
     };
-    if let Some(game) = target {
-        let ctx = &host.games[&game];
-        run.log(&host.dir, format!("ingest {}: routed to game {game}", short(&a.hash)));
-        let h = ingest_game(ctx, raw, run)?;
-        run.mark_done(&inbox, &a.hash);
-        return Ok(h);
-    }
-    let r = match named {
-        Some(n) => Refusal::UnknownGame { named: n },
-        None => Refusal::NoGame,
-    };
+    let from = inc.from.clone().unwrap_or_default();
+    let player = host.routes.iter().any(|g| g.players.contains(&from));
+    let h = refuse_unrouted(&host.dir, &host.address(), raw, &a.hash, &inc, r, player, run)?;
+    run.mark_done(&inbox, &a.hash);
+    Ok(h)
+}
+
+/// A message no game takes: journalled in the host's journal and
+/// answered: a player (of any hosted game) is told why, naming no game;
+/// anyone else gets a short fixed text that echoes nothing, once a day.
+/// Automatic mail gets nothing; an unmailable sender is quarantined in
+/// the host.
+#[allow(clippy::too_many_arguments)]
+pub fn refuse_unrouted(
+    host: &GameDir,
+    address: &str,
+    raw: &[u8],
+    hash: &str,
+    inc: &Incoming,
+    r: Refusal,
+    player: bool,
+    run: &mut Run,
+) -> Result<Handled> {
     let mut h = Handled {
-        hash: a.hash.clone(),
+        hash: hash.to_string(),
         message_id: inc.message_id.clone(),
         from: inc.from.clone(),
         game: None,
         verdict: Verdict::Refused(r.clone()),
         replies: vec![],
     };
+    let from = inc.from.clone().unwrap_or_default();
     run.log(
-        &host.dir,
+        host,
         format!(
             "ingest {} from {}: refused ({}): {r}",
-            short(&a.hash),
-            inc.from.as_deref().unwrap_or("-"),
+            short(hash),
+            escape::line(if from.is_empty() { "-" } else { &from }, 200),
             r.code()
         ),
     );
-    if let (Some(from), false) = (&inc.from, inc.automatic) {
-        let games: Vec<&str> = host.games.keys().map(String::as_str).collect();
-        let body = format!(
-            "Your message was NOT taken as orders, and nothing was stored:\n\n  {r}\n\nGames hosted here: {}.\nPut a line `GAME <id>` at the top of your orders.\n",
-            games.join(", ")
-        );
-        let m = OutMail {
-            id: outbox::stable_id(&["no-game", &a.hash]),
-            from: Addr::new(Some("Empereur"), &host.address()),
-            to: vec![Addr::new(inc.from_name.as_deref(), from)],
-            cc: vec![],
-            subject: format!("Re: {}", inc.subject.as_deref().unwrap_or("your orders")),
-            in_reply_to: inc.message_id.clone(),
-            body,
-            attachments: vec![],
-            date: run.now,
-        };
-        outbox::queue(&host.dir, &m)?;
+    if inc.automatic || from.is_empty() || from == address.to_ascii_lowercase() {
+        h.verdict = Verdict::Ignored;
+        return Ok(h);
+    }
+    if let Err(why) = super::addressable(&from) {
+        let reason = format!("the sender's address {why}; no reply can be sent");
+        super::quarantine::put(host, raw, hash, &reason, run.now)?;
+        run.log(host, format!("ingest {}: quarantined: {reason}", short(hash)));
+        h.verdict = Verdict::Quarantined { reason };
+        return Ok(h);
+    }
+    // A stranger gets one answer a day (a stable id per sender and day).
+    let day = run.now.format("%Y-%m-%d").to_string();
+    let (text, id) = if player {
+        (
+            format!(
+                "Your message was NOT taken as orders, and nothing was stored:\n\n  {r}\n\nPut a line `GAME <id>` at the top of your orders.\n"
+            ),
+            outbox::stable_id(&["no-game", hash]),
+        )
+    } else {
+        (
+            STRANGER_REPLY.to_string(),
+            outbox::stable_id(&["stranger", "host", &from, &day]),
+        )
+    };
+    let m = OutMail {
+        id,
+        from: Addr::new(Some("Empereur"), address),
+        to: vec![Addr::new(None, &from)],
+        cc: vec![],
+        subject: "Your message to a play-by-email game".into(),
+        in_reply_to: None,
+        body: text,
+        attachments: vec![],
+        date: run.now,
+    };
+    if outbox::queue(host, &m)? != outbox::Queued::AlreadySent {
         h.replies.push(m.id);
     }
-    run.mark_done(&inbox, &a.hash);
     Ok(h)
 }
 

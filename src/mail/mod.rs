@@ -33,22 +33,71 @@
 //! empereur fetch --game /srv/games/campaign
 //! # or mbsync/fetchmail into a Maildir, then ingest --maildir
 //! ```
+//!
+//! `docs/mail.md` has the Postfix `pipe(8)` and `.forward` set-ups and
+//! their exit codes, and what is never answered ([`guard`], [`parse`]).
+//! A message that cannot be answered or processed goes to
+//! [`quarantine`]; text echoed back goes through [`escape`].
 #![allow(clippy::disallowed_methods)] // adapter: files, mail servers
 
 pub mod archive;
 pub mod auth;
 pub mod compose;
+pub mod escape;
 pub mod fetch;
+pub mod guard;
 pub mod ingest;
 pub mod mailed;
 pub mod meta;
 pub mod outbox;
 pub mod parse;
 pub mod prescan;
+pub mod quarantine;
 pub mod transport;
 
 /// SHA-256 of bytes, hex.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     use sha2::Digest;
     hex::encode(sha2::Sha256::digest(bytes))
+}
+
+/// Whether mail can be sent to `addr` by this program: a plain
+/// `local@domain` that lettre accepts, without a quoted local part or an
+/// address literal (`a@[1.2.3.4]`), which relays refuse or mishandle.
+/// Used wherever an address comes in (a From line, `new`,
+/// `replace-player`, `game.toml`), so nothing unanswerable is stored.
+pub fn addressable(addr: &str) -> Result<(), String> {
+    let why = |r: &str| Err(format!("'{addr}' cannot be mailed: {r}"));
+    if addr.contains(['"', '[', ']']) {
+        return why("quoted names and address literals are not accepted");
+    }
+    if addr.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return why("it contains spaces or control characters");
+    }
+    match addr.parse::<lettre::Address>() {
+        Ok(_) => Ok(()),
+        Err(e) => why(&e.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn unmailable_addresses_are_named() {
+        for bad in [
+            "alice@",
+            "a@b@c.org",
+            "a..b@x.org",
+            "\"a b\"@x.org",
+            "a@[1.2.3.4]",
+            "noat",
+            "@x.org",
+            "",
+        ] {
+            assert!(super::addressable(bad).is_err(), "{bad}");
+        }
+        for good in ["ann@example.org", "a.b+c@x.org", "gm@localhost"] {
+            assert!(super::addressable(good).is_ok(), "{good}");
+        }
+    }
 }

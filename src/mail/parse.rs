@@ -2,7 +2,11 @@
 //! the text that holds the orders. Preference: the text/plain body, else
 //! the HTML body converted to text, else a `.txt` attachment; among
 //! these, the first that has order header lines. Charsets and transfer
-//! encodings are decoded by mail-parser.
+//! encodings are decoded by mail-parser. HTML is turned into text here,
+//! keeping its line structure (`<br>`, `<p>`, `<div>`, `<li>`, `<tr>`
+//! end lines; `<blockquote>` is quoted with `>`). Text after a reply
+//! marker (`-----Original Message-----`, `On … wrote:`, an Outlook
+//! `From:`/`Sent:` block) is quoted mail and is cut, like `>` lines.
 
 use super::prescan::prescan;
 use mail_parser::{MessageParser, MimeHeaders};
@@ -35,8 +39,18 @@ pub struct Incoming {
     /// To, Cc, Delivered-To and X-Original-To addresses (lower case).
     pub recipients: Vec<String>,
     pub subject: Option<String>,
-    /// An automatic message (bounce, vacation reply): never answered.
+    /// An automatic message (bounce, vacation reply, list mail): never
+    /// answered. `auto_reason` says what gave it away.
     pub automatic: bool,
+    pub auto_reason: Option<String>,
+    /// `X-Loop` values (lower case): a message carrying the game's own
+    /// address there came from the game.
+    pub x_loop: Vec<String>,
+    /// The `Date:` of the message.
+    pub date: Option<chrono::DateTime<chrono::Utc>>,
+    /// Message-IDs this message answers (In-Reply-To and References),
+    /// without brackets.
+    pub references: Vec<String>,
     pub text: Option<(String, TextSource)>,
 }
 
@@ -85,21 +99,25 @@ fn parse_inner(raw: &[u8], body: bool) -> Incoming {
         }
     }
     inc.subject = m.subject().map(str::to_string);
-    // RFC 3834: anything but `Auto-Submitted: no` is automatic; bounces
-    // come from MAILER-DAEMON or with an empty Return-Path.
-    let auto = m
-        .header_raw("Auto-Submitted")
-        .is_some_and(|v| !v.trim().eq_ignore_ascii_case("no"));
-    let daemon = inc
-        .from
-        .as_deref()
-        .is_some_and(|f| f.starts_with("mailer-daemon@") || f.starts_with("postmaster@"));
-    let empty_return = m.header_raw("Return-Path").is_some_and(|v| v.trim() == "<>");
-    let list = m.header_raw("Precedence").is_some_and(|v| {
-        let v = v.trim().to_ascii_lowercase();
-        v == "bulk" || v == "junk" || v == "list"
-    });
-    inc.automatic = auto || daemon || empty_return || list;
+    inc.x_loop = m
+        .header_values("X-Loop")
+        .filter_map(|v| v.as_text())
+        .map(|v| lower(v.trim_matches(['<', '>', ' '])))
+        .collect();
+    inc.date = m
+        .date()
+        .and_then(|d| chrono::DateTime::from_timestamp(d.to_timestamp(), 0));
+    for h in ["In-Reply-To", "References"] {
+        if let Some(v) = m.header_raw(h) {
+            inc.references.extend(
+                v.split(|c: char| c.is_whitespace() || c == '<' || c == '>' || c == ',')
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string),
+            );
+        }
+    }
+    inc.auto_reason = automatic(&m, inc.from.as_deref(), inc.subject.as_deref());
+    inc.automatic = inc.auto_reason.is_some();
     if !body {
         return inc;
     }
@@ -112,10 +130,9 @@ fn parse_inner(raw: &[u8], body: bool) -> Incoming {
     if !plain.is_empty() {
         candidates.push((plain.join("\n"), TextSource::Plain));
     } else if m.html_body_count() > 0
-        && let Some(t) = m.body_text(0)
+        && let Some(h) = m.body_html(0)
     {
-        // mail-parser converts an HTML-only body to text.
-        candidates.push((t.into_owned(), TextSource::Html));
+        candidates.push((html_to_text(&h), TextSource::Html));
     }
     for a in m.attachments() {
         let name = a.attachment_name().unwrap_or("").to_string();
@@ -139,8 +156,288 @@ fn parse_inner(raw: &[u8], body: bool) -> Incoming {
     }
     let with_header = candidates.iter().position(|(t, _)| prescan(t).any());
     let pick = with_header.or_else(|| candidates.iter().position(|(t, _)| !t.trim().is_empty()));
-    inc.text = pick.map(|i| candidates.swap_remove(i));
+    inc.text = pick
+        .map(|i| candidates.swap_remove(i))
+        .map(|(t, src)| (cut_reply(&t), src));
     inc
+}
+
+/// Why a message is automatic and must never be answered (RFC 3834 and
+/// the headers list servers, vacation responders and bounces carry), or
+/// `None` for a message a person sent.
+fn automatic(m: &mail_parser::Message<'_>, from: Option<&str>, subject: Option<&str>) -> Option<String> {
+    let raw = |h: &str| m.header_raw(h).map(|v| v.trim().to_ascii_lowercase());
+    if let Some(v) = raw("Auto-Submitted")
+        && v.split(';').next().unwrap_or("").trim() != "no"
+    {
+        return Some(format!("Auto-Submitted: {v}"));
+    }
+    for h in [
+        "X-Autoreply",
+        "X-Autorespond",
+        "X-Autoresponder",
+        "List-Id",
+        "List-Unsubscribe",
+        "List-Post",
+    ] {
+        if m.header_raw(h).is_some() {
+            return Some(format!("{h} header"));
+        }
+    }
+    if let Some(v) = raw("Precedence")
+        && ["bulk", "junk", "list", "auto_reply"].contains(&v.as_str())
+    {
+        return Some(format!("Precedence: {v}"));
+    }
+    if raw("Return-Path").is_some_and(|v| v == "<>") {
+        return Some("empty Return-Path (a bounce)".into());
+    }
+    // Delivery-status and read reports, by content, whoever sent them.
+    let report = m.parts.iter().any(|p| {
+        p.content_type().is_some_and(|c| {
+            let t = c.ctype().to_ascii_lowercase();
+            let s = c.subtype().unwrap_or("").to_ascii_lowercase();
+            (t == "multipart" && s == "report")
+                || (t == "message"
+                    && (s == "delivery-status" || s == "disposition-notification" || s == "feedback-report"))
+        })
+    });
+    if report {
+        return Some("a delivery or read report".into());
+    }
+    if let Some(f) = from {
+        let local = f.split('@').next().unwrap_or("");
+        if [
+            "mailer-daemon",
+            "postmaster",
+            "noreply",
+            "no-reply",
+            "do-not-reply",
+            "donotreply",
+        ]
+        .contains(&local)
+        {
+            return Some(format!("sent by {local}"));
+        }
+    }
+    if let Some(s) = subject {
+        let s = s.trim().to_lowercase();
+        let vacation = [
+            "auto:",
+            "automatic reply",
+            "autoreply",
+            "auto-reply",
+            "out of office",
+            "out of the office",
+            "réponse automatique",
+            "abwesenheitsnotiz",
+            "automatische antwort",
+        ];
+        if vacation.iter().any(|v| s.starts_with(v)) {
+            return Some("an out-of-office subject".into());
+        }
+    }
+    None
+}
+
+/// The text before the first reply marker: what follows is someone
+/// else's mail (an earlier report, the phase opening) and holds no
+/// orders of this sender.
+pub fn cut_reply(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let is_marker = |i: usize| -> bool {
+        let t = lines[i].trim();
+        let low = t.to_lowercase();
+        let dashed = low.starts_with("--") && low.ends_with("--") && {
+            let inner = low.trim_matches(|c: char| c == '-' || c.is_whitespace());
+            [
+                "original message",
+                "forwarded message",
+                "message d'origine",
+                "ursprüngliche nachricht",
+                "mensaje original",
+            ]
+            .contains(&inner)
+        };
+        let underscores = t.len() >= 20 && t.chars().all(|c| c == '_');
+        let wrote = |l: &str| {
+            let l = l.trim().to_lowercase();
+            l.ends_with("wrote:") || l.ends_with("a écrit :") || l.ends_with("a écrit:") || l.ends_with("schrieb:")
+        };
+        let opener = low.starts_with("on ") || low.starts_with("le ") || low.starts_with("am ");
+        let said = opener && (wrote(t) || lines.get(i + 1).is_some_and(|n| wrote(n)));
+        let outlook = low.starts_with("from:")
+            && lines[i + 1..].iter().take(4).any(|n| {
+                let n = n.trim().to_lowercase();
+                n.starts_with("sent:") || n.starts_with("date:")
+            });
+        dashed || underscores || said || outlook
+    };
+    match (0..lines.len()).find(|&i| is_marker(i)) {
+        Some(i) => {
+            let mut out = lines[..i].join("\n");
+            out.push('\n');
+            out
+        }
+        None => text.to_string(),
+    }
+}
+
+/// HTML as text, one line per line the reader saw: block ends and `<br>`
+/// become line breaks, `<blockquote>` content is quoted with `> `, style
+/// and script are dropped, entities are decoded.
+pub fn html_to_text(html: &str) -> String {
+    let mut out = String::new();
+    let mut quote = 0usize;
+    let mut skip: Option<&'static str> = None;
+    let mut rest = html;
+    let newline = |out: &mut String, quote: usize| {
+        out.push('\n');
+        for _ in 0..quote {
+            out.push_str("> ");
+        }
+    };
+    while !rest.is_empty() {
+        let Some(lt) = rest.find('<') else {
+            if skip.is_none() {
+                push_text(&mut out, rest, quote);
+            }
+            break;
+        };
+        if skip.is_none() {
+            push_text(&mut out, &rest[..lt], quote);
+        }
+        let after = &rest[lt + 1..];
+        let Some(gt) = after.find('>') else {
+            break;
+        };
+        let tag = after[..gt].trim();
+        rest = &after[gt + 1..];
+        let closing = tag.starts_with('/');
+        let name: String = tag
+            .trim_start_matches('/')
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect::<String>()
+            .to_ascii_lowercase();
+        if let Some(s) = skip {
+            if closing && name == s {
+                skip = None;
+            }
+            continue;
+        }
+        match name.as_str() {
+            "style" | "script" | "head" | "title" if !closing => {
+                skip = Some(match name.as_str() {
+                    "style" => "style",
+                    "script" => "script",
+                    "head" => "head",
+                    _ => "title",
+                })
+            }
+            "blockquote" => {
+                quote = if closing { quote.saturating_sub(1) } else { quote + 1 };
+                let cut = out.rfind('\n').map_or(0, |i| i + 1);
+                if out[cut..].trim_start_matches(['>', ' ']).is_empty() {
+                    out.truncate(cut);
+                    for _ in 0..quote {
+                        out.push_str("> ");
+                    }
+                } else {
+                    newline(&mut out, quote);
+                }
+            }
+            "br" => newline(&mut out, quote),
+            // A block starts and ends a line, but makes no empty one.
+            "p" | "div" | "li" | "tr" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "pre" | "table" | "ul" | "ol" => {
+                let line = out.rsplit('\n').next().unwrap_or("");
+                if !line.trim_start_matches(['>', ' ']).is_empty() {
+                    newline(&mut out, quote);
+                }
+            }
+            _ => {}
+        }
+    }
+    // Drop the blank lines block tags leave around each other.
+    let mut lines: Vec<String> = Vec::new();
+    for l in out.lines() {
+        let l = l.trim_end();
+        let blank = l.trim_start_matches(['>', ' ']).is_empty();
+        if blank
+            && lines
+                .last()
+                .is_none_or(|p: &String| p.trim_start_matches(['>', ' ']).is_empty())
+        {
+            continue;
+        }
+        lines.push(l.to_string());
+    }
+    let mut text = lines.join("\n");
+    text.push('\n');
+    text
+}
+
+/// Text between tags: whitespace collapsed (HTML ignores line breaks in
+/// source), entities decoded.
+fn push_text(out: &mut String, raw: &str, _quote: usize) {
+    let mut prev_space = out.ends_with(' ') || out.ends_with('\n');
+    for c in decode_entities(raw).chars() {
+        let c = if c == '\u{a0}' { ' ' } else { c };
+        if c.is_whitespace() {
+            if !prev_space {
+                out.push(' ');
+                prev_space = true;
+            }
+        } else {
+            out.push(c);
+            prev_space = false;
+        }
+    }
+}
+
+fn decode_entities(s: &str) -> String {
+    if !s.contains('&') {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find('&') {
+        out.push_str(&rest[..i]);
+        rest = &rest[i..];
+        let end = rest.find(';').filter(|&e| e <= 10);
+        let decoded = end.and_then(|e| {
+            let name = &rest[1..e];
+            let c = match name {
+                "amp" => Some('&'),
+                "lt" => Some('<'),
+                "gt" => Some('>'),
+                "quot" => Some('"'),
+                "apos" => Some('\''),
+                "nbsp" => Some(' '),
+                _ => {
+                    let n = name.strip_prefix('#')?;
+                    let v = match n.strip_prefix(['x', 'X']) {
+                        Some(h) => u32::from_str_radix(h, 16).ok()?,
+                        None => n.parse().ok()?,
+                    };
+                    char::from_u32(v)
+                }
+            }?;
+            Some((c, e))
+        });
+        match decoded {
+            Some((c, e)) => {
+                out.push(c);
+                rest = &rest[e + 1..];
+            }
+            None => {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 #[cfg(test)]
@@ -170,5 +467,32 @@ mod tests {
         let h = parse_headers(b"From: a@b.org\r\n\r\nGAME demo\r\n");
         assert_eq!(h.from.as_deref(), Some("a@b.org"));
         assert!(h.text.is_none());
+    }
+
+    #[test]
+    fn html_keeps_its_lines_and_quotes_blockquotes() {
+        let t = html_to_text(
+            "<html><head><style>p{x}</style></head><body><p>GAME demo<br>POWER austria<BR/>PASSWORD aspern</p><div>MOVE a &amp; b&nbsp;-&gt; c</div><ul><li>one</li><li>two</li></ul><blockquote>PASSWORD old<br>END</blockquote><p>END</p></body></html>",
+        );
+        assert_eq!(
+            t,
+            "GAME demo\nPOWER austria\nPASSWORD aspern\nMOVE a & b -> c\none\ntwo\n> PASSWORD old\n> END\nEND\n"
+        );
+    }
+
+    #[test]
+    fn reply_markers_end_the_sender_s_text() {
+        for marker in [
+            "-----Original Message-----",
+            "On Mon, 30 Nov 2026 at 08:00, Empereur demo <gm@demo.example.org> wrote:",
+            "On Mon, 30 Nov 2026 at 08:00, Empereur demo\n<gm@demo.example.org> wrote:",
+            "Le lun. 30 nov. 2026 à 08:00, Empereur a écrit :",
+            "________________________________\nFrom: Empereur\nSent: Monday",
+            "From: Empereur demo <gm@demo.example.org>\nDate: Mon, 30 Nov 2026",
+        ] {
+            let t = format!("POWER france\nMOVE x\n\n{marker}\nPASSWORD old\nMOVE y\n");
+            assert_eq!(cut_reply(&t), "POWER france\nMOVE x\n\n", "{marker}");
+        }
+        assert_eq!(cut_reply("On to Vienna\nMOVE x\n"), "On to Vienna\nMOVE x\n");
     }
 }

@@ -2,7 +2,10 @@
 //! the orders are checked: GAME (routing), POWER and PASSWORD
 //! (authentication), PHASE (a stale phase is refused). Everything else is
 //! `orders::check`'s job. Quoted lines (`>`) are skipped, and the scan
-//! stops at `END` or a signature separator, like the parser.
+//! stops at `END`, `SIGNOFF` or a signature separator, like the parser
+//! (reply markers such as `On … wrote:` were cut by `mail::parse`). A
+//! GAME line counts only when its value is one game id (`Game on!` in a
+//! greeting names no game).
 
 /// The routing and authentication lines of an order text, as written.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -39,7 +42,8 @@ pub fn prescan(text: &str) -> PreHeader {
             .map(|v| v.trim_start_matches([':', ' ', '\t']).trim().to_string())
             .filter(|v| !v.is_empty());
         let slot = match key.as_str() {
-            "END" => break,
+            "END" | "SIGNOFF" => break,
+            "GAME" if !value.as_deref().is_some_and(is_game_id) => continue,
             "GAME" => &mut h.game,
             "POWER" => &mut h.power,
             "PASSWORD" => &mut h.password,
@@ -51,6 +55,14 @@ pub fn prescan(text: &str) -> PreHeader {
         }
     }
     h
+}
+
+/// Whether `s` looks like a game id: one word of letters, digits, `-`,
+/// `_` or `.`.
+pub fn is_game_id(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
 }
 
 #[cfg(test)]
@@ -71,5 +83,9 @@ mod tests {
         assert!(!prescan("hello\n> GAME x\n").any());
         // A password line with nothing after it is no password.
         assert_eq!(prescan("PASSWORD\n").password, None);
+        // A greeting names no game; a PASSWORD after SIGNOFF is ignored.
+        let g = prescan("Game on!\nGAME demo\nPOWER x\nSIGNOFF\nPASSWORD late\n");
+        assert_eq!(g.game.as_deref(), Some("demo"));
+        assert_eq!(g.password, None);
     }
 }

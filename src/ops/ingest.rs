@@ -2,16 +2,29 @@
 //! files or standard input into one game (`--game`) or a host of many
 //! (`--games`), and answer each. With no source, messages archived but
 //! not yet processed (a crash, a failed store) are processed again.
+//!
+//! The game is locked before its state is read, so a message is always
+//! checked against the phase it will be stored in.
+//!
+//! One message on standard input (`-`, as a mail server's pipe delivers
+//! it) follows `sysexits.h`: the message is archived before any lock is
+//! needed; once archived and answered (accepted or refused) the exit is
+//! 0, since the reply is the answer and the server must not bounce it too;
+//! a game locked for longer than `EMPEREUR_LOCK_WAIT` seconds (default
+//! 60), or a message that could not even be archived, exits 75
+//! (`EX_TEMPFAIL`): the server keeps the message and tries again.
 
 use super::Done;
 use crate::mail::ingest::{self, GameCtx, Handled, Host, Run, Verdict};
+use crate::store::GameDir;
 use anyhow::{Result, bail};
 use std::io::Read;
 use std::path::PathBuf;
+use std::time::Duration;
 
 #[derive(clap::Args, Debug, Clone)]
 #[command(
-    after_help = "Examples:\n  empereur ingest --game campaign --maildir ~/Maildir/.empereur\n  empereur ingest --game campaign orders.eml\n  formail -s empereur ingest --game campaign -   (one message on stdin)\n  empereur ingest --games /srv/games --mbox /var/mail/empereur\n\nExit code 1 when a message was refused (wrong password, stale phase, …)."
+    after_help = "Examples:\n  empereur ingest --game campaign --maildir ~/Maildir/.empereur\n  empereur ingest --game campaign orders.eml\n  formail -s empereur ingest --game campaign -   (one message on stdin)\n  empereur ingest --games /srv/games --mbox /var/mail/empereur\n\nExit code 1 when a message was refused (wrong password, stale phase, …).\nFrom standard input (`-`, a mail server's pipe): 0 once the message is archived\nand answered, 75 (EX_TEMPFAIL, retry later) if the game stayed locked or the\nmessage could not be archived."
 )]
 pub struct IngestArgs {
     /// The game directory.
@@ -32,16 +45,68 @@ pub struct IngestArgs {
     pub files: Vec<PathBuf>,
 }
 
-/// The options of an ingest run, with the clock injected.
+/// `empereur ingest`.
 pub fn run(a: &IngestArgs) -> Result<Done> {
-    let handled = ingest(a, chrono::Utc::now())?;
+    if is_pipe(a) {
+        return Ok(pipe(a));
+    }
+    let handled = ingest(a, super::clock::now()?)?;
     for h in &handled {
         println!("{}", line(h));
     }
-    let refused = handled
-        .iter()
-        .any(|h| matches!(h.verdict, Verdict::Refused(_) | Verdict::NotStored { .. }));
+    let refused = handled.iter().any(|h| {
+        matches!(
+            h.verdict,
+            Verdict::Refused(_) | Verdict::NotStored { .. } | Verdict::Empty { .. } | Verdict::Quarantined { .. }
+        )
+    });
     Ok(if refused { Done::No } else { Done::Yes })
+}
+
+/// One message on standard input and nothing else: a mail server's pipe.
+fn is_pipe(a: &IngestArgs) -> bool {
+    a.maildir.is_none() && a.mbox.is_none() && a.files.len() == 1 && a.files[0].as_os_str() == "-"
+}
+
+/// How long a piped message waits for a locked game.
+fn lock_wait() -> Duration {
+    let secs = std::env::var("EMPEREUR_LOCK_WAIT")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .unwrap_or(60);
+    Duration::from_secs(secs)
+}
+
+/// Pipe delivery with sysexits: 0 once the message is archived and
+/// answered, 75 when the server should keep it and retry.
+fn pipe(a: &IngestArgs) -> Done {
+    let mut raw = Vec::new();
+    if let Err(e) = std::io::stdin().read_to_end(&mut raw) {
+        eprintln!("error: cannot read the message from standard input: {e}; try again later");
+        return Done::TempFail;
+    }
+    let result = super::clock::now().and_then(|now| {
+        // Archived first, with no lock: from here on nothing is lost.
+        let inbox = match (&a.game, &a.games) {
+            (Some(g), None) => GameDir::new(g).inbox(),
+            (None, Some(root)) => GameDir::new(root).inbox(),
+            _ => bail!("say which game: --game DIR, or --games DIR for a directory of games"),
+        };
+        crate::mail::archive::archive(&inbox, &raw)?;
+        ingest_sources(a, vec![Source::Bytes(raw)], now, lock_wait())
+    });
+    match result {
+        Ok(handled) => {
+            for h in &handled {
+                println!("{}", line(h));
+            }
+            Done::Yes
+        }
+        Err(e) => {
+            eprintln!("error: {e:#}; the mail server should try again later");
+            Done::TempFail
+        }
+    }
 }
 
 fn line(h: &Handled) -> String {
@@ -70,13 +135,14 @@ fn line(h: &Handled) -> String {
 }
 
 /// One message to ingest: a file (read when its turn comes) or bytes.
+#[derive(Clone, Debug)]
 pub enum Source {
     File(PathBuf),
     Bytes(Vec<u8>),
 }
 
 impl Source {
-    fn read(&self) -> Result<std::borrow::Cow<'_, [u8]>> {
+    pub fn read(&self) -> Result<std::borrow::Cow<'_, [u8]>> {
         match self {
             Source::File(p) => Ok(std::fs::read(p)
                 .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", p.display()))?
@@ -113,7 +179,18 @@ const BATCH: usize = 256;
 
 /// Ingest everything `a` names at time `now`.
 pub fn ingest(a: &IngestArgs, now: chrono::DateTime<chrono::Utc>) -> Result<Vec<Handled>> {
-    let msgs = sources(a)?;
+    ingest_sources(a, sources(a)?, now, Duration::ZERO)
+}
+
+/// Ingest `msgs` into the game(s) `a` names, waiting up to `wait` for
+/// each game's lock. The lock is taken before anything of the game is
+/// read.
+pub fn ingest_sources(
+    a: &IngestArgs,
+    msgs: Vec<Source>,
+    now: chrono::DateTime<chrono::Utc>,
+    wait: Duration,
+) -> Result<Vec<Handled>> {
     // Archive copies, submissions and replies are made durable together
     // before each batch is marked processed (see `store::durable`).
     let group = crate::store::durable::group();
@@ -121,8 +198,8 @@ pub fn ingest(a: &IngestArgs, now: chrono::DateTime<chrono::Utc>) -> Result<Vec<
     let mut out = Vec::new();
     match (&a.game, &a.games) {
         (Some(g), None) => {
+            let _lock = GameDir::new(g).lock_within(wait)?;
             let ctx = GameCtx::load(g)?;
-            let _lock = ctx.dir.lock()?;
             if msgs.is_empty() {
                 out.extend(ingest::ingest_pending(&ctx, &mut run)?);
             }
@@ -135,8 +212,11 @@ pub fn ingest(a: &IngestArgs, now: chrono::DateTime<chrono::Utc>) -> Result<Vec<
             run.flush()?;
         }
         (None, Some(root)) => {
+            let _locks = ingest::game_dirs(root)?
+                .iter()
+                .map(|g| GameDir::new(g).lock_within(wait))
+                .collect::<Result<Vec<_>>>()?;
             let host = Host::load(root)?;
-            let _locks = host.games.values().map(|g| g.dir.lock()).collect::<Result<Vec<_>>>()?;
             for m in &msgs {
                 out.push(ingest::ingest_host(&host, &m.read()?, &mut run)?);
                 if run.batched() >= BATCH {

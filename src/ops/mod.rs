@@ -42,6 +42,9 @@ pub enum Format {
 pub enum Done {
     Yes,
     No,
+    /// Try again later: exit 75 (`EX_TEMPFAIL` of sysexits.h), which a
+    /// mail server delivering by pipe reads as "keep the message, retry".
+    TempFail,
 }
 
 /// `empereur scenarios`

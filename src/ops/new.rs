@@ -19,7 +19,16 @@ pub struct NewOptions {
 pub const OPTIONS: &[&str] = &["naval", "political"];
 
 pub fn run(o: &NewOptions) -> Result<Done> {
-    let game = create(o)?;
+    let game = match create(o) {
+        Ok(g) => g,
+        Err(e) => match e.downcast_ref::<store::players::Refused>() {
+            Some(r) => {
+                eprintln!("error: {r}");
+                return Ok(Done::No);
+            }
+            None => return Err(e),
+        },
+    };
     println!("created game '{}' in {}", game.0, o.dir.display());
     Ok(Done::Yes)
 }
@@ -32,7 +41,13 @@ pub fn create(o: &NewOptions) -> Result<(String, State)> {
     }
     let origin = o.players.display().to_string();
     let text = store::read_text(&o.players)?;
-    let players = store::players::parse(&origin, &text).map_err(anyhow::Error::msg)?;
+    let players = store::players::parse(&origin, &text).map_err(|e| {
+        if store::players::has_unmailable(&text) {
+            anyhow::Error::new(store::players::Refused(e))
+        } else {
+            anyhow::Error::msg(e)
+        }
+    })?;
     create_from(o, players)
 }
 
@@ -61,8 +76,10 @@ pub fn create_from(o: &NewOptions, players: store::players::Players) -> Result<(
     let options: BTreeSet<String> = o.options.iter().cloned().collect();
     let state = State::initial(&scenario, &id, &powers, options.clone());
     let mut entries = Vec::new();
+    // One argon2 buffer for every player (see store::password).
+    let mut hasher = store::password::Hasher::new();
     for p in players.players {
-        let h = store::password::hash(&p.password)?;
+        let h = hasher.hash(&p.password)?;
         entries.push(p.into_entry(h));
     }
     let config = GameConfig {

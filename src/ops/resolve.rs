@@ -298,6 +298,17 @@ fn resolve_locked(dir: &GameDir, opts: &ResolveOptions, engine: Engine) -> Resul
     }
 
     let subs = submission::load_all(dir)?;
+    // A submission stored for another phase must never be carried out in
+    // this one (ingest checks the phase under the lock; this is the
+    // last guard).
+    if let Some((p, s)) = subs.iter().find(|(_, s)| s.phase != state.phase) {
+        return Ok(Resolved::Refused(format!(
+            "{} holds orders for phase {}, but the open phase is {}; move it aside (or submit again) and resolve",
+            submission::path(dir, *p).display(),
+            s.phase,
+            state.phase
+        )));
+    }
     let mut orders = PhaseOrders::new();
     let mut entropy = Entropy::new();
     for (p, s) in &subs {

@@ -12,6 +12,7 @@
 //! has been mailed; see `ops::mailing`). Quiet unless something needs the moderator.
 #![allow(clippy::disallowed_methods)] // adapter
 
+use super::ingest::Source;
 use super::resolve::{self, ResolveOptions, Resolved};
 use super::workflow::{ensure_clock_of, submitted};
 use super::{Done, clock, mailing};
@@ -23,6 +24,7 @@ use crate::schedule::Due;
 use crate::store::{self, GameConfig, GameDir};
 use anyhow::{Context, Result, bail};
 use chrono::{DateTime, Utc};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args, Debug, Clone)]
@@ -67,16 +69,19 @@ pub fn run(a: &RunArgs) -> Result<Done> {
         (None, None) => vec![PathBuf::from(".")],
         _ => bail!("say --game DIR or --games DIR, not both"),
     };
-    let incoming = match &a.maildir {
-        Some(m) => ingest::maildir_files(m)?
-            .iter()
-            .map(|f| std::fs::read(f).with_context(|| format!("cannot read {}", f.display())))
-            .collect::<Result<Vec<_>>>()?,
-        None => Vec::new(),
+    // The Maildir is read one message at a time (never whole), and each
+    // new message is routed to one game before the games run.
+    let routed = match &a.maildir {
+        Some(m) => route_maildir(m, &games, a.games.as_deref(), now)?,
+        None => BTreeMap::new(),
     };
     let mut failed = 0;
     for g in &games {
-        match run_game(g, &incoming, now) {
+        let incoming: Vec<Source> = routed
+            .get(g)
+            .map(|v| v.iter().cloned().map(Source::File).collect())
+            .unwrap_or_default();
+        match run_game_sources(g, &incoming, now) {
             Ok(r) => {
                 for line in &r.attention {
                     println!("{}: {line}", r.game);
@@ -114,26 +119,99 @@ pub fn run(a: &RunArgs) -> Result<Done> {
 
 /// The game directories under `root` (those holding a game.toml), sorted.
 pub fn game_dirs(root: &Path) -> Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(root).with_context(|| format!("cannot read {}", root.display()))? {
-        let p = e?.path();
-        if p.join("game.toml").is_file() {
-            out.push(p);
+    ingest::game_dirs(root)
+}
+
+/// Which game each new message of the Maildir `maildir` goes to. With
+/// one game (`--game`), every message but those whose GAME line names
+/// another game. With a host (`--games ROOT`), each message is archived
+/// in the host's inbox first (so a message processed before is skipped
+/// after one hash) and routed by `mail::ingest::route`: its GAME line,
+/// the game address it was sent to, or the one game its sender plays
+/// in; a message no game takes is answered by the host, never dropped.
+fn route_maildir(
+    maildir: &Path,
+    games: &[PathBuf],
+    host: Option<&Path>,
+    now: DateTime<Utc>,
+) -> Result<BTreeMap<PathBuf, Vec<PathBuf>>> {
+    let files = ingest::maildir_files(maildir)?;
+    let mut out: BTreeMap<PathBuf, Vec<PathBuf>> = BTreeMap::new();
+    let Some(root) = host else {
+        if let Some(g) = games.first() {
+            out.insert(g.clone(), files);
+        }
+        return Ok(out);
+    };
+    let hostdir = GameDir::new(root);
+    let inbox = hostdir.inbox();
+    let mut table = Vec::new();
+    let mut dirs = BTreeMap::new();
+    let mut address = None;
+    for g in games {
+        // A game whose game.toml cannot be read gets no mail; its own run
+        // reports why.
+        let dir = GameDir::new(g);
+        if let Ok(config) = dir.load_config() {
+            address.get_or_insert_with(|| config.mail_address().to_string());
+            dirs.insert(config.game.clone(), g.clone());
+            table.push(ingest::GameAddr::of(&dir, &config));
         }
     }
-    out.sort();
+    let address = address.unwrap_or_else(|| "empereur@localhost".into());
+    let mut mrun = Run::new(now);
+    for f in files {
+        let raw = std::fs::read(&f).with_context(|| format!("cannot read {}", f.display()))?;
+        let hash = crate::mail::sha256_hex(&raw);
+        if crate::mail::archive::is_done(&inbox, &hash) {
+            continue;
+        }
+        crate::mail::archive::archive(&inbox, &raw)?;
+        let inc = crate::mail::parse::parse(&raw);
+        match ingest::route(&table, &inc) {
+            ingest::Route::Game(id) => out.entry(dirs[&id].clone()).or_default().push(f),
+            ingest::Route::Refused(r) => {
+                let from = inc.from.clone().unwrap_or_default();
+                let player = table.iter().any(|g| g.players.contains(&from));
+                ingest::refuse_unrouted(&hostdir, &address, &raw, &hash, &inc, r, player, &mut mrun)?;
+            }
+        }
+        // Routed: the game archives and processes it under its lock; a
+        // crash before that leaves it in the Maildir, and the game's
+        // pending queue or the next run finds it.
+        mrun.mark_processed(&inbox, &hash);
+    }
+    mrun.flush()?;
+    if hostdir.outbox().is_dir() {
+        // Replies of the host go out with the first game's transport.
+        if let Some(g) = games.first()
+            && let Ok(cfg) = GameDir::new(g).load_config()
+        {
+            let sender = transport::sender(&hostdir, &cfg.mail.transport)?;
+            transport::send_all(&hostdir, Some(&sender), &[], now)?;
+        }
+    }
     Ok(out)
 }
 
 /// One run over one game at `now`. `incoming` are raw messages from the
-/// moderator's Maildir; those for other games are left for them (a
-/// message names its game; see `mail::ingest`).
+/// moderator's Maildir; those whose GAME line names another game are
+/// left for it (see `mail::ingest`).
 pub fn run_game(root: &Path, incoming: &[Vec<u8>], now: DateTime<Utc>) -> Result<RunReport> {
+    let sources: Vec<Source> = incoming.iter().cloned().map(Source::Bytes).collect();
+    run_game_sources(root, &sources, now)
+}
+
+/// As [`run_game`], with messages read one at a time when their turn
+/// comes (a Maildir is never held in memory). The lock is taken before
+/// the game is read, so a message is checked against the state it will
+/// be stored in.
+pub fn run_game_sources(root: &Path, incoming: &[Source], now: DateTime<Utc>) -> Result<RunReport> {
     // The quick path: nothing due by the clock, no file changed since the
     // last full run, no mail for this game: nothing to load or write.
     let dir = GameDir::new(root);
     if let Some(game) = store::wake::quiet(&dir, now)
-        && !incoming.iter().any(|raw| for_this_game(raw, &game))
+        && !has_mail_for(&dir, incoming, &game)?
     {
         return Ok(RunReport {
             game,
@@ -166,7 +244,7 @@ fn next_wake(dir: &GameDir, config: &GameConfig, now: DateTime<Utc>) -> Result<O
     ))
 }
 
-fn run_game_grouped(dir: &GameDir, incoming: &[Vec<u8>], now: DateTime<Utc>) -> Result<RunReport> {
+fn run_game_grouped(dir: &GameDir, incoming: &[Source], now: DateTime<Utc>) -> Result<RunReport> {
     let _lock = dir.lock()?;
     store::wake::clear(dir);
     let rec = resolve::recover(dir)?;
@@ -196,9 +274,14 @@ fn run_game_grouped(dir: &GameDir, incoming: &[Vec<u8>], now: DateTime<Utc>) -> 
                 .push(format!("fetching mail failed (will retry): {e:#}"));
         }
     }
-    for raw in incoming {
-        if for_this_game(raw, &ctx.config.game) {
-            let h = ingest::ingest_game(&ctx, raw, &mut mrun)?;
+    for src in incoming {
+        let raw = src.read()?;
+        // Processed before: skipped after one hash, without a word.
+        if crate::mail::archive::is_done(&dir.inbox(), &crate::mail::sha256_hex(&raw)) {
+            continue;
+        }
+        if for_this_game(&raw, &ctx.config.game) {
+            let h = ingest::ingest_game(&ctx, &raw, &mut mrun)?;
             if !matches!(h.verdict, ingest::Verdict::Duplicate) {
                 report.ingested += 1;
             }
@@ -324,17 +407,28 @@ fn run_game_grouped(dir: &GameDir, incoming: &[Vec<u8>], now: DateTime<Utc>) -> 
     Ok(report)
 }
 
-/// Whether a raw message names this game (its GAME line), or names none
-/// (then the game's own ingest decides and answers).
+/// Whether any of `incoming` is new mail for this game (read one at a
+/// time; a message processed before is skipped after one hash).
+fn has_mail_for(dir: &GameDir, incoming: &[Source], game: &str) -> Result<bool> {
+    for src in incoming {
+        let raw = src.read()?;
+        if !crate::mail::archive::is_done(&dir.inbox(), &crate::mail::sha256_hex(&raw)) && for_this_game(&raw, game) {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// Whether a raw message is for this game: its GAME line names it, or
+/// it has none (then the game's own ingest decides and answers).
 fn for_this_game(raw: &[u8], game: &str) -> bool {
-    let text = String::from_utf8_lossy(raw);
-    let named: Vec<&str> = text
-        .lines()
-        .filter_map(|l| {
-            let t = l.trim_start();
-            let head = t.get(..5)?;
-            head.eq_ignore_ascii_case("game ").then(|| t[5..].trim())
-        })
-        .collect();
-    named.is_empty() || named.iter().any(|g| g.eq_ignore_ascii_case(game))
+    let inc = crate::mail::parse::parse(raw);
+    match inc
+        .text
+        .as_ref()
+        .and_then(|(t, _)| crate::mail::prescan::prescan(t).game)
+    {
+        Some(named) => named.eq_ignore_ascii_case(game),
+        None => true,
+    }
 }

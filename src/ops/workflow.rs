@@ -261,7 +261,15 @@ pub fn replace_player(a: &ReplacePlayerArgs) -> Result<Done> {
     let mut config = dir.load_config()?;
     let text = crate::store::read_text(&a.players)?;
     let origin = a.players.display().to_string();
-    let parsed = crate::store::players::parse_entries(&origin, &text).map_err(anyhow::Error::msg)?;
+    let parsed = match crate::store::players::parse_entries(&origin, &text) {
+        Ok(p) => p,
+        // An address that cannot be mailed is a "no" (exit 1).
+        Err(refused) if crate::store::players::has_unmailable(&text) => {
+            eprintln!("error: {refused}");
+            return Ok(Done::No);
+        }
+        Err(e) => anyhow::bail!(e),
+    };
     let Some(new) = parsed.into_iter().find(|p| p.power == power) else {
         anyhow::bail!("{origin}: no [[player]] entry for {power}");
     };
@@ -276,7 +284,7 @@ pub fn replace_player(a: &ReplacePlayerArgs) -> Result<Done> {
         anyhow::bail!("{origin}: address '{}' already belongs to another player", new.email);
     }
     let old = config.players[slot].clone();
-    let hash = crate::store::password::hash(&new.password)?;
+    let hash = crate::store::password::Hasher::new().hash(&new.password)?;
     config.players[slot] = new.into_entry(hash);
     crate::store::atomic_write(&dir.config(), config.to_toml().as_bytes())?;
     let now = clock::now()?;

@@ -16,6 +16,10 @@ pub struct Header {
     pub password: Option<String>,
     pub phase: Option<PhaseId>,
     pub entropy: Option<String>,
+    /// A `NO ORDERS` (or `PASS`) line: the power means to do nothing
+    /// this phase, which is a submission (it counts as in).
+    #[serde(default)]
+    pub no_orders: bool,
 }
 
 /// Continental System actions (4.24, 4.243, 4.256).

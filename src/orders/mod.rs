@@ -193,6 +193,12 @@ pub fn check(source: &str, scenario: &Scenario, state: &State, power: Option<Pow
         if body.trim().is_empty() {
             continue;
         }
+        // NO ORDERS / PASS: an explicit empty submission.
+        let words: Vec<String> = body.split_whitespace().map(str::to_ascii_uppercase).collect();
+        if words == ["NO", "ORDERS"] || words == ["PASS"] {
+            out.header.no_orders = true;
+            continue;
+        }
         order_lines.push((no, body));
     }
 

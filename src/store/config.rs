@@ -61,15 +61,25 @@ pub struct MailConfig {
     pub transport: Transport,
     #[serde(default)]
     pub imap: Option<ImapConfig>,
+    /// Most replies to one address in a day (default 10); past that,
+    /// the journal only (a mail loop or a flood stops there).
+    #[serde(default)]
+    pub max_replies_per_day: Option<u32>,
 }
 
 /// Default size limit of an incoming message (orders are a few KiB; a
 /// reply quoting a whole report is well under this).
 pub const DEFAULT_MAX_BYTES: u64 = 256 * 1024;
 
+/// Default of `mail.max_replies_per_day`.
+pub const DEFAULT_MAX_REPLIES_PER_DAY: u32 = 10;
+
 impl MailConfig {
     pub fn max_bytes(&self) -> u64 {
         self.max_bytes.unwrap_or(DEFAULT_MAX_BYTES)
+    }
+    pub fn max_replies_per_day(&self) -> u32 {
+        self.max_replies_per_day.unwrap_or(DEFAULT_MAX_REPLIES_PER_DAY)
     }
 }
 

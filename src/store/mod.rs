@@ -287,6 +287,38 @@ pub fn sync_dir(dir: &Path) {
     durable::dir_changed(dir);
 }
 
+/// The game is locked by another process (its `.lock` text, if any).
+#[derive(Debug)]
+pub struct Locked(pub String);
+
+impl std::fmt::Display for Locked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.0.is_empty() {
+            write!(f, "game is locked by another process")
+        } else {
+            write!(f, "game is locked by {}", self.0)
+        }
+    }
+}
+
+impl std::error::Error for Locked {}
+
+impl GameDir {
+    /// Take the game lock, waiting up to `wait` while another process
+    /// holds it (mail delivered by pipe waits rather than fails).
+    pub fn lock_within(&self, wait: std::time::Duration) -> Result<GameLock> {
+        let start = std::time::Instant::now();
+        loop {
+            match self.lock() {
+                Err(e) if e.downcast_ref::<Locked>().is_some() && start.elapsed() < wait => {
+                    std::thread::sleep(std::time::Duration::from_millis(100));
+                }
+                other => return other,
+            }
+        }
+    }
+}
+
 /// The game lock: an exclusive advisory lock on `.lock`, which also holds
 /// the pid and start time of its holder for the error message.
 #[derive(Debug)]
@@ -307,11 +339,7 @@ impl GameLock {
             Ok(()) => {}
             Err(fs::TryLockError::WouldBlock) => {
                 let holder = fs::read_to_string(path).unwrap_or_default();
-                let holder = holder.trim();
-                if holder.is_empty() {
-                    bail!("game is locked by another process");
-                }
-                bail!("game is locked by {holder}");
+                return Err(Locked(holder.trim().to_string()).into());
             }
             Err(fs::TryLockError::Error(e)) => {
                 return Err(e).with_context(|| format!("cannot lock {}", path.display()));

@@ -1,37 +1,134 @@
 //! Passwords: stored only as argon2id PHC strings with a random salt;
-//! checked in constant time by the argon2 crate.
+//! checked in constant time.
+//!
+//! Argon2 needs a 19 MiB block buffer per hash. Allocating one per check
+//! makes peak memory grow with the number of checks (the allocator keeps
+//! freed buffers of that size mapped), so a [`Hasher`] owns one buffer
+//! and reuses it for every hash and every check of a run.
 
-use argon2::Argon2;
-use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::password_hash::{Output, PasswordHash, SaltString};
+use argon2::{Algorithm, Argon2, Block, Params, Version};
+
+/// One reusable argon2 block buffer.
+#[derive(Default)]
+pub struct Hasher {
+    blocks: Vec<Block>,
+}
+
+impl Hasher {
+    pub fn new() -> Hasher {
+        Hasher::default()
+    }
+
+    fn blocks(&mut self, params: &Params) -> &mut [Block] {
+        let n = params.block_count();
+        if self.blocks.len() < n {
+            self.blocks.resize(n, Block::default());
+        }
+        &mut self.blocks[..n]
+    }
+
+    /// Hash a password with a fresh salt from the OS (argon2id, the
+    /// crate's default parameters).
+    pub fn hash(&mut self, password: &str) -> anyhow::Result<String> {
+        let mut salt = [0u8; 16];
+        getrandom::fill(&mut salt).map_err(|e| anyhow::anyhow!("no OS randomness: {e}"))?;
+        let salt_b64 = SaltString::encode_b64(&salt).map_err(|e| anyhow::anyhow!("salt: {e}"))?;
+        let params = Params::default();
+        let argon = Argon2::new(Algorithm::Argon2id, Version::V0x13, params.clone());
+        let mut out = [0u8; Params::DEFAULT_OUTPUT_LEN];
+        argon
+            .hash_password_into_with_memory(password.as_bytes(), &salt, &mut out, self.blocks(&params))
+            .map_err(|e| anyhow::anyhow!("cannot hash password: {e}"))?;
+        let phc = PasswordHash {
+            algorithm: Algorithm::Argon2id.ident(),
+            version: Some(Version::V0x13.into()),
+            params: (&params)
+                .try_into()
+                .map_err(|e| anyhow::anyhow!("argon2 parameters: {e}"))?,
+            salt: Some(salt_b64.as_salt()),
+            hash: Some(Output::new(&out).map_err(|e| anyhow::anyhow!("argon2 output: {e}"))?),
+        };
+        Ok(phc.to_string())
+    }
+
+    /// Whether `password` matches the stored PHC string.
+    pub fn verify(&mut self, password: &str, stored: &str) -> bool {
+        let Ok(h) = PasswordHash::new(stored) else {
+            return false;
+        };
+        let (Some(salt), Some(expected)) = (h.salt, h.hash) else {
+            return false;
+        };
+        let Ok(alg) = Algorithm::try_from(h.algorithm) else {
+            return false;
+        };
+        let version = match h.version.map(Version::try_from) {
+            None => Version::default(),
+            Some(Ok(v)) => v,
+            Some(Err(_)) => return false,
+        };
+        let Ok(params) = Params::try_from(&h) else {
+            return false;
+        };
+        let mut salt_buf = [0u8; 64];
+        let Ok(salt) = salt.decode_b64(&mut salt_buf) else {
+            return false;
+        };
+        let argon = Argon2::new(alg, version, params.clone());
+        let mut out = vec![0u8; expected.len()];
+        if argon
+            .hash_password_into_with_memory(password.as_bytes(), salt, &mut out, self.blocks(&params))
+            .is_err()
+        {
+            return false;
+        }
+        // `Output`'s equality is constant-time.
+        Output::new(&out).is_ok_and(|o| o == expected)
+    }
+}
 
 /// Hash a password with a fresh salt from the OS.
 pub fn hash(password: &str) -> anyhow::Result<String> {
-    let mut salt = [0u8; 16];
-    getrandom::fill(&mut salt).map_err(|e| anyhow::anyhow!("no OS randomness: {e}"))?;
-    let salt = SaltString::encode_b64(&salt).map_err(|e| anyhow::anyhow!("salt: {e}"))?;
-    Argon2::default()
-        .hash_password(password.as_bytes(), &salt)
-        .map(|h| h.to_string())
-        .map_err(|e| anyhow::anyhow!("cannot hash password: {e}"))
+    Hasher::new().hash(password)
 }
 
 /// Whether `password` matches the stored hash.
 pub fn verify(password: &str, stored: &str) -> bool {
-    PasswordHash::new(stored)
-        .map(|h| Argon2::default().verify_password(password.as_bytes(), &h).is_ok())
-        .unwrap_or(false)
+    Hasher::new().verify(password, stored)
 }
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use argon2::password_hash::PasswordHasher;
+
     #[test]
     fn hashes_verify_and_differ_by_salt() {
-        let a = super::hash("secret").unwrap();
-        let b = super::hash("secret").unwrap();
+        let mut h = Hasher::new();
+        let a = h.hash("secret").unwrap();
+        let b = h.hash("secret").unwrap();
         assert_ne!(a, b);
         assert!(a.starts_with("$argon2id$"));
-        assert!(super::verify("secret", &a));
-        assert!(!super::verify("Secret", &a));
-        assert!(!super::verify("secret", "not a hash"));
+        assert!(h.verify("secret", &a));
+        assert!(!h.verify("Secret", &a));
+        assert!(!h.verify("secret", "not a hash"));
+        assert!(super::verify("secret", &b));
+    }
+
+    #[test]
+    fn hashes_of_the_argon2_crate_itself_verify_and_ours_parse_there() {
+        let salt = SaltString::encode_b64(b"0123456789abcdef").unwrap();
+        let theirs = Argon2::default().hash_password(b"pw", &salt).unwrap().to_string();
+        let mut h = Hasher::new();
+        assert!(h.verify("pw", &theirs));
+        assert!(!h.verify("pW", &theirs));
+        let ours = h.hash("pw").unwrap();
+        use argon2::password_hash::PasswordVerifier;
+        assert!(
+            Argon2::default()
+                .verify_password(b"pw", &PasswordHash::new(&ours).unwrap())
+                .is_ok()
+        );
     }
 }

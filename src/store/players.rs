@@ -38,6 +38,28 @@ pub struct Players {
     pub players: Vec<NewPlayer>,
 }
 
+/// A players file refused because an address in it cannot be mailed:
+/// a domain "no" (exit 1), where other faults of the file are exit 2.
+#[derive(Debug)]
+pub struct Refused(pub String);
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Refused {}
+
+/// Whether the file's addresses include one that cannot be mailed (so
+/// that a refusal of the file is [`Refused`]).
+pub fn has_unmailable(text: &str) -> bool {
+    toml::from_str::<RawPlayers>(text).is_ok_and(|raw| {
+        raw.moderator.is_some_and(|m| valid_email(&m.email).is_err())
+            || raw.player.iter().any(|p| valid_email(&p.email).is_err())
+    })
+}
+
 /// Parse and check a players file. Errors read `players.toml:LINE: …`.
 pub fn parse(origin: &str, text: &str) -> Result<Players, String> {
     let (moderator, players) = parse_raw(origin, text)?;
@@ -83,9 +105,9 @@ fn parse_raw(origin: &str, text: &str) -> Result<(Option<Person>, Vec<NewPlayer>
     let mut powers = BTreeSet::new();
     let mut emails = BTreeSet::new();
     if let Some(m) = &raw.moderator
-        && !valid_email(&m.email)
+        && let Err(why) = valid_email(&m.email)
     {
-        return Err(format!("{origin}: moderator email '{}' is not an address", m.email));
+        return Err(format!("{origin}: moderator email {why}"));
     }
     for (n, p) in raw.player.into_iter().enumerate() {
         let power = PowerId::ALL
@@ -106,11 +128,8 @@ fn parse_raw(origin: &str, text: &str) -> Result<(Option<Person>, Vec<NewPlayer>
             ));
         }
         let email = p.email.trim().to_string();
-        if !valid_email(&email) {
-            return Err(format!(
-                "{origin}:{}: '{email}' is not an email address",
-                value_line(n, "email")
-            ));
+        if let Err(why) = valid_email(&email) {
+            return Err(format!("{origin}:{}: email {why}", value_line(n, "email")));
         }
         if !emails.insert(email.to_ascii_lowercase()) {
             return Err(format!(
@@ -145,8 +164,19 @@ fn parse_raw(origin: &str, text: &str) -> Result<(Option<Person>, Vec<NewPlayer>
     Ok((raw.moderator, out))
 }
 
-fn valid_email(s: &str) -> bool {
+/// An address the game can mail (see `mail::addressable`), with a dot in
+/// its domain; the error says why not.
+pub fn valid_email(s: &str) -> Result<(), String> {
     let s = s.trim();
+    crate::mail::addressable(s)?;
+    if plausible(s) {
+        Ok(())
+    } else {
+        Err(format!("'{s}' is not an email address"))
+    }
+}
+
+fn plausible(s: &str) -> bool {
     match s.split_once('@') {
         Some((local, domain)) => {
             !local.is_empty()

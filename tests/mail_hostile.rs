@@ -1,0 +1,815 @@
+//! Mail that must not stop, flood or fool a game: poison senders, pipe
+//! delivery, races, loops, reflection, echo limits, replays, forged
+//! seconds, routing across games, password guessing, empty mails. Each
+//! message is generated here, so each test says exactly what it sends.
+#![allow(clippy::disallowed_methods)] // tests read and write files
+
+use assert_cmd::Command;
+use chrono::{DateTime, Duration, Utc};
+use empereur::ids::PowerId;
+use empereur::mail::auth::Refusal;
+use empereur::mail::ingest::{self, GameCtx, Run, Verdict};
+use empereur::ops::new::{NewOptions, create_from};
+use empereur::store::{GameDir, players, submission};
+use std::path::{Path, PathBuf};
+
+const PLAYERS: &str = r#"
+[moderator]
+name = "Demo Moderator"
+email = "gm@demo.example.org"
+
+[[player]]
+power = "france"
+name = "Napoleon's Player"
+email = "france@demo.example.org"
+password = "austerlitz"
+
+[[player]]
+power = "austria"
+name = "Francis's Player"
+email = "austria@demo.example.org"
+password = "aspern"
+"#;
+
+fn now() -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339("2026-11-30T10:00:00Z")
+        .unwrap()
+        .with_timezone(&Utc)
+}
+
+fn new_game(parent: &Path, id: &str) -> PathBuf {
+    new_game_with(parent, id, PLAYERS)
+}
+
+fn new_game_with(parent: &Path, id: &str, players: &str) -> PathBuf {
+    let dir = parent.join(id);
+    let players = players::parse("players.toml", players).unwrap();
+    let o = NewOptions {
+        dir: dir.clone(),
+        scenario: "1805".into(),
+        players: PathBuf::new(),
+        options: vec![],
+        id: Some(id.into()),
+    };
+    create_from(&o, players).unwrap();
+    dir
+}
+
+/// A plain-text message.
+fn mail(from: &str, id: &str, headers: &str, body: &str) -> Vec<u8> {
+    format!(
+        "From: {from}\r\nTo: gm@demo.example.org\r\nSubject: orders\r\nMessage-ID: <{id}@x.example.org>\r\nDate: Mon, 30 Nov 2026 09:15:00 +0000\r\n{headers}Content-Type: text/plain; charset=utf-8\r\n\r\n{body}"
+    )
+    .replace("\r\n", "\n")
+    .replace('\n', "\r\n")
+    .into_bytes()
+}
+
+fn orders(power: &str, password: &str, lines: &str) -> String {
+    format!("GAME demo\nPOWER {power}\nPASSWORD {password}\nPHASE 1805-fall-turn-start\n{lines}\nEND\n")
+}
+
+fn outbox_body(dir: &Path, id: &str) -> String {
+    let raw = std::fs::read(GameDir::new(dir).outbox().join(format!("{id}.eml"))).unwrap();
+    let m = mail_parser::MessageParser::default().parse(&raw).unwrap();
+    m.body_text(0).unwrap().into_owned()
+}
+
+fn outbox_raw(dir: &Path, id: &str) -> String {
+    String::from_utf8(std::fs::read(GameDir::new(dir).outbox().join(format!("{id}.eml"))).unwrap()).unwrap()
+}
+
+fn queued(dir: &Path) -> usize {
+    empereur::mail::outbox::queued(&GameDir::new(dir)).unwrap().len()
+}
+
+fn bin() -> Command {
+    let mut c = Command::cargo_bin("empereur").unwrap();
+    c.env("EMPEREUR_NOW", "2026-11-30T10:00:00Z");
+    c
+}
+
+const POISON: [&str; 6] = [
+    "<alice@>",
+    "a@b@c.org",
+    "a..b@x.org",
+    "\"a b\"@x.org",
+    "a@[1.2.3.4]",
+    "Bob <bob>",
+];
+
+// Item 1: a sender no server can answer never stops processing.
+#[test]
+fn poison_senders_are_quarantined_and_the_rest_is_processed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = new_game(tmp.path(), "demo");
+    let ctx = GameCtx::load(&game).unwrap();
+    let mut run = Run::new(now());
+    for (i, from) in POISON.iter().enumerate() {
+        let raw = mail(
+            from,
+            &format!("p{i}"),
+            "",
+            &orders("france", "austerlitz", "MOVE FIRST"),
+        );
+        let h = ingest::ingest_game(&ctx, &raw, &mut run).unwrap();
+        match &h.verdict {
+            Verdict::Quarantined { reason } => assert!(reason.contains("cannot be mailed"), "{from}: {reason}"),
+            other => panic!("{from}: {other:?}"),
+        }
+        let hash = empereur::mail::sha256_hex(&raw);
+        let q = game.join("mail/quarantine");
+        assert_eq!(std::fs::read(q.join(format!("{hash}.eml"))).unwrap(), raw);
+        assert!(
+            std::fs::read_to_string(q.join(format!("{hash}.reason")))
+                .unwrap()
+                .contains("cannot be mailed")
+        );
+        // The moderator is told, once.
+        assert_eq!(h.replies.len(), 1, "{from}");
+        assert!(outbox_raw(&game, &h.replies[0]).contains("To: \"Demo Moderator\" <gm@demo.example.org>"));
+        let again = ingest::ingest_game(&ctx, &raw, &mut run).unwrap();
+        assert_eq!(again.verdict, Verdict::Duplicate, "{from}");
+    }
+    run.flush().unwrap();
+    // Nothing is left for the next run to trip over.
+    assert!(
+        std::fs::read_dir(GameDir::new(&game).inbox().join("new"))
+            .unwrap()
+            .next()
+            .is_none()
+    );
+    let journal = std::fs::read_to_string(GameDir::new(&game).journal()).unwrap();
+    assert_eq!(journal.matches("quarantined").count(), POISON.len(), "{journal}");
+
+    // Through the command line, in one run with a good message after them:
+    // no exit 2, and the good one is stored.
+    let tmp = tempfile::tempdir().unwrap();
+    let game = new_game(tmp.path(), "demo");
+    let mut files = Vec::new();
+    for (i, from) in POISON.iter().enumerate() {
+        let p = tmp.path().join(format!("{i}.eml"));
+        std::fs::write(&p, mail(from, &format!("c{i}"), "", "hello")).unwrap();
+        files.push(p);
+    }
+    let good = tmp.path().join("good.eml");
+    std::fs::write(
+        &good,
+        mail(
+            "france@demo.example.org",
+            "good",
+            "",
+            &orders("france", "austerlitz", "MOVE FIRST"),
+        ),
+    )
+    .unwrap();
+    files.push(good);
+    let out = bin()
+        .args(["ingest", "--game"])
+        .arg(&game)
+        .args(&files)
+        .assert()
+        .code(1);
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(stdout.contains("accepted for france"), "{stdout}");
+    assert!(
+        submission::load_all(&GameDir::new(&game))
+            .unwrap()
+            .contains_key(&PowerId::France)
+    );
+    // And `run` over a Maildir holding them exits 0.
+    let md = tmp.path().join("Maildir");
+    for sub in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(md.join(sub)).unwrap();
+    }
+    std::fs::write(md.join("new/1.poison"), mail("<alice@>", "m1", "", "x")).unwrap();
+    bin()
+        .args(["run", "--game"])
+        .arg(&game)
+        .arg("--maildir")
+        .arg(&md)
+        .assert()
+        .code(0);
+    bin()
+        .args(["run", "--game"])
+        .arg(&game)
+        .arg("--maildir")
+        .arg(&md)
+        .assert()
+        .code(0);
+
+    // A host of games: the same.
+    let host = tempfile::tempdir().unwrap();
+    new_game(host.path(), "demo");
+    let p = host.path().join("x.eml");
+    std::fs::write(&p, mail("a@b@c.org", "h1", "", "hello")).unwrap();
+    bin()
+        .args(["ingest", "--games"])
+        .arg(host.path())
+        .arg(&p)
+        .assert()
+        .code(1);
+    bin()
+        .args(["ingest", "--games"])
+        .arg(host.path())
+        .arg(&p)
+        .assert()
+        .code(0);
+}
+
+#[test]
+fn new_refuses_an_address_that_cannot_be_mailed() {
+    let tmp = tempfile::tempdir().unwrap();
+    for bad in ["a..b@x.org", "\\\"a b\\\"@x.org", "a@[1.2.3.4]", "alice@"] {
+        let players = tmp.path().join("players.toml");
+        std::fs::write(&players, PLAYERS.replace("france@demo.example.org", bad)).unwrap();
+        let dir = tmp.path().join("g");
+        let out = bin()
+            .args(["new"])
+            .arg(&dir)
+            .args(["--scenario", "1805", "--players"])
+            .arg(&players)
+            .assert()
+            .code(1);
+        let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+        assert!(err.contains("email"), "{bad}: {err}");
+        assert!(!dir.join("game.toml").exists());
+    }
+}
+
+// Item 2: pipe delivery follows sysexits.
+#[test]
+fn a_piped_message_waits_for_the_lock_then_asks_the_server_to_retry() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = new_game(tmp.path(), "demo");
+    let raw = mail(
+        "france@demo.example.org",
+        "pipe1",
+        "",
+        &orders("france", "austerlitz", "MOVE FIRST"),
+    );
+    let lock = GameDir::new(&game).lock().unwrap();
+    let t = std::time::Instant::now();
+    bin()
+        .env("EMPEREUR_LOCK_WAIT", "1")
+        .args(["ingest", "--game"])
+        .arg(&game)
+        .arg("-")
+        .write_stdin(raw.clone())
+        .assert()
+        .code(75);
+    assert!(t.elapsed() >= std::time::Duration::from_secs(1), "it waited");
+    // Archived before the lock was needed: nothing is lost.
+    let hash = empereur::mail::sha256_hex(&raw);
+    assert!(GameDir::new(&game).inbox().join("new").join(&hash).exists());
+    drop(lock);
+    // The server's retry is processed and answered: 0.
+    bin()
+        .args(["ingest", "--game"])
+        .arg(&game)
+        .arg("-")
+        .write_stdin(raw)
+        .assert()
+        .code(0);
+    assert!(
+        GameDir::new(&game)
+            .inbox()
+            .join("cur")
+            .join(format!("{hash}:2,S"))
+            .exists()
+    );
+    // A game directory that is not there: the server keeps the message.
+    bin()
+        .args(["ingest", "--game"])
+        .arg(tmp.path().join("nowhere/at/all"))
+        .arg("-")
+        .write_stdin(b"From: a@b.org\r\n\r\nx".to_vec())
+        .assert()
+        .code(75);
+}
+
+// Item 4: the state is read under the lock.
+#[test]
+fn a_message_waiting_for_the_lock_is_checked_against_the_state_it_finds() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = new_game(tmp.path(), "demo");
+    let g = GameDir::new(&game);
+    let lock = g.lock().unwrap();
+    let raw = mail(
+        "france@demo.example.org",
+        "race1",
+        "",
+        &orders("france", "austerlitz", "MOVE FIRST"),
+    );
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("empereur"))
+        .env("EMPEREUR_LOCK_WAIT", "30")
+        .env("EMPEREUR_NOW", "2026-11-30T10:00:00Z")
+        .args(["ingest", "--game"])
+        .arg(&game)
+        .arg("-")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.as_ref().unwrap();
+        stdin.write_all(&raw).unwrap();
+    }
+    // While it waits, the phase moves on (as a resolution would).
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let mut state = g.load_state().unwrap();
+    state.phase = "1805-fall-france".parse().unwrap();
+    g.save_state(&state).unwrap();
+    drop(lock);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("refused: the PHASE line names 1805-fall-turn-start"),
+        "{stdout}"
+    );
+    assert!(submission::load_all(&g).unwrap().is_empty());
+}
+
+// Item 9: never answer automatic mail; mark what we send.
+#[test]
+fn out_of_office_and_list_mail_get_no_reply() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = new_game(tmp.path(), "demo");
+    let ctx = GameCtx::load(&game).unwrap();
+    let mut run = Run::new(now());
+    let from = "austria@demo.example.org";
+    let body = "I am away until Monday.\nPOWER austria\nPASSWORD wrong\n";
+    let cases: Vec<(&str, &str)> = vec![
+        ("Auto-Submitted: auto-replied\n", "Automatic reply: orders"),
+        ("Auto-Submitted: auto-generated\n", "orders"),
+        ("Auto-Submitted: auto-notified; owner-email=\"x@y.org\"\n", "orders"),
+        ("X-Autoreply: yes\n", "orders"),
+        ("X-Autorespond: Out of office\n", "orders"),
+        ("Precedence: bulk\n", "orders"),
+        ("Precedence: junk\n", "orders"),
+        ("Precedence: list\n", "orders"),
+        ("Precedence: auto_reply\n", "orders"),
+        ("List-Id: <players.lists.example.org>\n", "orders"),
+        ("List-Unsubscribe: <mailto:leave@lists.example.org>\n", "orders"),
+        ("Return-Path: <>\n", "orders"),
+        ("", "Out of Office: orders"),
+        ("", "Automatic reply: orders"),
+        ("", "AutoReply: orders"),
+        ("", "Réponse automatique : orders"),
+        ("", "Abwesenheitsnotiz: orders"),
+        ("X-Loop: gm@demo.example.org\n", "orders"),
+        ("", "auto: away"),
+        ("X-Autoreply: yes\nAuto-Submitted: auto-replied\n", "Re: orders"),
+    ];
+    assert_eq!(cases.len(), 20);
+    for (i, (headers, subject)) in cases.iter().enumerate() {
+        let raw = String::from_utf8(mail(from, &format!("ooo{i}"), headers, body))
+            .unwrap()
+            .replace("Subject: orders", &format!("Subject: {subject}"));
+        let h = ingest::ingest_game(&ctx, raw.as_bytes(), &mut run).unwrap();
+        assert_eq!(h.verdict, Verdict::Ignored, "{i}: {headers} {subject}");
+        assert!(h.replies.is_empty(), "{i}");
+    }
+    // A delivery report, by content, from an ordinary-looking sender.
+    let dsn = "From: relay@mx.example.org\r\nTo: gm@demo.example.org\r\nSubject: Undelivered\r\nMessage-ID: <dsn@x>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/report; report-type=delivery-status; boundary=\"b\"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nGAME demo\r\nPOWER austria\r\nPASSWORD x\r\n--b\r\nContent-Type: message/delivery-status\r\n\r\nStatus: 5.1.1\r\n--b--\r\n";
+    let h = ingest::ingest_game(&ctx, dsn.as_bytes(), &mut run).unwrap();
+    assert_eq!(h.verdict, Verdict::Ignored);
+    // Mail from the game's own address.
+    let h = ingest::ingest_game(&ctx, &mail("gm@demo.example.org", "self", "", body), &mut run).unwrap();
+    assert_eq!(h.verdict, Verdict::Ignored);
+    assert_eq!(queued(&game), 0, "no reply at all");
+
+    // What we send carries X-Loop and Auto-Submitted.
+    let h = ingest::ingest_game(&ctx, &mail(from, "real", "", body), &mut run).unwrap();
+    let raw = outbox_raw(&game, &h.replies[0]);
+    assert!(raw.contains("X-Loop: gm@demo.example.org"), "{raw}");
+    assert!(raw.contains("Auto-Submitted: auto-replied"), "{raw}");
+    // ... so our own reply fed back in is not answered.
+    let h = ingest::ingest_game(&ctx, raw.as_bytes(), &mut run).unwrap();
+    assert_eq!(h.verdict, Verdict::Ignored);
+}
+
+#[test]
+fn at_most_ten_replies_a_day_to_one_address() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = new_game(tmp.path(), "demo");
+    let ctx = GameCtx::load(&game).unwrap();
+    let mut run = Run::new(now());
+    let mut replied = 0;
+    for i in 0..15 {
+        let raw = mail(
+            "austria@demo.example.org",
+            &format!("r{i}"),
+            "",
+            "POWER austria\nhello\n",
+        );
+        let h = ingest::ingest_game(&ctx, &raw, &mut run).unwrap();
+        assert!(matches!(h.verdict, Verdict::Refused(_)));
+        replied += h.replies.len();
+    }
+    assert_eq!(replied, 10);
+    run.flush().unwrap();
+    let journal = std::fs::read_to_string(GameDir::new(&game).journal()).unwrap();
+    assert_eq!(journal.matches("replies to that address today already").count(), 5);
+    // The next day, the count starts again (and survives the run).
+    let ctx = GameCtx::load(&game).unwrap();
+    let mut run = Run::new(now() + Duration::days(1));
+    let h = ingest::ingest_game(
+        &ctx,
+        &mail("austria@demo.example.org", "next", "", "POWER austria\n"),
+        &mut run,
+    )
+    .unwrap();
+    assert_eq!(h.replies.len(), 1);
+}
+
+// Item 10: reflection.
+#[test]
+fn a_stranger_gets_one_fixed_reply_a_day_and_the_moderator_a_digest() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = new_game(tmp.path(), "demo");
+    let ctx = GameCtx::load(&game).unwrap();
+    let mut run = Run::new(now());
+    let evil = "GAME demo\nPOWER \u{202e}france\nPASSWORD guess\nBuy cheap watches at http://spam.example\n";
+    let mut replies = Vec::new();
+    for i in 0..3 {
+        let raw = String::from_utf8(mail("victim@else.example.net", &format!("s{i}"), "", evil))
+            .unwrap()
+            .replace("Subject: orders", "Subject: CLICK http://spam.example");
+        let h = ingest::ingest_game(&ctx, raw.as_bytes(), &mut run).unwrap();
+        assert!(matches!(h.verdict, Verdict::Refused(_)));
+        replies.extend(h.replies);
+    }
+    assert_eq!(replies.len(), 1);
+    let raw = outbox_raw(&game, &replies[0]);
+    let body = outbox_body(&game, &replies[0]);
+    assert_eq!(body.replace("\r\n", "\n").trim_end(), ingest::STRANGER_REPLY.trim_end());
+    for leak in ["spam", "watches", "demo", "france", "guess", "CLICK"] {
+        assert!(!body.contains(leak), "{leak} in {body}");
+    }
+    assert!(!raw.contains("spam.example"), "{raw}");
+    run.flush().unwrap();
+    // The next day's run sends the moderator one digest of yesterday.
+    let mut run = Run::new(now() + Duration::days(1));
+    let ctx = GameCtx::load(&game).unwrap();
+    ingest::ingest_pending(&ctx, &mut run).unwrap();
+    run.flush().unwrap();
+    let digests: Vec<String> = empereur::mail::outbox::queued(&GameDir::new(&game))
+        .unwrap()
+        .into_iter()
+        .map(|id| outbox_raw(&game, &id))
+        .filter(|m| m.contains("mail from non-players"))
+        .collect();
+    assert_eq!(digests.len(), 1);
+    assert_eq!(
+        digests[0].matches("victim@else.example.net").count(),
+        3,
+        "{}",
+        digests[0]
+    );
+}
+
+// Item 11: echo limits.
+#[test]
+fn replies_escape_what_they_echo_and_quote_at_most_200_lines() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = new_game(tmp.path(), "demo");
+    let ctx = GameCtx::load(&game).unwrap();
+    let mut run = Run::new(now());
+    let mut lines = String::from("MOVE FIRST\nFROBNICATE \u{202e}evil\u{1b}[31m\n");
+    for i in 0..500 {
+        lines.push_str(&format!("NONSENSE {i}\n"));
+    }
+    let h = ingest::ingest_game(
+        &ctx,
+        &mail(
+            "france@demo.example.org",
+            "e1",
+            "",
+            &orders("france", "austerlitz", &lines),
+        ),
+        &mut run,
+    )
+    .unwrap();
+    assert!(matches!(h.verdict, Verdict::Accepted { .. }), "{:?}", h.verdict);
+    let body = outbox_body(&game, &h.replies[0]);
+    assert!(!body.contains('\u{202e}') && !body.contains('\u{1b}'), "{body}");
+    assert!(body.contains("\\u{202e}"), "{body}");
+    // Lines quoted from the original: "NONSENSE <n>" (a rejected row, or a
+    // diagnostic's source line).
+    let quoted = body
+        .lines()
+        .filter(|l| {
+            l.split("NONSENSE ")
+                .nth(1)
+                .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
+        })
+        .count();
+    assert!(quoted <= 200, "{quoted} lines quoted");
+    assert!(body.contains("not quoted"), "{body}");
+    // ENTROPY over 200 characters is refused, with the reason.
+    let long = format!("ENTROPY {}\nMOVE FIRST", "x".repeat(201));
+    let h = ingest::ingest_game(
+        &ctx,
+        &mail(
+            "france@demo.example.org",
+            "e2",
+            "",
+            &orders("france", "austerlitz", &long),
+        ),
+        &mut run,
+    )
+    .unwrap();
+    assert_eq!(
+        h.verdict,
+        Verdict::Refused(Refusal::EntropyTooLong { chars: 201, limit: 200 })
+    );
+    assert!(outbox_body(&game, &h.replies[0]).contains("at most 200"));
+}
+
+// Item 7: replays and reply markers.
+#[test]
+fn an_old_mail_sent_again_is_stale_unless_it_answers_this_phase() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = new_game(tmp.path(), "demo");
+    let opened = DateTime::parse_from_rfc3339("2026-11-30T12:00:00Z")
+        .unwrap()
+        .with_timezone(&Utc);
+    empereur::ops::run::run_game(&game, &[], opened).unwrap();
+    let ctx = GameCtx::load(&game).unwrap();
+    let mut run = Run::new(opened + Duration::hours(1));
+    let no_phase = "GAME demo\nPOWER france\nPASSWORD austerlitz\nMOVE FIRST\nEND\n";
+    // Dated 09:15, before the phase opened at 12:00: stale.
+    let h = ingest::ingest_game(&ctx, &mail("france@demo.example.org", "old", "", no_phase), &mut run).unwrap();
+    assert!(
+        matches!(h.verdict, Verdict::Refused(Refusal::StaleMail { .. })),
+        "{:?}",
+        h.verdict
+    );
+    assert!(submission::load_all(&GameDir::new(&game)).unwrap().is_empty());
+    // The same answering this phase's opening mail: taken.
+    let opening = empereur::mail::outbox::stable_id(&["phase-opening", "demo", "1805-fall-turn-start", "france"]);
+    let headers = format!("In-Reply-To: <{opening}@demo.example.org>\n");
+    let h = ingest::ingest_game(
+        &ctx,
+        &mail("france@demo.example.org", "answer", &headers, no_phase),
+        &mut run,
+    )
+    .unwrap();
+    assert!(matches!(h.verdict, Verdict::Accepted { .. }), "{:?}", h.verdict);
+    // Dated after the opening: taken; a PHASE line: taken whatever the date.
+    let new = String::from_utf8(mail("france@demo.example.org", "new", "", no_phase))
+        .unwrap()
+        .replace("09:15:00", "13:15:00");
+    let h = ingest::ingest_game(&ctx, new.as_bytes(), &mut run).unwrap();
+    assert!(matches!(h.verdict, Verdict::Accepted { .. }), "{:?}", h.verdict);
+    // Below a reply marker, a quoted PASSWORD and orders are ignored.
+    let quoted = orders("france", "austerlitz", "MOVE FIRST")
+        + "\n-----Original Message-----\nPOWER austria\nPASSWORD aspern\nNONSENSE\n";
+    let h = ingest::ingest_game(&ctx, &mail("france@demo.example.org", "q", "", &quoted), &mut run).unwrap();
+    match h.verdict {
+        Verdict::Accepted { rejected, .. } => assert_eq!(rejected, 0),
+        other => panic!("{other:?}"),
+    }
+}
+
+// Item 5: a forged SECOND line cannot vouch for itself.
+#[test]
+fn a_second_named_by_a_forged_sender_is_copied_to_the_player_of_record() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = new_game(tmp.path(), "demo");
+    let ctx = GameCtx::load(&game).unwrap();
+    let mut run = Run::new(now());
+    let body = "GAME demo\nPOWER france\nPASSWORD austerlitz\nSECOND mallory@evil.example.net\nABSENT 2026-12-20 TO 2026-12-27\n";
+    let h = ingest::ingest_game(&ctx, &mail("mallory@evil.example.net", "f2", "", body), &mut run).unwrap();
+    assert_eq!(h.verdict, Verdict::Noted { power: PowerId::France });
+    let raw = outbox_raw(&game, &h.replies[0]);
+    let m = mail_parser::MessageParser::default().parse(raw.as_bytes()).unwrap();
+    let cc: Vec<_> = m.cc().unwrap().iter().filter_map(|a| a.address()).collect();
+    assert_eq!(cc, vec!["france@demo.example.org"]);
+    let text = m.body_text(0).unwrap().split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(text.contains("not from the address on record"), "{text}");
+}
+
+// Item 6: routing across games.
+#[test]
+fn a_host_routes_by_sender_and_refuses_an_ambiguous_message() {
+    let host = tempfile::tempdir().unwrap();
+    new_game(host.path(), "demo");
+    let other = PLAYERS.replace("france@demo.example.org", "napoleon@else.example.org");
+    new_game_with(host.path(), "elba", &other);
+    let h = |raw: &[u8]| {
+        let host = ingest::Host::load(host.path()).unwrap();
+        let mut run = Run::new(now());
+        let h = ingest::ingest_host(&host, raw, &mut run).unwrap();
+        run.flush().unwrap();
+        h
+    };
+    // "Game on!" in a greeting names no game; the sender plays in elba only.
+    let greet = "Game on!\nPOWER france\nPASSWORD austerlitz\nNO ORDERS\n";
+    let r = h(&mail("napoleon@else.example.org", "g1", "", greet));
+    assert_eq!(r.game.as_deref(), Some("elba"), "{:?}", r.verdict);
+    assert!(matches!(r.verdict, Verdict::Accepted { .. }), "{:?}", r.verdict);
+    // Austria plays in both: no GAME line is ambiguous; stored nowhere.
+    let amb = "POWER austria\nPASSWORD aspern\nNO ORDERS\n";
+    let r = h(&mail("austria@demo.example.org", "g2", "", amb));
+    assert_eq!(r.verdict, Verdict::Refused(Refusal::AmbiguousGame));
+    for g in ["demo", "elba"] {
+        let subs = submission::load_all(&GameDir::new(host.path().join(g))).unwrap();
+        assert!(!subs.contains_key(&PowerId::Austria), "{g}");
+    }
+    assert_eq!(r.replies.len(), 1);
+}
+
+// Item 8: password guessing.
+#[test]
+fn guessing_passwords_locks_the_power_and_tells_its_player_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = new_game(tmp.path(), "demo");
+    let ctx = GameCtx::load(&game).unwrap();
+    let mut run = Run::new(now());
+    let mut told = Vec::new();
+    for i in 0..8 {
+        let raw = mail(
+            &format!("guesser{}@evil.example.net", i % 2),
+            &format!("g{i}"),
+            "",
+            &orders("france", &format!("guess{i}"), "MOVE FIRST"),
+        );
+        let h = ingest::ingest_game(&ctx, &raw, &mut run).unwrap();
+        let want = if i < 5 { "wrong-password" } else { "locked" };
+        assert_eq!(h.verdict.code(), want, "{i}");
+        told.extend(
+            h.replies
+                .into_iter()
+                .filter(|id| outbox_raw(&game, id).contains("wrong passwords for France")),
+        );
+    }
+    // Five argon2 checks, not eight: a locked power's password is not checked.
+    assert_eq!(run.cache.verifications, 5);
+    assert_eq!(told.len(), 1);
+    let notice = outbox_raw(&game, &told[0]);
+    assert!(notice.contains("<france@demo.example.org>"), "{notice}");
+    assert!(notice.contains("guesser0@evil.example.net") && notice.contains("guesser1@evil.example.net"));
+    // The right password during the lock is refused too; after it, taken.
+    let right = mail(
+        "france@demo.example.org",
+        "ok1",
+        "",
+        &orders("france", "austerlitz", "MOVE FIRST"),
+    );
+    assert_eq!(
+        ingest::ingest_game(&ctx, &right, &mut run).unwrap().verdict.code(),
+        "locked"
+    );
+    run.flush().unwrap();
+    let mut later = Run::new(now() + Duration::hours(2));
+    let right = mail(
+        "france@demo.example.org",
+        "ok2",
+        "",
+        &orders("france", "austerlitz", "MOVE FIRST"),
+    );
+    assert_eq!(
+        ingest::ingest_game(&ctx, &right, &mut later).unwrap().verdict.code(),
+        "accepted"
+    );
+}
+
+// Issue 13 item 4: a mail with no accepted order is no submission.
+#[test]
+fn a_mail_with_no_accepted_order_leaves_the_stored_orders_and_no_orders_is_a_submission() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = new_game(tmp.path(), "demo");
+    let g = GameDir::new(&game);
+    let ctx = GameCtx::load(&game).unwrap();
+    let mut run = Run::new(now());
+    let first = mail(
+        "france@demo.example.org",
+        "n1",
+        "",
+        &orders("france", "austerlitz", "MOVE FIRST"),
+    );
+    ingest::ingest_game(&ctx, &first, &mut run).unwrap();
+    let before = std::fs::read(submission::path(&g, PowerId::France)).unwrap();
+    let bad = mail(
+        "france@demo.example.org",
+        "n2",
+        "",
+        &orders("france", "austerlitz", "STATUS\nFROBNICATE"),
+    );
+    let h = ingest::ingest_game(&ctx, &bad, &mut run).unwrap();
+    assert_eq!(
+        h.verdict,
+        Verdict::Empty {
+            power: PowerId::France,
+            rejected: 2
+        }
+    );
+    assert_eq!(std::fs::read(submission::path(&g, PowerId::France)).unwrap(), before);
+    let body = outbox_body(&game, &h.replies[0]);
+    assert!(body.contains("NOTHING was stored"), "{body}");
+    // Austria with nothing accepted is not in.
+    let h = ingest::ingest_game(
+        &ctx,
+        &mail(
+            "austria@demo.example.org",
+            "n3",
+            "",
+            &orders("austria", "aspern", "STATUS"),
+        ),
+        &mut run,
+    )
+    .unwrap();
+    assert_eq!(h.verdict.code(), "empty");
+    assert!(!submission::load_all(&g).unwrap().contains_key(&PowerId::Austria));
+    // NO ORDERS is a submission: Austria is in, with no orders.
+    let h = ingest::ingest_game(
+        &ctx,
+        &mail(
+            "austria@demo.example.org",
+            "n4",
+            "",
+            &orders("austria", "aspern", "NO ORDERS"),
+        ),
+        &mut run,
+    )
+    .unwrap();
+    assert!(
+        matches!(h.verdict, Verdict::Accepted { accepted: 0, .. }),
+        "{:?}",
+        h.verdict
+    );
+    assert!(submission::load_all(&g).unwrap()[&PowerId::Austria].orders.is_empty());
+}
+
+// Issue 13 item 5: HTML keeps its lines; no reply quotes a password.
+#[test]
+fn html_only_orders_keep_their_lines_and_no_reply_quotes_a_password() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = new_game(tmp.path(), "demo");
+    let ctx = GameCtx::load(&game).unwrap();
+    let mut run = Run::new(now());
+    let html = "From: austria@demo.example.org\r\nTo: gm@demo.example.org\r\nSubject: o\r\nMessage-ID: <h1@x>\r\nMIME-Version: 1.0\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<html><body><div>GAME demo</div><div>POWER austria</div><div>PASSWORD aspern</div><div>FROBNICATE</div><div>END</div></body></html>\r\n";
+    let h = ingest::ingest_game(&ctx, html.as_bytes(), &mut run).unwrap();
+    assert_eq!(h.verdict.code(), "empty", "{:?}", h.verdict);
+    let body = outbox_body(&game, &h.replies[0]);
+    assert!(body.contains("FROBNICATE"), "{body}");
+    assert!(!body.contains("aspern"), "{body}");
+    // A password glued to another line is not echoed in a refusal either.
+    let glued = mail("austria@demo.example.org", "h2", "", "POWER austria PASSWORD aspern\n");
+    let h = ingest::ingest_game(&ctx, &glued, &mut run).unwrap();
+    assert_eq!(h.verdict.code(), "unknown-power");
+    let body = outbox_body(&game, &h.replies[0]);
+    assert!(!body.contains("aspern"), "{body}");
+}
+
+// Item 17: ingest honours EMPEREUR_NOW.
+#[test]
+fn ingest_takes_its_time_from_empereur_now() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = new_game(tmp.path(), "demo");
+    let p = tmp.path().join("m.eml");
+    std::fs::write(&p, mail("austria@demo.example.org", "t1", "", "POWER austria\n")).unwrap();
+    bin()
+        .env("EMPEREUR_NOW", "2031-05-06T07:08:09Z")
+        .args(["ingest", "--game"])
+        .arg(&game)
+        .arg(&p)
+        .assert()
+        .code(1);
+    let journal = std::fs::read_to_string(GameDir::new(&game).journal()).unwrap();
+    assert!(
+        journal.lines().all(|l| l.starts_with("2031-05-06T07:08:09")),
+        "{journal}"
+    );
+}
+
+// Item 4: resolve never carries out orders stored for another phase.
+#[test]
+fn resolve_refuses_a_submission_of_another_phase() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = new_game(tmp.path(), "demo");
+    let g = GameDir::new(&game);
+    let sub = submission::Submission {
+        power: PowerId::France,
+        phase: "1805-fall-france".parse().unwrap(),
+        by: "mail:france@demo.example.org".into(),
+        received: "2026-11-30T10:00:00Z".into(),
+        entropy: None,
+        orders: vec![],
+    };
+    submission::save(&g, &sub).unwrap();
+    let out = bin().args(["resolve", "--game"]).arg(&game).assert().code(1);
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(
+        stdout.contains("holds orders for phase 1805-fall-france, but the open phase is 1805-fall-turn-start"),
+        "{stdout}"
+    );
+    assert!(
+        std::fs::read_dir(g.history()).unwrap().next().is_none(),
+        "nothing resolved"
+    );
+}
