@@ -44,10 +44,12 @@
 //! absent = true                  #   assert no such outcome (of a kind some case
 //!                                #   produces or the engine names, else it fails)
 //! ```
-//! Every case also checks `rules::audit` (Gold/VP changes explained).
+//! Every case also checks `rules::audit` (Gold/VP changes explained), and
+//! that the order checker refuses exactly the orders the engine refuses.
 
 use empereur::ids::{Nation, PhaseId, PowerId};
 use empereur::orders::ast::{Order, OrderLine};
+use empereur::orders::text::normalise;
 use empereur::rules::{self, Outcome, PhaseOrders};
 use empereur::scenario::{Arm, Scenario};
 use empereur::state::{Division, State};
@@ -265,6 +267,7 @@ fn run(scenario: &Scenario, case: &Case, kinds: &mut BTreeSet<String>) -> Verdic
             span: empereur::diagnostic::Span::new(0, 0, 0),
         });
     }
+    let checker = checker_refusals(scenario, &state, &orders);
     let mut dice = ScriptedDice::new(case.dice.clone(), case.default_die);
     let mut outcomes = Vec::new();
     for i in 0..case.phases {
@@ -273,6 +276,9 @@ fn run(scenario: &Scenario, case: &Case, kinds: &mut BTreeSet<String>) -> Verdic
             Ok(r) => {
                 if let Err(e) = rules::audit(&state, &r.state, &r.outcomes) {
                     fails.push(format!("audit after phase {}: {e}", state.phase));
+                }
+                if i == 0 {
+                    fails.extend(disagreements(&orders, &checker, &r.outcomes));
                 }
                 state = r.state;
                 kinds.extend(r.outcomes.iter().map(|o| o.kind.clone()));
@@ -359,6 +365,44 @@ fn kinds_named_in(dir: &Path) -> BTreeSet<String> {
         }
     }
     out
+}
+
+/// The case's orders written out as each power would mail them and run
+/// through the order checker: for each power, which of its orders the
+/// checker refuses (by position).
+fn checker_refusals(scenario: &Scenario, state: &State, orders: &PhaseOrders) -> BTreeMap<PowerId, Vec<bool>> {
+    let mut out = BTreeMap::new();
+    for (p, lines) in orders {
+        let texts: Vec<String> = lines.iter().map(|l| normalise(scenario, &l.order)).collect();
+        let checked = empereur::orders::check(&texts.join("\n"), scenario, state, Some(*p));
+        let refused = (1..=texts.len())
+            .map(|no| !checked.accepted.iter().any(|a| a.span.line == no))
+            .collect();
+        out.insert(*p, refused);
+    }
+    out
+}
+
+/// Every order the checker refuses, resolution refuses before running
+/// it (`order-rejected`), and no other: the checker and the engine agree.
+fn disagreements(orders: &PhaseOrders, checker: &BTreeMap<PowerId, Vec<bool>>, outcomes: &[Outcome]) -> Vec<String> {
+    let mut fails = Vec::new();
+    for (p, lines) in orders {
+        for (l, refused) in lines.iter().zip(&checker[p]) {
+            let engine = outcomes
+                .iter()
+                .find(|o| o.kind == "order-rejected" && o.order.as_deref() == Some(l.text.as_str()));
+            if *refused != engine.is_some() {
+                fails.push(format!(
+                    "checker and engine disagree on {p}'s {}: the checker {}, the engine {}",
+                    l.text,
+                    if *refused { "refuses it" } else { "accepts it" },
+                    engine.map_or("takes it".to_string(), |o| format!("refuses it: {}", o.summary)),
+                ));
+            }
+        }
+    }
+    fails
 }
 
 fn case_files(dir: &Path, out: &mut Vec<PathBuf>) {
