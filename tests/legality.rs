@@ -3,7 +3,10 @@
 //! changed it by the time each order runs. Each test below is a case the
 //! two used to disagree on.
 
+use empereur::autoplay::{self, Rng, SeededDice};
 use empereur::ids::{PhaseId, PowerId};
+use empereur::orders::ast::{Order, OrderLine};
+use empereur::orders::text::normalise;
 use empereur::orders::{self, Checked};
 use empereur::rules::{self, Outcome, PhaseOrders};
 use empereur::scenario::Scenario;
@@ -223,4 +226,126 @@ fn builds_are_priced_as_the_engine_charges_them() {
         "BUILD 1 SQUADRON IN Brest\nBUILD corps 1: 1 inf",
     );
     assert_agree(&c, &resolve(&state, PowerId::France, &c, 5));
+}
+
+/// Change a generated order set the ways a player's mail goes wrong: an
+/// order repeated, the set reversed, an order dropped (a declaration of
+/// war, say, that a later attack needed), another power's order copied in.
+fn mutate(lines: &mut Vec<OrderLine>, foreign: &[OrderLine], rng: &mut Rng) {
+    match rng.index(5) {
+        0 if !lines.is_empty() => {
+            // Marches and voyages are the orders a unit can carry out once.
+            let once: Vec<usize> = (0..lines.len())
+                .filter(|&i| matches!(lines[i].order, Order::Move { .. } | Order::NavalMove { .. }))
+                .collect();
+            let i = if once.is_empty() {
+                rng.index(lines.len())
+            } else {
+                once[rng.index(once.len())]
+            };
+            lines.push(lines[i].clone());
+        }
+        1 => lines.reverse(),
+        2 if !lines.is_empty() => {
+            lines.remove(rng.index(lines.len()));
+        }
+        3 if !foreign.is_empty() => lines.push(foreign[rng.index(foreign.len())].clone()),
+        _ => {}
+    }
+}
+
+#[test]
+fn every_order_the_checker_accepts_is_carried_out_or_fails_for_dice_or_other_powers() {
+    let s = scenario();
+    let all: BTreeSet<PowerId> = PowerId::ALL.into_iter().collect();
+    let mut state = State::initial(s, "property", &all, BTreeSet::new());
+    let mut rng = Rng::new(13);
+    let (mut accepted_total, mut carried_out) = (0usize, 0usize);
+    let mut wrong = Vec::new();
+    for round in 0..60u64 {
+        if state.over.is_some() {
+            break;
+        }
+        let generated: BTreeMap<PowerId, Vec<OrderLine>> = PowerId::ALL
+            .into_iter()
+            .map(|p| (p, autoplay::generate(s, &state, p, round * 31 + p as u64)))
+            .collect();
+        let mut orders = PhaseOrders::new();
+        for p in PowerId::ALL {
+            let foreign: Vec<OrderLine> = generated
+                .iter()
+                .filter(|(q, _)| **q != p)
+                .flat_map(|(_, l)| l.iter().cloned())
+                .collect();
+            let mut lines = generated[&p].clone();
+            for _ in 0..3 {
+                mutate(&mut lines, &foreign, &mut rng);
+            }
+            let text: Vec<String> = lines.iter().map(|l| normalise(s, &l.order)).collect();
+            let checked = orders::check(&text.join("\n"), s, &state, Some(p));
+            accepted_total += checked.accepted.len();
+
+            orders.insert(p, checked.accepted);
+        }
+        let mut dice = SeededDice::new(20 + round);
+        let r = rules::resolve(s, &state, &orders, &mut dice).unwrap();
+        for (p, lines) in &orders {
+            for l in lines {
+                let about: Vec<&Outcome> = r
+                    .outcomes
+                    .iter()
+                    .filter(|o| o.order.as_deref() == Some(l.text.as_str()))
+                    .collect();
+                let refused = about
+                    .iter()
+                    .find(|o| o.kind == "order-rejected" || (o.kind == "order-failed" && o.dice.is_empty()));
+                match refused {
+                    // A march or a siege can fail because a battle earlier in
+                    // the phase (dice, other powers' armies) changed where the
+                    // armies stand, or another power accepted a peace; the
+                    // outcome then names what changed.
+                    Some(o)
+                        if o.kind == "order-failed"
+                            // A unit's second order is known in advance.
+                            && !o.summary.contains("already")
+                            && o.why.iter().any(|w| w.contains("changed since by"))
+                            && changed_before(&r.outcomes, o, &l.text) => {}
+                    Some(o) => wrong.push(format!("{} {p}: {} -> {} {}", state.phase, l.text, o.kind, o.summary)),
+                    None => carried_out += 1,
+                }
+            }
+        }
+        state = r.state;
+    }
+    assert!(accepted_total > 100, "only {accepted_total} orders accepted");
+    assert!(
+        wrong.is_empty(),
+        "{} of {accepted_total} accepted orders were refused by the engine:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+    eprintln!("{carried_out} of {accepted_total} accepted orders carried out");
+    assert!(carried_out > 0);
+}
+
+/// Whether a battle, a siege, an interception or a blockade run (dice,
+/// the other side's forces) in a place the order names, or a peace or an
+/// alliance another power accepted, came before outcome `o` in the phase:
+/// the order then meets a changed situation.
+fn changed_before(outcomes: &[Outcome], o: &Outcome, order: &str) -> bool {
+    let places: Vec<&str> = scenario()
+        .map
+        .provinces
+        .iter()
+        .map(|p| p.name.as_str())
+        .chain(scenario().map.seas.iter().map(|s| s.name.as_str()))
+        .filter(|n| order.contains(n))
+        .collect();
+    outcomes.iter().take_while(|x| !std::ptr::eq(*x, o)).any(|x| {
+        (matches!(x.kind.as_str(), "peace" | "alliance") && x.power.is_some() && x.power == o.power)
+            || matches!(
+                x.kind.as_str(),
+                "battle" | "naval-battle" | "interception" | "blockade-run" | "siege"
+            ) && places.iter().any(|n| x.summary.contains(n))
+    })
 }

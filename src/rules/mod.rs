@@ -207,6 +207,7 @@ pub fn resolve(
     {
         st.phase = next;
     }
+    name_what_changed(&mut out);
     Ok(Resolution {
         state: st,
         outcomes: out,
@@ -219,6 +220,37 @@ pub fn resolve(
 /// names itself `event`), so a phase can always be resolved (issue 15).
 pub fn asked_by_order(line: usize) -> String {
     format!("order-{}", line + 1)
+}
+
+/// Outcomes a power's orders cannot foresee: dice, and other powers'
+/// answers (7 A: an accepted peace or alliance needs the other side).
+fn unforeseeable(o: &Outcome) -> bool {
+    !o.dice.is_empty() || matches!(o.kind.as_str(), "peace" | "alliance")
+}
+
+/// An order legality accepted when the phase opened can still fail at
+/// resolution, because dice or other powers' orders changed the situation
+/// before it ran; its outcome names what did (the last such events that
+/// concern its power).
+fn name_what_changed(out: &mut [Outcome]) {
+    for i in 0..out.len() {
+        if out[i].kind != "order-failed" || !out[i].dice.is_empty() {
+            continue;
+        }
+        let power = out[i].power;
+        let causes: Vec<String> = out[..i]
+            .iter()
+            .filter(|o| unforeseeable(o) && o.kind != "event")
+            .filter(|o| power.is_some_and(|p| o.power == Some(p) || o.visibility.sees(p)))
+            .map(|o| o.summary.clone())
+            .collect();
+        let shown: Vec<String> = causes.iter().rev().take(3).rev().cloned().collect();
+        out[i].why.push(if shown.is_empty() {
+            "legal when the phase opened; nothing rolled or answered before it explains the change".to_string()
+        } else {
+            format!("legal when the phase opened; changed since by: {}", shown.join("; "))
+        });
+    }
 }
 
 /// 4.0 The Winterphase: the Economic Phase (4.2), the Diplomacy Phase
