@@ -34,5 +34,9 @@ pub fn generate(scenario: &Scenario, state: &State, power: PowerId, seed: u64) -
     {
         orders.extend(war::generate(scenario, state, power, seed.rotate_left(17)));
     }
+    // Reports quote an order's text: write it as a player would.
+    for l in &mut orders {
+        l.text = crate::orders::text::normalise(scenario, &l.order);
+    }
     orders
 }

@@ -105,8 +105,11 @@ pub fn price(
     Ok((
         new_cost - old_cost,
         (old_list + list, new_cost),
+        // One unit throughout (Gold), and the one sum this order pays
+        // said as such: the province's running totals are context.
         format!(
-            "2.71: list ${} in {province} at LOC {loc} -> ${new_cost} ({}% a step, {})",
+            "2.71: {} Gold for this order; builds in {province} this phase list {} Gold and cost {new_cost} Gold in all at LOC {loc} ({}% a step, {})",
+            new_cost - old_cost,
             old_list + list,
             scenario.tables.build_costs.percent_per_step,
             scenario.tables.build_costs.rounding
