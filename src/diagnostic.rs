@@ -132,19 +132,32 @@ pub fn suggest<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) 
         return Vec::new();
     }
     let w = wanted.to_lowercase();
-    let mut scored: Vec<(usize, &str)> = candidates
+    // Ranked by edit distance, then by Jaro-Winkler similarity (closer
+    // first), then by name, so the likeliest name leads.
+    let mut scored: Vec<(usize, std::cmp::Reverse<u64>, &str)> = candidates
         .into_iter()
         .filter_map(|c| {
             let lc = c.to_lowercase();
             let dist = strsim::levenshtein(&w, &lc);
-            let limit = (w.chars().count().max(3) / 3).max(1);
-            let close = dist <= limit || strsim::jaro_winkler(&w, &lc) > 0.92;
-            close.then_some((dist, c))
+            // A third of the shorter name may be wrong: a long misspelling
+            // is no near miss of a short alias (`Bavria` is not `Bari`).
+            let shorter = w.chars().count().min(lc.chars().count());
+            let limit = (shorter.max(3) / 3).max(1);
+            let similarity = strsim::jaro_winkler(&w, &lc);
+            let close = dist <= limit || similarity > 0.92;
+            // Similarity as a sortable integer (parts per million).
+            close.then_some((dist, std::cmp::Reverse((similarity * 1e6) as u64), c))
         })
         .collect();
     scored.sort();
-    scored.dedup_by(|a, b| a.1 == b.1);
-    scored.into_iter().map(|(_, c)| c).take(3).collect()
+    let mut out: Vec<&str> = Vec::new();
+    for (_, _, c) in scored {
+        if !out.contains(&c) {
+            out.push(c);
+        }
+    }
+    out.truncate(3);
+    out
 }
 
 #[cfg(test)]

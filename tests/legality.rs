@@ -5,7 +5,7 @@
 
 use empereur::autoplay::{self, Rng, SeededDice};
 use empereur::ids::{PhaseId, PowerId};
-use empereur::orders::ast::{Order, OrderLine};
+use empereur::orders::ast::{Order, OrderLine, Standing};
 use empereur::orders::text::normalise;
 use empereur::orders::{self, Checked};
 use empereur::rules::{self, Outcome, PhaseOrders};
@@ -348,4 +348,40 @@ fn changed_before(outcomes: &[Outcome], o: &Outcome, order: &str) -> bool {
                 "battle" | "naval-battle" | "interception" | "blockade-run" | "siege"
             ) && places.iter().any(|n| x.summary.contains(n))
     })
+}
+
+#[test]
+fn a_combat_option_may_be_written_with_spaces_as_the_table_names_it() {
+    // Issue 13 item 13: `in` inside `defend in depth` ended the name.
+    let state = state_at("1805-fall-france");
+    for text in [
+        "STANDING COMBAT DEFENDING defend in depth",
+        "STANDING COMBAT DEFENDING defend-in-depth",
+        "STANDING COMBAT ATTACKING grand assault",
+    ] {
+        let c = check(&state, PowerId::France, text);
+        assert!(c.all_accepted(), "{text}: {:?}", c.diagnostics);
+    }
+    let c = check(&state, PowerId::France, "STANDING COMBAT DEFENDING defend in depth");
+    assert!(
+        matches!(&c.accepted[0].order, Order::Standing(Standing::CombatOption { option, .. }) if option == "defend_in_depth"),
+        "{:?}",
+        c.accepted[0].order
+    );
+}
+
+#[test]
+fn a_misspelt_name_in_a_hyphen_joined_path_gets_its_own_located_suggestion() {
+    // Issue 13 item 14.
+    let state = state_at("1805-fall-france");
+    let line = "MOVE corps 1 Paris-Alsace-Bavria";
+    let c = check(&state, PowerId::France, line);
+    let d = &c.diagnostics[0];
+    assert_eq!(d.code, "unknown-province", "{:?}", c.diagnostics);
+    assert!(d.message.contains("'Bavria'"), "{}", d.message);
+    assert_eq!(d.span.col, line.find("Bavria").unwrap() + 1);
+    assert_eq!(d.span.len, "Bavria".len());
+    let help = d.help.as_deref().unwrap_or("");
+    assert!(help.starts_with("did you mean Bavaria"), "{help}");
+    assert!(!help.contains("Cyrenica") && !help.contains("Brindisi"), "{help}");
 }

@@ -207,6 +207,19 @@ impl<'t, 'a> Cur<'t, 'a> {
         let text = toks.iter().map(|t| t.text).collect::<Vec<_>>().join(" ");
         Some((text, join(toks[0].span, toks[toks.len() - 1].span)))
     }
+    /// Every word from here to the end of the line, as one name.
+    fn rest_of_words(&mut self) -> Option<(String, Span)> {
+        let start = self.pos;
+        while self.peek().is_some_and(|t| t.kind == Tok::Word) {
+            self.pos += 1;
+        }
+        if self.pos == start {
+            return None;
+        }
+        let toks = &self.toks[start..self.pos];
+        let text = toks.iter().map(|t| t.text).collect::<Vec<_>>().join(" ");
+        Some((text, join(toks[0].span, toks[toks.len() - 1].span)))
+    }
     fn finish(&self) -> PResult<()> {
         match self.peek() {
             None => Ok(()),
@@ -755,9 +768,22 @@ impl<'c, 'a> LineParser<'c, 'a> {
             Ok(p) => vec![p],
             Err(e) => {
                 if text.contains('-') && !text.contains(' ') {
-                    let parts: Vec<_> = text.split('-').map(|w| map.resolve_province(w)).collect();
-                    if parts.iter().all(Result::is_ok) {
-                        return parts.into_iter().flatten().collect();
+                    let parts: Vec<_> = text.split('-').map(|w| (w, map.resolve_province(w))).collect();
+                    if parts.iter().all(|(_, r)| r.is_ok()) {
+                        return parts.into_iter().filter_map(|(_, r)| r.ok()).collect();
+                    }
+                    // A path of names, one misspelt: say which, where.
+                    if parts.iter().any(|(_, r)| r.is_ok()) {
+                        let mut col = span.col;
+                        for (word, r) in parts {
+                            let len = word.chars().count();
+                            if let Err(e) = r {
+                                let at = Span::new(span.line, col, len.max(1));
+                                self.errs.push(name_error("province", word, at, e, || None));
+                            }
+                            col += len + 1;
+                        }
+                        return Vec::new();
                     }
                 }
                 self.errs.push(name_error("province", text, span, e, || {
@@ -1469,7 +1495,9 @@ impl<'c, 'a> LineParser<'c, 'a> {
                     }
                 };
                 cur.eat_sep();
-                let Some((text, _)) = cur.name() else {
+                // An option's name runs to the end of the line: the table
+                // names hold words that end other names (`defend in depth`).
+                let Some((text, _)) = cur.rest_of_words() else {
                     return Err(cur.expected("a combat option, e.g. 'probe' or 'grand assault'"));
                 };
                 // The battle table's ids are snake_case (`grand_assault`).
