@@ -1,8 +1,11 @@
 #![allow(clippy::disallowed_methods)] // a bench binary: arguments and the clock are its job
-//! `empereur run --games DIR` over 200 generated games: the time per game
-//! of a quiet run (nothing due), of a run that opens every game's first
-//! phase (mail out), and of one that resolves a phase in every game
-//! (late defaults, history, reports, next openings, send).
+//! `empereur run --games DIR` over 200 generated games: the time and the
+//! fsyncs per game of a run that opens every game's first phase (mail
+//! out), of a quiet run (nothing due: the quick path), of the same quiet
+//! run with the quick path off (its baseline), and of one that resolves a
+//! phase in every game (late defaults, history, reports, next openings,
+//! send); on the disk, then in `/dev/shm` (the in-memory baseline).
+//! Numbers on a shared machine are noisy: compare within one run.
 //!
 //! cargo bench --bench run_games [-- GAMES]
 
@@ -35,48 +38,77 @@ fn t(s: &str) -> DateTime<Utc> {
     DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
 }
 
+fn pass(dirs: &[PathBuf], when: &str, forget_wake: bool) -> (f64, u64, usize) {
+    if forget_wake {
+        for d in dirs {
+            let _ = std::fs::remove_file(d.join(".wake"));
+        }
+    }
+    let before = store::durable::stats().fsyncs;
+    let start = Instant::now();
+    let mut resolved = 0;
+    for d in dirs {
+        let r = run_game(d, &[], t(when)).unwrap();
+        resolved += r.resolved.len();
+    }
+    (
+        start.elapsed().as_secs_f64(),
+        store::durable::stats().fsyncs - before,
+        resolved,
+    )
+}
+
 fn main() {
     let n: usize = std::env::args().skip(1).find_map(|a| a.parse().ok()).unwrap_or(200);
-    let tmp = tempfile::tempdir().unwrap();
-    let setup = Instant::now();
-    for i in 0..n {
-        let players = store::players::parse("players.toml", PLAYERS).unwrap();
-        let o = NewOptions {
-            dir: tmp.path().join(format!("game-{i:03}")),
-            scenario: "1805".into(),
-            players: PathBuf::new(),
-            options: vec![],
-            id: Some(format!("game-{i:03}")),
-        };
-        create_from(&o, players).unwrap();
+    let mut places = vec![("disk", std::env::temp_dir())];
+    if std::path::Path::new("/dev/shm").is_dir() {
+        places.push(("/dev/shm (baseline)", PathBuf::from("/dev/shm")));
     }
-    println!(
-        "created {n} games in {:.1} s (two argon2 hashes each)",
-        setup.elapsed().as_secs_f64()
-    );
-    let dirs = game_dirs(tmp.path()).unwrap();
-    assert_eq!(dirs.len(), n);
-    for (label, when) in [
-        (
-            "first run (opens the phase, mails every player)",
-            "2026-01-05T10:00:00Z",
-        ),
-        ("quiet run (nothing due)", "2026-01-05T11:00:00Z"),
-        (
-            "resolving run (grace over: defaults, history, reports, openings)",
-            "2026-01-08T10:00:00Z",
-        ),
-    ] {
-        let start = Instant::now();
-        let mut resolved = 0;
-        for d in &dirs {
-            let r = run_game(d, &[], t(when)).unwrap();
-            resolved += r.resolved.len();
+    for (place, base) in places {
+        let tmp = tempfile::tempdir_in(&base).unwrap();
+        let setup = Instant::now();
+        for i in 0..n {
+            let players = store::players::parse("players.toml", PLAYERS).unwrap();
+            let o = NewOptions {
+                dir: tmp.path().join(format!("game-{i:03}")),
+                scenario: "1805".into(),
+                players: PathBuf::new(),
+                options: vec![],
+                id: Some(format!("game-{i:03}")),
+            };
+            create_from(&o, players).unwrap();
         }
-        let secs = start.elapsed().as_secs_f64();
         println!(
-            "{label}: {n} games in {secs:.2} s, {:.1} ms per game, {resolved} phase(s) resolved",
-            secs * 1000.0 / n as f64
+            "{place} ({}): created {n} games in {:.1} s (two argon2 hashes each)",
+            base.display(),
+            setup.elapsed().as_secs_f64()
         );
+        let dirs = game_dirs(tmp.path()).unwrap();
+        assert_eq!(dirs.len(), n);
+        for (label, when, forget) in [
+            (
+                "first run (opens the phase, mails every player)",
+                "2026-01-05T10:00:00Z",
+                false,
+            ),
+            ("quiet run (nothing due; quick path)", "2026-01-05T11:00:00Z", false),
+            (
+                "quiet run, quick path off (baseline: .wake removed)",
+                "2026-01-05T11:30:00Z",
+                true,
+            ),
+            (
+                "resolving run (grace over: defaults, history, reports, openings)",
+                "2026-01-08T10:00:00Z",
+                false,
+            ),
+        ] {
+            let (secs, fsyncs, resolved) = pass(&dirs, when, forget);
+            println!(
+                "  {label}: {n} games in {secs:.3} s, {:.2} ms a game, {:.1} fsyncs a game, {resolved} phase(s) resolved",
+                secs * 1000.0 / n as f64,
+                fsyncs as f64 / n as f64
+            );
+        }
     }
 }

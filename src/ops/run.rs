@@ -228,12 +228,24 @@ pub fn run_game_sources(root: &Path, incoming: &[Source], now: DateTime<Utc>) ->
 
 /// When the next run has something to do by the clock alone (see
 /// `store::wake`); `None`: only a file change can make anything due.
-fn next_wake(dir: &GameDir, config: &GameConfig, now: DateTime<Utc>) -> Result<Option<DateTime<Utc>>> {
+fn next_wake(
+    dir: &GameDir,
+    config: &GameConfig,
+    scenario: &crate::scenario::Scenario,
+    now: DateTime<Utc>,
+) -> Result<Option<DateTime<Utc>>> {
     let Some(pclock) = dir.load_clock()? else {
         return Ok(Some(now));
     };
+    let state = dir.load_state()?;
     let schedule = dir.load_schedule()?;
-    let last = submitted(dir)?.values().max().copied();
+    let subs = submitted(dir)?;
+    // The change-of-mind delay matters once every power that must order is in.
+    let all_in = crate::rules::roles(scenario, &state)
+        .must
+        .iter()
+        .all(|p| subs.contains_key(p));
+    let last = all_in.then(|| subs.values().max().copied().unwrap_or(pclock.opened));
     Ok(store::wake::next_change(
         &pclock,
         now,
@@ -400,7 +412,7 @@ fn run_game_grouped(dir: &GameDir, incoming: &[Source], now: DateTime<Utc>) -> R
     if config.mail.imap.is_none() {
         let at = match report.over {
             Some(_) => None,
-            None => next_wake(dir, config, now)?,
+            None => next_wake(dir, config, scenario, now)?,
         };
         store::wake::save(dir, &config.game, at);
     }

@@ -38,8 +38,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// Open files held for the next barrier before an early one: far below
 /// any usual open-file limit.
 const MAX_PENDING: usize = 512;
-/// Threads of a barrier's fsync pass.
-const THREADS: usize = 8;
+/// Most threads of a barrier's fsync pass: fsyncs issued together are
+/// folded by the filesystem into few journal commits, where one thread
+/// would wait for a commit per file.
+const THREADS: usize = 64;
 
 static FSYNCS: AtomicU64 = AtomicU64::new(0);
 static BARRIERS: AtomicU64 = AtomicU64::new(0);
@@ -111,28 +113,8 @@ impl Drop for Group {
     }
 }
 
-/// Writes are fsynced at once until this guard drops, even inside a
-/// group (the commit point itself: [`super::commit_write`]).
-pub struct Immediate {
-    saved: u32,
-    _not_send: std::marker::PhantomData<*const ()>,
-}
-
-pub fn immediate() -> Immediate {
-    let saved = PENDING.with(|p| std::mem::take(&mut p.borrow_mut().depth));
-    Immediate {
-        saved,
-        _not_send: std::marker::PhantomData,
-    }
-}
-
-impl Drop for Immediate {
-    fn drop(&mut self) {
-        PENDING.with(|p| p.borrow_mut().depth = self.saved);
-    }
-}
-
-fn in_group() -> bool {
+/// Whether writes on this thread wait for a barrier.
+pub fn in_group() -> bool {
     PENDING.with(|p| p.borrow().depth > 0)
 }
 
@@ -198,25 +180,28 @@ pub fn barrier() -> Result<()> {
         return Ok(());
     }
     BARRIERS.fetch_add(1, Ordering::Relaxed);
-    // Files first, then the directories naming them.
-    sync_all_parallel(&files, true)?;
-    sync_all_parallel(&dirs, false)?;
-    Ok(())
+    // Files and the directories naming them in one pass: all must be
+    // durable before the commit point; their order does not matter.
+    let items: Vec<(PathBuf, File, bool)> = files
+        .into_iter()
+        .map(|(p, f)| (p, f, true))
+        .chain(dirs.into_iter().map(|(p, f)| (p, f, false)))
+        .collect();
+    sync_all_parallel(&items)
 }
 
-fn sync_all_parallel(items: &[(PathBuf, File)], strict: bool) -> Result<()> {
-    if items.is_empty() {
-        return Ok(());
-    }
-    let chunk = items.len().div_ceil(THREADS).max(1);
+/// fsync every item, `THREADS` at a time; an error on a file (`true`)
+/// fails the barrier, one on a directory is ignored (best effort, as
+/// [`dir_changed`]).
+fn sync_all_parallel(items: &[(PathBuf, File, bool)]) -> Result<()> {
+    let threads = items.len().min(THREADS);
     let results: Vec<Result<()>> = std::thread::scope(|s| {
-        let handles: Vec<_> = items
-            .chunks(chunk)
-            .map(|part| {
+        let handles: Vec<_> = (0..threads)
+            .map(|k| {
                 s.spawn(move || -> Result<()> {
-                    for (path, f) in part {
+                    for (path, f, strict) in items.iter().skip(k).step_by(threads) {
                         let r = fsync(f);
-                        if strict {
+                        if *strict {
                             r.with_context(|| format!("cannot fsync {}", path.display()))?;
                         }
                     }

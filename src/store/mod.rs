@@ -251,7 +251,11 @@ pub fn atomic_write(path: &Path, bytes: &[u8]) -> Result<()> {
 /// inside a group or not.
 pub fn commit_write(path: &Path, bytes: &[u8]) -> Result<()> {
     durable::barrier()?;
-    let _outside = durable::immediate();
+    if durable::in_group() {
+        // The file and its directory in one fsync pass.
+        atomic_write_mode(path, bytes, None)?;
+        return durable::barrier();
+    }
     atomic_write_mode(path, bytes, None)
 }
 

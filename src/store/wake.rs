@@ -144,8 +144,10 @@ pub fn save(dir: &GameDir, game: &str, at: Option<DateTime<Utc>>) {
 /// The earliest instant after `now` at which the clock alone can change
 /// what a run does for the open phase (resolve, or queue a reminder):
 /// the deadline, the first reminder, each daily reminder in grace, the end
-/// of grace, the end of the change-of-mind delay after the last
-/// submission. `None` when paused (only `resume`, a file change, can).
+/// of grace, and, when every power that must order is in (`all_in_since`:
+/// the last submission, or the opening if none must order), the end of
+/// the change-of-mind delay. `None` when paused (only `resume`, a file
+/// change, can).
 /// Candidates that turn out not to matter only cost a full run.
 pub fn next_change(
     clock: &PhaseClock,
@@ -153,7 +155,7 @@ pub fn next_change(
     cfg: &DeadlineConfig,
     tz: Tz,
     absences: &[Absence],
-    last_submission: Option<DateTime<Utc>>,
+    all_in_since: Option<DateTime<Utc>>,
 ) -> Option<DateTime<Utc>> {
     if clock.paused_since.is_some() {
         return None;
@@ -161,12 +163,10 @@ pub fn next_change(
     let deadline = clock.deadline(now, cfg, tz, absences);
     let half = clock.opened + (deadline - clock.opened) / 2;
     let first = (deadline - Duration::hours(i64::from(cfg.reminder_hours_before))).max(half);
-    let mut candidates = vec![
-        deadline,
-        first,
-        deadline + Duration::hours(i64::from(cfg.grace_hours)),
-        last_submission.unwrap_or(clock.opened) + Duration::minutes(i64::from(cfg.change_of_mind_minutes)),
-    ];
+    let mut candidates = vec![deadline, first, deadline + Duration::hours(i64::from(cfg.grace_hours))];
+    if let Some(t) = all_in_since {
+        candidates.push(t + Duration::minutes(i64::from(cfg.change_of_mind_minutes)));
+    }
     if now >= deadline {
         candidates.push(deadline + Duration::days((now - deadline).num_days() + 1));
     }
@@ -210,7 +210,9 @@ mod tests {
                 ]),
             ] {
                 let missing: Vec<PowerId> = must.iter().copied().filter(|p| !subs.contains_key(p)).collect();
-                let last = subs.values().max().copied();
+                let last = missing
+                    .is_empty()
+                    .then(|| subs.values().max().copied().unwrap_or(opened));
                 let mut now = opened;
                 let end = opened + Duration::days(8);
                 while now < end {

@@ -1,0 +1,81 @@
+//! `autoplay` of a whole 1805–1815 campaign (seven Player Countries,
+//! generated orders, committed dice, the full history on disk), on the
+//! disk and in `/dev/shm` in the same run: the ratio is what group
+//! commit is for (every phase still reaches its commit point durably).
+//! Prints the wall time, phases, fsyncs and barriers per phase, and the
+//! ratio disk / memory. Numbers on a shared machine are noisy: repeat.
+//!
+//!     cargo bench --bench autoplay [-- REPEATS]
+#![allow(clippy::disallowed_methods)] // a benchmark reads the clock and files
+
+use empereur::ops::autoplay::autoplay;
+use empereur::ops::demo::DEMO_PLAYERS;
+use empereur::ops::new::{NewOptions, create_from};
+use empereur::store::{self, GameDir, durable};
+use std::path::Path;
+use std::time::Instant;
+
+struct Measured {
+    secs: f64,
+    phases: u32,
+    fsyncs: u64,
+    barriers: u64,
+}
+
+fn campaign(base: &Path) -> Measured {
+    let tmp = tempfile::tempdir_in(base).unwrap();
+    let root = tmp.path().join("game");
+    let players = store::players::parse("players.toml", DEMO_PLAYERS).unwrap();
+    create_from(
+        &NewOptions {
+            dir: root.clone(),
+            scenario: "1805".into(),
+            players: Default::default(),
+            options: vec![],
+            id: Some("bench".into()),
+        },
+        players,
+    )
+    .unwrap();
+    let dir = GameDir::new(&root);
+    let before = durable::stats();
+    let t = Instant::now();
+    let s = autoplay(&dir, 2_000, 7, Some("2026-01-05T10:00:00Z")).unwrap();
+    let secs = t.elapsed().as_secs_f64();
+    let after = durable::stats();
+    assert!(s.over.is_some() || s.resolved == 2_000);
+    Measured {
+        secs,
+        phases: s.resolved,
+        fsyncs: after.fsyncs - before.fsyncs,
+        barriers: after.barriers - before.barriers,
+    }
+}
+
+fn main() {
+    let repeats: usize = std::env::args().skip(1).find_map(|a| a.parse().ok()).unwrap_or(2);
+    let disk = std::env::temp_dir();
+    let shm = Path::new("/dev/shm");
+    for r in 1..=repeats {
+        let d = campaign(&disk);
+        println!(
+            "run {r}: on disk ({}): {} phases in {:.2} s ({:.1} ms a phase), {:.1} fsyncs and {:.1} barriers a phase",
+            disk.display(),
+            d.phases,
+            d.secs,
+            d.secs * 1000.0 / f64::from(d.phases),
+            d.fsyncs as f64 / f64::from(d.phases),
+            d.barriers as f64 / f64::from(d.phases)
+        );
+        if shm.is_dir() {
+            let m = campaign(shm);
+            println!(
+                "run {r}: in /dev/shm (baseline): {} phases in {:.2} s ({:.1} ms a phase); disk / memory = {:.2}x",
+                m.phases,
+                m.secs,
+                m.secs * 1000.0 / f64::from(m.phases),
+                d.secs / m.secs
+            );
+        }
+    }
+}
