@@ -180,6 +180,21 @@ fn build_divisions(
             format!("{key} has {} of {} boxes filled", c.divisions.len(), c.capacity()),
         ));
     }
+    // 2.22, 2.5: three boxes of any kind; the fourth box of French corps
+    // 1–4 takes only a cavalry division
+    let cav = crate::scenario::Arm::Cavalry;
+    let not_cav = c.divisions.iter().filter(|d| d.arm != cav).count()
+        + items
+            .iter()
+            .filter(|i| i.arm != cav)
+            .map(|i| i.count as usize)
+            .sum::<usize>();
+    if not_cav > 3 {
+        return Err(no(
+            "2.22",
+            format!("{key} holds at most three divisions that are not cavalry; its fourth box takes only cavalry"),
+        ));
+    }
     for it in items {
         if !may_build_nation(state, p, &it.nation) {
             return Err(no("3.44", format!("{} may not build {} units", p.name(), it.nation)));
