@@ -813,3 +813,52 @@ fn resolve_refuses_a_submission_of_another_phase() {
         "nothing resolved"
     );
 }
+
+// Item 13: a game directory is private, whatever the user's umask, and
+// verify warns about anything looser.
+#[cfg(unix)]
+#[test]
+fn a_game_directory_is_private_and_verify_warns_about_loose_modes() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let players = tmp.path().join("players.toml");
+    std::fs::write(&players, PLAYERS).unwrap();
+    let game = tmp.path().join("g");
+    // The test runner's umask is usually 022: the program sets its own.
+    bin()
+        .args(["new"])
+        .arg(&game)
+        .args(["--scenario", "1805", "--players"])
+        .arg(&players)
+        .assert()
+        .code(0);
+    let p = tmp.path().join("m.eml");
+    std::fs::write(
+        &p,
+        mail(
+            "france@demo.example.org",
+            "perm",
+            "",
+            &orders("france", "austerlitz", "MOVE FIRST"),
+        ),
+    )
+    .unwrap();
+    // (Refused: this game is called "g"; it is archived and journalled.)
+    bin().args(["ingest", "--game"]).arg(&game).arg(&p).assert().code(1);
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&game), 0o700);
+    assert!(
+        empereur::store::loose_modes(&game).is_empty(),
+        "{:?}",
+        empereur::store::loose_modes(&game)
+    );
+    let journal = GameDir::new(&game).journal();
+    assert_eq!(mode(&journal), 0o600);
+    std::fs::set_permissions(&journal, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let out = bin().args(["verify", "--game"]).arg(&game).assert();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(
+        stdout.contains("warning: ") && stdout.contains("journal.log is mode 0644"),
+        "{stdout}"
+    );
+}

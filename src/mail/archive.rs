@@ -69,10 +69,12 @@ pub fn archive(inbox: &Path, raw: &[u8]) -> Result<Archived> {
     ensure(inbox)?;
     let tmp = inbox.join("tmp").join(format!("{hash}.{}", std::process::id()));
     {
-        let mut f = OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
+        let mut opts = OpenOptions::new();
+        opts.write(true).create(true).truncate(true);
+        // Archived mail holds PASSWORD lines: private whatever the umask.
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
+        let mut f = opts
             .open(&tmp)
             .with_context(|| format!("cannot write {}", tmp.display()))?;
         f.write_all(raw)

@@ -88,6 +88,9 @@ pub fn run(a: &VerifyArgs) -> Result<Done> {
     for n in &r.notes {
         println!("note: {n}");
     }
+    for w in crate::store::loose_modes(&dir.root) {
+        println!("warning: {w}");
+    }
     for p in &r.problems {
         println!("{p}");
     }

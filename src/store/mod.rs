@@ -100,6 +100,13 @@ impl GameDir {
         ] {
             fs::create_dir_all(&d).with_context(|| format!("cannot create {}", d.display()))?;
         }
+        // Private whatever the umask (the binary also sets 077).
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(&self.root, fs::Permissions::from_mode(0o700))
+                .with_context(|| format!("cannot make {} private", self.root.display()))?;
+        }
         Ok(())
     }
 
@@ -145,9 +152,7 @@ impl GameDir {
             let clean: String = line.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
             text.push_str(&format!("{when} {clean}\n"));
         }
-        let mut f = OpenOptions::new()
-            .create(true)
-            .append(true)
+        let mut f = journal_options()
             .open(self.journal())
             .with_context(|| format!("cannot open {}", self.journal().display()))?;
         f.write_all(text.as_bytes())?;
@@ -157,15 +162,53 @@ impl GameDir {
     /// Append one line to the journal (with a timestamp given by the
     /// caller, so tests can inject a clock).
     pub fn journal_line(&self, when: &str, line: &str) -> Result<()> {
-        let mut f = OpenOptions::new()
-            .create(true)
-            .append(true)
+        let mut f = journal_options()
             .open(self.journal())
             .with_context(|| format!("cannot open {}", self.journal().display()))?;
         let clean: String = line.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
         writeln!(f, "{when} {clean}")?;
         durable::file_written(&self.journal(), &f)
     }
+}
+
+/// The journal is opened for appending, created private.
+fn journal_options() -> OpenOptions {
+    let mut o = OpenOptions::new();
+    o.create(true).append(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
+    o
+}
+
+/// Files and folders of a game directory that others may read or enter
+/// (a game directory holds passwords in archived mail and the hidden
+/// state): `verify` warns about each, with its mode.
+pub fn loose_modes(root: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mut stack = vec![root.to_path_buf()];
+        while let Some(p) = stack.pop() {
+            let Ok(meta) = fs::symlink_metadata(&p) else { continue };
+            let mode = meta.permissions().mode() & 0o777;
+            if mode & 0o077 != 0 {
+                out.push(format!(
+                    "{} is mode {mode:04o}; only its owner should read it (chmod go-rwx)",
+                    p.display()
+                ));
+            }
+            if meta.is_dir()
+                && let Ok(rd) = fs::read_dir(&p)
+            {
+                stack.extend(rd.filter_map(|e| e.ok().map(|e| e.path())));
+            }
+        }
+        out.sort();
+    }
+    #[cfg(not(unix))]
+    let _ = root;
+    out
 }
 
 /// Read a text file, naming it in the error.

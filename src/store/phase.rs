@@ -80,7 +80,7 @@ fn write_phase(dir: &GameDir, game: &str, phase: PhaseId, seed: &Seed, c: &str, 
         chain: chain.to_string(),
     };
     let text = toml::to_string(&rec).context("serialising phase/commitment")?;
-    atomic_write_mode(&commitment_path(dir), text.as_bytes(), Some(0o644))
+    atomic_write_mode(&commitment_path(dir), text.as_bytes(), Some(0o600))
 }
 
 /// The commitment of the open phase, if one was written.
