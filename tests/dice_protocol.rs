@@ -159,3 +159,65 @@ fn dice_roll_rejects_bad_input_with_exit_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no power 'bavaria'"));
 }
+
+#[test]
+fn python_verifies_a_game_with_undo_late_powers_manual_dice_and_moderator_orders() {
+    use empereur::ids::PowerId;
+    use empereur::ops::resolve::{ResolveOptions, resolve_game_with};
+    use empereur::store::GameDir;
+    use empereur::store::submission::{self, Submission};
+    let (_t, g) = new_game();
+    let dir = GameDir::new(&g);
+    let submit = |power: PowerId, by: &str, entropy: Option<&str>| {
+        let state = dir.load_state().unwrap();
+        let sub = Submission {
+            power,
+            phase: state.phase,
+            by: by.into(),
+            received: "2026-01-01T10:00:00Z".into(),
+            entropy: entropy.map(str::to_string),
+            orders: vec![],
+        };
+        submission::save(&dir, &sub).unwrap();
+    };
+    let late = |late: Vec<PowerId>| {
+        let opts = ResolveOptions {
+            now: Some("2026-01-01T00:00:00Z".into()),
+            late,
+            ..ResolveOptions::default()
+        };
+        resolve_game_with(&dir, &opts, engine).unwrap();
+    };
+    submit(PowerId::France, "mail:ann@example.org", Some("Vive l'Empereur"));
+    submit(PowerId::Russia, "moderator", None);
+    late(vec![PowerId::Spain]);
+    submit(PowerId::Austria, "mail:bob@example.org", None);
+    resolve(&g, None);
+    empereur::ops::moderate::undo_game(&dir, "wrong corps")
+        .unwrap()
+        .unwrap();
+    submit(PowerId::Austria, "mail:bob@example.org", Some("again"));
+    resolve(&g, None);
+    resolve(&g, Some("3,0,6"));
+    late(vec![PowerId::Britain, PowerId::Prussia]);
+    let (code, out) = verify(&g);
+    assert_eq!(code, 0, "{out}");
+    let (code, py) = python(&[g.to_str().unwrap()]);
+    assert_eq!(code, 0, "{py}");
+    let rolls = py.lines().filter(|l| l.starts_with("ROLL ")).count();
+    assert_eq!(rolls, 12, "{py}");
+    assert!(
+        out.ends_with("ok: 6 entries, 12 committed roll(s), 3 manual roll(s)\n"),
+        "{out}"
+    );
+    // Both notice a re-resolution that changed its key.
+    let names: Vec<String> = empereur::store::history::list(&dir).unwrap().into_values().collect();
+    let redo = &names[3];
+    let path = entry(&g, redo).join("entropy.toml");
+    fs::write(&path, "[entropy]\n").unwrap();
+    let (code, py) = python(&[g.to_str().unwrap()]);
+    assert_eq!(code, 1, "{py}");
+    assert!(py.contains(&format!("BAD {redo}: entropy.toml does not match")), "{py}");
+    let (code, out) = verify(&g);
+    assert_eq!(code, 1, "{out}");
+}

@@ -210,7 +210,7 @@ fn a_rollback_is_an_entry_in_the_chain() {
         let _lock = dir.lock().unwrap();
         empereur::ops::resolve::record_state_change(
             &dir,
-            "undo",
+            "moderator",
             &format!("rolled back to before {}", names[2]),
             &back,
             Default::default(),

@@ -5,18 +5,23 @@
   dice_verifier.py roll SEED PURPOSE SIDES [POWER=TEXT]...   one roll
 
 Prints `ROLL <entry> <purpose> <result>` per committed roll it recomputes,
-one `BAD <entry>: <what>` line per mismatch; exit 0 if all match, else 1.
+`MANUAL <entry> <purpose> <result>` per manual roll, one
+`BAD <entry>: <what>` line per mismatch; exit 0 if all match, else 1.
 """
 import hashlib, hmac, os, struct, sys, tomllib
 
 POWERS = ["france", "britain", "russia", "austria", "prussia", "spain", "ottoman"]
+ZERO = "0" * 64
 
 def lp(b):
     return struct.pack(">I", len(b)) + b
 
+def sha(b):
+    return hashlib.sha256(b).hexdigest()
+
 def commitment(game, phase, seed):
     msg = lp(b"empereur/dice/commit/v1") + lp(game.encode()) + lp(phase.encode()) + lp(seed)
-    return hashlib.sha256(msg).hexdigest()
+    return sha(msg)
 
 def key(seed, entropy):
     msg = lp(b"empereur/dice/key/v1")
@@ -35,42 +40,121 @@ def roll(k, purpose, sides):
                 return w % sides + 1
         i += 1
 
+def read_seed(path):
+    text = open(path, "rb").read().decode()
+    if len(text) != 65 or not text.endswith("\n"):
+        raise ValueError("a seed file is 64 hex digits and a newline")
+    return bytes.fromhex(text[:64])
+
+def expected_entropy(d, entry):
+    """Section 2: each stored submission's receipt, then a space and its typed text."""
+    out = {}
+    for rel in entry["files"]:
+        if rel.startswith("orders/") and rel.endswith(".toml"):
+            raw = open(os.path.join(d, rel), "rb").read()
+            typed = tomllib.loads(raw.decode()).get("entropy", "")
+            out[rel[len("orders/"):-len(".toml")]] = sha(raw) + (" " + typed if typed else "")
+    return out
+
 def check(game_dir):
     hist = os.path.join(game_dir, "history")
-    bad, prev, seeds = [], "0" * 64, {}
-    names = sorted(n for n in os.listdir(hist) if n[:4].isdigit())
+    bad = []
+    prev = ZERO
+    seeds = {}           # seed -> (entry, commitment)
+    resolved = {}        # entry -> (phase, commitment, sha of entropy.toml)
+    open_commitment = None
+    reopened_from = None
+    state_after = None
+    head = tomllib.load(open(os.path.join(hist, "head.toml"), "rb"))
+    names = sorted(n for n in os.listdir(hist) if n[:4].isdigit() and not n.startswith("."))
+    names = [n for n in names if int(n[:4]) <= head["entries"]]
     for name in names:
         d = os.path.join(hist, name)
         raw = open(os.path.join(d, "entry.toml"), "rb").read()
         entry = tomllib.loads(raw.decode())
+        fmt = entry.get("format", 1)
         if entry["previous"] != prev:
             bad.append(f"{name}: previous entry hash differs")
-        prev = hashlib.sha256(raw).hexdigest()
+        prev = sha(raw)
+        ok_files = True
         for rel, h in entry["files"].items():
             p = os.path.join(d, rel)
-            if not os.path.exists(p) or hashlib.sha256(open(p, "rb").read()).hexdigest() != h:
+            if not os.path.exists(p):
+                bad.append(f"{name}: {rel} is missing")
+                ok_files = False
+            elif sha(open(p, "rb").read()) != h:
                 bad.append(f"{name}: {rel} does not match its recorded hash")
-        if "commitment" not in entry:
+        if not ok_files:
             continue
-        seed = bytes.fromhex(open(os.path.join(d, "seed")).read().strip())
-        if commitment(entry["game"], entry["phase"], seed) != entry["commitment"]:
-            bad.append(f"{name}: seed does not match the commitment")
-        if seed in seeds:
-            bad.append(f"{name}: seed reused from {seeds[seed]}")
-        seeds[seed] = name
-        ent = tomllib.load(open(os.path.join(d, "entropy.toml"), "rb")).get("entropy", {})
-        k = key(seed, ent)
-        for r in tomllib.load(open(os.path.join(d, "dice.toml"), "rb")).get("roll", []):
-            if r["source"] != "committed":
-                print(f"MANUAL {name} {r['purpose']} {r['result']}")
-                continue
-            got = roll(k, r["purpose"], r["sides"])
-            print(f"ROLL {name} {r['purpose']} {got}")
-            if got != r["result"]:
-                bad.append(f"{name}: roll {r['purpose']} recorded {r['result']}, recomputed {got}")
-    head = tomllib.load(open(os.path.join(hist, "head.toml"), "rb"))
+        if "state-before.toml" in entry["files"]:
+            if state_after is not None and entry["files"]["state-before.toml"] != state_after:
+                bad.append(f"{name}: state-before.toml is not the last state-after.toml")
+        if "state-after.toml" in entry["files"]:
+            state_after = entry["files"]["state-after.toml"]
+
+        def note_seed(seed, c):
+            first = seeds.get(seed)
+            if first and first[1] != c:
+                bad.append(f"{name}: seed reused from {first[0]} for another commitment")
+            seeds.setdefault(seed, (name, c))
+
+        if entry["kind"] == "undo" and fmt >= 2:
+            u = entry.get("undone")
+            if u not in resolved:
+                bad.append(f"{name}: undone {u} is not an earlier resolution")
+            else:
+                ph, c, _ = resolved[u]
+                if entry["phase"] != ph or entry.get("next_phase") != ph:
+                    bad.append(f"{name}: an undo is named after, and reopens, the phase it rolls back")
+                if entry.get("next_commitment") != c:
+                    bad.append(f"{name}: the reopened phase does not keep its commitment")
+            if "abandoned_commitment" in entry:
+                if entry["abandoned_commitment"] != open_commitment:
+                    bad.append(f"{name}: the abandoned commitment is not the one that was open")
+                s = read_seed(os.path.join(d, "abandoned-seed"))
+                if commitment(entry["game"], entry["abandoned_phase"], s) != entry["abandoned_commitment"]:
+                    bad.append(f"{name}: abandoned-seed does not match its commitment")
+                note_seed(s, entry["abandoned_commitment"])
+
+        if "commitment" in entry:
+            c = entry["commitment"]
+            if open_commitment is not None and c != open_commitment:
+                bad.append(f"{name}: resolved under another commitment than the one published")
+            seed = read_seed(os.path.join(d, "seed"))
+            if commitment(entry["game"], entry["phase"], seed) != c:
+                bad.append(f"{name}: seed does not match the commitment")
+            note_seed(seed, c)
+            eraw = open(os.path.join(d, "entropy.toml"), "rb").read() if "entropy.toml" in entry["files"] else b""
+            ent = tomllib.loads(eraw.decode()).get("entropy", {})
+            if entry["kind"] == "resolve" and fmt >= 2:
+                r = entry.get("redo_of")
+                if r is not None or reopened_from is not None:
+                    if r != reopened_from or r not in resolved:
+                        bad.append(f"{name}: redo_of does not name the entry the undo rolled back")
+                    elif resolved[r][1] != c or resolved[r][2] != sha(eraw):
+                        bad.append(f"{name}: a re-resolution must keep the seed and entropy of {r}")
+                elif expected_entropy(d, entry) != ent:
+                    bad.append(f"{name}: entropy is not the receipts and typed text of the orders")
+            if entry["kind"] == "resolve":
+                resolved[name] = (entry["phase"], c, sha(eraw))
+            k = key(seed, ent)
+            for r in tomllib.load(open(os.path.join(d, "dice.toml"), "rb")).get("roll", []):
+                if r["source"] != "committed":
+                    print(f"MANUAL {name} {r['purpose']} {r['result']}")
+                    continue
+                got = roll(k, r["purpose"], r["sides"])
+                print(f"ROLL {name} {r['purpose']} {got}")
+                if got != r["result"]:
+                    bad.append(f"{name}: roll {r['purpose']} recorded {r['result']}, recomputed {got}")
+        if "next_commitment" in entry:
+            open_commitment = entry["next_commitment"]
+            reopened_from = entry.get("undone") if entry["kind"] == "undo" else None
     if head["head"] != prev or head["entries"] != len(names):
         bad.append("history/head.toml does not name the last entry")
+    pc = os.path.join(game_dir, "phase", "commitment")
+    if os.path.exists(pc) and open_commitment is not None:
+        if tomllib.load(open(pc, "rb"))["commitment"] != open_commitment:
+            bad.append("phase/commitment is not the last next_commitment")
     for b in bad:
         print("BAD " + b)
     return 1 if bad else 0

@@ -160,7 +160,7 @@ fn a_reused_seed_is_named() {
     assert_line(
         &out,
         &format!(
-            "{}: the seed was already used by entry {} (a reused seed)",
+            "{}: the seed was already used by entry {} for another commitment (a reused seed)",
             names[2], names[0]
         ),
     );

@@ -156,16 +156,15 @@ fn preview_never_touches_the_game() {
     let game = new_game(dir.path());
     let g = game.to_str().unwrap();
     let before = std::fs::read(game.join("state.toml")).unwrap();
-    let scratch = dir.path().join("scratch");
-    let out = run_ok(empereur("2026-11-30T10:00:00Z").args(["preview", "-g", g, "--out", scratch.to_str().unwrap()]));
+    let out = run_ok(empereur("2026-11-30T10:00:00Z").args(["preview", "-g", g]));
+    assert!(out.starts_with("PREVIEW WITH A THROWAWAY SEED"), "{out}");
     assert!(out.contains("preview of 1805-fall-turn-start"), "{out}");
     assert_eq!(std::fs::read(game.join("state.toml")).unwrap(), before);
     assert!(entries(&game).is_empty());
-    assert_eq!(entries(&scratch.join("game")).len(), 1);
 }
 
 #[test]
-fn undo_reopens_under_a_new_commitment_and_verify_still_passes() {
+fn undo_reopens_under_its_own_commitment_and_verify_still_passes() {
     let dir = tempfile::tempdir().unwrap();
     let game = new_game(dir.path());
     let g = game.to_str().unwrap();
@@ -175,21 +174,26 @@ fn undo_reopens_under_a_new_commitment_and_verify_still_passes() {
     let discarded = std::fs::read_to_string(game.join("phase/commitment")).unwrap();
     let out = run_ok(empereur("2026-12-01T10:00:00Z").args(["undo", "-g", g, "--reason", "wrong orders entered"]));
     assert!(out.starts_with(&format!("rolled back {}", entries(&game)[1])), "{out}");
-    // The state is the one before the undone resolution, reopened under a
-    // fresh commitment; the abandoned phase's seed is in the undo entry.
+    // The state is the one before the undone resolution, reopened under
+    // its own commitment; the abandoned phase's seed is in the undo entry.
     assert_eq!(
         std::fs::read_to_string(game.join("state.toml")).unwrap(),
         state_before_second
     );
-    let fresh = std::fs::read_to_string(game.join("phase/commitment")).unwrap();
-    assert_ne!(fresh, discarded);
+    let reopened = std::fs::read_to_string(game.join("phase/commitment")).unwrap();
+    assert_ne!(reopened, discarded);
+    let undone: toml::Table = toml::from_str(
+        &std::fs::read_to_string(game.join("history").join(&entries(&game)[1]).join("entry.toml")).unwrap(),
+    )
+    .unwrap();
+    assert!(reopened.contains(undone["commitment"].as_str().unwrap()), "{reopened}");
     // The players hear of it with the entry's mail, after the reports of
     // the entries before it (`run`, or `mail` for a moderator without cron).
     assert!(!outbox_text(&game).contains("Reason: wrong orders entered"));
     run_ok(empereur("2026-12-01T10:00:00Z").args(["mail", "-g", g, "--no-send"]));
     assert!(outbox_text(&game).contains("Reason: wrong orders entered"));
     let undo_entry = game.join("history").join(&entries(&game)[2]);
-    assert!(undo_entry.join("seed").exists());
+    assert!(undo_entry.join("abandoned-seed").exists());
     assert_eq!(
         std::fs::read_to_string(undo_entry.join("reason.txt")).unwrap(),
         "wrong orders entered\n"

@@ -21,7 +21,7 @@ mod sources;
 
 pub use protocol::{
     COMMIT_TAG, Entropy, KEY_TAG, Key, SEED_LEN, Seed, accepts, commitment, d100, derive_key, derive_roll, face,
-    parse_hex32, reject_limit, roll_block, to_hex,
+    parse_hex32, power_entropy, reject_limit, roll_block, to_hex,
 };
 pub use sources::{Committed, Manual, Replay, Scripted};
 

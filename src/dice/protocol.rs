@@ -70,6 +70,18 @@ pub fn derive_key(seed: &Seed, entropy: &Entropy) -> Key {
     mac.finalize().into_bytes().into()
 }
 
+/// A power's entropy (docs/dice.md 2): the receipt of its stored
+/// submission (lower-case hex SHA-256 of the file's bytes), then, when it
+/// typed an ENTROPY line with text, one space and that text as stored.
+/// The receipt makes every accepted mail count without the player doing
+/// anything, and the moderator cannot choose it.
+pub fn power_entropy(receipt: &str, typed: Option<&str>) -> String {
+    match typed {
+        Some(t) if !t.is_empty() => format!("{receipt} {t}"),
+        _ => receipt.to_string(),
+    }
+}
+
 /// The rejection bound for a die of `sides` faces: a 32-bit word `w` is
 /// used when `w < reject_limit(sides)`, the largest multiple of `sides`
 /// not above 2^32. `sides` must be at least 1.

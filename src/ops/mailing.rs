@@ -169,7 +169,7 @@ fn queue_report(
             let reason = store::read_text(&edir.join("reason.txt")).unwrap_or_default();
             let phase = e.after.as_ref().map(|s| s.phase.to_string()).unwrap_or_default();
             let body = format!(
-                "The moderator has rolled back the resolution of {phase} ({}).\nReason: {}\n\nPhase {phase} is open again under a new dice commitment (its opening follows); the abandoned phase's seed is revealed in history/{} so anyone can check it. Orders stored for the undone phase stand again; you may replace them.",
+                "The moderator has rolled back the resolution of {phase} ({}).\nReason: {}\n\nPhase {phase} is open again under its own seed, commitment and entropy (its opening follows): resolving it again rolls the same die for the same purpose, whatever changes. The seed of the phase that was open is revealed in history/{} so anyone can check it. Orders stored for the undone phase stand again; you may replace them.",
                 e.rec.note.split(':').next().unwrap_or(&e.rec.note),
                 reason.trim(),
                 e.name,

@@ -12,6 +12,7 @@ pub mod dice_cmd;
 pub mod fetch;
 pub mod ingest;
 pub mod mailing;
+pub mod lock;
 pub mod map;
 pub mod moderate;
 pub mod new;

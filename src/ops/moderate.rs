@@ -1,13 +1,14 @@
 //! The moderator's corrections in the open: `undo` rolls back the last
 //! resolution as an entry in the hash chain (revealing the abandoned
-//! phase's seed and reopening under a new commitment); `preview` resolves
-//! a scratch copy for the moderator's eyes only.
+//! phase's seed and reopening the phase under its own seed and
+//! commitment, so it never re-rolls); `preview` resolves a scratch copy
+//! with a throwaway seed, for the moderator's eyes only.
 #![allow(clippy::disallowed_methods)] // adapter
 
-use super::resolve::{ResolveOptions, Resolved, record_state_change, resolve_game};
+use super::resolve::{ResolveOptions, Resolved, record_undo, resolve_game_with};
 use super::{Done, clock};
 use crate::state::State;
-use crate::store::{self, GameDir, history};
+use crate::store::{self, GameDir, history, phase};
 use anyhow::{Context, Result, bail};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -26,14 +27,14 @@ pub struct UndoArgs {
 }
 
 #[derive(clap::Args, Debug, Clone)]
-#[command(after_help = "Example:\n  empereur preview --game campaign")]
+#[command(
+    after_help = "Example:\n  empereur preview --game campaign\n\nThe preview rolls with a throwaway seed, never the phase's real one: its dice say nothing about the real result."
+)]
 pub struct PreviewArgs {
-    /// The game directory (never changed).
+    /// The game directory (never changed, except that the preview is
+    /// counted and journalled).
     #[arg(long, short = 'g', default_value = ".")]
     pub game: PathBuf,
-    /// Where to put the scratch copy (default: a new temporary directory).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
 }
 
 /// What an undo did.
@@ -55,7 +56,7 @@ pub fn undo(a: &UndoArgs) -> Result<Done> {
         Some(u) => {
             super::workflow::start_clock_now(&dir)?;
             println!(
-                "rolled back {} (recorded as history/{}); phase {} is open again under a new commitment",
+                "rolled back {} (recorded as history/{}); phase {} is open again under its own seed and commitment (same dice for the same purposes)",
                 u.undone, u.entry, u.phase
             );
             if !u.restored.is_empty() {
@@ -101,7 +102,7 @@ pub fn undo_game(dir: &GameDir, reason: &str) -> Result<Option<Undone>> {
     let mut files = std::collections::BTreeMap::new();
     files.insert("reason.txt".to_string(), format!("{}\n", reason.trim()).into_bytes());
     let note = format!("rolled back {name}: {}", reason.trim());
-    let info = record_state_change(dir, "undo", &note, &before, files)?;
+    let info = record_undo(dir, &name, &note, &before, files)?;
     // The undone phase's orders stand again; players may replace them.
     let mut restored = Vec::new();
     let orders = edir.join("orders");
@@ -137,51 +138,89 @@ pub fn undo_game(dir: &GameDir, reason: &str) -> Result<Option<Undone>> {
     }))
 }
 
+/// The first line of every preview: the dice are not the real ones.
+pub const PREVIEW_BANNER: &str = "PREVIEW WITH A THROWAWAY SEED: these dice are not the phase's real dice, which nobody can see before the orders lock.";
+
 pub fn preview(a: &PreviewArgs) -> Result<Done> {
     let dir = GameDir::new(&a.game);
-    let scratch = match &a.out {
-        Some(d) => d.clone(),
-        None => tempfile::Builder::new().prefix("empereur-preview-").tempdir()?.keep(),
-    };
-    let (summary, report) = preview_game(&dir, &scratch)?;
-    print!("{report}");
+    let p = preview_game(&dir)?;
+    println!("{PREVIEW_BANNER}");
+    print!("{}", p.report);
     println!(
-        "\npreview of {summary} in {} (the game itself is untouched; nothing was mailed)",
-        scratch.display()
+        "\npreview of {} with throwaway seed {} (the game is untouched; nothing was mailed; the scratch copy is deleted)",
+        p.phase, p.seed
     );
     Ok(Done::Yes)
 }
 
-/// Resolve a copy of the game in `scratch` (which must not hold a game):
-/// returns the resolved phase and the plain-text report. The game is
-/// only read; mail is neither copied nor sent.
-pub fn preview_game(dir: &GameDir, scratch: &Path) -> Result<(String, String)> {
-    let copy = GameDir::new(scratch.join("game"));
-    if copy.exists() {
-        bail!("{} already holds a game", copy.root.display());
-    }
+/// Resolve a copy of the game with a throwaway seed: returns the resolved
+/// phase and the plain-text report. The copy lives in a new temporary
+/// directory (mode 0700) removed before returning, and never holds the
+/// real seed, so the real dice cannot be seen, and a preview cannot be
+/// repeated until the real dice please. The game is only read, except
+/// that the preview is counted in `phase/previews` (the resolution's
+/// entry says how many were run) and journalled.
+pub fn preview_game(dir: &GameDir) -> Result<Preview> {
+    preview_game_with(dir, crate::rules::resolve)
+}
+
+/// What a preview showed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Preview {
+    /// The phase previewed.
+    pub phase: String,
+    /// The moderator's plain-text report of the previewed resolution.
+    pub report: String,
+    /// The throwaway seed (hex) the preview rolled with.
+    pub seed: String,
+}
+
+/// As [`preview_game`] with another engine (tests).
+pub fn preview_game_with(dir: &GameDir, engine: super::resolve::Engine) -> Result<Preview> {
+    let scratch = tempfile::Builder::new().prefix("empereur-preview-").tempdir()?;
+    let copy = GameDir::new(scratch.path().join("game"));
     {
         // Copy under the lock, so the copy is of one consistent phase.
         let _lock = dir.lock()?;
+        super::resolve::recover(dir)?;
         copy_dir(&dir.root, &copy.root)?;
+        let n = phase::count_preview(dir)?;
+        let state = dir.load_state()?;
+        dir.journal_line(
+            &clock::stamp(clock::now()?),
+            &format!(
+                "preview {} with a throwaway seed (preview {n} of this phase)",
+                state.phase
+            ),
+        )?;
     }
     copy.create_layout()?;
-    match resolve_game(&copy, &ResolveOptions::default())? {
+    let state = copy.load_state()?;
+    let throwaway = phase::draw_seed()?;
+    phase::open_with_seed(&copy, &state, &throwaway)?;
+    let out = match resolve_game_with(&copy, &ResolveOptions::default(), engine)? {
         Resolved::Done(s) => {
             let report = store::read_text(&history::entry_dir(&copy, &s.entry).join("report.txt"))?;
-            Ok((s.resolved.to_string(), report))
+            Ok(Preview {
+                phase: s.resolved.to_string(),
+                report,
+                seed: crate::dice::to_hex(&throwaway),
+            })
         }
-        Resolved::Refused(why) => bail!("cannot preview: {why}"),
-    }
+        Resolved::Refused(why) => Err(anyhow::anyhow!("cannot preview: {why}")),
+    };
+    scratch.close().context("cannot remove the preview's scratch copy")?;
+    out
 }
 
-/// Copy a game directory, leaving out its mail and lock.
+/// Copy a game directory, leaving out its mail, lock, journal and every
+/// secret seed.
 fn copy_dir(from: &Path, to: &Path) -> Result<()> {
     fs::create_dir_all(to).with_context(|| format!("cannot create {}", to.display()))?;
     for e in fs::read_dir(from).with_context(|| format!("cannot read {}", from.display()))? {
         let e = e?;
         let name = e.file_name();
-        if name == "mail" || name == ".lock" || name == "journal.log" {
+        if name == "mail" || name == ".lock" || name == "journal.log" || name == "seed" || name == "next-seed" {
             continue;
         }
         let (src, dst) = (e.path(), to.join(&name));

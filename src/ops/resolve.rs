@@ -11,16 +11,17 @@
 //! 4. write `state.toml`, clear `phase/orders/`, move the staged seed
 //!    into `phase/seed` and `phase/commitment`, drop `next-seed`.
 //!
-//! Before 3, recovery removes the entry and the staged seed (the phase is
-//! still open, and resolving again gives the same rolls: same seed, same
-//! orders). After 3, recovery redoes step 4 from the entry.
+//! Before 3, recovery removes the entry and keeps the staged seed (the
+//! phase is still open; resolving again gives the same rolls and opens
+//! the next phase under the same seed: a crash cannot redraw it). After
+//! 3, recovery redoes step 4 from the entry.
 #![allow(clippy::disallowed_methods)] // adapter
 
 use super::Done;
 use crate::dice::{Committed, Dice, Entropy, Manual};
 use crate::ids::{PhaseId, PowerId};
 use crate::rules::{self, EngineError, PhaseOrders};
-use crate::store::history::{self, DiceLog, Draft, EntropyFile, OutcomesFile};
+use crate::store::history::{self, DiceLog, Draft, EntropyFile, LockFile, LockedPower, OutcomesFile};
 use crate::store::{self, GameDir, phase, submission};
 use anyhow::{Context, Result, anyhow};
 use std::collections::BTreeMap;
@@ -202,11 +203,10 @@ pub fn recover(dir: &GameDir) -> Result<Recovery> {
                 .push(format!("finished the resolution recorded in history/{}", head.last));
             out.finished = Some(head.last.clone());
         }
-        _ => {
-            phase::discard_next(dir)?;
-            out.lines
-                .push("dropped the staged seed of an unfinished resolution".to_string());
-        }
+        // Otherwise the staged seed is kept, silently: resolving again
+        // opens the next phase under the same seed (stage_next reuses
+        // it), so a crash cannot redraw it.
+        _ => {}
     }
     Ok(out)
 }
@@ -237,7 +237,90 @@ fn finish(dir: &GameDir, name: &str, game: &str) -> Result<()> {
     let bytes = fs::read(&after).with_context(|| format!("cannot read {}", after.display()))?;
     store::atomic_write(&dir.state(), &bytes)?;
     clear_orders(dir)?;
+    phase::clear_previews(dir)?;
     phase::promote_next(dir, game)
+}
+
+/// The outcomes a resolution puts before the engine's: one `no-orders`
+/// per late power (3.7), and after an undo one saying what changed.
+/// Replay adds the same from the entry's `late`, `redo_of` and `changed`.
+pub fn preface_outcomes(late: &[PowerId], redo_of: Option<&str>, changed: &[PowerId]) -> Vec<rules::Outcome> {
+    let mut out: Vec<rules::Outcome> = late
+        .iter()
+        .map(|p| {
+            rules::Outcome::new(
+                "3.7",
+                "no-orders",
+                format!(
+                    "{} sent no orders by the deadline; its standing orders and the documented defaults applied",
+                    p.name()
+                ),
+            )
+            .power(*p)
+        })
+        .collect();
+    if let Some(entry) = redo_of {
+        let what = if changed.is_empty() {
+            "no orders changed".to_string()
+        } else {
+            format!(
+                "orders or entropy changed for {}",
+                changed.iter().map(|p| p.name()).collect::<Vec<_>>().join(", ")
+            )
+        };
+        out.push(rules::Outcome::new(
+            "2.42",
+            "re-resolved",
+            format!(
+                "this phase is resolved again after the undo of history/{entry}: {what}; the seed, commitment and entropy are kept, so every roll for the same purpose is the same die"
+            ),
+        ));
+    }
+    out
+}
+
+/// The resolution an undo rolled back, when the open phase was reopened
+/// by it: the latest entry that opened a phase is an `undo` entry whose
+/// `undone` resolved this phase.
+struct Redo {
+    entry: String,
+    entropy_bytes: Vec<u8>,
+    entropy: Entropy,
+    /// Each power's order texts and typed entropy in the undone resolution.
+    orders: BTreeMap<PowerId, (Vec<String>, Option<String>)>,
+}
+
+fn pending_redo(dir: &GameDir, open: PhaseId) -> Result<Option<Redo>> {
+    for name in history::list(dir)?.values().rev() {
+        let (rec, _) = history::read_entry(dir, name)?;
+        if rec.next_commitment.is_none() {
+            continue;
+        }
+        let (Some(undone), true) = (rec.undone, rec.kind == "undo" && rec.next_phase == Some(open)) else {
+            return Ok(None);
+        };
+        let root = history::entry_dir(dir, &undone);
+        let path = root.join("entropy.toml");
+        let entropy_bytes = fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+        let ef: EntropyFile = toml::from_str(std::str::from_utf8(&entropy_bytes).unwrap_or_default())
+            .map_err(|e| anyhow!("{}: {}", path.display(), e.message().trim()))?;
+        let mut orders = BTreeMap::new();
+        for p in PowerId::ALL {
+            let f = root.join("orders").join(format!("{}.toml", p.id()));
+            if f.is_file() {
+                let sub: submission::Submission = toml::from_str(&store::read_text(&f)?)
+                    .with_context(|| format!("{} is not a valid submission", f.display()))?;
+                orders.insert(p, (sub.orders.iter().map(|o| o.text.clone()).collect(), sub.entropy));
+            }
+        }
+        return Ok(Some(Redo {
+            entry: undone,
+            entropy_bytes,
+            entropy: ef.entropy,
+            orders,
+        }));
+    }
+    Ok(None)
 }
 
 fn clear_orders(dir: &GameDir) -> Result<()> {
@@ -251,6 +334,110 @@ fn clear_orders(dir: &GameDir) -> Result<()> {
         }
         store::sync_dir(&d);
     }
+    Ok(())
+}
+
+fn now_time(opts: &ResolveOptions) -> chrono::DateTime<chrono::Utc> {
+    opts.now
+        .as_deref()
+        .and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok())
+        .map(|t| t.with_timezone(&chrono::Utc))
+        .unwrap_or_else(chrono::Utc::now)
+}
+
+/// What a resolution of the open phase takes in, and the lock saying so.
+struct Inputs {
+    subs: BTreeMap<PowerId, submission::Submission>,
+    orders: PhaseOrders,
+    sub_bytes: BTreeMap<PowerId, Vec<u8>>,
+    entropy: Entropy,
+    /// The kept `entropy.toml` of a re-resolution after an undo.
+    entropy_bytes: Option<Vec<u8>>,
+    redo: Option<Redo>,
+    changed: Vec<PowerId>,
+    lock: LockFile,
+}
+
+fn inputs(dir: &GameDir, game: &str, open: PhaseId, commitment: &str, manual: Option<&str>) -> Result<Inputs> {
+    let subs = submission::load_all(dir)?;
+    let mut orders = PhaseOrders::new();
+    let mut entropy = Entropy::new();
+    let mut sub_bytes = BTreeMap::new();
+    for (p, s) in &subs {
+        orders.insert(*p, s.orders.clone());
+        let bytes = submission_bytes(dir, *p, s)?;
+        // docs/dice.md 2: each stored submission's receipt is its power's
+        // entropy, with any typed ENTROPY text after it.
+        let receipt = submission::receipt_of(&bytes);
+        entropy.insert(*p, crate::dice::power_entropy(&receipt, s.entropy.as_deref()));
+        sub_bytes.insert(*p, bytes);
+    }
+    // A phase reopened by an undo keeps the key of the resolution rolled
+    // back: same seed, same entropy, so every purpose rolls the same die.
+    let redo = pending_redo(dir, open)?;
+    let mut entropy_bytes = None;
+    let mut changed = Vec::new();
+    if let Some(r) = &redo {
+        entropy = r.entropy.clone();
+        entropy_bytes = Some(r.entropy_bytes.clone());
+        for p in PowerId::ALL {
+            let now = subs.get(&p).map(|s| {
+                (
+                    s.orders.iter().map(|o| o.text.clone()).collect::<Vec<_>>(),
+                    s.entropy.clone(),
+                )
+            });
+            let then = r.orders.get(&p).cloned();
+            if now != then {
+                changed.push(p);
+            }
+        }
+    }
+    let lock = LockFile {
+        game: game.to_string(),
+        phase: open,
+        commitment: commitment.to_string(),
+        dice: if manual.is_some() { "manual" } else { "committed" }.to_string(),
+        manual_dice: manual.map(str::to_string),
+        redo_of: redo.as_ref().map(|r| r.entry.clone()),
+        powers: sub_bytes
+            .iter()
+            .map(|(p, b)| {
+                let by = if subs[p].by == "moderator" {
+                    "moderator"
+                } else {
+                    "player"
+                };
+                (
+                    *p,
+                    LockedPower {
+                        by: by.to_string(),
+                        receipt: submission::receipt_of(b),
+                        entropy: entropy.get(p).cloned().unwrap_or_default(),
+                    },
+                )
+            })
+            .collect(),
+    };
+    Ok(Inputs {
+        subs,
+        orders,
+        sub_bytes,
+        entropy,
+        entropy_bytes,
+        redo,
+        changed,
+        lock,
+    })
+}
+
+/// Queue the orders lock of the open phase (`run` sends it before it
+/// resolves). Call with the game lock held.
+pub fn queue_lock(dir: &GameDir, now: chrono::DateTime<chrono::Utc>) -> Result<()> {
+    let state = dir.load_state()?;
+    let Some(rec) = phase::record(dir)? else { return Ok(()) };
+    let i = inputs(dir, &state.game, state.phase, &rec.commitment, None)?;
+    super::lock::queue(dir, &i.lock, now)?;
     Ok(())
 }
 
@@ -297,7 +484,22 @@ fn resolve_locked(dir: &GameDir, opts: &ResolveOptions, engine: Engine) -> Resul
         );
     }
 
-    let subs = submission::load_all(dir)?;
+    let Inputs {
+        subs,
+        orders,
+        sub_bytes,
+        entropy,
+        entropy_bytes,
+        redo,
+        changed,
+        lock,
+    } = inputs(
+        dir,
+        &state.game,
+        state.phase,
+        &rec.commitment,
+        opts.manual_dice.as_deref(),
+    )?;
     // A submission stored for another phase must never be carried out in
     // this one (ingest checks the phase under the lock; this is the
     // last guard).
@@ -309,13 +511,10 @@ fn resolve_locked(dir: &GameDir, opts: &ResolveOptions, engine: Engine) -> Resul
             state.phase
         )));
     }
-    let mut orders = PhaseOrders::new();
-    let mut entropy = Entropy::new();
-    for (p, s) in &subs {
-        orders.insert(*p, s.orders.clone());
-        if let Some(e) = &s.entropy {
-            entropy.insert(*p, e.clone());
-        }
+    // Every player sees what is locked before the result (a no-op when
+    // `run` queued and sent this same lock already).
+    if !config.players.is_empty() {
+        super::lock::queue(dir, &lock, now_time(opts))?;
     }
 
     let manual = opts.manual_dice.is_some();
@@ -332,21 +531,11 @@ fn resolve_locked(dir: &GameDir, opts: &ResolveOptions, engine: Engine) -> Resul
     if manual {
         dice.finish().map_err(|e| anyhow!("--manual-dice: {e}"))?;
     }
-    // The report says who was late and what stood in for their orders.
-    for (i, p) in opts.late.iter().enumerate() {
-        res.outcomes.insert(
-            i,
-            rules::Outcome::new(
-                "3.7",
-                "no-orders",
-                format!(
-                    "{} sent no orders by the deadline; its standing orders and the documented defaults applied",
-                    p.name()
-                ),
-            )
-            .power(*p),
-        );
-    }
+    // The report says who was late and what an undo changed; the entry
+    // records both so that replay adds the same outcomes.
+    let redo_of = redo.as_ref().map(|r| r.entry.clone());
+    let preface = preface_outcomes(&opts.late, redo_of.as_deref(), &changed);
+    res.outcomes.splice(0..0, preface);
     let rolls = dice.log().to_vec();
 
     let next = res.state.phase;
@@ -357,21 +546,43 @@ fn resolve_locked(dir: &GameDir, opts: &ResolveOptions, engine: Engine) -> Resul
     draft.commitment = Some(rec.commitment.clone());
     draft.next_phase = Some(next);
     draft.next_commitment = Some(next_commitment.clone());
+    draft.late = opts.late.clone();
+    draft.redo_of = redo_of;
+    draft.changed = changed;
+    let mut notes = Vec::new();
     if let Some(list) = &opts.manual_dice {
-        draft.note = format!("resolved with manual dice entered by the moderator: {list}");
+        notes.push(format!("resolved with manual dice entered by the moderator: {list}"));
     }
+    let previews = phase::previews(dir)?;
+    if previews > 0 {
+        notes.push(format!(
+            "{previews} preview(s) with throwaway seeds were run before this resolution"
+        ));
+    }
+    let by_mod: Vec<&str> = subs
+        .iter()
+        .filter(|(_, s)| s.by == "moderator")
+        .map(|(p, _)| p.id())
+        .collect();
+    if !by_mod.is_empty() {
+        notes.push(format!("orders entered by the moderator for: {}", by_mod.join(", ")));
+    }
+    draft.note = notes.join("; ");
     draft.file("state-before.toml", state_bytes);
-    for (p, s) in &subs {
-        draft.file(&format!("orders/{}.toml", p.id()), submission_bytes(dir, *p, s)?);
+    draft.file("lock.toml", toml::to_string(&lock).context("serialising lock.toml")?);
+    for (p, bytes) in sub_bytes {
+        draft.file(&format!("orders/{}.toml", p.id()), bytes);
     }
     draft.file("seed", format!("{}\n", crate::dice::to_hex(&seed)));
-    let ef = EntropyFile {
-        entropy: entropy.clone(),
+    let entropy_text = match entropy_bytes {
+        Some(b) => b,
+        None => toml::to_string(&EntropyFile {
+            entropy: entropy.clone(),
+        })
+        .context("serialising entropy.toml")?
+        .into_bytes(),
     };
-    draft.file(
-        "entropy.toml",
-        toml::to_string(&ef).context("serialising entropy.toml")?,
-    );
+    draft.file("entropy.toml", entropy_text);
     let log = DiceLog { rolls: rolls.clone() };
     draft.file("dice.toml", toml::to_string(&log).context("serialising dice.toml")?);
     let of = OutcomesFile {
@@ -432,12 +643,11 @@ pub fn orders_of(subs: &BTreeMap<PowerId, submission::Submission>) -> PhaseOrder
     subs.iter().map(|(p, s)| (*p, s.orders.clone())).collect()
 }
 
-/// Record a moderator action that replaces the state (a rollback, a
-/// correction) as a history entry of `kind` (`undo`, `moderator`), with
-/// `state-before.toml`, `state-after.toml` and `files`, reveal the
-/// abandoned phase's seed, and reopen the new state's phase under a fresh
-/// commitment. Same commit point and recovery
-/// as a resolution. Call with the game lock held.
+/// Record a moderator action that replaces the state (a correction) as a
+/// history entry of `kind`, with `state-before.toml`, `state-after.toml`
+/// and `files`, reveal the abandoned phase's seed, and open the new
+/// state's phase under a fresh commitment. Same commit point and
+/// recovery as a resolution. Call with the game lock held.
 pub fn record_state_change(
     dir: &GameDir,
     kind: &str,
@@ -445,26 +655,81 @@ pub fn record_state_change(
     new_state: &crate::state::State,
     files: BTreeMap<String, Vec<u8>>,
 ) -> Result<history::EntryInfo> {
+    record_change(dir, kind, note, new_state, files, None)
+}
+
+/// Roll back the resolution recorded in entry `undone`: the undo entry is
+/// named after the phase it reopens, reveals the seed of the phase that
+/// was open (abandoned), and reopens the phase under its own seed and
+/// commitment, so resolving it again gives the same die for each purpose.
+pub fn record_undo(
+    dir: &GameDir,
+    undone: &str,
+    note: &str,
+    new_state: &crate::state::State,
+    files: BTreeMap<String, Vec<u8>>,
+) -> Result<history::EntryInfo> {
+    record_change(dir, "undo", note, new_state, files, Some(undone))
+}
+
+fn record_change(
+    dir: &GameDir,
+    kind: &str,
+    note: &str,
+    new_state: &crate::state::State,
+    files: BTreeMap<String, Vec<u8>>,
+    undone: Option<&str>,
+) -> Result<history::EntryInfo> {
     recover(dir)?;
     let before = fs::read(dir.state()).with_context(|| format!("cannot read {}", dir.state().display()))?;
     let old = dir.load_state()?;
-    // The open phase is abandoned: reveal its seed under its commitment
-    // (with an empty dice log), so nobody need wonder whether the
-    // moderator peeked at it before choosing to roll back.
+    // The open phase is abandoned: reveal its seed under its commitment,
+    // so nobody need wonder whether the moderator peeked at it before
+    // choosing to roll back.
     let discarded = match (phase::commitment(dir)?, phase::read_seed(dir)) {
         (Some(c), Ok(seed)) => Some((c, seed)),
         _ => None,
     };
-    let c = phase::stage_next(dir, &new_state.game, new_state.phase)?;
-    let mut draft = Draft::new(kind, &new_state.game, old.phase);
+    let mut draft = match undone {
+        Some(name) => {
+            let root = history::entry_dir(dir, name);
+            let (rec, _) = history::read_entry(dir, name)?;
+            let seed = crate::dice::parse_hex32(&store::read_text(&root.join("seed"))?)
+                .map_err(|e| anyhow!("{}/seed: {e}", root.display()))?;
+            let kept = rec
+                .commitment
+                .ok_or_else(|| anyhow!("history/{name} has no commitment to reopen"))?;
+            let c = phase::stage_next_with(dir, &new_state.game, new_state.phase, &seed)?;
+            if c != kept {
+                anyhow::bail!("history/{name}: its seed does not give its commitment {kept}");
+            }
+            let mut d = Draft::new(kind, &new_state.game, new_state.phase);
+            d.undone = Some(name.to_string());
+            d.next_commitment = Some(c);
+            if let Some((commitment, seed)) = discarded {
+                d.abandoned_phase = Some(old.phase);
+                d.abandoned_commitment = Some(commitment);
+                d.file("abandoned-seed", format!("{}\n", crate::dice::to_hex(&seed)));
+            }
+            d
+        }
+        None => {
+            let c = phase::stage_next(dir, &new_state.game, new_state.phase)?;
+            let mut d = Draft::new(kind, &new_state.game, old.phase);
+            d.next_commitment = Some(c);
+            if let Some((commitment, seed)) = discarded {
+                d.commitment = Some(commitment);
+                d.file("seed", format!("{}\n", crate::dice::to_hex(&seed)));
+                d.file("dice.toml", toml::to_string(&history::DiceLog::default())?);
+                d.file("entropy.toml", toml::to_string(&EntropyFile::default())?);
+            }
+            d
+        }
+    };
     draft.note = note.to_string();
     draft.next_phase = Some(new_state.phase);
-    draft.next_commitment = Some(c);
-    draft.files = files;
-    if let Some((commitment, seed)) = discarded {
-        draft.commitment = Some(commitment);
-        draft.file("seed", crate::dice::to_hex(&seed));
-        draft.file("dice.toml", toml::to_string(&history::DiceLog::default())?);
+    for (k, v) in files {
+        draft.file(&k, v);
     }
     draft.file("state-before.toml", before);
     draft.file("state-after.toml", new_state.to_toml());

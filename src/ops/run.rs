@@ -338,6 +338,14 @@ fn run_game_grouped(dir: &GameDir, incoming: &[Source], now: DateTime<Utc>) -> R
                 now: Some(clock::stamp(now)),
                 late: late.clone(),
             };
+            // The orders lock goes out before the result (docs/dice.md).
+            resolve::queue_lock(dir, now)?;
+            let sender = transport::sender(dir, &dir.load_config()?.mail.transport)?;
+            for d in transport::send_all(dir, Some(&sender), &[], now)? {
+                if let Delivery::Sent { .. } = d {
+                    report.sent += 1;
+                }
+            }
             match resolve::resolve_game_locked(dir, &opts)? {
                 Resolved::Done(s) => {
                     dir.save_schedule(&schedule)?;

@@ -138,8 +138,24 @@ struct Chain {
     state_after: Option<(String, String)>,
     /// (entry name, commitment it opened)
     next_commitment: Option<(String, String)>,
-    /// seed hex -> entry that revealed it
-    seeds: BTreeMap<String, String>,
+    /// seed hex -> (entry that revealed it, its commitment)
+    seeds: BTreeMap<String, (String, String)>,
+    /// Resolutions so far: entry name -> (phase, commitment, SHA-256 of
+    /// its entropy.toml).
+    resolved: BTreeMap<String, (crate::ids::PhaseId, String, String)>,
+    /// When the latest entry that opened a phase was an undo: the entry
+    /// it rolled back (whose key the reopened phase keeps).
+    reopened_from: Option<String>,
+}
+
+/// Replay's carried state: the scenario (loaded once) and the state the
+/// last replayed phase produced, keyed by the hash of the recorded
+/// `state-after.toml` it equals, so the next phase need not parse its
+/// `state-before.toml`.
+struct Replayer {
+    engine: Engine,
+    scenario: Option<std::result::Result<std::sync::Arc<crate::scenario::Scenario>, String>>,
+    carried: Option<(String, crate::state::State)>,
 }
 
 /// Verify the game in `dir`. Operational failures (no such directory) are
@@ -176,6 +192,11 @@ pub fn verify_game_with(dir: &GameDir, opts: &VerifyOptions, engine: Engine) -> 
         }
     }
     let mut chain = Chain::default();
+    let mut replayer = opts.replay.then_some(Replayer {
+        engine,
+        scenario: None,
+        carried: None,
+    });
     for n in 1..=head.entries {
         let Some(name) = listing.get(&n) else {
             cx.problem(
@@ -190,7 +211,7 @@ pub fn verify_game_with(dir: &GameDir, opts: &VerifyOptions, engine: Engine) -> 
             continue;
         };
         cx.report.entries += 1;
-        check_entry(dir, name, n, &mut chain, &mut cx, opts.replay.then_some(engine));
+        check_entry(dir, name, n, &mut chain, &mut cx, replayer.as_mut());
     }
     // The head names the last entry.
     if head.entries > 0 {
@@ -268,7 +289,7 @@ fn files_on_disk(root: &Path) -> BTreeSet<String> {
     out
 }
 
-fn check_entry(dir: &GameDir, name: &str, n: u32, chain: &mut Chain, cx: &mut Ctx, replay: Option<Engine>) {
+fn check_entry(dir: &GameDir, name: &str, n: u32, chain: &mut Chain, cx: &mut Ctx, replay: Option<&mut Replayer>) {
     let root = history::entry_dir(dir, name);
     let (rec, bytes) = match history::read_entry(dir, name) {
         Ok(x) => x,
@@ -349,15 +370,201 @@ fn check_entry(dir: &GameDir, name: &str, n: u32, chain: &mut Chain, cx: &mut Ct
         chain.state_after = Some((name.to_string(), sha256_hex(after)));
     }
 
+    check_undo(name, &rec, &content, chain, cx);
     check_dice(name, &rec, &content, chain, cx);
     if let Some(c) = &rec.next_commitment {
         chain.next_commitment = Some((name.to_string(), c.clone()));
+        chain.reopened_from = if rec.kind == "undo" { rec.undone.clone() } else { None };
     }
-    if let Some(engine) = replay
-        && rec.kind == "resolve"
+    if let Some(r) = replay {
+        if rec.kind == "resolve" {
+            replay_entry(dir, name, &rec, &content, cx, r);
+        } else {
+            r.carried = None;
+        }
+    }
+}
+
+/// An undo entry (docs/dice.md 6): it abandons the phase that was open
+/// (revealing its seed) and reopens the phase of the entry it rolls back
+/// under that entry's commitment.
+fn check_undo(name: &str, rec: &EntryRecord, content: &BTreeMap<String, Vec<u8>>, chain: &mut Chain, cx: &mut Ctx) {
+    if rec.kind != "undo" || rec.format < 2 {
+        return;
+    }
+    match &rec.undone {
+        None => cx.problem(name, "an undo entry must name the entry it rolls back (undone)"),
+        Some(u) => match chain.resolved.get(u) {
+            None => cx.problem(name, format!("it rolls back {u}, which is not an earlier resolution")),
+            Some((ph, c, _)) => {
+                if rec.phase != *ph || rec.next_phase != Some(*ph) {
+                    cx.problem(
+                        name,
+                        format!("it rolls back {u} of {ph}, so it must be named after and reopen {ph}"),
+                    );
+                }
+                if rec.next_commitment.as_deref() != Some(c.as_str()) {
+                    cx.problem(
+                        name,
+                        format!(
+                            "the reopened phase must keep the commitment {} of {u} (no re-roll)",
+                            short(c)
+                        ),
+                    );
+                }
+            }
+        },
+    }
+    if rec.commitment.is_some() {
+        cx.problem(name, "an undo entry resolves nothing, so it has no commitment");
+    }
+    let Some(ac) = &rec.abandoned_commitment else { return };
+    if let Some((pname, prev)) = &chain.next_commitment
+        && prev != ac
     {
-        replay_entry(dir, name, &content, cx, engine);
+        cx.problem(
+            name,
+            format!(
+                "it abandons commitment {} but entry {pname} published {}",
+                short(ac),
+                short(prev)
+            ),
+        );
     }
+    let Some(ap) = rec.abandoned_phase else {
+        cx.problem(name, "abandoned_commitment without abandoned_phase");
+        return;
+    };
+    match content
+        .get("abandoned-seed")
+        .map(|b| dice::parse_hex32(&String::from_utf8_lossy(b)))
+    {
+        None => cx.problem(
+            name,
+            "the abandoned phase's seed is not revealed (no abandoned-seed file)",
+        ),
+        Some(Err(e)) => cx.problem(name, format!("abandoned-seed: {e}")),
+        Some(Ok(seed)) => {
+            let got = dice::commitment(&rec.game, &ap.to_string(), &seed);
+            if got != *ac {
+                cx.problem(
+                    name,
+                    format!(
+                        "abandoned-seed does not match the commitment {} of {ap} (it gives {})",
+                        short(ac),
+                        short(&got)
+                    ),
+                );
+            }
+            note_seed(name, &dice::to_hex(&seed), ac, chain, cx);
+        }
+    }
+}
+
+/// No seed serves two commitments (a seed is revealed again only by the
+/// re-resolution of a phase reopened by an undo, or when that phase is
+/// abandoned again: the same commitment).
+fn note_seed(name: &str, seed_hex: &str, commitment: &str, chain: &mut Chain, cx: &mut Ctx) {
+    match chain.seeds.get(seed_hex) {
+        Some((first, c)) if c != commitment => cx.problem(
+            name,
+            format!("the seed was already used by entry {first} for another commitment (a reused seed)"),
+        ),
+        Some(_) => {}
+        None => {
+            chain
+                .seeds
+                .insert(seed_hex.to_string(), (name.to_string(), commitment.to_string()));
+        }
+    }
+}
+
+/// `lock.toml` (docs/dice.md, "The orders lock"): what every player was
+/// mailed before the result is what was resolved.
+fn check_lock(
+    name: &str,
+    rec: &EntryRecord,
+    content: &BTreeMap<String, Vec<u8>>,
+    entropy: &BTreeMap<PowerId, String>,
+    cx: &mut Ctx,
+) {
+    let lock = match content.get("lock.toml").map(|b| parse::<history::LockFile>(b)) {
+        None => return cx.problem(name, "lock.toml is missing (the orders lock mailed before the result)"),
+        Some(Err(e)) => return cx.problem(name, format!("lock.toml: {e}")),
+        Some(Ok(l)) => l,
+    };
+    if Some(&lock.commitment) != rec.commitment.as_ref() || lock.phase != rec.phase || lock.redo_of != rec.redo_of {
+        cx.problem(
+            name,
+            "lock.toml locks another phase, commitment or re-resolution than the entry's",
+        );
+    }
+    let mut locked = BTreeSet::new();
+    for (rel, b) in content {
+        let Some(power) = rel
+            .strip_prefix("orders/")
+            .and_then(|r| r.strip_suffix(".toml"))
+            .and_then(PowerId::parse)
+        else {
+            continue;
+        };
+        locked.insert(power);
+        let by = parse::<Submission>(b).map(|s| s.by).unwrap_or_default();
+        match lock.powers.get(&power) {
+            None => cx.problem(name, format!("{rel} was resolved but is not in lock.toml")),
+            Some(l) => {
+                if l.receipt != sha256_hex(b) {
+                    cx.problem(name, format!("lock.toml locks another receipt for {}", power.id()));
+                }
+                if (by == "moderator") != (l.by == "moderator") {
+                    cx.problem(
+                        name,
+                        format!("lock.toml does not say who entered the orders of {} ({by})", power.id()),
+                    );
+                }
+                if entropy.get(&power).map(String::as_str).unwrap_or_default() != l.entropy {
+                    cx.problem(name, format!("lock.toml locks other entropy for {}", power.id()));
+                }
+            }
+        }
+    }
+    for p in lock.powers.keys().filter(|p| !locked.contains(p)) {
+        cx.problem(
+            name,
+            format!("lock.toml locks orders of {} that the entry does not hold", p.id()),
+        );
+    }
+    let sources: BTreeSet<String> = content
+        .get("dice.toml")
+        .and_then(|b| parse::<DiceLog>(b).ok())
+        .map(|l| l.rolls.iter().map(|r| r.source.to_string()).collect())
+        .unwrap_or_default();
+    let want = if lock.dice == "manual" { "manual" } else { "committed" };
+    if sources.iter().any(|s| s != want) {
+        cx.problem(
+            name,
+            format!("lock.toml says the dice are {}, the dice log does not", lock.dice),
+        );
+    }
+}
+
+/// The entropy a format-2 resolution must have used (docs/dice.md 2): each
+/// power with a stored submission contributes its receipt and typed text.
+fn expected_entropy(name: &str, content: &BTreeMap<String, Vec<u8>>, cx: &mut Ctx) -> BTreeMap<PowerId, String> {
+    let mut out = BTreeMap::new();
+    for (rel, b) in content {
+        let Some(p) = rel.strip_prefix("orders/").and_then(|r| r.strip_suffix(".toml")) else {
+            continue;
+        };
+        let Some(power) = PowerId::parse(p) else { continue };
+        match parse::<Submission>(b) {
+            Ok(s) => {
+                out.insert(power, dice::power_entropy(&sha256_hex(b), s.entropy.as_deref()));
+            }
+            Err(e) => cx.problem(name, format!("{rel}: {e}")),
+        }
+    }
+    out
 }
 
 fn check_dice(name: &str, rec: &EntryRecord, content: &BTreeMap<String, Vec<u8>>, chain: &mut Chain, cx: &mut Ctx) {
@@ -401,14 +608,7 @@ fn check_dice(name: &str, rec: &EntryRecord, content: &BTreeMap<String, Vec<u8>>
         );
     }
     let seed_hex = dice::to_hex(&seed);
-    if let Some(first) = chain.seeds.get(&seed_hex) {
-        cx.problem(
-            name,
-            format!("the seed was already used by entry {first} (a reused seed)"),
-        );
-    } else {
-        chain.seeds.insert(seed_hex, name.to_string());
-    }
+    note_seed(name, &seed_hex, c, chain, cx);
     let entropy = match content.get("entropy.toml").map(|b| parse::<EntropyFile>(b)) {
         Some(Ok(e)) => e.entropy,
         Some(Err(e)) => {
@@ -417,6 +617,58 @@ fn check_dice(name: &str, rec: &EntryRecord, content: &BTreeMap<String, Vec<u8>>
         }
         None => BTreeMap::new(),
     };
+    let entropy_hash = content.get("entropy.toml").map(|b| sha256_hex(b)).unwrap_or_default();
+    if rec.kind == "resolve" && rec.format >= 2 {
+        match (&rec.redo_of, &chain.reopened_from) {
+            (Some(r), Some(from)) if r == from => match chain.resolved.get(r) {
+                Some((_, rc, rh)) => {
+                    if rc != c {
+                        cx.problem(name, format!("it redoes {r} but under another commitment (a re-roll)"));
+                    }
+                    if *rh != entropy_hash {
+                        cx.problem(
+                            name,
+                            format!("it redoes {r} but its entropy.toml differs from that entry's (a re-roll)"),
+                        );
+                    }
+                }
+                None => cx.problem(name, format!("it redoes {r}, which is not an earlier resolution")),
+            },
+            (Some(r), _) => cx.problem(
+                name,
+                format!("it says it redoes {r}, but the phase was not reopened by an undo of {r}"),
+            ),
+            (None, Some(from)) => cx.problem(
+                name,
+                format!("the phase was reopened by the undo of {from}, so it must keep that entry's key (redo_of)"),
+            ),
+            (None, None) => {
+                let want = expected_entropy(name, content, cx);
+                if want != entropy {
+                    let differ: Vec<&str> = PowerId::ALL
+                        .iter()
+                        .filter(|p| want.get(p) != entropy.get(p))
+                        .map(|p| p.id())
+                        .collect();
+                    cx.problem(
+                        name,
+                        format!(
+                            "entropy.toml is not each power's receipt and typed text (differs for {})",
+                            differ.join(", ")
+                        ),
+                    );
+                }
+            }
+        }
+    }
+    if rec.kind == "resolve" && rec.format >= 2 {
+        check_lock(name, rec, content, &entropy, cx);
+    }
+    if rec.kind == "resolve" {
+        chain
+            .resolved
+            .insert(name.to_string(), (rec.phase, c.clone(), entropy_hash));
+    }
     let log = match content.get("dice.toml").map(|b| parse::<DiceLog>(b)) {
         Some(Ok(l)) => l,
         Some(Err(e)) => {
@@ -553,7 +805,9 @@ fn check_current(dir: &GameDir, chain: &Chain, cx: &mut Ctx, in_flight: bool) {
                 ),
             );
         }
-        if let Some(first) = chain.seeds.get(&dice::to_hex(&seed)) {
+        if let Some((first, c)) = chain.seeds.get(&dice::to_hex(&seed))
+            && *c != rec.commitment
+        {
             cx.problem(
                 "phase/seed",
                 format!("it was already used by entry {first} (a reused seed)"),
@@ -563,30 +817,42 @@ fn check_current(dir: &GameDir, chain: &Chain, cx: &mut Ctx, in_flight: bool) {
 }
 
 /// Re-adjudicate a resolved phase from its recorded inputs and dice.
-fn replay_entry(dir: &GameDir, name: &str, content: &BTreeMap<String, Vec<u8>>, cx: &mut Ctx, engine: Engine) {
-    let scenario = match dir.load_config().and_then(|c| dir.load_scenario(&c)) {
+fn replay_entry(
+    dir: &GameDir,
+    name: &str,
+    rec: &EntryRecord,
+    content: &BTreeMap<String, Vec<u8>>,
+    cx: &mut Ctx,
+    r: &mut Replayer,
+) {
+    let scenario = match r.scenario.get_or_insert_with(|| {
+        dir.load_config()
+            .and_then(|c| dir.load_scenario(&c))
+            .map_err(|e| format!("{e:#}"))
+    }) {
         Ok(s) => s,
         Err(e) => {
-            cx.problem(name, format!("replay: cannot load the scenario: {e:#}"));
+            cx.problem(name, format!("replay: cannot load the scenario: {e}"));
             return;
         }
     };
-    let before = match content
-        .get("state-before.toml")
-        .map(|b| String::from_utf8_lossy(b).to_string())
-    {
-        Some(t) => t,
-        None => {
-            cx.problem(name, "replay: state-before.toml is missing");
-            return;
-        }
+    let Some(before) = content.get("state-before.toml") else {
+        cx.problem(name, "replay: state-before.toml is missing");
+        r.carried = None;
+        return;
     };
-    let state = match crate::state::State::from_toml(&before) {
-        Ok(s) => s,
-        Err(e) => {
-            cx.problem(name, format!("replay: state-before.toml: {e}"));
-            return;
-        }
+    // The state the previous replay produced, when this entry starts from
+    // it (the usual case): no need to parse state-before.toml again.
+    let carried = r.carried.take().filter(|(h, _)| *h == sha256_hex(before));
+    let state = match carried {
+        Some((_, s)) => s,
+        None => match crate::state::State::from_toml(&String::from_utf8_lossy(before)) {
+            Ok(s) => s,
+            Err(e) => {
+                cx.problem(name, format!("replay: state-before.toml: {e}"));
+                return;
+            }
+        },
     };
     let mut orders = rules::PhaseOrders::new();
     for (rel, b) in content {
@@ -610,7 +876,7 @@ fn replay_entry(dir: &GameDir, name: &str, content: &BTreeMap<String, Vec<u8>>, 
         .unwrap_or_default();
     let mut dice = Replay::new(&log.rolls);
     cx.report.replayed += 1;
-    let res = match engine(&scenario, &state, &orders, &mut dice) {
+    let mut res = match (r.engine)(scenario, &state, &orders, &mut dice) {
         Ok(r) => r,
         Err(rules::EngineError::Dice(dice::DiceError::Exhausted { purpose })) => {
             cx.problem(
@@ -633,9 +899,13 @@ fn replay_entry(dir: &GameDir, name: &str, content: &BTreeMap<String, Vec<u8>>, 
             ),
         );
     }
+    let preface = super::resolve::preface_outcomes(&rec.late, rec.redo_of.as_deref(), &rec.changed);
+    res.outcomes.splice(0..0, preface);
     let got = res.state.to_toml();
     let want = content.get("state-after.toml").cloned().unwrap_or_default();
-    if got.as_bytes() != want.as_slice() {
+    if got.as_bytes() == want.as_slice() {
+        r.carried = Some((sha256_hex(&want), res.state));
+    } else {
         let want = String::from_utf8_lossy(&want);
         let line = got
             .lines()

@@ -27,8 +27,10 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// Schema version of `entry.toml`.
-pub const ENTRY_FORMAT: u32 = 1;
+/// Schema version of `entry.toml`. Format 2: each power's entropy is its
+/// submission's receipt (and typed text), undo keeps the reopened phase's
+/// seed; format 1 entries took the typed text alone.
+pub const ENTRY_FORMAT: u32 = 2;
 /// The `previous` of the first entry and the head of an empty history.
 pub const ZERO: &str = "0000000000000000000000000000000000000000000000000000000000000000";
 
@@ -62,6 +64,29 @@ pub struct EntryRecord {
     /// austria entered by the moderator", …).
     #[serde(default)]
     pub note: String,
+    /// Powers that sent nothing by the deadline: the resolution added a
+    /// `no-orders` outcome for each, in this order, before the engine's
+    /// outcomes (replay adds the same).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub late: Vec<PowerId>,
+    /// A re-resolution after an undo: the entry whose resolution was
+    /// rolled back. Its seed, commitment and entropy are kept, so every
+    /// purpose rolls the same die again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub redo_of: Option<String>,
+    /// Of a re-resolution: the powers whose orders differ from those of
+    /// `redo_of` (what the report says changed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub changed: Vec<PowerId>,
+    /// Of an undo entry: the entry rolled back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub undone: Option<String>,
+    /// Of an undo entry: the phase that was open and is abandoned, and
+    /// its commitment; its seed is revealed in `abandoned-seed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abandoned_phase: Option<PhaseId>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abandoned_commitment: Option<String>,
     /// SHA-256 (hex) of every other file of the entry, by relative path.
     pub files: BTreeMap<String, String>,
 }
@@ -108,6 +133,38 @@ pub struct OutcomesFile {
     pub outcomes: Vec<Outcome>,
 }
 
+/// `lock.toml` of a resolve entry: what was locked and mailed to every
+/// player before the phase was resolved (docs/dice.md, "The orders lock").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LockFile {
+    pub game: String,
+    pub phase: PhaseId,
+    /// The commitment of the phase's seed.
+    pub commitment: String,
+    /// `committed`, or `manual` (dice typed in by the moderator).
+    pub dice: String,
+    /// The manual dice as typed, when `dice = "manual"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub manual_dice: Option<String>,
+    /// A re-resolution after an undo: the entry whose key is kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub redo_of: Option<String>,
+    /// Each power with a stored submission.
+    #[serde(default, rename = "power")]
+    pub powers: BTreeMap<PowerId, LockedPower>,
+}
+
+/// One power's locked submission.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LockedPower {
+    /// `moderator` when the moderator entered the orders, else `player`.
+    pub by: String,
+    /// SHA-256 of the stored submission (`orders/<power>.toml`).
+    pub receipt: String,
+    /// The entropy folded into the key for this power.
+    pub entropy: String,
+}
+
 /// An entry to be written: its kind, phase, links and file contents.
 #[derive(Clone, Debug)]
 pub struct Draft {
@@ -118,6 +175,12 @@ pub struct Draft {
     pub next_phase: Option<PhaseId>,
     pub next_commitment: Option<String>,
     pub note: String,
+    pub late: Vec<PowerId>,
+    pub redo_of: Option<String>,
+    pub changed: Vec<PowerId>,
+    pub undone: Option<String>,
+    pub abandoned_phase: Option<PhaseId>,
+    pub abandoned_commitment: Option<String>,
     /// Relative path (e.g. `orders/france.toml`) -> bytes.
     pub files: BTreeMap<String, Vec<u8>>,
 }
@@ -132,6 +195,12 @@ impl Draft {
             next_phase: None,
             next_commitment: None,
             note: String::new(),
+            late: Vec::new(),
+            redo_of: None,
+            changed: Vec::new(),
+            undone: None,
+            abandoned_phase: None,
+            abandoned_commitment: None,
             files: BTreeMap::new(),
         }
     }
@@ -233,6 +302,12 @@ pub fn stage(dir: &GameDir, draft: &Draft) -> Result<(EntryInfo, Vec<u8>)> {
         next_phase: draft.next_phase,
         next_commitment: draft.next_commitment.clone(),
         note: draft.note.clone(),
+        late: draft.late.clone(),
+        redo_of: draft.redo_of.clone(),
+        changed: draft.changed.clone(),
+        undone: draft.undone.clone(),
+        abandoned_phase: draft.abandoned_phase,
+        abandoned_commitment: draft.abandoned_commitment.clone(),
         files,
     };
     let text = toml::to_string(&rec).context("serialising entry.toml")?;

@@ -107,9 +107,27 @@ pub fn read_seed(dir: &GameDir) -> Result<Seed> {
 }
 
 /// Stage the seed of the phase a resolution will open (`phase/next-seed`,
-/// 0600); returns its commitment.
+/// 0600); returns its commitment. A seed already staged for that phase
+/// (by a resolution interrupted before its commit point) is kept: running
+/// the resolution again cannot draw the next phase's seed anew until it
+/// pleases.
 pub fn stage_next(dir: &GameDir, game: &str, next: PhaseId) -> Result<String> {
-    let seed = draw_seed()?;
+    if let Some(n) = read_next(dir)?
+        && n.phase == next
+    {
+        let seed = dice::parse_hex32(&n.seed).map_err(|e| anyhow::anyhow!("{}: {e}", next_seed_path(dir).display()))?;
+        let c = dice::commitment(game, &next.to_string(), &seed);
+        if c == n.commitment {
+            return Ok(c);
+        }
+    }
+    stage_next_with(dir, game, next, &draw_seed()?)
+}
+
+/// As [`stage_next`] with a given seed: an undo reopens a phase under its
+/// own seed and commitment.
+pub fn stage_next_with(dir: &GameDir, game: &str, next: PhaseId, seed: &Seed) -> Result<String> {
+    let seed = *seed;
     let c = dice::commitment(game, &next.to_string(), &seed);
     let rec = NextSeed {
         phase: next,
@@ -157,6 +175,40 @@ pub fn discard_next(dir: &GameDir) -> Result<()> {
         super::durable::barrier()?;
         std::fs::remove_file(&path).with_context(|| format!("cannot remove {}", path.display()))?;
         super::sync_dir(&dir.phase());
+    }
+    Ok(())
+}
+
+/// `phase/previews`: how many previews (with throwaway seeds) were run in
+/// the open phase; the resolution's entry says so.
+pub fn previews_path(dir: &GameDir) -> PathBuf {
+    dir.phase().join("previews")
+}
+
+/// The number of previews run in the open phase.
+pub fn previews(dir: &GameDir) -> Result<u32> {
+    let path = previews_path(dir);
+    if !path.exists() {
+        return Ok(0);
+    }
+    let text = read_text(&path)?;
+    text.trim()
+        .parse()
+        .map_err(|_| anyhow::anyhow!("{}: '{}' is not a count", path.display(), text.trim()))
+}
+
+/// Count one more preview of the open phase.
+pub fn count_preview(dir: &GameDir) -> Result<u32> {
+    let n = previews(dir)? + 1;
+    atomic_write_mode(&previews_path(dir), format!("{n}\n").as_bytes(), Some(0o600))?;
+    Ok(n)
+}
+
+/// Forget the previews (the phase was resolved or rolled back).
+pub fn clear_previews(dir: &GameDir) -> Result<()> {
+    let path = previews_path(dir);
+    if path.exists() {
+        std::fs::remove_file(&path).with_context(|| format!("cannot remove {}", path.display()))?;
     }
     Ok(())
 }
