@@ -10,7 +10,7 @@ use empereur::ids::{PhaseId, PowerId, Season, Step, Turn};
 use empereur::ops::verify::{VerifyOptions, verify_game};
 use empereur::rules::Outcome;
 use empereur::state::State;
-use empereur::store::history::{self, DiceLog, Draft, EntropyFile, OutcomesFile};
+use empereur::store::history::{self, DiceLog, Draft, EntropyFile, LockFile, LockedPower, OutcomesFile};
 use empereur::store::submission::Submission;
 use empereur::store::{self, GameDir, phase};
 use sha2::{Digest, Sha256};
@@ -71,9 +71,41 @@ fn build(root: &Path) -> (GameDir, usize) {
     for (i, ph) in phases.iter().enumerate() {
         let before = state.to_toml();
         let seed = seed_of(i);
+        // Every power mailed orders; some typed an ENTROPY line too.
         let mut entropy = Entropy::new();
-        for p in PowerId::ALL.iter().take(1 + i % 7) {
-            entropy.insert(*p, format!("{} says {i}", p.id()));
+        let mut subs = Vec::new();
+        let mut lock = LockFile {
+            game: "bench".into(),
+            phase: *ph,
+            commitment: dice::commitment("bench", &ph.to_string(), &seed),
+            dice: "committed".into(),
+            manual_dice: None,
+            redo_of: None,
+            powers: Default::default(),
+        };
+        for (k, p) in PowerId::ALL.iter().enumerate() {
+            let typed = (k <= i % 7).then(|| format!("{} says {i}", p.id()));
+            let sub = toml::to_string(&Submission {
+                power: *p,
+                phase: *ph,
+                by: format!("mail:{}@example.org", p.id()),
+                received: "2026-01-01T00:00:00Z".into(),
+                entropy: typed.clone(),
+                orders: vec![],
+            })
+            .unwrap();
+            let receipt = history::sha256_hex(sub.as_bytes());
+            let e = dice::power_entropy(&receipt, typed.as_deref());
+            lock.powers.insert(
+                *p,
+                LockedPower {
+                    by: "player".into(),
+                    receipt,
+                    entropy: e.clone(),
+                },
+            );
+            entropy.insert(*p, e);
+            subs.push((*p, sub));
         }
         let mut d = Committed::new(&seed, &entropy);
         let count = (i + 1) * ROLLS / n - i * ROLLS / n;
@@ -91,16 +123,9 @@ fn build(root: &Path) -> (GameDir, usize) {
         draft.next_phase = Some(state.phase);
         draft.next_commitment = Some(dice::commitment("bench", &state.phase.to_string(), &seed_of(i + 1)));
         draft.file("state-before.toml", before);
-        for p in PowerId::ALL {
-            let sub = Submission {
-                power: p,
-                phase: *ph,
-                by: format!("mail:{}@example.org", p.id()),
-                received: "2026-01-01T00:00:00Z".into(),
-                entropy: entropy.get(&p).cloned(),
-                orders: vec![],
-            };
-            draft.file(&format!("orders/{}.toml", p.id()), toml::to_string(&sub).unwrap());
+        draft.file("lock.toml", toml::to_string(&lock).unwrap());
+        for (p, sub) in subs {
+            draft.file(&format!("orders/{}.toml", p.id()), sub);
         }
         draft.file("seed", format!("{}\n", dice::to_hex(&seed)));
         draft.file("entropy.toml", toml::to_string(&EntropyFile { entropy }).unwrap());
@@ -138,7 +163,61 @@ fn best<F: FnMut()>(runs: usize, mut f: F) -> Duration {
         .unwrap()
 }
 
+/// A real game: created as `empereur new` does, then `phases` phases
+/// autoplayed with the rules engine (generated orders, committed dice).
+fn played(root: &Path, phases: u32) -> GameDir {
+    let players = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/demo/players.toml");
+    empereur::ops::new::create(&empereur::ops::new::NewOptions {
+        dir: root.to_path_buf(),
+        scenario: "1805".into(),
+        players,
+        options: vec![],
+        id: Some("replay".into()),
+    })
+    .unwrap();
+    let dir = GameDir::new(root);
+    empereur::ops::autoplay::autoplay(&dir, phases, 7, Some("2026-01-01T00:00:00Z")).unwrap();
+    dir
+}
+
+/// verify --replay of a real autoplayed game against `sha256sum` of its
+/// history: replay carries each replayed state into the next phase.
+fn replay_bench() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = played(&tmp.path().join("g"), 120);
+    let mut all = Vec::new();
+    files(&dir.history(), &mut all);
+    let bytes: u64 = all.iter().map(|p| std::fs::metadata(p).unwrap().len()).sum();
+    let replay = VerifyOptions {
+        replay: true,
+        entries: vec![],
+    };
+    let r = verify_game(&dir, &replay).unwrap();
+    assert!(r.ok(), "{:?}", &r.problems[..r.problems.len().min(5)]);
+    let plain = best(3, || {
+        assert!(verify_game(&dir, &VerifyOptions::default()).unwrap().ok())
+    });
+    let v = best(3, || assert!(verify_game(&dir, &replay).unwrap().ok()));
+    let s = best(3, || {
+        let out = Command::new("sha256sum").args(&all).output().expect("sha256sum runs");
+        assert!(out.status.success());
+    });
+    println!(
+        "verify --replay: {} entries ({} replayed), {} files, {:.1} MB: {:.1} ms; verify without replay: {:.1} ms; sha256sum over the same files: {:.1} ms; ratios {:.2} (replay) and {:.2} (verify)",
+        r.entries,
+        r.replayed,
+        all.len(),
+        bytes as f64 / 1e6,
+        v.as_secs_f64() * 1e3,
+        plain.as_secs_f64() * 1e3,
+        s.as_secs_f64() * 1e3,
+        v.as_secs_f64() / s.as_secs_f64(),
+        plain.as_secs_f64() / s.as_secs_f64()
+    );
+}
+
 fn main() {
+    replay_bench();
     let tmp = tempfile::tempdir().unwrap();
     let t = Instant::now();
     let (dir, entries) = build(&tmp.path().join("g"));

@@ -337,3 +337,105 @@ fn orders_the_moderator_enters_are_marked_in_the_lock_mail_and_the_entry() {
         "{out}"
     );
 }
+
+/// A player's mailbox: a copy of every mail queued so far.
+fn mailbox_copy(g: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for e in fs::read_dir(g.join("mail/outbox")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "eml") {
+            fs::copy(&p, to.join(p.file_name().unwrap())).unwrap();
+        }
+    }
+}
+
+fn verify_mails(g: &Path, mails: &Path) -> (i32, String) {
+    let out = bin()
+        .args(["verify", "--power", "russia", "--mails"])
+        .arg(mails)
+        .arg("--game")
+        .arg(g)
+        .output()
+        .unwrap();
+    (out.status.code().unwrap(), String::from_utf8(out.stdout).unwrap())
+}
+
+/// Reseal the history so that it ends after entry `keep`: what a
+/// moderator who wants to hide the later entries would do. Every
+/// file-only check passes afterwards.
+fn truncate_and_reseal(g: &Path, keep: u32) {
+    let dir = GameDir::new(g);
+    let names = history::list(&dir).unwrap();
+    // The moderator knows every seed: the next entry revealed the open one.
+    let seed = fs::read_to_string(entry(g, &names[&(keep + 1)]).join("seed")).unwrap();
+    for (n, name) in &names {
+        if *n > keep {
+            fs::remove_dir_all(entry(g, name)).unwrap();
+        }
+    }
+    let last = &names[&keep];
+    let (rec, bytes) = history::read_entry(&dir, last).unwrap();
+    let head = history::Head {
+        entries: keep,
+        head: history::sha256_hex(&bytes),
+        last: last.clone(),
+    };
+    fs::write(g.join("history/head.toml"), toml::to_string(&head).unwrap()).unwrap();
+    fs::copy(entry(g, last).join("state-after.toml"), g.join("state.toml")).unwrap();
+    fs::write(phase::seed_path(&dir), seed).unwrap();
+    let pr = phase::PhaseRecord {
+        game: rec.game.clone(),
+        phase: rec.next_phase.unwrap(),
+        commitment: rec.next_commitment.clone().unwrap(),
+        chain: head.head.clone(),
+    };
+    fs::write(phase::commitment_path(&dir), toml::to_string(&pr).unwrap()).unwrap();
+}
+
+#[test]
+fn a_resealed_truncated_history_is_caught_by_a_players_mailbox() {
+    let (t, g) = new_game();
+    for _ in 0..4 {
+        submit(&g, PowerId::Russia, "mail:cy@example.org", "2026-01-01T10:00:00Z", None);
+        resolve(&g, None);
+    }
+    let mails = t.path().join("russia-mail");
+    mailbox_copy(&g, &mails);
+    let (code, out) = verify_mails(&g, &mails);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("the mailbox of Russia holds 4 mail(s) of the game"),
+        "{out}"
+    );
+
+    truncate_and_reseal(&g, 2);
+    let (code, out) = verify(&g);
+    assert_eq!(code, 0, "the files alone cannot show it: {out}");
+    let (code, out) = verify_mails(&g, &mails);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("it was sent when the history had 3 entries, but the history has 2: it was truncated"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_resealed_rewritten_history_is_caught_by_a_players_mailbox() {
+    let (t, g) = new_game();
+    for _ in 0..3 {
+        resolve(&g, None);
+    }
+    let mails = t.path().join("russia-mail");
+    mailbox_copy(&g, &mails);
+    // Rewrite history from entry 2 on: drop it and resolve the phase again
+    // under the seed the moderator knows, with other entropy.
+    truncate_and_reseal(&g, 1);
+    submit(&g, PowerId::Russia, "moderator", "2026-01-01T10:00:00Z", Some("better"));
+    resolve(&g, None);
+    resolve(&g, None);
+    let (code, out) = verify(&g);
+    assert_eq!(code, 0, "the files alone cannot show it: {out}");
+    let (code, out) = verify_mails(&g, &mails);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("the history was rewritten"), "{out}");
+}

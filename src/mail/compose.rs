@@ -354,7 +354,10 @@ pub fn turn_reports_to(
                 power.map(|p| p.name()).unwrap_or("the moderator")
             )),
             in_reply_to: None,
-            body: templates.render("turn-report", &view)?,
+            // docs/dice.md, "Anchors": the entry reported and its seed.
+            body: templates.render("turn-report", &view)?
+                + "\n"
+                + &crate::store::history::entry_anchors(dir, &r.entry)?,
             attachments,
             date: now,
         };

@@ -297,6 +297,10 @@ pub fn queue(dir: &GameDir, m: &OutMail) -> Result<Queued> {
     if sent_eml_path(dir, &m.id).exists() {
         return Ok(Queued::AlreadySent);
     }
+    // docs/dice.md, "Anchors": every mail the game sends carries the
+    // chain head and the open phase's commitment.
+    let mut m = m.clone();
+    m.body.push_str(&crate::store::history::anchors(dir)?);
     let bytes = m.build()?;
     let existed = eml_path(dir, &m.id).exists();
     let env = Envelope {

@@ -37,6 +37,13 @@ pub struct VerifyArgs {
     /// Only report on these history entries (number or directory name).
     #[arg(value_name = "ENTRY")]
     pub entries: Vec<String>,
+    /// A player's mailbox (a Maildir, a directory of .eml files, an mbox
+    /// or one .eml): check every anchor the game mailed against the history.
+    #[arg(long, value_name = "DIR|MBOX", requires = "power")]
+    pub mails: Option<PathBuf>,
+    /// Whose mailbox `--mails` is (the power the player plays).
+    #[arg(long, requires = "mails")]
+    pub power: Option<String>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -78,13 +85,25 @@ impl VerifyReport {
 
 pub fn run(a: &VerifyArgs) -> Result<Done> {
     let dir = GameDir::new(&a.game);
-    let r = verify_game(
+    let mut r = verify_game(
         &dir,
         &VerifyOptions {
             replay: a.replay,
             entries: a.entries.clone(),
         },
     )?;
+    if let Some(m) = &a.mails {
+        let power = a.power.as_deref().unwrap_or_default();
+        let power = PowerId::parse(power).ok_or_else(|| anyhow::anyhow!("--power: no power '{power}'"))?;
+        let mr = verify_mails(&dir, m)?;
+        r.notes.push(format!(
+            "the mailbox of {} holds {} mail(s) of the game with {} anchor(s)",
+            power.name(),
+            mr.mails,
+            mr.anchors
+        ));
+        r.problems.extend(mr.problems);
+    }
     for n in &r.notes {
         println!("note: {n}");
     }
@@ -537,7 +556,14 @@ fn check_lock(
     let sources: BTreeSet<String> = content
         .get("dice.toml")
         .and_then(|b| parse::<DiceLog>(b).ok())
-        .map(|l| l.rolls.iter().map(|r| r.source.to_string()).collect())
+        // A scripted die is a problem of its own (check_dice).
+        .map(|l| {
+            l.rolls
+                .iter()
+                .filter(|r| r.source != RollSource::Scripted)
+                .map(|r| r.source.to_string())
+                .collect()
+        })
         .unwrap_or_default();
     let want = if lock.dice == "manual" { "manual" } else { "committed" };
     if sources.iter().any(|s| s != want) {
@@ -927,4 +953,174 @@ fn replay_entry(
     {
         cx.problem(name, "replay: outcomes.toml differs from the re-adjudicated outcomes");
     }
+}
+
+/// What [`verify_mails`] found.
+#[derive(Clone, Debug, Default)]
+pub struct MailReport {
+    /// Mails that carry an anchor of this game.
+    pub mails: usize,
+    pub anchors: usize,
+    pub problems: Vec<Problem>,
+}
+
+/// Raw messages of a mailbox: a Maildir, a directory of message files
+/// (searched recursively; `.json` envelopes skipped), an mbox, or one
+/// message file.
+fn mailbox(path: &Path) -> Result<Vec<(String, Vec<u8>)>> {
+    use anyhow::Context;
+    if path.is_dir() {
+        let mut files = Vec::new();
+        let mut stack = vec![path.to_path_buf()];
+        while let Some(d) = stack.pop() {
+            for e in fs::read_dir(&d).with_context(|| format!("cannot read {}", d.display()))? {
+                let p = e?.path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.extension().is_none_or(|x| x != "json") {
+                    files.push(p);
+                }
+            }
+        }
+        files.sort();
+        return files
+            .into_iter()
+            .map(|p| {
+                let b = fs::read(&p).with_context(|| format!("cannot read {}", p.display()))?;
+                Ok((p.display().to_string(), b))
+            })
+            .collect();
+    }
+    let bytes = fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    if bytes.starts_with(b"From ") {
+        return Ok(crate::mail::ingest::read_mbox(path)?
+            .into_iter()
+            .enumerate()
+            .map(|(i, b)| (format!("{} message {}", path.display(), i + 1), b))
+            .collect());
+    }
+    Ok(vec![(path.display().to_string(), bytes)])
+}
+
+/// Check every anchor the game mailed (docs/dice.md, "Anchors") against
+/// the history in `dir`: each chain head names an entry the history has,
+/// with that hash (a truncated or rewritten history fails); each
+/// commitment, entry and seed is the history's.
+pub fn verify_mails(dir: &GameDir, path: &Path) -> Result<MailReport> {
+    use mail_parser::MessageParser;
+    let head = history::read_head(dir)?;
+    let listing = history::list(dir)?;
+    // Entry number -> (name, hash, record), for the committed entries.
+    let mut entries: BTreeMap<u32, (String, String, EntryRecord)> = BTreeMap::new();
+    for (n, name) in listing.iter().filter(|(n, _)| **n <= head.entries) {
+        if let Ok((rec, bytes)) = history::read_entry(dir, name) {
+            entries.insert(*n, (name.clone(), sha256_hex(&bytes), rec));
+        }
+    }
+    let game = match phase::record(dir)? {
+        Some(r) => r.game,
+        None => entries.values().next().map(|e| e.2.game.clone()).unwrap_or_default(),
+    };
+    let open = phase::record(dir)?;
+    let mut out = MailReport::default();
+    for (at, raw) in mailbox(path)? {
+        let Some(m) = MessageParser::default().parse(&raw) else {
+            continue;
+        };
+        let Some(text) = m.body_text(0) else { continue };
+        let what = format!(
+            "mail '{}' of {} ({at})",
+            m.subject().unwrap_or(""),
+            m.date().map(|d| d.to_rfc3339()).unwrap_or_default()
+        );
+        let mut counted = false;
+        for line in text.lines() {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            let [kw, g, a, b] = f.as_slice() else { continue };
+            if *g != game || !kw.starts_with("Empereur-") {
+                continue;
+            }
+            if !counted {
+                out.mails += 1;
+                counted = true;
+            }
+            out.anchors += 1;
+            let mut problem = |m: String| {
+                out.problems.push(Problem {
+                    at: what.clone(),
+                    message: m,
+                })
+            };
+            match *kw {
+                history::CHAIN => {
+                    let Ok(n) = a.parse::<u32>() else {
+                        problem(format!("'{line}' is not a chain head"));
+                        continue;
+                    };
+                    if n == 0 {
+                        if *b != history::ZERO {
+                            problem(format!("chain head 0 must be {}", history::ZERO));
+                        }
+                    } else if n > head.entries {
+                        problem(format!(
+                            "it was sent when the history had {n} entries, but the history has {}: it was truncated",
+                            head.entries
+                        ));
+                    } else {
+                        match entries.get(&n) {
+                            Some((name, h, _)) if h != b => problem(format!(
+                                "it names entry {n} with hash {}, but {name} hashes to {}: the history was rewritten",
+                                short(b),
+                                short(h)
+                            )),
+                            None => problem(format!("entry {n} it names is missing from the history")),
+                            _ => {}
+                        }
+                    }
+                }
+                history::COMMITMENT => {
+                    let known = entries.values().any(|(_, _, r)| {
+                        (r.phase.to_string() == *a
+                            && (r.commitment.as_deref() == Some(b) || r.abandoned_commitment.as_deref() == Some(b)))
+                            || (r.next_phase.map(|p| p.to_string()).as_deref() == Some(a)
+                                && r.next_commitment.as_deref() == Some(b))
+                            || (r.abandoned_phase.map(|p| p.to_string()).as_deref() == Some(a)
+                                && r.abandoned_commitment.as_deref() == Some(b))
+                    }) || open
+                        .as_ref()
+                        .is_some_and(|o| o.phase.to_string() == *a && o.commitment == *b);
+                    if !known {
+                        problem(format!(
+                            "the commitment {} it published for {a} is not in the history: the history was rewritten",
+                            short(b)
+                        ));
+                    }
+                }
+                history::ENTRY => match entries.values().find(|(name, _, _)| name == a) {
+                    None => problem(format!("it reports entry {a}, which the history does not have")),
+                    Some((_, h, _)) if h != b => problem(format!(
+                        "it reports entry {a} with hash {}, but the history's hashes to {}: rewritten",
+                        short(b),
+                        short(h)
+                    )),
+                    _ => {}
+                },
+                history::SEED => {
+                    let ok = dice::parse_hex32(b).is_ok_and(|seed| {
+                        let c = dice::commitment(&game, a, &seed);
+                        entries
+                            .values()
+                            .any(|(_, _, r)| r.phase.to_string() == *a && r.commitment.as_deref() == Some(c.as_str()))
+                    });
+                    if !ok {
+                        problem(format!(
+                            "the seed it revealed for {a} is not the seed of any resolution of {a} in the history"
+                        ));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(out)
 }

@@ -397,6 +397,46 @@ fn write_synced(path: &Path, bytes: &[u8]) -> Result<()> {
     super::durable::file_written(path, &f)
 }
 
+/// The anchor lines every mail of the game ends with (docs/dice.md,
+/// "Anchors"): the chain head and the open phase's commitment, after a
+/// signature separator so that replies leave them out. Empty when the
+/// directory holds no game (no `phase/commitment`).
+pub fn anchors(dir: &GameDir) -> Result<String> {
+    let Some(rec) = super::phase::record(dir)? else {
+        return Ok(String::new());
+    };
+    let head = read_head(dir)?;
+    Ok(format!(
+        "\n-- \nAnchors of game {g}: keep this mail; `empereur verify --mails` checks them against the history.\n{CHAIN} {g} {} {}\n{COMMITMENT} {g} {} {}\n",
+        head.entries,
+        head.head,
+        rec.phase,
+        rec.commitment,
+        g = rec.game
+    ))
+}
+
+/// The anchor lines of a turn report: the entry it reports and, for a
+/// resolution, its revealed seed.
+pub fn entry_anchors(dir: &GameDir, name: &str) -> Result<String> {
+    let (rec, bytes) = read_entry(dir, name)?;
+    let mut s = format!("{ENTRY} {} {name} {}\n", rec.game, sha256_hex(&bytes));
+    if rec.commitment.is_some() {
+        let seed = read_text(&entry_dir(dir, name).join("seed"))?;
+        s.push_str(&format!("{SEED} {} {} {}\n", rec.game, rec.phase, seed.trim()));
+    }
+    Ok(s)
+}
+
+/// Anchor line keywords: `Empereur-Chain: <game> <entries> <head>`,
+/// `Empereur-Commitment: <game> <phase> <commitment>`,
+/// `Empereur-Entry: <game> <entry directory> <SHA-256 of its entry.toml>`,
+/// `Empereur-Seed: <game> <phase> <seed>`.
+pub const CHAIN: &str = "Empereur-Chain:";
+pub const COMMITMENT: &str = "Empereur-Commitment:";
+pub const ENTRY: &str = "Empereur-Entry:";
+pub const SEED: &str = "Empereur-Seed:";
+
 /// Plain-text render of a phase's outcomes (the moderator's view; the
 /// per-power reports are the report module's).
 pub fn render_report(game: &str, phase: PhaseId, outcomes: &[Outcome], rolls: &[Roll]) -> String {
