@@ -439,3 +439,48 @@ fn a_resealed_rewritten_history_is_caught_by_a_players_mailbox() {
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("the history was rewritten"), "{out}");
 }
+
+#[test]
+fn a_player_verifies_the_exported_history_against_their_mailbox() {
+    let (t, g) = new_game();
+    for _ in 0..3 {
+        submit(
+            &g,
+            PowerId::Russia,
+            "mail:cy@example.org",
+            "2026-01-01T10:00:00Z",
+            Some("snow"),
+        );
+        resolve(&g, None);
+    }
+    let mails = t.path().join("russia-mail");
+    mailbox_copy(&g, &mails);
+    let tarball = t.path().join("history.tar");
+    let out = bin()
+        .args(["export-history", "--game"])
+        .arg(&g)
+        .arg("--out")
+        .arg(&tarball)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let copy = t.path().join("copy");
+    tar::Archive::new(fs::File::open(&tarball).unwrap())
+        .unpack(&copy)
+        .unwrap();
+    // Nothing secret of the open phase, nothing of the players' accounts.
+    let seed = fs::read_to_string(g.join("phase/seed")).unwrap();
+    assert!(!copy.join("phase/seed").exists() && !copy.join("game.toml").exists());
+    let all = fs::read(&tarball).unwrap();
+    assert!(
+        !all.windows(64).any(|w| w == seed.trim().as_bytes()),
+        "the open phase's seed is in the tarball"
+    );
+    let (code, out) = verify_mails(&copy, &mails);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("an exported history"), "{out}");
+    // The same export twice gives the same bytes.
+    let again = t.path().join("again.tar");
+    empereur::ops::export::export(&GameDir::new(&g), &again).unwrap();
+    assert_eq!(fs::read(&again).unwrap(), all);
+}

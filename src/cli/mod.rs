@@ -101,6 +101,8 @@ pub enum Command {
     // == dice: verify, dice (issue 4) ==
     /// Check the dice, the commitments and the history's hash chain.
     Verify(ops::verify::VerifyArgs),
+    /// Write a tarball of the history for players to verify (no secrets of the open phase).
+    ExportHistory(ops::export::ExportArgs),
 
     /// Derive dice by hand (auditors, docs/dice.md).
     #[command(subcommand)]
@@ -153,7 +155,7 @@ pub enum Command {
     Resend(ops::mailing::ResendArgs),
     /// Roll back the last resolution, in the open (an entry in the hash chain).
     Undo(ops::moderate::UndoArgs),
-    /// Resolve a scratch copy of the game for the moderator's eyes only.
+    /// Resolve a scratch copy of the game with a throwaway seed (never the real dice).
     Preview(ops::moderate::PreviewArgs),
     // == end workflow ==
 }
@@ -238,6 +240,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
 
         // == dice ==
         Command::Verify(a) => ops::verify::run(&a),
+        Command::ExportHistory(a) => ops::export::run(&a),
         Command::Dice(c) => ops::dice_cmd::run(&c),
         Command::Resolve(a) => ops::resolve::run(&a),
         // == end dice ==

@@ -314,7 +314,10 @@ pub fn turn_reports_to(
             attachments.push(FileAttachment {
                 name: "dice-log.txt".into(),
                 content_type: "text/plain; charset=utf-8".into(),
-                bytes: log.clone(),
+                bytes: match power {
+                    Some(p) => crate::store::history::dice_log_for(log, r.outcomes, p)?,
+                    None => log.clone(),
+                },
             });
         }
         attachments.push(FileAttachment {

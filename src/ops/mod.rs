@@ -9,6 +9,7 @@ pub mod check;
 pub mod clock;
 pub mod demo;
 pub mod dice_cmd;
+pub mod export;
 pub mod fetch;
 pub mod ingest;
 pub mod mailing;

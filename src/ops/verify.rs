@@ -790,6 +790,12 @@ fn check_current(dir: &GameDir, chain: &Chain, cx: &mut Ctx, in_flight: bool) {
                 format!("it is not the state-after.toml of entry {pname} (changed after resolution)"),
             ),
             Ok(_) => {}
+            // An exported history (`export-history`) has no state.toml.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && !dir.root.join("game.toml").exists() => {
+                cx.report
+                    .notes
+                    .push("no state.toml and no game.toml: an exported history, checked without them".into());
+            }
             Err(e) => cx.problem("state.toml", format!("cannot be read: {e}")),
         }
     }
@@ -1034,7 +1040,18 @@ pub fn verify_mails(dir: &GameDir, path: &Path) -> Result<MailReport> {
             m.date().map(|d| d.to_rfc3339()).unwrap_or_default()
         );
         let mut counted = false;
-        for line in text.lines() {
+        // An anchor is a keyword line and the indented line after it.
+        let mut lines: Vec<String> = Vec::new();
+        for l in text.lines() {
+            match lines.last_mut() {
+                Some(last) if l.starts_with([' ', '\t']) && last.starts_with("Empereur-") => {
+                    last.push(' ');
+                    last.push_str(l.trim());
+                }
+                _ => lines.push(l.trim_end().to_string()),
+            }
+        }
+        for line in &lines {
             let f: Vec<&str> = line.split_whitespace().collect();
             let [kw, g, a, b] = f.as_slice() else { continue };
             if *g != game || !kw.starts_with("Empereur-") {

@@ -407,7 +407,7 @@ pub fn anchors(dir: &GameDir) -> Result<String> {
     };
     let head = read_head(dir)?;
     Ok(format!(
-        "\n-- \nAnchors of game {g}: keep this mail; `empereur verify --mails` checks them against the history.\n{CHAIN} {g} {} {}\n{COMMITMENT} {g} {} {}\n",
+        "\n-- \nAnchors (keep this mail; `empereur verify --mails` checks them):\n{CHAIN} {g} {}\n  {}\n{COMMITMENT} {g} {}\n  {}\n",
         head.entries,
         head.head,
         rec.phase,
@@ -419,23 +419,48 @@ pub fn anchors(dir: &GameDir) -> Result<String> {
 /// The anchor lines of a turn report: the entry it reports and, for a
 /// resolution, its revealed seed.
 pub fn entry_anchors(dir: &GameDir, name: &str) -> Result<String> {
+    if !entry_dir(dir, name).join("entry.toml").is_file() {
+        return Ok(String::new());
+    }
     let (rec, bytes) = read_entry(dir, name)?;
-    let mut s = format!("{ENTRY} {} {name} {}\n", rec.game, sha256_hex(&bytes));
+    let mut s = format!("{ENTRY} {} {name}\n  {}\n", rec.game, sha256_hex(&bytes));
     if rec.commitment.is_some() {
         let seed = read_text(&entry_dir(dir, name).join("seed"))?;
-        s.push_str(&format!("{SEED} {} {} {}\n", rec.game, rec.phase, seed.trim()));
+        s.push_str(&format!("{SEED} {} {}\n  {}\n", rec.game, rec.phase, seed.trim()));
     }
     Ok(s)
 }
 
-/// Anchor line keywords: `Empereur-Chain: <game> <entries> <head>`,
-/// `Empereur-Commitment: <game> <phase> <commitment>`,
-/// `Empereur-Entry: <game> <entry directory> <SHA-256 of its entry.toml>`,
-/// `Empereur-Seed: <game> <phase> <seed>`.
+/// Anchor keywords (docs/dice.md, "Anchors"): `Empereur-Chain: <game>
+/// <entries>`, `Empereur-Commitment: <game> <phase>`, `Empereur-Entry:
+/// <game> <entry directory>`, `Empereur-Seed: <game> <phase>`, each
+/// followed by an indented line with the hash, commitment or seed (mail
+/// lines stay short).
 pub const CHAIN: &str = "Empereur-Chain:";
 pub const COMMITMENT: &str = "Empereur-Commitment:";
 pub const ENTRY: &str = "Empereur-Entry:";
 pub const SEED: &str = "Empereur-Seed:";
+
+/// A power's copy of a dice log (`dice.toml` bytes): only the rolls that
+/// outcomes it may see cite, with the same visibility as the outcomes.
+/// The history keeps the whole log for `verify`; the moderator gets it all.
+pub fn dice_log_for(log: &[u8], outcomes: &[Outcome], power: PowerId) -> Result<Vec<u8>> {
+    let text = std::str::from_utf8(log).context("the dice log is not UTF-8")?;
+    let all: DiceLog = toml::from_str(text).map_err(|e| anyhow::anyhow!("dice.toml: {}", e.message().trim()))?;
+    let seen: std::collections::BTreeSet<&str> = outcomes
+        .iter()
+        .filter(|o| o.visibility.sees(power))
+        .flat_map(|o| o.dice.iter().map(|d| d.purpose.as_str()))
+        .collect();
+    let mine = DiceLog {
+        rolls: all
+            .rolls
+            .into_iter()
+            .filter(|r| seen.contains(r.purpose.as_str()))
+            .collect(),
+    };
+    Ok(toml::to_string(&mine).context("serialising a dice log")?.into_bytes())
+}
 
 /// Plain-text render of a phase's outcomes (the moderator's view; the
 /// per-power reports are the report module's).
@@ -459,4 +484,47 @@ pub fn render_report(game: &str, phase: PhaseId, outcomes: &[Outcome], rolls: &[
         s.push_str(&format!("  {} d{} = {} ({})\n", r.purpose, r.sides, r.result, r.source));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::RollSource;
+
+    #[test]
+    fn a_powers_dice_log_holds_only_the_rolls_of_outcomes_it_sees() {
+        let roll = |p: &str| Roll {
+            purpose: p.into(),
+            sides: 10,
+            result: 4,
+            source: RollSource::Committed,
+        };
+        let log = DiceLog {
+            rolls: vec![
+                roll("land-battle/ulm/1/round-1/attacker"),
+                roll("events/1805-fall/russia/rebellion"),
+                roll("uncited"),
+            ],
+        };
+        let bytes = toml::to_string(&log).unwrap().into_bytes();
+        let outcomes = vec![
+            Outcome::new("4.2", "battle", "Ulm").die("land-battle/ulm/1/round-1/attacker", 4),
+            Outcome::new("4.72", "event", "a rebellion")
+                .die("events/1805-fall/russia/rebellion", 4)
+                .only(vec![PowerId::Russia]),
+        ];
+        let read = |p| -> Vec<String> {
+            let l: DiceLog =
+                toml::from_str(std::str::from_utf8(&dice_log_for(&bytes, &outcomes, p).unwrap()).unwrap()).unwrap();
+            l.rolls.into_iter().map(|r| r.purpose).collect()
+        };
+        assert_eq!(read(PowerId::France), vec!["land-battle/ulm/1/round-1/attacker"]);
+        assert_eq!(
+            read(PowerId::Russia),
+            vec![
+                "land-battle/ulm/1/round-1/attacker",
+                "events/1805-fall/russia/rebellion"
+            ]
+        );
+    }
 }

@@ -1,0 +1,89 @@
+//! `empereur export-history`: a tarball of what a player needs to check
+//! the game with `empereur verify` (and `--mails`): `history/` (the
+//! committed entries and `head.toml`) and `phase/commitment`. Nothing
+//! secret of the open phase (its seed, the staged next seed, orders
+//! not yet resolved) and nothing of the players' accounts (`game.toml`,
+//! mail) is in it.
+#![allow(clippy::disallowed_methods)] // adapter
+
+use super::Done;
+use crate::store::{GameDir, history, phase};
+use anyhow::{Context, Result};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+#[derive(clap::Args, Debug, Clone)]
+#[command(
+    after_help = "Example:\n  empereur export-history --game campaign --out campaign-history.tar\n  tar xf campaign-history.tar -C copy && empereur verify --game copy --mails ~/Mail/empereur --power russia"
+)]
+pub struct ExportArgs {
+    /// The game directory.
+    #[arg(long, short = 'g', default_value = ".")]
+    pub game: PathBuf,
+    /// The tar file to write.
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+pub fn run(a: &ExportArgs) -> Result<Done> {
+    let n = export(&GameDir::new(&a.game), &a.out)?;
+    println!("wrote {} ({n} file(s): history/ and phase/commitment)", a.out.display());
+    Ok(Done::Yes)
+}
+
+/// Write the tarball; returns the number of files in it. Entries are
+/// stored in a fixed order with fixed modes and times, so exporting the
+/// same history twice gives the same bytes.
+pub fn export(dir: &GameDir, out: &Path) -> Result<usize> {
+    let _lock = dir.lock()?;
+    let head = history::read_head(dir)?;
+    let mut files: Vec<(String, PathBuf)> = Vec::new();
+    if history::head_path(dir).is_file() {
+        files.push(("history/head.toml".into(), history::head_path(dir)));
+    }
+    for (n, name) in history::list(dir)? {
+        if n > head.entries {
+            continue; // an uncommitted leftover of a crash
+        }
+        let root = history::entry_dir(dir, &name);
+        let mut inner = Vec::new();
+        walk(&root, &mut inner)?;
+        inner.sort();
+        for p in inner {
+            let rel = p.strip_prefix(&root).unwrap_or(&p).to_string_lossy().replace('\\', "/");
+            files.push((format!("history/{name}/{rel}"), p));
+        }
+    }
+    if phase::commitment_path(dir).is_file() {
+        files.push(("phase/commitment".into(), phase::commitment_path(dir)));
+    }
+    let tmp = out.with_extension("tar.tmp");
+    let f = fs::File::create(&tmp).with_context(|| format!("cannot write {}", tmp.display()))?;
+    let mut tar = tar::Builder::new(f);
+    for (name, path) in &files {
+        let bytes = fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let mut h = tar::Header::new_ustar();
+        h.set_size(bytes.len() as u64);
+        h.set_mode(0o644);
+        h.set_mtime(0);
+        h.set_entry_type(tar::EntryType::Regular);
+        tar.append_data(&mut h, name, bytes.as_slice())
+            .with_context(|| format!("cannot add {name} to {}", tmp.display()))?;
+    }
+    let f = tar.into_inner().context("finishing the tarball")?;
+    f.sync_all()?;
+    fs::rename(&tmp, out).with_context(|| format!("cannot write {}", out.display()))?;
+    Ok(files.len())
+}
+
+fn walk(d: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    for e in fs::read_dir(d).with_context(|| format!("cannot read {}", d.display()))? {
+        let p = e?.path();
+        if p.is_dir() {
+            walk(&p, out)?;
+        } else {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
