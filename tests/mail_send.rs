@@ -207,7 +207,9 @@ fn phase_opening_and_turn_reports_read_well_and_respect_visibility() {
         outcomes: &outcomes,
         seed: Some("ab".repeat(32)),
         entropy: vec!["austria: kaiserschmarrn".into()],
-        dice_log: Some(b"[[roll]]\npurpose = \"land-battle/x\"\nsides = 10\nresult = 7\nsource = \"committed\"\n".to_vec()),
+        dice_log: Some(
+            b"[[roll]]\npurpose = \"land-battle/x\"\nsides = 10\nresult = 7\nsource = \"committed\"\n".to_vec(),
+        ),
     };
     let ids = compose::turn_reports(&g, &t, &cfg, &r, now()).unwrap();
     assert_eq!(ids.len(), 2, "Austria and the moderator");
