@@ -82,6 +82,12 @@ impl Diagnostic {
     ///   = help: did you mean Vienna?
     /// ```
     pub fn render(&self, origin: &str, source: &str) -> String {
+        self.render_in(origin, &Lines::new(source))
+    }
+
+    /// [`Diagnostic::render`] against a source already indexed by line:
+    /// rendering every diagnostic of a long text stays linear in its size.
+    pub fn render_in(&self, origin: &str, lines: &Lines<'_>) -> String {
         let sev = match self.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
@@ -91,7 +97,7 @@ impl Diagnostic {
         let _ = writeln!(out, "{sev}[{}]: {}", self.code, self.message);
         let line_no = self.span.line;
         let _ = writeln!(out, " --> {origin}:{line_no}:{}", self.span.col);
-        if let Some(text) = source.lines().nth(line_no.saturating_sub(1)).filter(|_| line_no > 0) {
+        if let Some(text) = lines.get(line_no) {
             // Control characters would break the caret alignment and a
             // terminal; show them as '?'.
             let shown: String = text
@@ -117,6 +123,35 @@ impl Diagnostic {
             let _ = writeln!(out, "{pad} = help: {help}");
         }
         out
+    }
+}
+
+/// Where each line of a source starts, built once per source, so that a
+/// diagnostic finds its line without rescanning the text (`lines().nth()`
+/// per diagnostic made a long file of rejected lines quadratic).
+pub struct Lines<'a> {
+    source: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> Lines<'a> {
+    pub fn new(source: &'a str) -> Lines<'a> {
+        let mut starts = vec![0];
+        starts.extend(source.match_indices('\n').map(|(i, _)| i + 1));
+        if starts.last() == Some(&source.len()) {
+            starts.pop(); // a final newline ends the last line, opens none
+        }
+        Lines { source, starts }
+    }
+
+    /// Line `no` (1-based) as `str::lines` gives it: without its `\n` or
+    /// `\r\n`.
+    pub fn get(&self, no: usize) -> Option<&'a str> {
+        let start = *self.starts.get(no.checked_sub(1)?)?;
+        let end = self.starts.get(no).map_or(self.source.len(), |next| next - 1);
+        let line = &self.source[start..end];
+        let line = line.strip_suffix('\n').unwrap_or(line);
+        Some(line.strip_suffix('\r').unwrap_or(line))
     }
 }
 
@@ -173,6 +208,17 @@ mod tests {
             text,
             "error[unknown-province]: no province 'Viena'\n --> orders.txt:1:14\n  |\n1 | MOVE corps 1 Viena\n  |              ^^^^^\n  = help: did you mean Vienna?\n"
         );
+    }
+
+    #[test]
+    fn the_line_index_gives_what_str_lines_gives() {
+        for source in ["", "a", "a\n", "a\nb", "a\r\nb\r\n", "\n\nc", "x\ny\n\n"] {
+            let lines = Lines::new(source);
+            let expected: Vec<&str> = source.lines().collect();
+            let got: Vec<&str> = (1..=expected.len() + 1).map_while(|n| lines.get(n)).collect();
+            assert_eq!(got, expected, "{source:?}");
+            assert_eq!(lines.get(0), None);
+        }
     }
 
     #[test]

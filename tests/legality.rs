@@ -385,3 +385,37 @@ fn a_misspelt_name_in_a_hyphen_joined_path_gets_its_own_located_suggestion() {
     assert!(help.starts_with("did you mean Bavaria"), "{help}");
     assert!(!help.contains("Cyrenica") && !help.contains("Brindisi"), "{help}");
 }
+
+/// Check and render a file of `n` order lines, 40 % of them rejected.
+#[allow(clippy::disallowed_methods)] // the test measures time; the core never does
+fn check_and_render(n: usize) -> std::time::Duration {
+    let state = state_at("1805-fall-france");
+    let text: String = (0..n)
+        .map(|i| {
+            if i % 5 < 2 {
+                "MOVE corps 1 -> Viena\n"
+            } else {
+                "STANDING INTERCEPT ON\n"
+            }
+        })
+        .collect();
+    let t = std::time::Instant::now();
+    let c = check(&state, PowerId::France, &text);
+    let shown = orders::render_all(&c, "orders.txt", &text);
+    assert!(shown.len() > n);
+    t.elapsed()
+}
+
+#[test]
+fn checking_a_long_file_of_rejected_lines_stays_linear() {
+    // Issue 19: rendering looked each diagnostic's line up from the start
+    // of the text. Four times the lines may take about four times as long,
+    // never sixteen (a ratio, so the machine's speed does not matter).
+    let small = (0..3).map(|_| check_and_render(500)).min().unwrap();
+    let large = (0..3).map(|_| check_and_render(2_000)).min().unwrap();
+    let ratio = large.as_secs_f64() / small.as_secs_f64().max(1e-6);
+    assert!(
+        ratio < 8.0,
+        "2,000 lines took {ratio:.1}x as long as 500 ({large:?} vs {small:?})"
+    );
+}

@@ -81,8 +81,9 @@ pub fn report(checked: &Checked, origin: &str, source: &str) -> String {
     }
     if !checked.diagnostics.is_empty() {
         out.push('\n');
+        let lines = crate::diagnostic::Lines::new(source);
         for d in &checked.diagnostics {
-            out.push_str(&d.render(origin, source));
+            out.push_str(&d.render_in(origin, &lines));
             out.push('\n');
         }
     }

@@ -311,10 +311,11 @@ fn parse_lines(
 
 /// Render every diagnostic of a check against its source, in order.
 pub fn render_all(checked: &Checked, origin: &str, source: &str) -> String {
+    let lines = crate::diagnostic::Lines::new(source);
     checked
         .diagnostics
         .iter()
-        .map(|d| d.render(origin, source))
+        .map(|d| d.render_in(origin, &lines))
         .collect::<Vec<_>>()
         .join("")
 }

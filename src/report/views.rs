@@ -80,10 +80,11 @@ impl AckView {
         self.accepted_count = checked.accepted.len();
         self.rejected_count = error_lines.len();
         self.orders = rows.into_iter().map(|(_, o)| o).collect();
+        let lines = crate::diagnostic::Lines::new(source);
         self.diagnostics = checked
             .diagnostics
             .iter()
-            .map(|d| d.render("your orders", source).trim_end().to_string())
+            .map(|d| d.render_in("your orders", &lines).trim_end().to_string())
             .collect();
         self
     }
