@@ -75,3 +75,23 @@ mod tests {
         assert!(matches!(d.roll("b", 10), Err(DiceError::Repeated { .. })));
     }
 }
+
+/// The fuzz target's property (`fuzz/fuzz_targets/check.rs`), shared with
+/// the test that runs it over a corpus on stable (`tests/fuzz_corpus.rs`):
+/// any bytes, as lossy text, through `orders::check` for France must not
+/// panic, and every diagnostic must point inside the input and render.
+pub fn check_any_bytes(scenario: &crate::scenario::Scenario, state: &crate::state::State, data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let checked = crate::orders::check(&text, scenario, state, Some(crate::ids::PowerId::France));
+    let lines: Vec<&str> = text.lines().collect();
+    for d in &checked.diagnostics {
+        let s = d.span;
+        if lines.is_empty() {
+            assert_eq!((s.line, s.col, s.len), (1, 1, 0));
+            continue;
+        }
+        let line = lines.get(s.line.wrapping_sub(1)).expect("span line inside the input");
+        assert!(s.col >= 1 && s.col - 1 + s.len <= line.chars().count().max(1), "{d:?}");
+        let _ = d.render("fuzz", &text);
+    }
+}

@@ -293,3 +293,103 @@ fn counts_of_committed_and_manual_rolls_are_exact() {
         3
     );
 }
+
+#[test]
+fn an_entry_beyond_the_head_is_named() {
+    // A directory numbered after the last committed entry (a forger's
+    // addition, or a leftover the head does not count).
+    let (_t, g, names) = played();
+    let extra = "0006-1807-spring-turn-start";
+    let from = entry(&g, &names[4]);
+    let to = g.join("history").join(extra);
+    fs::create_dir(&to).unwrap();
+    fs::copy(from.join("entry.toml"), to.join("entry.toml")).unwrap();
+    only_problem(
+        &g,
+        &format!("{extra}: this entry is not in the chain (history/head.toml counts 5 entries)"),
+    );
+}
+
+#[test]
+fn a_head_counting_no_entries_over_a_history_is_named() {
+    let (_t, g, names) = played();
+    let dir = GameDir::new(&g);
+    let head_path = history::head_path(&dir);
+    let mut head: Head = toml::from_str(&fs::read_to_string(&head_path).unwrap()).unwrap();
+    head.entries = 0;
+    fs::write(&head_path, toml::to_string(&head).unwrap()).unwrap();
+    let (code, out) = verify(&g);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l == "history/head.toml: it counts no entries but has a head"),
+        "{out}"
+    );
+    for n in &names {
+        assert!(
+            out.lines()
+                .any(|l| l == format!("{n}: this entry is not in the chain (history/head.toml counts 0 entries)")),
+            "{out}"
+        );
+    }
+    // With the head zeroed as well, the head itself is consistent: only
+    // the uncounted entries are named.
+    head.head = history::ZERO.to_string();
+    fs::write(&head_path, toml::to_string(&head).unwrap()).unwrap();
+    let (code, out) = verify(&g);
+    assert_eq!(code, 1, "{out}");
+    assert!(!out.contains("has a head"), "{out}");
+}
+
+#[test]
+fn an_open_phase_seed_swapped_under_its_commitment_is_named() {
+    // The secret seed of the open phase no longer matches the commitment
+    // the players were sent (the moderator could then choose the dice).
+    let (_t, g, _names) = played();
+    let dir = GameDir::new(&g);
+    let rec = phase::record(&dir).unwrap().unwrap();
+    let other = [9u8; dice::SEED_LEN];
+    fs::write(phase::seed_path(&dir), format!("{}\n", dice::to_hex(&other))).unwrap();
+    let gives = dice::commitment(&rec.game, &rec.phase.to_string(), &other);
+    only_problem(
+        &g,
+        &format!(
+            "phase/seed: it does not match the commitment {} (it gives {})",
+            &rec.commitment[..12],
+            &gives[..12]
+        ),
+    );
+}
+
+#[test]
+fn replay_names_recorded_outcomes_the_engine_does_not_give() {
+    let (_t, g, names) = played();
+    let e = &names[2];
+    let path = entry(&g, e).join("outcomes.toml");
+    let mut of: OutcomesFile = toml::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    of.outcomes[0].summary.push_str(" (and a fine day it was)");
+    fs::write(&path, toml::to_string(&of).unwrap()).unwrap();
+    reseal(&g, e);
+    let replay = |g: &Path| {
+        empereur::ops::verify::verify_game_with(
+            &GameDir::new(g),
+            &empereur::ops::verify::VerifyOptions {
+                replay: true,
+                entries: vec![],
+            },
+            engine,
+        )
+        .unwrap()
+    };
+    let r = replay(&g);
+    let msgs: Vec<String> = r.problems.iter().map(|p| p.to_string()).collect();
+    assert_eq!(
+        msgs,
+        vec![format!(
+            "{e}: replay: outcomes.toml differs from the re-adjudicated outcomes"
+        )]
+    );
+    // Without the edit, replay agrees with every recorded outcome.
+    let (_t2, g2, _) = played();
+    assert!(replay(&g2).ok(), "{:?}", replay(&g2).problems);
+}

@@ -1,5 +1,7 @@
 //! Any bytes, as lossy text, through `orders::check`: it must not panic
-//! and every diagnostic must point inside the input.
+//! and every diagnostic must point inside the input
+//! (`empereur::testing::check_any_bytes`, which `tests/fuzz_corpus.rs`
+//! also runs over a corpus on stable, in CI).
 #![no_main]
 
 use empereur::ids::PowerId;
@@ -23,17 +25,5 @@ fn setup() -> &'static (Scenario, State) {
 
 fuzz_target!(|data: &[u8]| {
     let (scenario, state) = setup();
-    let text = String::from_utf8_lossy(data);
-    let checked = empereur::orders::check(&text, scenario, state, Some(PowerId::France));
-    let lines: Vec<&str> = text.lines().collect();
-    for d in &checked.diagnostics {
-        let s = d.span;
-        if lines.is_empty() {
-            assert_eq!((s.line, s.col, s.len), (1, 1, 0));
-            continue;
-        }
-        let line = lines.get(s.line.wrapping_sub(1)).expect("span line inside the input");
-        assert!(s.col >= 1 && s.col - 1 + s.len <= line.chars().count().max(1), "{d:?}");
-        let _ = d.render("fuzz", &text);
-    }
+    empereur::testing::check_any_bytes(scenario, state, data);
 });
