@@ -63,19 +63,6 @@ impl Dice for ScriptedDice {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn scripted_dice_refuse_repeats_and_range() {
-        let mut d = ScriptedDice::new(BTreeMap::from([("a".to_string(), 11)]), Some(3));
-        assert!(matches!(d.roll("a", 10), Err(DiceError::OutOfRange { .. })));
-        assert_eq!(d.roll("b", 10), Ok(3));
-        assert!(matches!(d.roll("b", 10), Err(DiceError::Repeated { .. })));
-    }
-}
-
 /// The fuzz target's property (`fuzz/fuzz_targets/check.rs`), shared with
 /// the test that runs it over a corpus on stable (`tests/fuzz_corpus.rs`):
 /// any bytes, as lossy text, through `orders::check` for France must not
@@ -93,5 +80,18 @@ pub fn check_any_bytes(scenario: &crate::scenario::Scenario, state: &crate::stat
         let line = lines.get(s.line.wrapping_sub(1)).expect("span line inside the input");
         assert!(s.col >= 1 && s.col - 1 + s.len <= line.chars().count().max(1), "{d:?}");
         let _ = d.render("fuzz", &text);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scripted_dice_refuse_repeats_and_range() {
+        let mut d = ScriptedDice::new(BTreeMap::from([("a".to_string(), 11)]), Some(3));
+        assert!(matches!(d.roll("a", 10), Err(DiceError::OutOfRange { .. })));
+        assert_eq!(d.roll("b", 10), Ok(3));
+        assert!(matches!(d.roll("b", 10), Err(DiceError::Repeated { .. })));
     }
 }
