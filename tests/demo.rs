@@ -1,7 +1,8 @@
 #![allow(clippy::disallowed_methods)] // the test reads the demo's files
 //! The README's main command, `empereur demo`, run as a user runs it:
 //! it plays its nine phases, every player and the moderator get mail,
-//! and `empereur verify` accepts the game it leaves behind.
+//! and `empereur verify` (also with `--replay`) accepts the game it
+//! leaves behind.
 
 use assert_cmd::Command;
 use std::fs;
@@ -64,4 +65,9 @@ fn the_demo_plays_a_season_and_its_game_verifies() {
     let last = out.lines().last().unwrap_or_default();
     assert!(last.starts_with("ok: 9 entries, "), "{out}");
     assert!(last.ends_with(", 0 manual roll(s)"), "{out}");
+
+    // Re-adjudicating every phase gives the recorded outcomes and states,
+    // late powers included (the demo always has some).
+    let (code, out) = run(&["verify", "--replay", "--game"], &game);
+    assert_eq!(code, 0, "{out}");
 }

@@ -47,7 +47,7 @@ fn only_problem(g: &Path, want: &str) {
     assert_eq!(code, 1, "{out}");
     let problems: Vec<&str> = out
         .lines()
-        .filter(|l| !l.starts_with("note: ") && !l.contains(" problem(s): "))
+        .filter(|l| !l.starts_with("note: ") && !l.starts_with("warning: ") && !l.contains(" problem(s): "))
         .collect();
     assert_eq!(problems, vec![want], "\n{out}");
 }

@@ -659,7 +659,7 @@ fn refuse(
                 attachments: vec![],
                 date: now,
             };
-            if let Some(id) = send_limited(ctx, m, run)? {
+            if let Some(id) = send_limited(ctx, m, run, false)? {
                 h.replies.push(id);
             }
         } else {
@@ -855,13 +855,15 @@ fn reply(
         attachments: vec![],
         date: run.now,
     };
-    send_limited(ctx, m, run)
+    send_limited(ctx, m, run, true)
 }
 
 /// Queue `m` unless every recipient had the day's allowance of replies
 /// (`mail.max_replies_per_day`); recipients over it are dropped and
 /// journalled.
-fn send_limited(ctx: &GameCtx, mut m: OutMail, run: &mut Run) -> Result<Option<String>> {
+/// `anchored`: whether the mail carries the game's anchors (not the fixed
+/// reply to a stranger, which names no game).
+fn send_limited(ctx: &GameCtx, mut m: OutMail, run: &mut Run, anchored: bool) -> Result<Option<String>> {
     let limit = ctx.config.mail.max_replies_per_day();
     let now = run.now;
     let guard = run.guard(ctx)?;
@@ -890,7 +892,11 @@ fn send_limited(ctx: &GameCtx, mut m: OutMail, run: &mut Run) -> Result<Option<S
         }
         m.to = std::mem::take(&mut m.cc);
     }
-    let q = outbox::queue(&ctx.dir, &m)?;
+    let q = if anchored {
+        outbox::queue(&ctx.dir, &m)?
+    } else {
+        outbox::queue_unanchored(&ctx.dir, &m)?
+    };
     if q == outbox::Queued::AlreadySent {
         run.log(&ctx.dir, format!("reply {} was sent already; not queued again", m.id));
     }
@@ -1110,7 +1116,7 @@ pub fn refuse_unrouted(
         attachments: vec![],
         date: run.now,
     };
-    if outbox::queue(host, &m)? != outbox::Queued::AlreadySent {
+    if outbox::queue_unanchored(host, &m)? != outbox::Queued::AlreadySent {
         h.replies.push(m.id);
     }
     Ok(h)

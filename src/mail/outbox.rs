@@ -294,13 +294,26 @@ fn next_seq() -> u128 {
 /// Queue a message: envelope first, then the message (a queued message is
 /// one whose `.eml` exists), both written atomically.
 pub fn queue(dir: &GameDir, m: &OutMail) -> Result<Queued> {
+    queue_with(dir, m, true)
+}
+
+/// Queue a message without the game's anchors: the one fixed reply to a
+/// sender who is not a player names no game (mail issue, reflection), so it
+/// carries no chain head or commitment either.
+pub fn queue_unanchored(dir: &GameDir, m: &OutMail) -> Result<Queued> {
+    queue_with(dir, m, false)
+}
+
+fn queue_with(dir: &GameDir, m: &OutMail, anchored: bool) -> Result<Queued> {
     if sent_eml_path(dir, &m.id).exists() {
         return Ok(Queued::AlreadySent);
     }
-    // docs/dice.md, "Anchors": every mail the game sends carries the
-    // chain head and the open phase's commitment.
+    // docs/dice.md, "Anchors": every mail the game sends to its players
+    // carries the chain head and the open phase's commitment.
     let mut m = m.clone();
-    m.body.push_str(&crate::store::history::anchors(dir)?);
+    if anchored {
+        m.body.push_str(&crate::store::history::anchors(dir)?);
+    }
     let bytes = m.build()?;
     let existed = eml_path(dir, &m.id).exists();
     let env = Envelope {
