@@ -184,7 +184,7 @@ fn orders_acks_and_reports_travel_through_postfix_and_dovecot() {
             "--header",
             "Subject: orders again",
         ])
-        .args(["--body", "GAME demo\nPOWER austria\nPASSWORD aspern\nEND\n"])
+        .args(["--body", "GAME demo\nPOWER austria\nPASSWORD aspern\nNO ORDERS\nEND\n"])
         .status()
         .expect("swaks runs");
     assert!(swaks.success());
@@ -324,7 +324,7 @@ fn orders_acks_and_reports_travel_through_postfix_and_dovecot() {
         outcomes: &outcomes,
         seed: Some("cd".repeat(32)),
         entropy: vec![],
-        dice_log: Some(b"no dice this phase\n".to_vec()),
+        dice_log: Some(b"# no dice this phase\n".to_vec()),
     };
     let ids = compose::turn_reports(&g, &Templates::load(&root).unwrap(), &cfg, &r, Utc::now()).unwrap();
     assert_eq!(ids.len(), 3);
