@@ -37,8 +37,12 @@
 //! and undo, append only), `schedule.toml` (lateness, absences, seconds:
 //! ops::run, mail ingest), `mail/inbox` (mail::archive, never deleted),
 //! `mail/outbox`, `mail/sent`, `mail/mailed.toml` (mail::outbox,
-//! mail::transport, mail::mailed via ops::mailing), `journal.log` (every command that decides
-//! something), `.lock` (every command that writes).
+//! mail::transport, mail::mailed via ops::mailing), `mail/quarantine/`
+//! (mail ingest: messages that could not be answered, with the reason),
+//! `history/NNNN-*/lock.toml` (the orders lock, ops::lock), `.wake`
+//! (store::wake: a cache that lets a quiet `run` return early),
+//! `journal.log` (every command that decides something), `.lock` (every
+//! command that writes).
 
 pub mod autoplay;
 pub mod cli;
