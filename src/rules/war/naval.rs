@@ -22,7 +22,7 @@ use crate::dice::{Dice, DiceError};
 use crate::ids::{Nation, PowerId};
 use crate::rules::{Outcome, Rejection};
 use crate::scenario::Scenario;
-use crate::state::{Location, State, UnitKey, UnitKind};
+use crate::state::{Location, Squadron, State, UnitKey, UnitKind};
 use std::collections::{BTreeMap, BTreeSet};
 
 fn rej(rule: &str, reason: impl Into<String>) -> Rejection {
@@ -44,6 +44,21 @@ fn route<'a>(state_loc: &Location, path: &'a [String]) -> &'a [String] {
     }
 }
 
+/// The squadron a naval order names, if it exists (5.4) and `power` gives
+/// its orders (3.31): the first check of every naval order.
+fn ordered_squadron<'a>(state: &'a State, power: PowerId, squadron: &UnitKey) -> Result<&'a Squadron, Rejection> {
+    let Some(s) = state.squadron(&squadron.nation, squadron.number) else {
+        return Err(rej("5.4", format!("there is no {squadron}")));
+    };
+    if !orders_for(state, power, &s.nation) {
+        return Err(rej(
+            "3.31",
+            format!("{} does not give the orders of {squadron}", power.name()),
+        ));
+    }
+    Ok(s)
+}
+
 /// Check a naval move (5.4): squadron, path, allowance, transport.
 pub fn check_move(
     scenario: &Scenario,
@@ -57,15 +72,7 @@ pub fn check_move(
     if squadron.kind != UnitKind::Squadron {
         return Err(rej("5.4", format!("{squadron} is not a squadron")));
     }
-    let Some(s) = state.squadron(&squadron.nation, squadron.number) else {
-        return Err(rej("5.4", format!("there is no {squadron}")));
-    };
-    if !orders_for(state, power, &s.nation) {
-        return Err(rej(
-            "3.31",
-            format!("{} does not give the orders of {squadron}", power.name()),
-        ));
-    }
+    let s = ordered_squadron(state, power, squadron)?;
     let mover = state.commanding_power(&s.nation).unwrap_or(power);
     let t = &scenario.tables.naval;
     let zones = route(&s.location, path);
@@ -555,15 +562,7 @@ pub fn check_attack(
     squadron: &UnitKey,
     sea: &str,
 ) -> Result<(), Rejection> {
-    let Some(s) = state.squadron(&squadron.nation, squadron.number) else {
-        return Err(rej("5.4", format!("there is no {squadron}")));
-    };
-    if !orders_for(state, power, &s.nation) {
-        return Err(rej(
-            "3.31",
-            format!("{} does not give the orders of {squadron}", power.name()),
-        ));
-    }
+    let s = ordered_squadron(state, power, squadron)?;
     if scenario.map.sea(sea).is_none() {
         return Err(rej("5.4", format!("'{sea}' is not a sea zone")));
     }
@@ -657,15 +656,7 @@ pub fn check_blockade(
     squadron: &UnitKey,
     port: &str,
 ) -> Result<(), Rejection> {
-    let Some(s) = state.squadron(&squadron.nation, squadron.number) else {
-        return Err(rej("5.4", format!("there is no {squadron}")));
-    };
-    if !orders_for(state, power, &s.nation) {
-        return Err(rej(
-            "3.31",
-            format!("{} does not give the orders of {squadron}", power.name()),
-        ));
-    }
+    let s = ordered_squadron(state, power, squadron)?;
     let Some(p) = scenario.map.province(port) else {
         return Err(rej("5.4", format!("'{port}' is not a province")));
     };
