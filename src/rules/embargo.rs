@@ -6,7 +6,10 @@
 //! - Participants (4.243): France, France's allies, powers under an
 //!   enforced peace with France, and powers that joined voluntarily (not
 //!   allied with, at war with, or at enforced peace with France; they may
-//!   leave again). Britain never takes part.
+//!   leave again). Britain never takes part. A power takes part only
+//!   while it controls a port of trade (4.242): the embargo closes ports,
+//!   so a nation without one closes nothing, pays nothing and costs
+//!   Britain nothing.
 //! - Each Winter (4.256–4.258), per participant: it loses the Gold of its
 //!   next year on the British Embargo Track (in the Tax Collection Step),
 //!   Britain loses that year's VP (end of the VP Collection Step), and its
@@ -36,8 +39,10 @@ pub fn may_declare(scenario: &Scenario, state: &State) -> bool {
     in_berlin || state.relations.allied(PowerId::France, PowerId::Prussia)
 }
 
-/// 4.243: whether `p` is in the Continental System now.
-pub fn participates(state: &State, p: PowerId) -> bool {
+/// 4.243: whether `p` is bound to the Continental System now (France,
+/// its allies and powers at enforced peace with it) or has joined it
+/// voluntarily, whether or not it has ports to close.
+fn bound_or_joined(state: &State, p: PowerId) -> bool {
     if !state.embargo.active || p == PowerId::Britain {
         return false;
     }
@@ -48,11 +53,26 @@ pub fn participates(state: &State, p: PowerId) -> bool {
         || (state.power(p).in_embargo && !state.relations.at_war(p, f))
 }
 
+/// 4.242, 4.243: whether `p` controls (4.21) a port of trade with Britain.
+pub fn has_trade_port(scenario: &Scenario, state: &State, p: PowerId) -> bool {
+    scenario
+        .map
+        .provinces
+        .iter()
+        .any(|pr| pr.trade_port && controller(scenario, state, &pr.id) == Some(p))
+}
+
+/// 4.243: whether `p` is in the Continental System now: bound to it or
+/// joined, and holding a port of trade the embargo closes.
+pub fn participates(scenario: &Scenario, state: &State, p: PowerId) -> bool {
+    bound_or_joined(state, p) && has_trade_port(scenario, state, p)
+}
+
 /// Refresh every power's `in_embargo` flag from 4.243 (voluntary members
-/// keep theirs).
-pub fn refresh(state: &mut State) {
+/// keep theirs while they have a port to close).
+pub fn refresh(scenario: &Scenario, state: &mut State) {
     for p in PowerId::ALL {
-        let v = participates(state, p);
+        let v = participates(scenario, state, p);
         state.power_mut(p).in_embargo = v;
     }
 }
@@ -158,7 +178,7 @@ pub fn order(
 
 /// 4.258: the participants' income loss, in the Tax Collection Step.
 pub fn income_loss(scenario: &Scenario, state: &mut State, out: &mut Vec<Outcome>) {
-    refresh(state);
+    refresh(scenario, state);
     for p in PowerId::ALL {
         if !state.power(p).in_embargo {
             continue;
