@@ -27,7 +27,8 @@ use crate::ids::{Nation, PowerId};
 use crate::map::Owner;
 use crate::orders::ast::Situation;
 use crate::rules::Outcome;
-use crate::scenario::tables_war::{BattleTable, lookup};
+use crate::rules::outcome::DieRef;
+use crate::scenario::tables_war::{BattleTable, Row, lookup};
 use crate::scenario::{Arm, Scenario};
 use crate::state::{State, UnitKey};
 use std::collections::{BTreeMap, BTreeSet};
@@ -43,6 +44,13 @@ impl Side {
         match self {
             Side::Attacker => "attacker",
             Side::Defender => "defender",
+        }
+    }
+
+    fn other(self) -> Side {
+        match self {
+            Side::Attacker => Side::Defender,
+            Side::Defender => Side::Attacker,
         }
     }
 }
@@ -62,38 +70,51 @@ struct Force {
     lost: u32,
 }
 
-fn divisions(state: &State, corps: &[UnitKey]) -> (u32, u32, u32) {
-    let mut t = (0, 0, 0);
+/// Divisions of a force by arm.
+#[derive(Clone, Copy, Default)]
+struct Divisions {
+    infantry: u32,
+    cavalry: u32,
+    artillery: u32,
+}
+
+impl Divisions {
+    fn total(self) -> u32 {
+        self.infantry + self.cavalry + self.artillery
+    }
+}
+
+fn divisions(state: &State, corps: &[UnitKey]) -> Divisions {
+    let mut by_arm = Divisions::default();
     for k in corps {
         if let Some(c) = state.corps(&k.nation, k.number) {
             for d in &c.divisions {
                 match d.arm {
-                    Arm::Infantry => t.0 += 1,
-                    Arm::Cavalry => t.1 += 1,
-                    Arm::Artillery => t.2 += 1,
+                    Arm::Infantry => by_arm.infantry += 1,
+                    Arm::Cavalry => by_arm.cavalry += 1,
+                    Arm::Artillery => by_arm.artillery += 1,
                 }
             }
         }
     }
-    t
+    by_arm
 }
 
 fn count(state: &State, corps: &[UnitKey]) -> u32 {
-    let (i, c, a) = divisions(state, corps);
-    i + c + a
+    divisions(state, corps).total()
 }
 
-fn describe(state: &State, f: &Force) -> String {
-    let (i, c, a) = divisions(state, &f.corps);
-    let names: Vec<String> = f.corps.iter().map(|k| k.to_string()).collect();
+fn describe(state: &State, force: &Force) -> String {
+    let by_arm = divisions(state, &force.corps);
+    let names: Vec<String> = force.corps.iter().map(|k| k.to_string()).collect();
     format!(
         "{} ({} inf, {} cav, {} art{})",
         names.join(", "),
-        i,
-        c,
-        a,
-        if f.ghosts > 0 {
-            format!(", {} ghost", f.ghosts)
+        by_arm.infantry,
+        by_arm.cavalry,
+        by_arm.artillery,
+        if force.ghosts > 0 {
+            format!(", {} ghost", force.ghosts)
         } else {
             String::new()
         }
@@ -145,19 +166,21 @@ fn best(t: &BattleTable, legal: &[String]) -> Option<String> {
 
 /// Take `n` losses from a force: ghosts first, then by `loss_order`, from
 /// the largest corps first (ties by corps id). Returns what was lost.
-fn take_losses(t: &BattleTable, state: &mut State, f: &mut Force, n: u32) -> Vec<String> {
+/// Take `n` losses from a force: ghosts first, then by `loss_order`, from
+/// the largest corps first (ties by corps id). Returns what was lost.
+fn take_losses(table: &BattleTable, state: &mut State, force: &mut Force, n: u32) -> Vec<String> {
     let mut lost = Vec::new();
     let mut left = n;
-    let g = left.min(f.ghosts);
-    if g > 0 {
-        f.ghosts -= g;
-        left -= g;
-        lost.push(format!("{g} ghost"));
+    let ghosts_lost = left.min(force.ghosts);
+    if ghosts_lost > 0 {
+        force.ghosts -= ghosts_lost;
+        left -= ghosts_lost;
+        lost.push(format!("{ghosts_lost} ghost"));
     }
-    for arm_id in &t.loss_order {
+    for arm_id in &table.loss_order {
         let Some(arm) = Arm::parse(arm_id) else { continue };
         while left > 0 {
-            let target = f
+            let target = force
                 .corps
                 .iter()
                 .filter_map(|k| state.corps(&k.nation, k.number).map(|c| (k, c)))
@@ -177,57 +200,70 @@ fn take_losses(t: &BattleTable, state: &mut State, f: &mut Force, n: u32) -> Vec
             left -= 1;
         }
     }
-    f.lost += n - left;
+    force.lost += n - left;
     lost
 }
 
-fn side_mods(
-    t: &BattleTable,
+/// The modifier of one side in a combat round, with one reason per term.
+fn round_modifier(
+    table: &BattleTable,
     state: &State,
     own: &Force,
     enemy: &Force,
     defender_home: bool,
     edge: Option<Side>,
 ) -> (i32, Vec<String>) {
-    let m = &t.modifiers;
+    let m = &table.modifiers;
     let mut total = 0;
-    let mut why = Vec::new();
+    let mut reasons = Vec::new();
     let mut add = |v: i32, what: String| {
         if v != 0 {
             total += v;
-            why.push(format!("{v:+} {what}"));
+            reasons.push(format!("{v:+} {what}"));
         }
     };
-    if let Some((n, r)) = &own.leader {
-        add(m.leader_rating * *r as i32, format!("leader {n} rating {r}"));
+    if let Some((name, rating)) = &own.leader {
+        add(
+            m.leader_rating * *rating as i32,
+            format!("leader {name} rating {rating}"),
+        );
     }
-    let (oi, oc, oa) = divisions(state, &own.corps);
-    let (ei, ec, ea) = divisions(state, &enemy.corps);
-    let diff = (oi + oc + oa + own.ghosts) as i32 - (ei + ec + ea + enemy.ghosts) as i32;
+    let own_divisions = divisions(state, &own.corps);
+    let enemy_divisions = divisions(state, &enemy.corps);
+    let diff = (own_divisions.total() + own.ghosts) as i32 - (enemy_divisions.total() + enemy.ghosts) as i32;
     let cap = m.division_difference_cap;
     add(
         (diff * m.per_division_difference).clamp(-cap, cap),
         format!("division difference {diff:+} (capped at {cap})"),
     );
-    if oc > ec {
+    if own_divisions.cavalry > enemy_divisions.cavalry {
         add(
             m.cavalry_superiority,
-            format!("auxiliary: cavalry superiority {oc} to {ec}"),
+            format!(
+                "auxiliary: cavalry superiority {} to {}",
+                own_divisions.cavalry, enemy_divisions.cavalry
+            ),
         );
     }
-    if oa >= m.massed_batteries_min {
-        add(m.massed_batteries, format!("massed batteries ({oa} artillery)"));
+    if own_divisions.artillery >= m.massed_batteries_min {
+        add(
+            m.massed_batteries,
+            format!("massed batteries ({} artillery)", own_divisions.artillery),
+        );
     }
     if own.side == Side::Defender && defender_home {
         add(m.home_defence, "defending its own province (2.11)".into());
     }
     if edge == Some(own.side) {
-        add(t.approach.edge_modifier, "operational edge from the approach".into());
+        add(
+            table.approach.edge_modifier,
+            "operational edge from the approach".into(),
+        );
     }
-    if let Some(o) = own.option.as_ref().and_then(|id| t.option(id)) {
+    if let Some(o) = own.option.as_ref().and_then(|id| table.option(id)) {
         add(o.modifier, format!("combat option {}", o.id));
     }
-    (total, why)
+    (total, reasons)
 }
 
 /// Where a beaten (or withdrawing) group of `power` goes: (province,
@@ -394,401 +430,632 @@ pub fn fight(
     n: u32,
     came_from: &BTreeMap<UnitKey, String>,
 ) -> Result<Vec<Outcome>, DiceError> {
-    let t = &scenario.tables.battle;
-    let me = Nation::Major(active);
-    let mut atk_keys = Vec::new();
-    let mut def_keys = Vec::new();
-    for c in state.corps_in(province) {
-        if c.divisions.is_empty() {
-            continue;
-        }
-        match state.commanding_power(&c.nation) {
-            Some(p) if same_side(state, active, p) => atk_keys.push(c.key()),
-            _ if hostile(state, &me, &c.nation) => def_keys.push(c.key()),
-            _ => {}
-        }
-    }
-    if atk_keys.is_empty() || def_keys.is_empty() {
+    let Some(mut battle) = Battle::join(scenario, state, dice, active, province, n) else {
         return Ok(Vec::new());
-    }
-    let pname = name(scenario, province);
-    let purpose = |step: &str, side: &str| format!("land-battle/{province}/{n}/{step}/{side}");
-    let powers_of =
-        |keys: &[UnitKey]| -> BTreeSet<PowerId> { keys.iter().filter_map(|k| commanding(state, k)).collect() };
-    let principal_of = |keys: &[UnitKey]| -> Option<PowerId> {
-        let mut by: BTreeMap<PowerId, usize> = BTreeMap::new();
-        for k in keys {
-            if let (Some(p), Some(c)) = (commanding(state, k), state.corps(&k.nation, k.number)) {
-                *by.entry(p).or_default() += c.divisions.len();
-            }
-        }
-        by.into_iter()
-            .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
-            .map(|x| x.0)
     };
-    let a_powers = powers_of(&atk_keys);
-    let d_powers = powers_of(&def_keys);
-    let mut atk = Force {
-        side: Side::Attacker,
-        principal: Some(active),
-        leader: leader(state, province, &a_powers),
-        powers: a_powers,
-        corps: atk_keys,
+    if battle.withdrawal_before_battle() {
+        return Ok(battle.outcomes());
+    }
+    battle.approach()?;
+    battle.intrinsic_garrison();
+    battle.combat_options()?;
+    battle.combat_rounds()?;
+    let winner = battle.winner();
+    battle.pursuit(winner)?;
+    battle.commander_casualties(winner)?;
+    battle.clear_empty_corps();
+    battle.loser_retreats(winner, came_from);
+    battle.victory_points(winner);
+    battle.summarise(winner);
+    Ok(battle.outcomes())
+}
+
+/// One land battle in progress: both forces and the report being written,
+/// advanced one step of the Battle Sequence (2.41) per method.
+struct Battle<'a> {
+    scenario: &'a Scenario,
+    table: &'a BattleTable,
+    state: &'a mut State,
+    dice: &'a mut dyn Dice,
+    active: PowerId,
+    province: &'a str,
+    /// The battle's number this phase, part of every dice purpose.
+    number: u32,
+    attacker: Force,
+    defender: Force,
+    attacker_name: String,
+    defender_name: String,
+    /// The side that won the approach (QA01), if either did.
+    edge: Option<Side>,
+    /// The defender fights in its own home province (2.11, 2.25).
+    defender_home: bool,
+    /// The detailed outcome, seen by both sides.
+    report: Outcome,
+}
+
+/// The force of the winner and of the loser.
+fn winner_and_loser<'f>(
+    attacker: &'f mut Force,
+    defender: &'f mut Force,
+    winner: Side,
+) -> (&'f mut Force, &'f mut Force) {
+    match winner {
+        Side::Attacker => (attacker, defender),
+        Side::Defender => (defender, attacker),
+    }
+}
+
+/// The power with most divisions among `keys` (ties to the lower id).
+fn principal_of(state: &State, keys: &[UnitKey]) -> Option<PowerId> {
+    let mut divisions_by_power: BTreeMap<PowerId, usize> = BTreeMap::new();
+    for k in keys {
+        if let (Some(p), Some(c)) = (commanding(state, k), state.corps(&k.nation, k.number)) {
+            *divisions_by_power.entry(p).or_default() += c.divisions.len();
+        }
+    }
+    divisions_by_power
+        .into_iter()
+        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
+        .map(|x| x.0)
+}
+
+fn new_force(state: &State, province: &str, side: Side, principal: Option<PowerId>, corps: Vec<UnitKey>) -> Force {
+    let powers: BTreeSet<PowerId> = corps.iter().filter_map(|k| commanding(state, k)).collect();
+    Force {
+        side,
+        principal,
+        leader: leader(state, province, &powers),
+        powers,
+        corps,
         ghosts: 0,
         modifier: 0,
         option: None,
         loss_shift: 0,
         inflicted: 0,
         lost: 0,
-    };
-    let mut def = Force {
-        side: Side::Defender,
-        principal: principal_of(&def_keys),
-        leader: leader(state, province, &d_powers),
-        powers: d_powers,
-        corps: def_keys,
-        ghosts: 0,
-        modifier: 0,
-        option: None,
-        loss_shift: 0,
-        inflicted: 0,
-        lost: 0,
-    };
-    // Who sees the battle: both sides and the players who order them.
-    let mut seers: BTreeSet<PowerId> = atk.powers.union(&def.powers).copied().collect();
-    for p in seers.clone() {
-        if let Some(o) = state.ordered_by(p) {
-            seers.insert(o);
-        }
     }
-    let seers: Vec<PowerId> = seers.into_iter().collect();
-    let side_name = |f: &Force| match f.principal {
+}
+
+/// How a force is named in the report: its principal power, else the
+/// nation of its first corps.
+fn force_name(force: &Force) -> String {
+    match force.principal {
         Some(p) => p.name().to_string(),
-        None => f.corps.first().map(|k| k.nation.to_string()).unwrap_or_default(),
-    };
-    let (aname, dname) = (side_name(&atk), side_name(&def));
-    let mut o = Outcome::new("5.6", "battle", String::new())
-        .power(active)
-        .only(seers.clone());
-    o = o.why(format!("attacker {aname}: {}", describe(state, &atk)));
-    o = o.why(format!("defender {dname}: {}", describe(state, &def)));
+        None => force.corps.first().map(|k| k.nation.to_string()).unwrap_or_default(),
+    }
+}
 
-    // 1. withdrawal before battle (standing order)
-    if let Some(dp) = def.principal {
-        let (own, enemy) = (count(state, &def.corps), count(state, &atk.corps));
-        let (w, decided) = standing::withdraws(state, dp, own, enemy);
-        if w {
-            let lines = retreat(scenario, state, &def, province, &BTreeMap::new());
-            o.summary = format!("{dname} withdraws from {pname} before battle with {aname}");
-            o = o.why(format!("withdrawal before battle ({decided})"));
-            for l in lines {
-                o = o.why(l);
-            }
-            let public = Outcome::new("5.6", "battle-result", o.summary.clone()).power(active);
-            return Ok(vec![o, public]);
-        }
-        o = o.why(format!("{dname} stands ({decided})"));
+fn modifiers_text(reasons: &[String]) -> String {
+    if reasons.is_empty() {
+        "(no modifiers)".to_string()
     } else {
-        o = o.why("the defender has no standing orders (default: stand and fight)");
+        reasons.join(" ")
+    }
+}
+
+fn loss_shift_text(whose: &str, shift: i32) -> String {
+    if shift != 0 {
+        format!(", {whose} option shifts losses {shift:+}")
+    } else {
+        String::new()
+    }
+}
+
+fn loss_row_text(row: Option<&Row>) -> String {
+    row.map(|r| format!("loss table row {}..{}", r.from, r.to))
+        .unwrap_or_else(|| "below the loss table".into())
+}
+
+impl<'a> Battle<'a> {
+    /// The forces in `province`: the active power's side against every
+    /// hostile corps. `None` when either side has no division.
+    fn join(
+        scenario: &'a Scenario,
+        state: &'a mut State,
+        dice: &'a mut dyn Dice,
+        active: PowerId,
+        province: &'a str,
+        number: u32,
+    ) -> Option<Battle<'a>> {
+        let me = Nation::Major(active);
+        let mut attacking = Vec::new();
+        let mut defending = Vec::new();
+        for c in state.corps_in(province) {
+            if c.divisions.is_empty() {
+                continue;
+            }
+            match state.commanding_power(&c.nation) {
+                Some(p) if same_side(state, active, p) => attacking.push(c.key()),
+                _ if hostile(state, &me, &c.nation) => defending.push(c.key()),
+                _ => {}
+            }
+        }
+        if attacking.is_empty() || defending.is_empty() {
+            return None;
+        }
+        let defending_principal = principal_of(state, &defending);
+        let attacker = new_force(state, province, Side::Attacker, Some(active), attacking);
+        let defender = new_force(state, province, Side::Defender, defending_principal, defending);
+        // Who sees the battle: both sides and the players who order them.
+        let mut seers: BTreeSet<PowerId> = attacker.powers.union(&defender.powers).copied().collect();
+        for p in seers.clone() {
+            if let Some(o) = state.ordered_by(p) {
+                seers.insert(o);
+            }
+        }
+        let (attacker_name, defender_name) = (force_name(&attacker), force_name(&defender));
+        let report = Outcome::new("5.6", "battle", String::new())
+            .power(active)
+            .only(seers.into_iter().collect())
+            .why(format!("attacker {attacker_name}: {}", describe(state, &attacker)))
+            .why(format!("defender {defender_name}: {}", describe(state, &defender)));
+        Some(Battle {
+            scenario,
+            table: &scenario.tables.battle,
+            state,
+            dice,
+            active,
+            province,
+            number,
+            attacker,
+            defender,
+            attacker_name,
+            defender_name,
+            edge: None,
+            defender_home: false,
+            report,
+        })
     }
 
-    // 2. Approach to Battlefield
-    let mut totals = [0i32; 2];
-    for (i, f) in [&mut atk, &mut def].into_iter().enumerate() {
-        let p = purpose("approach", f.side.id());
-        let d = dice.roll(&p, t.die)?;
-        o = o.die(&p, d);
-        let r = f.leader.as_ref().map(|l| l.1).unwrap_or(0);
-        let total = d as i32 + r as i32;
-        totals[i] = total;
-        let (g, row) = lookup(&t.approach.ghosts, total);
-        f.ghosts += g;
-        o = o.why(format!(
-            "approach {}: die {d} + rating {r} = {total} -> {g} ghost division(s){}",
-            f.side.id(),
-            row.map(|r| format!(" (row {}..{})", r.from, r.to)).unwrap_or_default()
-        ));
-    }
-    let edge = match totals[0].cmp(&totals[1]) {
-        std::cmp::Ordering::Greater => Some(Side::Attacker),
-        std::cmp::Ordering::Less => Some(Side::Defender),
-        std::cmp::Ordering::Equal => None,
-    };
-    if let Some(e) = edge {
-        o = o.why(format!("operational edge: {}", e.id()));
-    }
-    // 2.25: the intrinsic garrison fights for the province's original owner
-    let prov = scenario.map.province(province);
-    let ps = state.provinces.get(province).cloned().unwrap_or_default();
-    let owner_nation = prov.and_then(super::control::original_owner);
-    let defender_home = owner_nation.as_ref().is_some_and(|on| {
-        ps.controller.as_ref() == Some(on)
-            && (def.corps.iter().any(|k| &k.nation == on)
-                || state.commanding_power(on).is_some_and(|p| def.powers.contains(&p)))
-    });
-    if defender_home
-        && let Some(p) = prov
-        && p.garrison > 0
-    {
-        def.ghosts += p.garrison;
-        o = o.why(format!(
-            "2.25: the intrinsic garrison of {} ({}) fights as ghost divisions",
-            p.name, p.garrison
-        ));
+    fn note(&mut self, line: impl Into<String>) {
+        self.report.why.push(line.into());
     }
 
-    // 3. combat options
-    for f in [&mut atk, &mut def] {
-        let (table_side, situation) = match f.side {
-            Side::Attacker => ("offensive", Situation::Attacking),
-            Side::Defender => ("defensive", Situation::Defending),
+    /// Roll for `step` of this battle on `side`'s behalf and record the die.
+    fn roll(&mut self, step: &str, side: Side) -> Result<u32, DiceError> {
+        let purpose = format!("land-battle/{}/{}/{step}/{}", self.province, self.number, side.id());
+        let result = self.dice.roll(&purpose, self.table.die)?;
+        self.report.dice.push(DieRef { purpose, result });
+        Ok(result)
+    }
+
+    fn force(&self, side: Side) -> &Force {
+        match side {
+            Side::Attacker => &self.attacker,
+            Side::Defender => &self.defender,
+        }
+    }
+
+    fn force_mut(&mut self, side: Side) -> &mut Force {
+        match side {
+            Side::Attacker => &mut self.attacker,
+            Side::Defender => &mut self.defender,
+        }
+    }
+
+    fn take_losses(&mut self, side: Side, n: u32) -> Vec<String> {
+        let force = match side {
+            Side::Attacker => &mut self.attacker,
+            Side::Defender => &mut self.defender,
         };
-        let p = purpose("options", f.side.id());
-        let d = dice.roll(&p, t.die)?;
-        o = o.die(&p, d);
-        let rating = f.leader.as_ref().map(|l| l.1).unwrap_or(0);
-        let (_, cav, art) = divisions(state, &f.corps);
-        let legal: Vec<String> = available(t, table_side, rating, d)
-            .into_iter()
-            .filter(|id| {
-                t.option(id)
-                    .is_some_and(|op| (!op.needs_cavalry || cav > 0) && (!op.needs_artillery || art > 0))
-            })
+        take_losses(self.table, self.state, force, n)
+    }
+
+    /// Step 1: the defender's standing order may withdraw it before
+    /// battle. True when it did (the battle is over).
+    fn withdrawal_before_battle(&mut self) -> bool {
+        let Some(principal) = self.defender.principal else {
+            self.note("the defender has no standing orders (default: stand and fight)");
+            return false;
+        };
+        let own = count(self.state, &self.defender.corps);
+        let enemy = count(self.state, &self.attacker.corps);
+        let (withdraws, decided) = standing::withdraws(self.state, principal, own, enemy);
+        if !withdraws {
+            let line = format!("{} stands ({decided})", self.defender_name);
+            self.note(line);
+            return false;
+        }
+        let lines = retreat(
+            self.scenario,
+            self.state,
+            &self.defender,
+            self.province,
+            &BTreeMap::new(),
+        );
+        self.report.summary = format!(
+            "{} withdraws from {} before battle with {}",
+            self.defender_name,
+            name(self.scenario, self.province),
+            self.attacker_name
+        );
+        self.note(format!("withdrawal before battle ({decided})"));
+        for line in lines {
+            self.note(line);
+        }
+        true
+    }
+
+    /// Step 2: Approach to Battlefield: die + leader rating per side; the
+    /// Approach table gives ghost divisions (2.25), the higher total the
+    /// operational edge (QA01).
+    fn approach(&mut self) -> Result<(), DiceError> {
+        let mut totals = [0i32; 2];
+        for (i, side) in [Side::Attacker, Side::Defender].into_iter().enumerate() {
+            let die = self.roll("approach", side)?;
+            let rating = self.force(side).leader.as_ref().map(|l| l.1).unwrap_or(0);
+            let total = die as i32 + rating as i32;
+            totals[i] = total;
+            let (ghosts, row) = lookup(&self.table.approach.ghosts, total);
+            self.force_mut(side).ghosts += ghosts;
+            self.note(format!(
+                "approach {}: die {die} + rating {rating} = {total} -> {ghosts} ghost division(s){}",
+                side.id(),
+                row.map(|r| format!(" (row {}..{})", r.from, r.to)).unwrap_or_default()
+            ));
+        }
+        self.edge = match totals[0].cmp(&totals[1]) {
+            std::cmp::Ordering::Greater => Some(Side::Attacker),
+            std::cmp::Ordering::Less => Some(Side::Defender),
+            std::cmp::Ordering::Equal => None,
+        };
+        if let Some(edge) = self.edge {
+            self.note(format!("operational edge: {}", edge.id()));
+        }
+        Ok(())
+    }
+
+    /// 2.25: a defender in its original owner's home province is joined by
+    /// the province's intrinsic garrison, as ghost divisions.
+    fn intrinsic_garrison(&mut self) {
+        let province = self.scenario.map.province(self.province);
+        let controller = self
+            .state
+            .provinces
+            .get(self.province)
+            .and_then(|ps| ps.controller.clone());
+        let owner = province.and_then(super::control::original_owner);
+        self.defender_home = owner.as_ref().is_some_and(|owner| {
+            controller.as_ref() == Some(owner)
+                && (self.defender.corps.iter().any(|k| &k.nation == owner)
+                    || self
+                        .state
+                        .commanding_power(owner)
+                        .is_some_and(|p| self.defender.powers.contains(&p)))
+        });
+        if self.defender_home
+            && let Some(p) = province
+            && p.garrison > 0
+        {
+            self.defender.ghosts += p.garrison;
+            self.note(format!(
+                "2.25: the intrinsic garrison of {} ({}) fights as ghost divisions",
+                p.name, p.garrison
+            ));
+        }
+    }
+
+    /// Step 3: each leader rolls on the Combat Options table and takes an
+    /// option of his column or a lower one (FAQ98 2.6), by standing order
+    /// or the default (`best`).
+    fn combat_options(&mut self) -> Result<(), DiceError> {
+        let table = self.table;
+        for side in [Side::Attacker, Side::Defender] {
+            let (table_side, situation) = match side {
+                Side::Attacker => ("offensive", Situation::Attacking),
+                Side::Defender => ("defensive", Situation::Defending),
+            };
+            let die = self.roll("options", side)?;
+            let force = self.force(side);
+            let rating = force.leader.as_ref().map(|l| l.1).unwrap_or(0);
+            let by_arm = divisions(self.state, &force.corps);
+            let open: Vec<String> = available(table, table_side, rating, die)
+                .into_iter()
+                .filter(|id| {
+                    table.option(id).is_some_and(|op| {
+                        (!op.needs_cavalry || by_arm.cavalry > 0) && (!op.needs_artillery || by_arm.artillery > 0)
+                    })
+                })
+                .collect();
+            let wanted = force
+                .principal
+                .and_then(|pw| standing::wanted_option(self.state, pw, situation));
+            let (choice, decided) = match wanted {
+                Some(w) if open.contains(&w) => (Some(w.clone()), Decided::Standing(format!("combat option {w}"))),
+                Some(w) => (
+                    best(table, &open),
+                    Decided::Default(format!(
+                        "standing option {w} is not open (rating {rating}, die {die}); best open option"
+                    )),
+                ),
+                None => (best(table, &open), Decided::Default("best open option".into())),
+            };
+            let line = format!(
+                "{} options (rating {rating} column and lower, die {die}): {} -> {} by {} ({decided})",
+                side.id(),
+                if open.is_empty() {
+                    "none".to_string()
+                } else {
+                    open.join(", ")
+                },
+                choice.clone().unwrap_or_else(|| "none".into()),
+                force
+                    .leader
+                    .as_ref()
+                    .map(|l| l.0.clone())
+                    .unwrap_or_else(|| "no leader".into()),
+            );
+            self.note(line);
+            let force = self.force_mut(side);
+            if let Some(op) = choice.as_ref().and_then(|c| table.option(c)) {
+                force.loss_shift = op.loss_shift;
+            }
+            force.option = choice;
+        }
+        Ok(())
+    }
+
+    /// Steps 4 and 5: modifiers and combat rounds; Additional Troops may
+    /// join the defender before round 2. Stops early when a side is gone.
+    fn combat_rounds(&mut self) -> Result<(), DiceError> {
+        for round in 1..=self.table.rounds {
+            if round == 2 && self.table.additional_troops_target > 0 {
+                self.additional_troops()?;
+            }
+            if count(self.state, &self.attacker.corps) == 0
+                || count(self.state, &self.defender.corps) + self.defender.ghosts == 0
+            {
+                break;
+            }
+            self.combat_round(round)?;
+        }
+        Ok(())
+    }
+
+    /// Additional Troops (house): stacks of the defending principal in
+    /// adjacent provinces, with no enemy beside them, march to the guns on
+    /// a die of at least the target.
+    fn additional_troops(&mut self) -> Result<(), DiceError> {
+        let Some(principal) = self.defender.principal else {
+            return Ok(());
+        };
+        let target = self.table.additional_troops_target;
+        let neighbours: Vec<String> = self
+            .scenario
+            .map
+            .land_neighbours(self.province)
+            .map(str::to_string)
             .collect();
-        let wanted = f.principal.and_then(|pw| standing::wanted_option(state, pw, situation));
-        let (choice, decided) = match wanted {
-            Some(w) if legal.contains(&w) => (Some(w.clone()), Decided::Standing(format!("combat option {w}"))),
-            Some(w) => (
-                best(t, &legal),
-                Decided::Default(format!(
-                    "standing option {w} is not open (rating {rating}, die {d}); best open option"
-                )),
-            ),
-            None => (best(t, &legal), Decided::Default("best open option".into())),
-        };
-        o = o.why(format!(
-            "{} options (rating {rating} column and lower, die {d}): {} -> {} by {} ({decided})",
-            f.side.id(),
-            if legal.is_empty() {
-                "none".to_string()
-            } else {
-                legal.join(", ")
-            },
-            choice.clone().unwrap_or_else(|| "none".into()),
-            f.leader
-                .as_ref()
-                .map(|l| l.0.clone())
-                .unwrap_or_else(|| "no leader".into()),
-        ));
-        if let Some(op) = choice.as_ref().and_then(|c| t.option(c)) {
-            f.loss_shift = op.loss_shift;
-        }
-        f.option = choice;
-    }
-
-    // 4.–5. modifiers and rounds
-    let mut additional_done = false;
-    for k in 1..=t.rounds {
-        if k == 2 && !additional_done && t.additional_troops_target > 0 {
-            additional_done = true;
-            // Additional Troops (house): stacks of the defending principal
-            // in adjacent provinces march to the guns.
-            if let Some(dp) = def.principal {
-                let neighbours: Vec<String> = scenario.map.land_neighbours(province).map(str::to_string).collect();
-                for nb in neighbours {
-                    let joiners: Vec<UnitKey> = state
-                        .corps_in(&nb)
-                        .filter(|c| commanding(state, &c.key()) == Some(dp) && !c.divisions.is_empty())
-                        .map(|c| c.key())
-                        .collect();
-                    if joiners.is_empty()
-                        || state
-                            .corps_in(&nb)
-                            .any(|c| hostile(state, &Nation::Major(dp), &c.nation))
-                    {
-                        continue;
-                    }
-                    let p = purpose(&format!("additional/{nb}"), "defender");
-                    let d = dice.roll(&p, t.die)?;
-                    o = o.die(&p, d);
-                    if d >= t.additional_troops_target {
-                        for j in &joiners {
-                            if let Some(c) = state.corps_mut(&j.nation, j.number) {
-                                c.location = Some(province.to_string());
-                            }
-                            def.corps.push(j.clone());
-                        }
-                        o = o.why(format!(
-                            "additional troops: die {d} >= {}: {} join from {}",
-                            t.additional_troops_target,
-                            joiners.iter().map(|j| j.to_string()).collect::<Vec<_>>().join(", "),
-                            name(scenario, &nb)
-                        ));
-                    } else {
-                        o = o.why(format!(
-                            "additional troops: die {d} < {}: the stack in {} does not arrive",
-                            t.additional_troops_target,
-                            name(scenario, &nb)
-                        ));
-                    }
-                }
+        for neighbour in neighbours {
+            let joiners: Vec<UnitKey> = self
+                .state
+                .corps_in(&neighbour)
+                .filter(|c| commanding(self.state, &c.key()) == Some(principal) && !c.divisions.is_empty())
+                .map(|c| c.key())
+                .collect();
+            if joiners.is_empty()
+                || self
+                    .state
+                    .corps_in(&neighbour)
+                    .any(|c| hostile(self.state, &Nation::Major(principal), &c.nation))
+            {
+                continue;
             }
+            let die = self.roll(&format!("additional/{neighbour}"), Side::Defender)?;
+            let from = name(self.scenario, &neighbour);
+            if die < target {
+                self.note(format!(
+                    "additional troops: die {die} < {target}: the stack in {from} does not arrive"
+                ));
+                continue;
+            }
+            for j in &joiners {
+                if let Some(c) = self.state.corps_mut(&j.nation, j.number) {
+                    c.location = Some(self.province.to_string());
+                }
+                self.defender.corps.push(j.clone());
+            }
+            self.note(format!(
+                "additional troops: die {die} >= {target}: {} join from {from}",
+                joiners.iter().map(|j| j.to_string()).collect::<Vec<_>>().join(", "),
+            ));
         }
-        if count(state, &atk.corps) == 0 || count(state, &def.corps) + def.ghosts == 0 {
-            break;
-        }
-        let (am, awhy) = side_mods(t, state, &atk, &def, defender_home, edge);
-        let (dm, dwhy) = side_mods(t, state, &def, &atk, defender_home, edge);
-        atk.modifier = am;
-        def.modifier = dm;
-        let pa = purpose(&format!("round-{k}"), "attacker");
-        let pd = purpose(&format!("round-{k}"), "defender");
-        let da = dice.roll(&pa, t.die)?;
-        let dd = dice.roll(&pd, t.die)?;
-        o = o.die(&pa, da).die(&pd, dd);
-        let (at, dt) = (da as i32 + am, dd as i32 + dm);
-        let (to_def, arow) = lookup(&t.losses, at);
-        let (to_atk, drow) = lookup(&t.losses, dt);
-        let row = |r: Option<&crate::scenario::tables_war::Row>| {
-            r.map(|r| format!("loss table row {}..{}", r.from, r.to))
-                .unwrap_or_else(|| "below the loss table".into())
-        };
-        let (arow, drow) = (row(arow), row(drow));
-        let to_def = (to_def as i32 + def.loss_shift).max(0) as u32;
-        let to_atk = (to_atk as i32 + atk.loss_shift).max(0) as u32;
-        o = o.why(format!(
-            "round {k}: attacker die {da} {} = {at} ({arow}{}) -> defender loses {to_def}; defender die {dd} {} = {dt} ({drow}{}) -> attacker loses {to_atk}",
-            if awhy.is_empty() { "(no modifiers)".to_string() } else { awhy.join(" ") },
-            if def.loss_shift != 0 { format!(", defender's option shifts losses {:+}", def.loss_shift) } else { String::new() },
-            if dwhy.is_empty() { "(no modifiers)".to_string() } else { dwhy.join(" ") },
-            if atk.loss_shift != 0 { format!(", attacker's option shifts losses {:+}", atk.loss_shift) } else { String::new() },
-        ));
-        let la = take_losses(t, state, &mut atk, to_atk);
-        let ld = take_losses(t, state, &mut def, to_def);
-        atk.inflicted += to_def;
-        def.inflicted += to_atk;
-        if !la.is_empty() {
-            o = o.why(format!("attacker losses: {}", la.join(", ")));
-        }
-        if !ld.is_empty() {
-            o = o.why(format!("defender losses: {}", ld.join(", ")));
-        }
+        Ok(())
     }
 
-    // 6. the winner
-    let a_left = count(state, &atk.corps);
-    let d_left = count(state, &def.corps);
-    let winner = if a_left > 0 && (d_left == 0 || atk.inflicted > def.inflicted) {
-        Side::Attacker
-    } else {
-        Side::Defender
-    };
-    o = o.why(format!(
-        "result: attacker inflicted {} and lost {}; defender inflicted {} and lost {}; {} wins (house: more losses inflicted wins, ties to the defender)",
-        atk.inflicted,
-        atk.lost,
-        def.inflicted,
-        def.lost,
-        winner.id()
-    ));
-    let (win, lose) = match winner {
-        Side::Attacker => (&mut atk, &mut def),
-        Side::Defender => (&mut def, &mut atk),
-    };
-    // pursuit (5.59)
-    let (_, wc, _) = divisions(state, &win.corps);
-    let (_, lc, _) = divisions(state, &lose.corps);
-    if count(state, &lose.corps) > 0 && (!t.pursuit.needs_cavalry || wc > 0) {
-        let p = purpose("pursuit", win.side.id());
-        let d = dice.roll(&p, t.die)?;
-        o = o.die(&p, d);
-        let diff = wc as i32 - lc as i32;
-        let total = d as i32 + diff * t.pursuit.per_cavalry_difference;
-        let (extra, _) = lookup(&t.pursuit.losses, total);
-        let lost = take_losses(t, state, lose, extra);
-        o = o.why(format!(
-            "pursuit: die {d} {:+} cavalry difference = {total} -> {extra} more loss(es){}",
-            diff * t.pursuit.per_cavalry_difference,
+    /// One combat round: each side's die + modifiers on the loss table
+    /// gives the other side's losses, shifted by that side's option.
+    fn combat_round(&mut self, round: u32) -> Result<(), DiceError> {
+        let table = self.table;
+        let (attacker_modifier, attacker_reasons) = round_modifier(
+            table,
+            self.state,
+            &self.attacker,
+            &self.defender,
+            self.defender_home,
+            self.edge,
+        );
+        let (defender_modifier, defender_reasons) = round_modifier(
+            table,
+            self.state,
+            &self.defender,
+            &self.attacker,
+            self.defender_home,
+            self.edge,
+        );
+        self.attacker.modifier = attacker_modifier;
+        self.defender.modifier = defender_modifier;
+        let step = format!("round-{round}");
+        let attacker_die = self.roll(&step, Side::Attacker)?;
+        let defender_die = self.roll(&step, Side::Defender)?;
+        let attacker_total = attacker_die as i32 + attacker_modifier;
+        let defender_total = defender_die as i32 + defender_modifier;
+        let (to_defender, attacker_row) = lookup(&table.losses, attacker_total);
+        let (to_attacker, defender_row) = lookup(&table.losses, defender_total);
+        let to_defender = (to_defender as i32 + self.defender.loss_shift).max(0) as u32;
+        let to_attacker = (to_attacker as i32 + self.attacker.loss_shift).max(0) as u32;
+        self.note(format!(
+            "round {round}: attacker die {attacker_die} {} = {attacker_total} ({}{}) -> defender loses {to_defender}; defender die {defender_die} {} = {defender_total} ({}{}) -> attacker loses {to_attacker}",
+            modifiers_text(&attacker_reasons),
+            loss_row_text(attacker_row),
+            loss_shift_text("defender's", self.defender.loss_shift),
+            modifiers_text(&defender_reasons),
+            loss_row_text(defender_row),
+            loss_shift_text("attacker's", self.attacker.loss_shift),
+        ));
+        let attacker_losses = self.take_losses(Side::Attacker, to_attacker);
+        let defender_losses = self.take_losses(Side::Defender, to_defender);
+        self.attacker.inflicted += to_defender;
+        self.defender.inflicted += to_attacker;
+        if !attacker_losses.is_empty() {
+            self.note(format!("attacker losses: {}", attacker_losses.join(", ")));
+        }
+        if !defender_losses.is_empty() {
+            self.note(format!("defender losses: {}", defender_losses.join(", ")));
+        }
+        Ok(())
+    }
+
+    /// Step 6: the attacker wins if it has divisions left and the defender
+    /// none, or inflicted more losses (house; ties to the defender).
+    fn winner(&mut self) -> Side {
+        let attacker_left = count(self.state, &self.attacker.corps);
+        let defender_left = count(self.state, &self.defender.corps);
+        let winner = if attacker_left > 0 && (defender_left == 0 || self.attacker.inflicted > self.defender.inflicted) {
+            Side::Attacker
+        } else {
+            Side::Defender
+        };
+        self.note(format!(
+            "result: attacker inflicted {} and lost {}; defender inflicted {} and lost {}; {} wins (house: more losses inflicted wins, ties to the defender)",
+            self.attacker.inflicted,
+            self.attacker.lost,
+            self.defender.inflicted,
+            self.defender.lost,
+            winner.id()
+        ));
+        winner
+    }
+
+    /// 5.59: a winner with cavalry (if the table asks for it) pursues a
+    /// loser still on the field.
+    fn pursuit(&mut self, winner: Side) -> Result<(), DiceError> {
+        let loser = winner.other();
+        let table = self.table;
+        let winner_cavalry = divisions(self.state, &self.force(winner).corps).cavalry;
+        let loser_cavalry = divisions(self.state, &self.force(loser).corps).cavalry;
+        if count(self.state, &self.force(loser).corps) == 0 || (table.pursuit.needs_cavalry && winner_cavalry == 0) {
+            self.note("no pursuit (the winner has no cavalry or the loser is gone)");
+            return Ok(());
+        }
+        let die = self.roll("pursuit", winner)?;
+        let cavalry_modifier = (winner_cavalry as i32 - loser_cavalry as i32) * table.pursuit.per_cavalry_difference;
+        let total = die as i32 + cavalry_modifier;
+        let (extra, _) = lookup(&table.pursuit.losses, total);
+        let lost = self.take_losses(loser, extra);
+        self.note(format!(
+            "pursuit: die {die} {cavalry_modifier:+} cavalry difference = {total} -> {extra} more loss(es){}",
             if lost.is_empty() {
                 String::new()
             } else {
                 format!(": {}", lost.join(", "))
             }
         ));
-    } else {
-        o = o.why("no pursuit (the winner has no cavalry or the loser is gone)");
+        Ok(())
     }
-    // commander casualties
-    let present: Vec<(String, PowerId)> = state
-        .commanders
-        .iter()
-        .filter(|c| c.location.as_deref() == Some(province))
-        .map(|c| (c.name.clone(), c.nation))
-        .collect();
-    for (cname, cn) in present {
-        let losing = lose.powers.contains(&cn);
-        if !losing && !win.powers.contains(&cn) {
-            continue;
-        }
-        let target = if losing {
-            t.commander_casualty_loser
-        } else {
-            t.commander_casualty_winner
-        };
-        let key: String = cname
-            .to_ascii_lowercase()
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join("-");
-        let p = purpose(
-            &format!("commander/{key}"),
-            if losing { lose.side.id() } else { win.side.id() },
-        );
-        let d = dice.roll(&p, t.die)?;
-        o = o.die(&p, d);
-        if d >= target {
-            if let Some(c) = state.commanders.iter_mut().find(|c| c.name == cname) {
-                c.location = None;
-                c.arrives = None;
+
+    /// Commander casualties: every commander of either side in the
+    /// province rolls; at or above his side's target he falls.
+    fn commander_casualties(&mut self, winner: Side) -> Result<(), DiceError> {
+        let loser = winner.other();
+        let present: Vec<(String, PowerId)> = self
+            .state
+            .commanders
+            .iter()
+            .filter(|c| c.location.as_deref() == Some(self.province))
+            .map(|c| (c.name.clone(), c.nation))
+            .collect();
+        for (commander, power) in present {
+            let side = if self.force(loser).powers.contains(&power) {
+                loser
+            } else if self.force(winner).powers.contains(&power) {
+                winner
+            } else {
+                continue;
+            };
+            let target = if side == loser {
+                self.table.commander_casualty_loser
+            } else {
+                self.table.commander_casualty_winner
+            };
+            let key: String = commander
+                .to_ascii_lowercase()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join("-");
+            let die = self.roll(&format!("commander/{key}"), side)?;
+            if die >= target {
+                if let Some(c) = self.state.commanders.iter_mut().find(|c| c.name == commander) {
+                    c.location = None;
+                    c.arrives = None;
+                }
+                self.note(format!("commander casualty: {commander} falls (die {die} >= {target})"));
             }
-            o = o.why(format!("commander casualty: {cname} falls (die {d} >= {target})"));
+        }
+        Ok(())
+    }
+
+    fn clear_empty_corps(&mut self) {
+        for line in clear_empty(self.state, self.province) {
+            self.note(line);
         }
     }
-    let (wname, lname) = match winner {
-        Side::Attacker => (aname.clone(), dname.clone()),
-        Side::Defender => (dname.clone(), aname.clone()),
-    };
-    for l in clear_empty(state, province) {
-        o = o.why(l);
-    }
-    // retreat of the loser
-    let survivors: Vec<UnitKey> = lose
-        .corps
-        .iter()
-        .filter(|k| {
+
+    /// The loser's corps still in the province retreat, or are destroyed
+    /// with nowhere to go.
+    fn loser_retreats(&mut self, winner: Side, came_from: &BTreeMap<UnitKey, String>) {
+        let (_, lose) = winner_and_loser(&mut self.attacker, &mut self.defender, winner);
+        let state = &*self.state;
+        lose.corps.retain(|k| {
             state
                 .corps(&k.nation, k.number)
-                .is_some_and(|c| c.location.as_deref() == Some(province))
-        })
-        .cloned()
-        .collect();
-    lose.corps = survivors;
-    for l in retreat(scenario, state, lose, province, came_from) {
-        o = o.why(l);
+                .is_some_and(|c| c.location.as_deref() == Some(self.province))
+        });
+        let lines = retreat(self.scenario, self.state, lose, self.province, came_from);
+        for line in lines {
+            self.note(line);
+        }
     }
-    // VP (house)
-    if let Some(wp) = win.principal {
-        state.power_mut(wp).vp += t.vp_winner;
-        o = o.vp(wp, t.vp_winner);
+
+    /// Victory points for the winner and the loser (house).
+    fn victory_points(&mut self, winner: Side) {
+        let (win, lose) = (self.force(winner).principal, self.force(winner.other()).principal);
+        if let Some(p) = win {
+            self.state.power_mut(p).vp += self.table.vp_winner;
+            *self.report.vp.entry(p).or_default() += self.table.vp_winner;
+        }
+        if let Some(p) = lose {
+            self.state.power_mut(p).vp += self.table.vp_loser;
+            *self.report.vp.entry(p).or_default() += self.table.vp_loser;
+        }
     }
-    if let Some(lp) = lose.principal {
-        state.power_mut(lp).vp += t.vp_loser;
-        o = o.vp(lp, t.vp_loser);
+
+    fn summarise(&mut self, winner: Side) {
+        let (winner_name, loser_name) = match winner {
+            Side::Attacker => (&self.attacker_name, &self.defender_name),
+            Side::Defender => (&self.defender_name, &self.attacker_name),
+        };
+        self.report.summary = format!(
+            "Battle of {}: {winner_name} defeats {loser_name} (losses: attacker {}, defender {})",
+            name(self.scenario, self.province),
+            self.attacker.lost,
+            self.defender.lost
+        );
     }
-    o.summary = format!(
-        "Battle of {pname}: {wname} defeats {lname} (losses: attacker {}, defender {})",
-        atk.lost, def.lost
-    );
-    let public = Outcome::new("5.6", "battle-result", o.summary.clone()).power(active);
-    Ok(vec![o, public])
+
+    /// The detailed report for both sides and the one-line public result.
+    fn outcomes(self) -> Vec<Outcome> {
+        let public = Outcome::new("5.6", "battle-result", self.report.summary.clone()).power(self.active);
+        vec![self.report, public]
+    }
 }
