@@ -119,6 +119,7 @@ fn corps(state: &mut State, p: PowerId, number: u32, at: &str) -> UnitKey {
             })
             .collect(),
         arrives: None,
+        held_by: None,
     });
     UnitKey::corps(nation, number)
 }

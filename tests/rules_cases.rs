@@ -34,6 +34,13 @@
 //! path = "powers.spain.gold"
 //! value = 8
 //!
+//! [[expect.corps]]               # where a corps stands after resolution
+//! nation = "bavaria"
+//! number = 1
+//! at = "bavaria"                 # or "none" (off the map)
+//! divisions = 2                  # optional: how many divisions it holds
+//! commanded_by = "france"        # optional: the power that commands it, or "none"
+//!
 //! [[expect.outcome]]             # an outcome that must (or must not) exist
 //! kind = "embargo-income-loss"
 //! power = "spain"                # optional filters and checks:
@@ -117,6 +124,18 @@ struct Expect {
     state: Vec<SetValue>,
     #[serde(default)]
     outcome: Vec<ExpectOutcome>,
+    #[serde(default)]
+    corps: Vec<ExpectCorps>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExpectCorps {
+    nation: Nation,
+    number: u32,
+    at: String,
+    divisions: Option<usize>,
+    commanded_by: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -292,6 +311,40 @@ fn run(scenario: &Scenario, case: &Case, kinds: &mut BTreeSet<String>) -> Verdic
             Ok(v) if v == e.value => {}
             Ok(v) => fails.push(format!("{}: expected {}, got {}", e.path, e.value, v)),
             Err(err) => fails.push(err),
+        }
+    }
+    for e in &case.expect.corps {
+        let Some(c) = state.corps(&e.nation, e.number) else {
+            fails.push(format!("no corps {} {}", e.nation, e.number));
+            continue;
+        };
+        let at = c.location.clone().unwrap_or_else(|| "none".into());
+        if at != e.at {
+            fails.push(format!(
+                "corps {} {}: expected in {}, got {at}",
+                e.nation, e.number, e.at
+            ));
+        }
+        if let Some(n) = e.divisions
+            && c.divisions.len() != n
+        {
+            fails.push(format!(
+                "corps {} {}: expected {n} divisions, got {}",
+                e.nation,
+                e.number,
+                c.divisions.len()
+            ));
+        }
+        if let Some(want) = &e.commanded_by {
+            let got = state
+                .corps_power(c)
+                .map_or_else(|| "none".to_string(), |p| p.id().to_string());
+            if &got != want {
+                fails.push(format!(
+                    "corps {} {}: expected commanded by {want}, got {got}",
+                    e.nation, e.number
+                ));
+            }
         }
     }
     for e in &case.expect.outcome {

@@ -254,6 +254,7 @@ fn apply_set(state: &mut State, item: &SetItem) -> Result<(), String> {
                     location: None,
                     divisions: vec![],
                     arrives: None,
+                    held_by: None,
                 });
             }
             let c = state.corps_mut(&nation, number).ok_or("corps")?;

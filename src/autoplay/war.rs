@@ -12,7 +12,7 @@ use crate::ids::PowerId;
 use crate::orders::ast::{Order, OrderLine};
 use crate::rules::legality::judge_one as validate;
 use crate::rules::war::control;
-use crate::rules::war::movement::orders_for;
+use crate::rules::war::movement::{orders_corps, orders_for};
 use crate::scenario::Scenario;
 use crate::state::{Location, State, UnitKey};
 
@@ -102,7 +102,7 @@ pub fn generate(scenario: &Scenario, state: &State, power: PowerId, seed: u64) -
     }
     // corps
     for c in &state.corps {
-        if !orders_for(state, power, &c.nation) || c.divisions.is_empty() {
+        if !orders_corps(state, power, c) || c.divisions.is_empty() {
             continue;
         }
         let Some(loc) = c.location.clone() else { continue };

@@ -946,7 +946,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
             });
             return;
         }
-        let commander = st.commanding_power(&key.nation);
+        let commander = st.unit_power(key);
         let ok = commander.is_some_and(|c| c == self.ctx.power || st.ordered_by(c) == Some(self.ctx.power));
         if !ok {
             let whose = match commander {

@@ -188,7 +188,7 @@ pub fn state_summary(state: &State, power: PowerId) -> Vec<String> {
     let corps = state
         .corps
         .iter()
-        .filter(|c| c.location.is_some() && state.commanding_power(&c.nation) == Some(power))
+        .filter(|c| c.location.is_some() && state.corps_power(c) == Some(power))
         .count();
     let squadrons = state
         .squadrons
@@ -206,7 +206,7 @@ pub fn state_summary(state: &State, power: PowerId) -> Vec<String> {
 pub fn unit_lines(state: &State, power: PowerId) -> Vec<String> {
     let mut out = Vec::new();
     for c in &state.corps {
-        if state.commanding_power(&c.nation) != Some(power) {
+        if state.corps_power(c) != Some(power) {
             continue;
         }
         let Some(loc) = &c.location else { continue };

@@ -15,20 +15,43 @@
 //!   in the Build Phase of that turn (Wellington: Spring 1807).
 
 use super::Rejection;
-use super::economy::{controller, rejected, repay_debt};
+use super::economy::{conqueror, controller, rejected, repay_debt};
 use super::outcome::Outcome;
 use crate::ids::{Nation, PowerId};
 use crate::orders::ast::{BuildItem, Order};
-use crate::scenario::Scenario;
+use crate::scenario::{MinorKind, Scenario};
 use crate::state::{Location, Squadron, State, UnitKey};
 use std::collections::BTreeMap;
 
-/// Whether `power` may build units of `nation` (3.44).
-fn may_build_nation(state: &State, power: PowerId, nation: &Nation) -> bool {
+/// Whether `power` may build units of `nation` (3.44). A minor power or
+/// a minor province with forces is built only by the power that holds
+/// every one of its provinces now (3.41: "if even one province is
+/// controlled by another player, that minor's units may not be built");
+/// a Loyal Minor Power by the power it is loyal to (3.42).
+fn may_build_nation(scenario: &Scenario, state: &State, power: PowerId, nation: &Nation) -> bool {
     match nation {
         Nation::Major(p) => *p == power,
-        Nation::Minor(m) => state.minors.get(m).is_some_and(|s| s.controller == Some(power)),
+        Nation::Minor(m) => match scenario.minors.get(m).map(|s| s.kind) {
+            Some(MinorKind::Loyal) => state.minors.get(m).is_some_and(|s| s.controller == Some(power)),
+            Some(_) => conqueror(scenario, state, m) == Some(power),
+            None => false,
+        },
     }
+}
+
+/// 3.46: where a minor corps that has never been on the map (the
+/// Bavarian corps) enters it when `power` first builds into it: the first
+/// province of its minor that `power` controls.
+fn entry_province(scenario: &Scenario, state: &State, power: PowerId, c: &crate::state::Corps) -> Option<String> {
+    let Nation::Minor(m) = &c.nation else { return None };
+    if c.location.is_some() || !c.divisions.is_empty() || c.arrives.is_some() {
+        return None;
+    }
+    scenario
+        .map
+        .owned_by(m)
+        .find(|p| controller(scenario, state, &p.id) == Some(power))
+        .map(|p| p.id.clone())
 }
 
 /// Gold already charged for builds per province this phase: (list cost
@@ -167,10 +190,13 @@ fn build_divisions(
     let Some(c) = state.corps(&key.nation, key.number) else {
         return Err(no("6.0", format!("no {key}")));
     };
-    if state.commanding_power(&c.nation) != Some(p) {
+    // 3.46: the Bavarian corps starts off the map; whoever controls
+    // Bavaria builds it onto the map with its divisions.
+    let entering = entry_province(scenario, state, p, c).filter(|_| may_build_nation(scenario, state, p, &c.nation));
+    if entering.is_none() && state.corps_power(c) != Some(p) {
         return Err(no("6.0", format!("{key} is not {}'s", p.name())));
     }
-    let Some(at) = c.location.clone() else {
+    let Some(at) = c.location.clone().or(entering.clone()) else {
         return Err(no("6.0", format!("{key} is not on the map")));
     };
     let count: u32 = items.iter().map(|i| i.count).sum();
@@ -196,7 +222,7 @@ fn build_divisions(
         ));
     }
     for it in items {
-        if !may_build_nation(state, p, &it.nation) {
+        if !may_build_nation(scenario, state, p, &it.nation) {
             return Err(no("3.44", format!("{} may not build {} units", p.name(), it.nation)));
         }
         if let Nation::Minor(_) = &it.nation
@@ -229,6 +255,14 @@ fn build_divisions(
             }
         }
     }
+    if let (Some(at), Nation::Minor(m)) = (&entering, &key.nation)
+        && let Some(c) = state.corps_mut(&key.nation, key.number)
+    {
+        c.location = Some(at.clone());
+        if let Some(ms) = state.minors.get_mut(m) {
+            ms.controller = Some(p);
+        }
+    }
     if let Some(c) = state.corps_mut(&key.nation, key.number) {
         for it in items {
             for _ in 0..it.count {
@@ -239,7 +273,7 @@ fn build_divisions(
             }
         }
     }
-    Ok(Outcome::new(
+    let mut o = Outcome::new(
         "6.0",
         "build",
         format!("{} builds {count} division(s) into {key} for {paid} Gold", p.name()),
@@ -247,7 +281,11 @@ fn build_divisions(
     .power(p)
     .gold(p, -i64::from(paid))
     .why(why)
-    .only(vec![p]))
+    .only(vec![p]);
+    if let Some(at) = &entering {
+        o = o.why(format!("3.46: {key} enters the map in {at}"));
+    }
+    Ok(o)
 }
 
 /// Divisions of `arm` (squadrons for `None`) left in `nation`'s force pool.

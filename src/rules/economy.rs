@@ -54,9 +54,7 @@ pub fn controlled(scenario: &Scenario, state: &State, power: PowerId) -> Vec<Str
 /// corps or a foreign garrison in it).
 pub fn capital_occupied(scenario: &Scenario, state: &State, power: PowerId) -> bool {
     let cap = &scenario.power(power).capital;
-    let foreign_corps = state
-        .corps_in(cap)
-        .any(|c| state.commanding_power(&c.nation) != Some(power));
+    let foreign_corps = state.corps_in(cap).any(|c| state.corps_power(c) != Some(power));
     let foreign_garrison = state
         .provinces
         .get(cap)
@@ -328,13 +326,20 @@ pub fn desertion(scenario: &Scenario, state: &mut State, out: &mut Vec<Outcome>)
             if n >= per {
                 break;
             }
-            if c.nation == Nation::Major(conqueror) || c.nation == nation {
+            // its own corps desert only while kept by a former owner (3.41)
+            let kept = c.nation == nation && c.held_by.is_some_and(|h| h != conqueror);
+            if c.nation == Nation::Major(conqueror) || (c.nation == nation && !kept) {
                 continue;
             }
             if let Some(i) = c.divisions.iter().position(|d| d.nation == nation) {
                 let d = c.divisions.remove(i);
                 n += 1;
-                let holder = c.nation.clone();
+                let holder = c.held_by.map_or_else(|| c.nation.clone(), Nation::Major);
+                if kept && c.divisions.is_empty() {
+                    // the emptied counter leaves the map for the new owner
+                    c.location = None;
+                    c.held_by = None;
+                }
                 if let Some(ms) = state.minors.get_mut(&m) {
                     *ms.pool.of_mut(d.arm) += 1;
                 }
@@ -395,6 +400,7 @@ pub fn minor_conquests(scenario: &Scenario, state: &mut State, out: &mut Vec<Out
         if ms.controller != Some(c) {
             let old = ms.controller;
             ms.controller = Some(c);
+            crate::rules::war::control::keep_corps_in_play(state, &m, old, c);
             let mut o = Outcome::new(
                 "3.41",
                 "minor-conquered",
@@ -403,7 +409,11 @@ pub fn minor_conquests(scenario: &Scenario, state: &mut State, out: &mut Vec<Out
             .power(c)
             .why("every province of the minor power is held by it (4.21)");
             if let Some(old) = old {
-                o = o.why(format!("its squadrons and unbuilt forces leave {}", old.name()));
+                o = o.why(format!(
+                    "its squadrons and unbuilt forces leave {}; its corps in play stay with {} until destroyed or deserted",
+                    old.name(),
+                    old.name()
+                ));
             }
             out.push(o);
         }

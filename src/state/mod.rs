@@ -148,6 +148,12 @@ pub struct Corps {
     pub divisions: Vec<Division>,
     /// Reinforcement date (3.3); it may not be used before.
     pub arrives: Option<Turn>,
+    /// 3.41: a minor power's corps left in the army of the power that
+    /// controlled the minor before another conquered it; that power keeps
+    /// it until it is destroyed or its divisions desert. `None`: the
+    /// corps follows its nation's commanding power.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub held_by: Option<PowerId>,
 }
 
 impl Corps {
@@ -462,6 +468,7 @@ impl State {
                         })
                         .collect(),
                     arrives: c.arrives,
+                    held_by: None,
                 });
             }
             for s in &spec.squadrons {
@@ -517,6 +524,7 @@ impl State {
                         })
                         .collect(),
                     arrives: c.arrives,
+                    held_by: None,
                 });
             }
             for s in &m.squadrons {
@@ -592,6 +600,27 @@ impl State {
         match nation {
             Nation::Major(p) => Some(*p),
             Nation::Minor(m) => self.minors.get(m).and_then(|s| s.controller),
+        }
+    }
+
+    /// The major power that commands this corps now: the power keeping a
+    /// minor corps after its minor was conquered by another (3.41), else
+    /// its nation's commanding power.
+    pub fn corps_power(&self, c: &Corps) -> Option<PowerId> {
+        // an emptied counter off the map is its nation's again
+        c.held_by
+            .filter(|_| c.location.is_some())
+            .or_else(|| self.commanding_power(&c.nation))
+    }
+
+    /// The major power that commands a unit now (a corps by
+    /// [`State::corps_power`], a squadron by its nation, 3.43).
+    pub fn unit_power(&self, key: &UnitKey) -> Option<PowerId> {
+        match key.kind {
+            UnitKind::Corps => self
+                .corps(&key.nation, key.number)
+                .map_or_else(|| self.commanding_power(&key.nation), |c| self.corps_power(c)),
+            UnitKind::Squadron => self.commanding_power(&key.nation),
         }
     }
 

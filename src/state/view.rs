@@ -14,7 +14,7 @@ impl State {
         let mut s = self.clone();
         let mine = |p: Option<PowerId>| p == Some(viewer) || p.is_some_and(|p| self.ordered_by(p) == Some(viewer));
         for c in &mut s.corps {
-            if !mine(self.commanding_power(&c.nation)) {
+            if !mine(self.corps_power(c)) {
                 c.divisions.clear();
             }
         }

@@ -28,6 +28,20 @@ pub fn hostile(state: &State, a: &Nation, b: &Nation) -> bool {
     }
 }
 
+/// As [`hostile`], against one corps: a minor corps kept by the power
+/// that held it before its minor was conquered (3.41) fights for that
+/// power, not for the minor's new owner.
+pub fn hostile_corps(state: &State, a: &Nation, c: &crate::state::Corps) -> bool {
+    if c.held_by.is_none() {
+        return hostile(state, a, &c.nation);
+    }
+    match (state.commanding_power(a), state.corps_power(c)) {
+        (Some(x), Some(y)) => x != y && state.relations.at_war(x, y),
+        (None, None) => false,
+        _ => true,
+    }
+}
+
 /// Whether power `a` and power `b` fight on the same side (itself or an
 /// ally, 3.31, 2.7).
 pub fn same_side(state: &State, a: PowerId, b: PowerId) -> bool {
@@ -163,6 +177,25 @@ pub fn check(scenario: &Scenario, state: &State) -> Vec<String> {
     bad
 }
 
+/// 3.41: when `new` conquers minor `m` from `old`, the minor's corps in
+/// play stay in `old`'s army "until they are destroyed or desert"; only
+/// the unbuilt pool and the squadrons (3.43) change hands. A corps the
+/// new owner held before comes back to it.
+pub fn keep_corps_in_play(state: &mut State, m: &str, old: Option<PowerId>, new: PowerId) {
+    let nation = Nation::Minor(m.to_string());
+    for c in state.corps.iter_mut().filter(|c| c.nation == nation) {
+        if c.held_by == Some(new) {
+            c.held_by = None;
+        } else if let Some(o) = old
+            && c.held_by.is_none()
+            && c.location.is_some()
+            && !c.divisions.is_empty()
+        {
+            c.held_by = Some(o);
+        }
+    }
+}
+
 /// 3.41: minor powers all of whose provinces are now held by one major
 /// power, which becomes their controller. Returns outcomes.
 pub fn conquests(scenario: &Scenario, state: &mut State) -> Vec<Outcome> {
@@ -185,7 +218,8 @@ pub fn conquests(scenario: &Scenario, state: &mut State) -> Vec<Outcome> {
         if ms.controller == Some(p) {
             continue;
         }
-        ms.controller = Some(p);
+        let old = ms.controller.replace(p);
+        keep_corps_in_play(state, &m, old, p);
         out.push(
             Outcome::new(
                 "3.41",

@@ -154,12 +154,12 @@ pub fn land_phase(
     for c in &state.corps {
         if let Some(l) = &c.location
             && state
-                .commanding_power(&c.nation)
+                .corps_power(c)
                 .is_some_and(|p| control::same_side(state, power, p))
             && !c.divisions.is_empty()
             && state
                 .corps_in(l)
-                .any(|x| !x.divisions.is_empty() && control::hostile(state, &me, &x.nation))
+                .any(|x| !x.divisions.is_empty() && control::hostile_corps(state, &me, x))
             && !fields.contains(l)
         {
             fields.push(l.clone());

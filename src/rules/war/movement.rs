@@ -11,7 +11,7 @@
 //! unless the mover's side controls both ends; a type 2 arrow is closed by
 //! any enemy squadron there.
 
-use super::control::{entry_refused, friendly, hostile, name};
+use super::control::{entry_refused, friendly, hostile, hostile_corps, name};
 use crate::ids::{Nation, PowerId};
 use crate::map::Owner;
 use crate::rules::{Outcome, Rejection};
@@ -30,6 +30,15 @@ fn rej(rule: &str, reason: impl Into<String>) -> Rejection {
 pub fn orders_for(state: &State, power: PowerId, nation: &Nation) -> bool {
     state
         .commanding_power(nation)
+        .is_some_and(|c| c == power || state.ordered_by(c) == Some(power))
+}
+
+/// Whether `power` gives the orders of corps `c` now: as
+/// [`orders_for`], by the power commanding the corps (3.41 keeps a minor
+/// corps with the power that held it before the minor was conquered).
+pub fn orders_corps(state: &State, power: PowerId, c: &crate::state::Corps) -> bool {
+    state
+        .corps_power(c)
         .is_some_and(|c| c == power || state.ordered_by(c) == Some(power))
 }
 
@@ -53,7 +62,7 @@ impl Plan {
 pub fn hostile_divisions(state: &State, power: PowerId, province: &str) -> u32 {
     state
         .corps_in(province)
-        .filter(|c| hostile(state, &Nation::Major(power), &c.nation))
+        .filter(|c| hostile_corps(state, &Nation::Major(power), c))
         .map(|c| c.divisions.len() as u32)
         .sum()
 }
@@ -83,7 +92,7 @@ pub fn check(
         let Some(c) = state.corps(&k.nation, k.number) else {
             return Err(rej("5.5", format!("there is no {k}")));
         };
-        if !orders_for(state, power, &c.nation) {
+        if !orders_corps(state, power, c) {
             return Err(rej("3.31", format!("{} does not give the orders of {k}", power.name())));
         }
         if c.arrives.is_some_and(|t| t > state.turn()) {
@@ -110,7 +119,7 @@ pub fn check(
             _ => {}
         }
         if mover.is_none() {
-            mover = state.commanding_power(&c.nation);
+            mover = state.corps_power(c);
         }
     }
     let from = from.unwrap_or_default();

@@ -16,7 +16,7 @@
 //! `blockade-run/<port>/<squadron>`.
 
 use super::control::{friendly, hostile, name, squadron_to_pool, to_pool};
-use super::movement::orders_for;
+use super::movement::{orders_corps, orders_for};
 use super::standing;
 use crate::dice::{Dice, DiceError};
 use crate::ids::{Nation, PowerId};
@@ -156,7 +156,7 @@ pub fn check_move(
             let Some(c) = state.corps(&k.nation, k.number) else {
                 return Err(rej("5.4", format!("there is no {k}")));
             };
-            if !orders_for(state, power, &c.nation) {
+            if !orders_corps(state, power, c) {
                 return Err(rej("3.31", format!("{} does not give the orders of {k}", power.name())));
             }
             if c.location.as_deref() != Some(embark.as_str()) {

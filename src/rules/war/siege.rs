@@ -11,8 +11,8 @@
 //! (2.25) is ousted by a siege against `rebellion_target`. Dice:
 //! `siege/<province>`, one a phase (all the besiegers roll together).
 
-use super::control::{hostile, name, original_owner, to_pool_arm};
-use super::movement::orders_for;
+use super::control::{hostile, hostile_corps, name, original_owner, to_pool_arm};
+use super::movement::{orders_corps, orders_for};
 use crate::dice::{Dice, DiceError};
 use crate::ids::{Nation, PowerId};
 use crate::map::Owner;
@@ -45,7 +45,7 @@ pub fn check(
         let Some(c) = state.corps(&k.nation, k.number) else {
             return Err(rej("5.5", format!("there is no {k}")));
         };
-        if !orders_for(state, power, &c.nation) {
+        if !orders_corps(state, power, c) {
             return Err(rej("3.31", format!("{} does not give the orders of {k}", power.name())));
         }
         if c.location.as_deref() != Some(province) {
@@ -71,7 +71,7 @@ pub fn check(
     if p.white
         && state
             .corps_in(province)
-            .any(|c| !c.divisions.is_empty() && hostile(state, &me, &c.nation))
+            .any(|c| !c.divisions.is_empty() && hostile_corps(state, &me, c))
     {
         return Err(rej(
             "2.11",
@@ -80,7 +80,7 @@ pub fn check(
     }
     if state
         .corps_in(province)
-        .any(|c| !c.divisions.is_empty() && hostile(state, &me, &c.nation))
+        .any(|c| !c.divisions.is_empty() && hostile_corps(state, &me, c))
     {
         return Err(rej("5.5", format!("an enemy army still holds {}", p.name)));
     }
@@ -281,7 +281,7 @@ pub fn check_garrison(
     let Some(c) = state.corps(&corps.nation, corps.number) else {
         return Err(rej("5.5", format!("there is no {corps}")));
     };
-    if !orders_for(state, power, &c.nation) {
+    if !orders_corps(state, power, c) {
         return Err(rej(
             "3.31",
             format!("{} does not give the orders of {corps}", power.name()),
@@ -321,7 +321,7 @@ pub fn check_garrison(
     }
     if state
         .corps_in(province)
-        .any(|x| !x.divisions.is_empty() && hostile(state, &me, &x.nation))
+        .any(|x| !x.divisions.is_empty() && hostile_corps(state, &me, x))
     {
         return Err(rej("2.23", "an enemy army is in the province"));
     }
@@ -402,7 +402,7 @@ pub fn check_withdraw(
     let Some(c) = state.corps(&corps.nation, corps.number) else {
         return Err(rej("5.5", format!("there is no {corps}")));
     };
-    if !orders_for(state, power, &c.nation) || c.location.as_deref() != Some(province) {
+    if !orders_corps(state, power, c) || c.location.as_deref() != Some(province) {
         return Err(rej(
             "2.23",
             format!("{corps} is not a corps of {} in the province", power.name()),

@@ -19,7 +19,7 @@
 //! Rules I calls [`surrender`] from the Peace Step (5.1) and [`due`] to
 //! find forced surrenders.
 
-use super::control::{friendly, hostile, name, to_pool_arm};
+use super::control::{friendly, hostile_corps, name, to_pool_arm};
 use crate::ids::{Nation, PowerId, Turn};
 use crate::map::{Owner, ProvinceKind};
 use crate::orders::ast::Terms;
@@ -75,7 +75,7 @@ fn nearest_friendly(scenario: &Scenario, state: &State, power: PowerId, from: &s
     let me = Nation::Major(power);
     let mut best: Option<(u32, String)> = None;
     for p in &scenario.map.provinces {
-        if !friendly(state, power, &p.id) || state.corps_in(&p.id).any(|c| hostile(state, &me, &c.nation)) {
+        if !friendly(state, power, &p.id) || state.corps_in(&p.id).any(|c| hostile_corps(state, &me, c)) {
             continue;
         }
         if let Some(d) = scenario.map.distance(&[from], &p.id, |_| 1) {
@@ -230,7 +230,7 @@ pub fn surrender(
         }
         let victors: Vec<(Nation, u32)> = state
             .corps_in(h)
-            .filter(|c| state.commanding_power(&c.nation) == Some(victor))
+            .filter(|c| state.corps_power(c) == Some(victor))
             .map(|c| (c.nation.clone(), c.number))
             .collect();
         for (n, num) in victors {
@@ -251,7 +251,7 @@ pub fn surrender(
     let abroad: Vec<(Nation, u32, String)> = state
         .corps
         .iter()
-        .filter(|c| state.commanding_power(&c.nation) == Some(loser))
+        .filter(|c| state.corps_power(c) == Some(loser))
         .filter_map(|c| c.location.clone().map(|l| (c.nation.clone(), c.number, l)))
         .filter(|(_, _, l)| !friendly(state, loser, l))
         .collect();
