@@ -137,7 +137,7 @@ fn build(root: &Path) -> (GameDir, usize) {
         history::append(&dir, &draft).unwrap();
     }
     dir.save_state(&state).unwrap();
-    phase::open_with_seed(&dir, &state, &seed_of(n)).unwrap();
+    phase::open_with_seed(&dir, &state, &seed_of(n), None).unwrap();
     (dir, n)
 }
 

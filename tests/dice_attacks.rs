@@ -174,7 +174,7 @@ fn a_crashed_resolution_cannot_redraw_the_next_seed() {
     // No mail, so no entropy: the next phase's rolls are the seed's alone.
     // A resolution interrupted before its commit point staged this seed…
     let next: empereur::ids::PhaseId = "1806-winter".parse().unwrap();
-    let staged = phase::stage_next(&dir, "tamper", next).unwrap();
+    let staged = phase::stage_next(&dir, "tamper", next, None).unwrap();
     // … and running it again opens the next phase under the same one.
     let name = resolve(&g, None);
     assert_eq!(record(&g, &name).next_commitment.as_deref(), Some(staged.as_str()));

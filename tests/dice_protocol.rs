@@ -97,6 +97,7 @@ fn python_recomputes_a_game_log_written_by_the_binary() {
     // the manual ones reported as manual.
     let mut theirs = BTreeMap::new();
     let mut manual = 0;
+    let mut locks = 0;
     for l in out.lines() {
         let parts: Vec<&str> = l.split(' ').collect();
         match parts.as_slice() {
@@ -104,6 +105,7 @@ fn python_recomputes_a_game_log_written_by_the_binary() {
                 theirs.insert((e.to_string(), p.to_string()), r.parse::<u32>().unwrap());
             }
             ["MANUAL", ..] => manual += 1,
+            ["LOCK", _, "ok"] => locks += 1,
             _ => panic!("unexpected line {l}"),
         }
     }
@@ -121,6 +123,8 @@ fn python_recomputes_a_game_log_written_by_the_binary() {
     assert_eq!(ours.len(), 9);
     assert_eq!(theirs, ours);
     assert_eq!(manual, 3);
+    // One orders lock per resolution, each checked.
+    assert_eq!(locks, 4);
 
     // And it notices a changed die, as verify does.
     let path = entry(&g, &names[0]).join("dice.toml");
@@ -220,4 +224,78 @@ fn python_verifies_a_game_with_undo_late_powers_manual_dice_and_moderator_orders
     assert!(py.contains(&format!("BAD {redo}: entropy.toml does not match")), "{py}");
     let (code, out) = verify(&g);
     assert_eq!(code, 1, "{out}");
+}
+
+/// docs/dice.md 7: the Python verifier checks `lock.toml` as the page
+/// describes it. Each forgery is resealed (every hash rewritten), so only
+/// a lock check can see it.
+#[test]
+fn python_checks_the_orders_lock() {
+    use empereur::ids::PowerId;
+    use empereur::store::GameDir;
+    use empereur::store::submission::{self, Submission};
+    let forgeries: [(&str, fn(String) -> String, &str); 4] = [
+        // The moderator's orders passed off as the player's.
+        (
+            "by",
+            |t| t.replacen("by = \"moderator\"", "by = \"player\"", 1),
+            "does not say who entered the orders of russia",
+        ),
+        // Another receipt than the resolved file's.
+        (
+            "receipt",
+            |t| {
+                let i = t.find("receipt = \"").unwrap() + 11;
+                format!("{}{}{}", &t[..i], "0".repeat(64), &t[i + 64..])
+            },
+            "receipt of",
+        ),
+        // Manual dice announced as committed.
+        (
+            "dice",
+            |t| t.replace("dice = \"committed\"", "dice = \"manual\""),
+            "lock.toml dice",
+        ),
+        // A submission resolved but never locked.
+        (
+            "power",
+            |t| {
+                let i = t.find("[power.france]").unwrap();
+                let j = t[i..].find("\n\n").map(|j| i + j + 2).unwrap_or(t.len());
+                format!("{}{}", &t[..i], &t[j..])
+            },
+            "lock.toml locks",
+        ),
+    ];
+    for (what, forge, want) in forgeries {
+        let (_t, g) = new_game();
+        let dir = GameDir::new(&g);
+        let state = dir.load_state().unwrap();
+        for (power, by) in [
+            (PowerId::France, "mail:ann@example.org"),
+            (PowerId::Russia, "moderator"),
+        ] {
+            let sub = Submission {
+                power,
+                phase: state.phase,
+                by: by.into(),
+                received: "2026-01-01T10:00:00Z".into(),
+                entropy: None,
+                orders: vec![],
+            };
+            submission::save(&dir, &sub).unwrap();
+        }
+        let name = resolve(&g, None);
+        let (code, out) = python(&[g.to_str().unwrap()]);
+        assert_eq!(code, 0, "{what}: {out}");
+        assert!(out.contains(&format!("LOCK {name} ok")), "{what}: {out}");
+        edit(&entry(&g, &name).join("lock.toml"), forge);
+        reseal(&g, &name);
+        let (code, out) = python(&[g.to_str().unwrap()]);
+        assert_eq!(code, 1, "{what}: {out}");
+        assert!(
+            out.contains(&format!("BAD {name}: ")) && out.contains(want),
+            "{what}: {out}"
+        );
+    }
 }

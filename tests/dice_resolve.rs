@@ -135,7 +135,7 @@ fn a_crash_before_the_commit_point_leaves_the_old_phase() {
     let c = phase::commitment(&dir).unwrap().unwrap();
     // What a crash between staging and the head write leaves behind.
     let open = dir.load_state().unwrap();
-    phase::stage_next(&dir, "tamper", open.phase).unwrap();
+    phase::stage_next(&dir, "tamper", open.phase, None).unwrap();
     fs::create_dir_all(g.join("history/.tmp-0002-1806-winter")).unwrap();
     fs::create_dir_all(g.join("history/0002-1806-winter")).unwrap();
     fs::write(g.join("history/0002-1806-winter/entry.toml"), "half").unwrap();

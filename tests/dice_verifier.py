@@ -5,8 +5,10 @@
   dice_verifier.py roll SEED PURPOSE SIDES [POWER=TEXT]...   one roll
 
 Prints `ROLL <entry> <purpose> <result>` per committed roll it recomputes,
-`MANUAL <entry> <purpose> <result>` per manual roll, one
-`BAD <entry>: <what>` line per mismatch; exit 0 if all match, else 1.
+`MANUAL <entry> <purpose> <result>` per manual roll, `LOCK <entry> ok` per
+orders lock it checked, `NOTE ...` for what it cannot check (a beacon's BLS
+signature without a BLS12-381 library), one `BAD <entry>: <what>` line per
+mismatch; exit 0 if all match, else 1.
 """
 import hashlib, hmac, os, struct, sys, tomllib
 
@@ -19,15 +21,74 @@ def lp(b):
 def sha(b):
     return hashlib.sha256(b).hexdigest()
 
-def commitment(game, phase, seed):
+def commitment(game, phase, seed, beacon=None):
+    """Section 1; `beacon` = (network, round) when the commitment names one (2a)."""
     msg = lp(b"empereur/dice/commit/v1") + lp(game.encode()) + lp(phase.encode()) + lp(seed)
+    if beacon is not None:
+        msg += lp(beacon[0].encode()) + lp(str(beacon[1]).encode())
     return sha(msg)
 
-def key(seed, entropy):
+def key(seed, entropy, beacon=None):
+    """Section 2; `beacon` = (network, round, signature bytes) with a beacon (2a)."""
     msg = lp(b"empereur/dice/key/v1")
     for p in POWERS:
         msg += lp(p.encode()) + lp(entropy.get(p, "").encode())
+    if beacon is not None:
+        msg += lp(beacon[0].encode()) + lp(str(beacon[1]).encode()) + lp(beacon[2])
     return hmac.new(seed, msg, hashlib.sha256).digest()
+
+# Section 2a: the networks a commitment may name. The BLS check needs a
+# BLS12-381 library with drand's G1 signatures (RFC 9380 hash to curve);
+# without one this verifier checks everything else and says so.
+NETWORKS = {
+    "drand-quicknet": {
+        "chain_hash": "52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971",
+        "genesis": 1692803367,
+        "period": 3,
+    },
+}
+
+def entry_beacon(entry):
+    """(network, round) of the seed the entry reveals, or None."""
+    if "beacon" not in entry and "beacon_round" not in entry:
+        return None
+    return (entry.get("beacon"), entry.get("beacon_round"))
+
+def check_lock(d, name, entry, ent, bad):
+    """Section 7: lock.toml is what was resolved."""
+    path = os.path.join(d, "lock.toml")
+    if "lock.toml" not in entry["files"]:
+        bad.append(f"{name}: lock.toml is missing")
+        return
+    lock = tomllib.load(open(path, "rb"))
+    for k in ("game", "phase", "commitment", "redo_of", "beacon", "beacon_round", "beacon_signature"):
+        if lock.get(k) != entry.get(k):
+            bad.append(f"{name}: lock.toml {k} is not the entry's")
+    subs = {}
+    for rel in entry["files"]:
+        if rel.startswith("orders/") and rel.endswith(".toml"):
+            subs[rel[len("orders/"):-len(".toml")]] = open(os.path.join(d, rel), "rb").read()
+    powers = lock.get("power", {})
+    if set(powers) != set(subs):
+        bad.append(f"{name}: lock.toml locks {sorted(powers)}, the entry holds orders of {sorted(subs)}")
+    for p, raw in subs.items():
+        lp_ = powers.get(p)
+        if lp_ is None:
+            continue
+        if lp_.get("receipt") != sha(raw):
+            bad.append(f"{name}: lock.toml receipt of {p} is not the SHA-256 of orders/{p}.toml")
+        by_mod = tomllib.loads(raw.decode()).get("by") == "moderator"
+        if (lp_.get("by") == "moderator") != by_mod or lp_.get("by") not in ("player", "moderator"):
+            bad.append(f"{name}: lock.toml does not say who entered the orders of {p}")
+        if lp_.get("entropy") != ent.get(p, ""):
+            bad.append(f"{name}: lock.toml entropy of {p} is not the one in entropy.toml")
+    dice_kind = lock.get("dice")
+    if dice_kind not in ("committed", "manual") or ((dice_kind == "manual") != ("manual_dice" in lock)):
+        bad.append(f"{name}: lock.toml dice is {dice_kind!r} (manual_dice goes with manual)")
+    rolls = tomllib.load(open(os.path.join(d, "dice.toml"), "rb")).get("roll", [])
+    if any(r["source"] != dice_kind for r in rolls):
+        bad.append(f"{name}: lock.toml says the dice are {dice_kind}, the dice log does not")
+    print(f"LOCK {name} ok" if not [b for b in bad if b.startswith(name + ": lock")] else f"LOCK {name} bad")
 
 def roll(k, purpose, sides):
     limit = 2**32 - (2**32 % sides)
@@ -112,7 +173,8 @@ def check(game_dir):
                 if entry["abandoned_commitment"] != open_commitment:
                     bad.append(f"{name}: the abandoned commitment is not the one that was open")
                 s = read_seed(os.path.join(d, "abandoned-seed"))
-                if commitment(entry["game"], entry["abandoned_phase"], s) != entry["abandoned_commitment"]:
+                ab = entry_beacon(entry)
+                if commitment(entry["game"], entry["abandoned_phase"], s, ab) != entry["abandoned_commitment"]:
                     bad.append(f"{name}: abandoned-seed does not match its commitment")
                 note_seed(s, entry["abandoned_commitment"])
 
@@ -121,7 +183,10 @@ def check(game_dir):
             if open_commitment is not None and c != open_commitment:
                 bad.append(f"{name}: resolved under another commitment than the one published")
             seed = read_seed(os.path.join(d, "seed"))
-            if commitment(entry["game"], entry["phase"], seed) != c:
+            b = entry_beacon(entry)
+            if b is not None and (b[0] not in NETWORKS or not isinstance(b[1], int)):
+                bad.append(f"{name}: beacon {b[0]!r} round {b[1]!r} is not a known network and round")
+            if commitment(entry["game"], entry["phase"], seed, b) != c:
                 bad.append(f"{name}: seed does not match the commitment")
             note_seed(seed, c)
             eraw = open(os.path.join(d, "entropy.toml"), "rb").read() if "entropy.toml" in entry["files"] else b""
@@ -135,9 +200,20 @@ def check(game_dir):
                         bad.append(f"{name}: a re-resolution must keep the seed and entropy of {r}")
                 elif expected_entropy(d, entry) != ent:
                     bad.append(f"{name}: entropy is not the receipts and typed text of the orders")
+            if entry["kind"] == "resolve" and fmt >= 2:
+                check_lock(d, name, entry, ent, bad)
             if entry["kind"] == "resolve":
                 resolved[name] = (entry["phase"], c, sha(eraw))
-            k = key(seed, ent)
+            kb = None
+            if b is not None and entry["kind"] == "resolve":
+                sig = entry.get("beacon_signature")
+                if sig is None:
+                    bad.append(f"{name}: the commitment names a beacon round but no beacon_signature is recorded")
+                    sig = ""
+                kb = (b[0], b[1], bytes.fromhex(sig))
+                print(f"NOTE {name}: the BLS signature of {b[0]} round {b[1]} is not checked "
+                      "(no BLS12-381 library here; `empereur verify` checks it); the key folds it in")
+            k = key(seed, ent, kb)
             for r in tomllib.load(open(os.path.join(d, "dice.toml"), "rb")).get("roll", []):
                 if r["source"] != "committed":
                     print(f"MANUAL {name} {r['purpose']} {r['result']}")

@@ -16,12 +16,14 @@
 //! engine puts a counter in the purpose (`…/round-2`). Pure: seeds and
 //! entropy come in from outside (see `store::phase`).
 
+pub mod beacon;
 mod protocol;
 mod sources;
 
+pub use beacon::{BeaconRound, BeaconValue};
 pub use protocol::{
-    COMMIT_TAG, Entropy, KEY_TAG, Key, SEED_LEN, Seed, accepts, commitment, d100, derive_key, derive_roll, face,
-    parse_hex32, power_entropy, reject_limit, roll_block, to_hex,
+    COMMIT_TAG, Entropy, KEY_TAG, Key, SEED_LEN, Seed, accepts, commitment, commitment_with, d100, derive_key,
+    derive_key_with, derive_roll, face, parse_hex32, power_entropy, reject_limit, roll_block, to_hex,
 };
 pub use sources::{Committed, Manual, Replay, Scripted};
 

@@ -2,6 +2,7 @@
 //! fed to SHA-256 / HMAC-SHA-256 is length-prefixed (4-byte big-endian
 //! length, then the bytes), so no two different inputs share an encoding.
 
+use super::beacon::{BeaconRound, BeaconValue};
 use super::{Dice, DiceError};
 use crate::ids::PowerId;
 use hmac::{Hmac, KeyInit, Mac};
@@ -47,11 +48,22 @@ pub fn parse_hex32(text: &str) -> Result<[u8; 32], String> {
 
 /// Commitment = SHA-256(lp(COMMIT_TAG) ‖ lp(game) ‖ lp(phase) ‖ lp(seed)), hex.
 pub fn commitment(game: &str, phase: &str, seed: &Seed) -> String {
-    let mut msg = Vec::with_capacity(128);
+    commitment_with(game, phase, seed, None)
+}
+
+/// As [`commitment`]; with a beacon, `‖ lp(network name) ‖ lp(round as
+/// decimal digits)` follow the seed, so the round is fixed when the
+/// commitment is mailed (docs/dice.md 1).
+pub fn commitment_with(game: &str, phase: &str, seed: &Seed, beacon: Option<&BeaconRound>) -> String {
+    let mut msg = Vec::with_capacity(160);
     lp(&mut msg, COMMIT_TAG.as_bytes());
     lp(&mut msg, game.as_bytes());
     lp(&mut msg, phase.as_bytes());
     lp(&mut msg, seed);
+    if let Some(b) = beacon {
+        lp(&mut msg, b.network.as_bytes());
+        lp(&mut msg, b.round.to_string().as_bytes());
+    }
     to_hex(&Sha256::digest(&msg))
 }
 
@@ -59,11 +71,23 @@ pub fn commitment(game: &str, phase: &str, seed: &Seed) -> String {
 /// france, britain, russia, austria, prussia, spain, ottoman:
 /// lp(power id) ‖ lp(entropy, or empty)).
 pub fn derive_key(seed: &Seed, entropy: &Entropy) -> Key {
-    let mut msg = Vec::with_capacity(256);
+    derive_key_with(seed, entropy, None)
+}
+
+/// As [`derive_key`]; with a beacon, `‖ lp(network name) ‖ lp(round as
+/// decimal digits) ‖ lp(signature, raw bytes)` follow the seven powers
+/// (docs/dice.md 2a).
+pub fn derive_key_with(seed: &Seed, entropy: &Entropy, beacon: Option<&BeaconValue>) -> Key {
+    let mut msg = Vec::with_capacity(320);
     lp(&mut msg, KEY_TAG.as_bytes());
     for p in PowerId::ALL {
         lp(&mut msg, p.id().as_bytes());
         lp(&mut msg, entropy.get(&p).map(String::as_bytes).unwrap_or_default());
+    }
+    if let Some(b) = beacon {
+        lp(&mut msg, b.network.as_bytes());
+        lp(&mut msg, b.round.to_string().as_bytes());
+        lp(&mut msg, &b.signature);
     }
     let mut mac = HmacSha256::new_from_slice(seed).expect("HMAC takes a key of any length");
     mac.update(&msg);

@@ -99,6 +99,7 @@ fn autoplay_grouped(dir: &GameDir, phases: u32, seed: u64, now: Option<&str>) ->
             manual_dice: None,
             now: now.map(str::to_string),
             late: Vec::new(),
+            beacon: None,
         };
         match resolve_game(dir, &opts)? {
             Resolved::Done(s) => {

@@ -24,6 +24,11 @@ pub fn render(lock: &LockFile) -> String {
         )),
         None => s.push_str("Dice: committed (docs/dice.md)\n"),
     }
+    if let (Some(n), Some(r), Some(sig)) = (&lock.beacon, lock.beacon_round, &lock.beacon_signature) {
+        s.push_str(&format!(
+            "Dice beacon: {n} round {r}, published after the deadline; its signature, folded into the dice key:\n  {sig}\n"
+        ));
+    }
     if let Some(r) = &lock.redo_of {
         s.push_str(&format!(
             "Re-resolution after an undo: the seed and entropy of history/{r} are kept (same dice for the same purposes).\n"

@@ -5,6 +5,7 @@
 
 pub mod autoplay;
 pub mod balance;
+pub mod beacon;
 pub mod check;
 pub mod clock;
 pub mod demo;

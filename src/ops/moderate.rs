@@ -197,7 +197,7 @@ pub fn preview_game_with(dir: &GameDir, engine: super::resolve::Engine) -> Resul
     copy.create_layout()?;
     let state = copy.load_state()?;
     let throwaway = phase::draw_seed()?;
-    phase::open_with_seed(&copy, &state, &throwaway)?;
+    phase::open_with_seed(&copy, &state, &throwaway, None)?;
     let out = match resolve_game_with(&copy, &ResolveOptions::default(), engine)? {
         Resolved::Done(s) => {
             let report = store::read_text(&history::entry_dir(&copy, &s.entry).join("report.txt"))?;

@@ -95,6 +95,7 @@ pub fn create_from(o: &NewOptions, players: store::players::Players) -> Result<(
         timezone: "UTC".to_string(),
         deadlines: Default::default(),
         mail: Default::default(),
+        dice: Default::default(),
     };
     dir.create_layout()?;
     let _lock = dir.lock()?;
@@ -106,7 +107,7 @@ pub fn create_from(o: &NewOptions, players: store::players::Players) -> Result<(
     }
     store::atomic_write(&dir.config(), config.to_toml().as_bytes()).context("writing game.toml")?;
     dir.save_state(&state)?;
-    store::phase::open(&dir, &state).context("opening the first phase's dice commitment")?;
+    store::phase::open(&dir, &state, None).context("opening the first phase's dice commitment")?;
     Ok((id, state))
 }
 

@@ -18,7 +18,7 @@
 #![allow(clippy::disallowed_methods)] // adapter
 
 use super::Done;
-use crate::dice::{Committed, Dice, Entropy, Manual};
+use crate::dice::{BeaconValue, Committed, Dice, Entropy, Manual};
 use crate::ids::{PhaseId, PowerId};
 use crate::rules::{self, EngineError, PhaseOrders};
 use crate::store::history::{self, DiceLog, Draft, EntropyFile, LockFile, LockedPower, OutcomesFile};
@@ -58,6 +58,9 @@ pub struct ResolveOptions {
     /// Powers that sent nothing by the end of grace (the workflow's
     /// deadline); the report says their defaults applied.
     pub late: Vec<PowerId>,
+    /// The beacon round already fetched for this phase (`run` fetches it
+    /// before the lock); fetched here when `None` and the phase needs one.
+    pub beacon: Option<BeaconValue>,
 }
 
 /// What a resolution did.
@@ -90,6 +93,7 @@ pub fn run(a: &ResolveArgs) -> Result<Done> {
         manual_dice: a.manual_dice.clone(),
         now: None,
         late: Vec::new(),
+        beacon: None,
     };
     match resolve_game(&dir, &opts)? {
         Resolved::Done(s) => {
@@ -288,6 +292,9 @@ struct Redo {
     entropy: Entropy,
     /// Each power's order texts and typed entropy in the undone resolution.
     orders: BTreeMap<PowerId, (Vec<String>, Option<String>)>,
+    /// The beacon round and signature of the undone resolution (kept with
+    /// its key).
+    beacon: Option<BeaconValue>,
 }
 
 fn pending_redo(dir: &GameDir, open: PhaseId) -> Result<Option<Redo>> {
@@ -313,11 +320,14 @@ fn pending_redo(dir: &GameDir, open: PhaseId) -> Result<Option<Redo>> {
                 orders.insert(p, (sub.orders.iter().map(|o| o.text.clone()).collect(), sub.entropy));
             }
         }
+        let (urec, _) = history::read_entry(dir, &undone)?;
+        let beacon = recorded_beacon(&urec).map_err(|e| anyhow!("history/{undone}: {e}"))?;
         return Ok(Some(Redo {
             entry: undone,
             entropy_bytes,
             entropy: ef.entropy,
             orders,
+            beacon,
         }));
     }
     Ok(None)
@@ -358,7 +368,14 @@ struct Inputs {
     lock: LockFile,
 }
 
-fn inputs(dir: &GameDir, game: &str, open: PhaseId, commitment: &str, manual: Option<&str>) -> Result<Inputs> {
+fn inputs(
+    dir: &GameDir,
+    game: &str,
+    open: PhaseId,
+    commitment: &str,
+    manual: Option<&str>,
+    beacon: Option<&BeaconValue>,
+) -> Result<Inputs> {
     let subs = submission::load_all(dir)?;
     let mut orders = PhaseOrders::new();
     let mut entropy = Entropy::new();
@@ -400,6 +417,9 @@ fn inputs(dir: &GameDir, game: &str, open: PhaseId, commitment: &str, manual: Op
         dice: if manual.is_some() { "manual" } else { "committed" }.to_string(),
         manual_dice: manual.map(str::to_string),
         redo_of: redo.as_ref().map(|r| r.entry.clone()),
+        beacon: beacon.map(|b| b.network.clone()),
+        beacon_round: beacon.map(|b| b.round),
+        beacon_signature: beacon.map(|b| crate::dice::to_hex(&b.signature)),
         powers: sub_bytes
             .iter()
             .map(|(p, b)| {
@@ -432,13 +452,96 @@ fn inputs(dir: &GameDir, game: &str, open: PhaseId, commitment: &str, manual: Op
 }
 
 /// Queue the orders lock of the open phase (`run` sends it before it
-/// resolves). Call with the game lock held.
-pub fn queue_lock(dir: &GameDir, now: chrono::DateTime<chrono::Utc>) -> Result<()> {
+/// resolves), with the beacon round the phase waited for. Call with the
+/// game lock held.
+pub fn queue_lock(dir: &GameDir, now: chrono::DateTime<chrono::Utc>, beacon: Option<&BeaconValue>) -> Result<()> {
     let state = dir.load_state()?;
     let Some(rec) = phase::record(dir)? else { return Ok(()) };
-    let i = inputs(dir, &state.game, state.phase, &rec.commitment, None)?;
+    let i = inputs(dir, &state.game, state.phase, &rec.commitment, None, beacon)?;
     super::lock::queue(dir, &i.lock, now)?;
     Ok(())
+}
+
+/// Where the open phase stands with its public beacon.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PhaseBeacon {
+    /// Its commitment names no beacon round.
+    None,
+    /// The round is in and its signature verifies.
+    Ready(BeaconValue),
+    /// The round is not published yet: the phase waits (nobody, the
+    /// moderator included, can know its dice before then).
+    Wait {
+        network: String,
+        round: u64,
+        at: chrono::DateTime<chrono::Utc>,
+    },
+}
+
+/// The beacon of the open phase: none, the signature of its round (kept
+/// from the undone resolution after an undo, `given` when it is that
+/// round, else fetched), or not yet published. Call with the game lock.
+pub fn phase_beacon(
+    dir: &GameDir,
+    config: &crate::store::GameConfig,
+    now: chrono::DateTime<chrono::Utc>,
+    given: Option<&BeaconValue>,
+) -> Result<PhaseBeacon> {
+    let Some(rec) = phase::record(dir)? else {
+        return Ok(PhaseBeacon::None);
+    };
+    let Some(b) = rec.beacon() else {
+        return Ok(PhaseBeacon::None);
+    };
+    let value = match pending_redo(dir, rec.phase)?.and_then(|r| r.beacon) {
+        Some(v) => v,
+        None => match given {
+            Some(v) if v.network == b.network && v.round == b.round => v.clone(),
+            _ => match super::beacon::fetch(config, &b, now)? {
+                super::beacon::Fetched::Ready(v) => v,
+                super::beacon::Fetched::NotYet { at } => {
+                    return Ok(PhaseBeacon::Wait {
+                        network: b.network,
+                        round: b.round,
+                        at,
+                    });
+                }
+            },
+        },
+    };
+    if value.network != b.network || value.round != b.round {
+        anyhow::bail!(
+            "the beacon for {} is {} round {}, but its commitment names {} round {}",
+            rec.phase,
+            value.network,
+            value.round,
+            b.network,
+            b.round
+        );
+    }
+    value.verify().map_err(|e| anyhow!("{e}"))?;
+    Ok(PhaseBeacon::Ready(value))
+}
+
+/// The beacon value an entry records (`beacon`, `beacon_round`,
+/// `beacon_signature`), if it has one.
+pub fn recorded_beacon(rec: &history::EntryRecord) -> Result<Option<BeaconValue>, String> {
+    match (&rec.beacon, rec.beacon_round, &rec.beacon_signature) {
+        (Some(n), Some(r), Some(sig)) => Ok(Some(BeaconValue {
+            network: n.clone(),
+            round: r,
+            signature: hex::decode(sig.trim()).map_err(|e| format!("beacon_signature is not hex: {e}"))?,
+        })),
+        _ => Ok(None),
+    }
+}
+
+/// The phrase a waiting phase is reported with.
+pub fn waiting_line(phase: PhaseId, network: &str, round: u64, at: chrono::DateTime<chrono::Utc>) -> String {
+    format!(
+        "{phase} waits for the dice beacon: {network} round {round} is published at {} (the orders are not locked until then)",
+        at.format("%Y-%m-%d %H:%M:%S UTC")
+    )
 }
 
 fn resolve_locked(dir: &GameDir, opts: &ResolveOptions, engine: Engine) -> Result<Resolved> {
@@ -475,7 +578,7 @@ fn resolve_locked(dir: &GameDir, opts: &ResolveOptions, engine: Engine) -> Resul
         );
     }
     let seed = phase::read_seed(dir)?;
-    let c = crate::dice::commitment(&state.game, &state.phase.to_string(), &seed);
+    let c = crate::dice::commitment_with(&state.game, &state.phase.to_string(), &seed, rec.beacon().as_ref());
     if c != rec.commitment {
         anyhow::bail!(
             "{} does not match the published commitment {} (it gives {c})",
@@ -484,6 +587,15 @@ fn resolve_locked(dir: &GameDir, opts: &ResolveOptions, engine: Engine) -> Resul
         );
     }
 
+    // docs/dice.md 2a: a phase whose commitment names a beacon round is
+    // resolved only once that round is out, and its key folds it in.
+    let beacon = match phase_beacon(dir, &config, now_time(opts), opts.beacon.as_ref())? {
+        PhaseBeacon::None => None,
+        PhaseBeacon::Ready(v) => Some(v),
+        PhaseBeacon::Wait { network, round, at } => {
+            return Ok(Resolved::Refused(waiting_line(state.phase, &network, round, at)));
+        }
+    };
     let Inputs {
         subs,
         orders,
@@ -499,6 +611,7 @@ fn resolve_locked(dir: &GameDir, opts: &ResolveOptions, engine: Engine) -> Resul
         state.phase,
         &rec.commitment,
         opts.manual_dice.as_deref(),
+        beacon.as_ref(),
     )?;
     // A submission stored for another phase must never be carried out in
     // this one (ingest checks the phase under the lock; this is the
@@ -520,7 +633,11 @@ fn resolve_locked(dir: &GameDir, opts: &ResolveOptions, engine: Engine) -> Resul
     let manual = opts.manual_dice.is_some();
     let mut dice: Box<dyn Dice> = match &opts.manual_dice {
         Some(list) => Box::new(Manual::parse(list).map_err(|e| anyhow!("--manual-dice: {e}"))?),
-        None => Box::new(Committed::new(&seed, &entropy)),
+        None => Box::new(Committed::from_key(crate::dice::derive_key_with(
+            &seed,
+            &entropy,
+            beacon.as_ref(),
+        ))),
     };
     let mut res = match engine(&scenario, &state, &orders, dice.as_mut()) {
         Ok(r) => r,
@@ -540,13 +657,19 @@ fn resolve_locked(dir: &GameDir, opts: &ResolveOptions, engine: Engine) -> Resul
 
     let next = res.state.phase;
     let after_text = res.state.to_toml();
-    let next_commitment = phase::stage_next(dir, &state.game, next)?;
+    let next_beacon = super::beacon::round_for(&config, next, now_time(opts))?;
+    let next_commitment = phase::stage_next(dir, &state.game, next, next_beacon.as_ref())?;
 
     let mut draft = Draft::new("resolve", &state.game, state.phase);
     draft.commitment = Some(rec.commitment.clone());
     draft.next_phase = Some(next);
     draft.next_commitment = Some(next_commitment.clone());
     draft.late = opts.late.clone();
+    if let Some(b) = rec.beacon() {
+        draft.beacon = Some(b.network);
+        draft.beacon_round = Some(b.round);
+    }
+    draft.beacon_signature = beacon.as_ref().map(|b| crate::dice::to_hex(&b.signature));
     draft.redo_of = redo_of;
     draft.changed = changed;
     let mut notes = Vec::new();
@@ -686,8 +809,8 @@ fn record_change(
     // The open phase is abandoned: reveal its seed under its commitment,
     // so nobody need wonder whether the moderator peeked at it before
     // choosing to roll back.
-    let discarded = match (phase::commitment(dir)?, phase::read_seed(dir)) {
-        (Some(c), Ok(seed)) => Some((c, seed)),
+    let discarded = match (phase::record(dir)?, phase::read_seed(dir)) {
+        (Some(r), Ok(seed)) => Some((r.commitment.clone(), seed, r.beacon())),
         _ => None,
     };
     let mut draft = match undone {
@@ -699,26 +822,33 @@ fn record_change(
             let kept = rec
                 .commitment
                 .ok_or_else(|| anyhow!("history/{name} has no commitment to reopen"))?;
-            let c = phase::stage_next_with(dir, &new_state.game, new_state.phase, &seed)?;
+            let kept_beacon = phase::beacon_of(rec.beacon.as_deref(), rec.beacon_round);
+            let c = phase::stage_next_with(dir, &new_state.game, new_state.phase, &seed, kept_beacon.as_ref())?;
             if c != kept {
                 anyhow::bail!("history/{name}: its seed does not give its commitment {kept}");
             }
             let mut d = Draft::new(kind, &new_state.game, new_state.phase);
             d.undone = Some(name.to_string());
             d.next_commitment = Some(c);
-            if let Some((commitment, seed)) = discarded {
+            if let Some((commitment, seed, b)) = discarded {
                 d.abandoned_phase = Some(old.phase);
                 d.abandoned_commitment = Some(commitment);
+                d.beacon = b.as_ref().map(|b| b.network.clone());
+                d.beacon_round = b.map(|b| b.round);
                 d.file("abandoned-seed", format!("{}\n", crate::dice::to_hex(&seed)));
             }
             d
         }
         None => {
-            let c = phase::stage_next(dir, &new_state.game, new_state.phase)?;
+            let config = dir.load_config()?;
+            let b = super::beacon::round_for(&config, new_state.phase, super::clock::now()?)?;
+            let c = phase::stage_next(dir, &new_state.game, new_state.phase, b.as_ref())?;
             let mut d = Draft::new(kind, &new_state.game, old.phase);
             d.next_commitment = Some(c);
-            if let Some((commitment, seed)) = discarded {
+            if let Some((commitment, seed, b)) = discarded {
                 d.commitment = Some(commitment);
+                d.beacon = b.as_ref().map(|b| b.network.clone());
+                d.beacon_round = b.map(|b| b.round);
                 d.file("seed", format!("{}\n", crate::dice::to_hex(&seed)));
                 d.file("dice.toml", toml::to_string(&history::DiceLog::default())?);
                 d.file("entropy.toml", toml::to_string(&EntropyFile::default())?);

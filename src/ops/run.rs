@@ -58,6 +58,9 @@ pub struct RunReport {
     pub sent: usize,
     /// Lines the moderator should read.
     pub attention: Vec<String>,
+    /// Operational failures that did not stop the run (the rest of it
+    /// was done); the command exits 2 after every game has run.
+    pub failures: Vec<String>,
     pub over: Option<String>,
 }
 
@@ -85,6 +88,12 @@ pub fn run(a: &RunArgs) -> Result<Done> {
             Ok(r) => {
                 for line in &r.attention {
                     println!("{}: {line}", r.game);
+                }
+                for line in &r.failures {
+                    eprintln!("{}: error: {line}", r.game);
+                }
+                if !r.failures.is_empty() {
+                    failed += 1;
                 }
                 if a.verbose {
                     println!(
@@ -314,6 +323,8 @@ fn run_game_grouped(dir: &GameDir, incoming: &[Source], now: DateTime<Utc>) -> R
     // 3. Resolve when due (at most one phase a run: the next phase's
     //    players need their phase-opening mail first).
     let state = &ctx.state;
+    // When the beacon round the phase waits for is published.
+    let mut beacon_at: Option<DateTime<Utc>> = None;
     if let Some(w) = &state.over {
         report.over = Some(w.clone());
     } else {
@@ -328,7 +339,34 @@ fn run_game_grouped(dir: &GameDir, incoming: &[Source], now: DateTime<Utc>) -> R
             Due::Late { missing } => Some(missing.clone()),
             _ => None,
         };
+        // docs/dice.md 2a: a phase whose commitment names a beacon round
+        // waits for it; the lock goes out only once the round is in.
+        let beacon = match late {
+            Some(_) => match resolve::phase_beacon(dir, config, now, None) {
+                Ok(resolve::PhaseBeacon::Wait { network, round, at }) => {
+                    beacon_at = Some(at);
+                    report
+                        .attention
+                        .push(resolve::waiting_line(state.phase, &network, round, at));
+                    None
+                }
+                Ok(resolve::PhaseBeacon::Ready(v)) => Some(Some(v)),
+                Ok(resolve::PhaseBeacon::None) => Some(None),
+                Err(e) => {
+                    report
+                        .failures
+                        .push(format!("{} waits: the dice beacon: {e:#}", state.phase));
+                    None
+                }
+            },
+            None => None,
+        };
+        // Waiting for the beacon: no lock, no resolution, and no reminders
+        // (the deadline has passed or everyone is in).
+        let waiting = late.is_some() && beacon.is_none();
+        let late = if beacon.is_some() { late } else { None };
         if let Some(late) = late {
+            let beacon = beacon.flatten();
             for p in &late {
                 *schedule.lateness.entry(*p).or_default() += 1;
             }
@@ -337,9 +375,10 @@ fn run_game_grouped(dir: &GameDir, incoming: &[Source], now: DateTime<Utc>) -> R
                 manual_dice: None,
                 now: Some(clock::stamp(now)),
                 late: late.clone(),
+                beacon: beacon.clone(),
             };
             // The orders lock goes out before the result (docs/dice.md).
-            resolve::queue_lock(dir, now)?;
+            resolve::queue_lock(dir, now, beacon.as_ref())?;
             let sender = transport::sender(dir, &dir.load_config()?.mail.transport)?;
             for d in transport::send_all(dir, Some(&sender), &[], now)? {
                 if let Delivery::Sent { .. } = d {
@@ -370,7 +409,7 @@ fn run_game_grouped(dir: &GameDir, incoming: &[Source], now: DateTime<Utc>) -> R
                 }
                 Resolved::Refused(why) => report.attention.push(format!("not resolved: {why}")),
             }
-        } else if !matches!(due, Due::Paused) {
+        } else if !waiting && !matches!(due, Due::Paused) {
             // 4. Reminders to those who have not ordered.
             let missing: Vec<PowerId> = roles.must.iter().copied().filter(|p| !subs.contains_key(p)).collect();
             let due_now = pclock.reminders_due(now, &config.deadlines, tz, &schedule.absences, &missing);
@@ -422,6 +461,13 @@ fn run_game_grouped(dir: &GameDir, incoming: &[Source], now: DateTime<Utc>) -> R
             Some(_) => None,
             None => next_wake(dir, config, scenario, now)?,
         };
+        // A phase waiting for its beacon round is due again when it is out
+        // (a relay that failed: at the next run).
+        let at = match (at, beacon_at) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let at = if report.failures.is_empty() { at } else { Some(now) };
         store::wake::save(dir, &config.game, at);
     }
     Ok(report)

@@ -75,6 +75,8 @@ pub struct VerifyReport {
     pub committed_rolls: usize,
     pub manual_rolls: usize,
     pub replayed: usize,
+    /// Beacon rounds whose signature was checked.
+    pub beacons: usize,
 }
 
 impl VerifyReport {
@@ -118,8 +120,13 @@ pub fn run(a: &VerifyArgs) -> Result<Done> {
     } else {
         String::new()
     };
+    let beacons = if r.beacons > 0 {
+        format!(", {} beacon signature(s) checked", r.beacons)
+    } else {
+        String::new()
+    };
     let summary = format!(
-        "{} entries, {} committed roll(s), {} manual roll(s){replay}",
+        "{} entries, {} committed roll(s), {} manual roll(s){beacons}{replay}",
         r.entries, r.committed_rolls, r.manual_rolls
     );
     if r.ok() {
@@ -464,7 +471,7 @@ fn check_undo(name: &str, rec: &EntryRecord, content: &BTreeMap<String, Vec<u8>>
         ),
         Some(Err(e)) => cx.problem(name, format!("abandoned-seed: {e}")),
         Some(Ok(seed)) => {
-            let got = dice::commitment(&rec.game, &ap.to_string(), &seed);
+            let got = dice::commitment_with(&rec.game, &ap.to_string(), &seed, entry_beacon(rec).as_ref());
             if got != *ac {
                 cx.problem(
                     name,
@@ -516,6 +523,20 @@ fn check_lock(
         cx.problem(
             name,
             "lock.toml locks another phase, commitment or re-resolution than the entry's",
+        );
+    }
+    if !matches!(lock.dice.as_str(), "committed" | "manual") || (lock.dice == "manual") != lock.manual_dice.is_some() {
+        cx.problem(
+            name,
+            format!("lock.toml says dice = \"{}\" (manual_dice goes with manual)", lock.dice),
+        );
+    }
+    if (&lock.beacon, lock.beacon_round, &lock.beacon_signature)
+        != (&rec.beacon, rec.beacon_round, &rec.beacon_signature)
+    {
+        cx.problem(
+            name,
+            "lock.toml names another beacon round or signature than the entry's",
         );
     }
     let mut locked = BTreeSet::new();
@@ -621,7 +642,7 @@ fn check_dice(name: &str, rec: &EntryRecord, content: &BTreeMap<String, Vec<u8>>
         }
         Some(Ok(s)) => s,
     };
-    let got = dice::commitment(&rec.game, &rec.phase.to_string(), &seed);
+    let got = dice::commitment_with(&rec.game, &rec.phase.to_string(), &seed, entry_beacon(rec).as_ref());
     if got != *c {
         cx.problem(
             name,
@@ -706,7 +727,10 @@ fn check_dice(name: &str, rec: &EntryRecord, content: &BTreeMap<String, Vec<u8>>
             return;
         }
     };
-    let committed = dice::Committed::new(&seed, &entropy);
+    let Some(beacon) = check_beacon(name, rec, cx) else {
+        return;
+    };
+    let committed = dice::Committed::from_key(dice::derive_key_with(&seed, &entropy, beacon.as_ref()));
     let mut seen = BTreeSet::new();
     let mut results: BTreeMap<&str, u32> = BTreeMap::new();
     for r in &log.rolls {
@@ -774,6 +798,54 @@ fn check_dice(name: &str, rec: &EntryRecord, content: &BTreeMap<String, Vec<u8>>
     }
 }
 
+/// The beacon round an entry's revealed seed was committed with.
+fn entry_beacon(rec: &EntryRecord) -> Option<dice::BeaconRound> {
+    phase::beacon_of(rec.beacon.as_deref(), rec.beacon_round)
+}
+
+/// docs/dice.md 2a: a resolution whose commitment names a beacon round
+/// records that round's signature, which must verify against the
+/// network's public key (offline). `None` when the dice cannot be
+/// checked (reported); `Some(None)` without a beacon.
+fn check_beacon(name: &str, rec: &EntryRecord, cx: &mut Ctx) -> Option<Option<dice::BeaconValue>> {
+    match (&rec.beacon, rec.beacon_round) {
+        (None, None) => {
+            if rec.beacon_signature.is_some() {
+                cx.problem(name, "beacon_signature without a beacon round");
+            }
+            return Some(None);
+        }
+        (Some(_), Some(_)) => {}
+        _ => {
+            cx.problem(name, "beacon and beacon_round go together");
+            return None;
+        }
+    }
+    if rec.kind != "resolve" {
+        return Some(None);
+    }
+    let value = match super::resolve::recorded_beacon(rec) {
+        Ok(Some(v)) => v,
+        Ok(None) => {
+            cx.problem(
+                name,
+                "its commitment names a beacon round but the entry records no beacon_signature",
+            );
+            return None;
+        }
+        Err(e) => {
+            cx.problem(name, e);
+            return None;
+        }
+    };
+    if let Err(e) = value.verify() {
+        cx.problem(name, e);
+        return None;
+    }
+    cx.report.beacons += 1;
+    Some(Some(value))
+}
+
 fn parse<T: serde::de::DeserializeOwned>(b: &[u8]) -> Result<T, String> {
     let text = std::str::from_utf8(b).map_err(|_| "not UTF-8".to_string())?;
     toml::from_str(text).map_err(|e| e.message().trim().to_string())
@@ -826,7 +898,7 @@ fn check_current(dir: &GameDir, chain: &Chain, cx: &mut Ctx, in_flight: bool) {
     }
     // The moderator can also check the secret seed against it.
     if let Ok(seed) = phase::read_seed(dir) {
-        let got = dice::commitment(&rec.game, &rec.phase.to_string(), &seed);
+        let got = dice::commitment_with(&rec.game, &rec.phase.to_string(), &seed, rec.beacon().as_ref());
         if got != rec.commitment && !in_flight {
             cx.problem(
                 "phase/seed",
@@ -1124,10 +1196,10 @@ pub fn verify_mails(dir: &GameDir, path: &Path) -> Result<MailReport> {
                 },
                 history::SEED => {
                     let ok = dice::parse_hex32(b).is_ok_and(|seed| {
-                        let c = dice::commitment(&game, a, &seed);
-                        entries
-                            .values()
-                            .any(|(_, _, r)| r.phase.to_string() == *a && r.commitment.as_deref() == Some(c.as_str()))
+                        entries.values().any(|(_, _, r)| {
+                            let c = dice::commitment_with(&game, a, &seed, entry_beacon(r).as_ref());
+                            r.phase.to_string() == *a && r.commitment.as_deref() == Some(c.as_str())
+                        })
                     });
                     if !ok {
                         problem(format!(

@@ -44,6 +44,31 @@ pub struct GameConfig {
     /// Mail: the game's address, size limit, outgoing transport, IMAP.
     #[serde(default)]
     pub mail: MailConfig,
+    /// `[dice]`: the optional public beacon (docs/dice.md 2a).
+    #[serde(default, skip_serializing_if = "DiceConfig::is_off")]
+    pub dice: DiceConfig,
+}
+
+/// `[dice]` in game.toml. Without it, or without `beacon`, the dice are
+/// those of seed and entropy alone.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiceConfig {
+    /// A drand network (`"drand-quicknet"`): each phase's commitment names
+    /// the first round after its deadline and the key folds in that
+    /// round's signature.
+    #[serde(default)]
+    pub beacon: Option<String>,
+    /// Where to fetch rounds: `<beacon_url>/<chain hash>/public/<round>`
+    /// (default: drand's public relay; a test serves recorded rounds).
+    #[serde(default)]
+    pub beacon_url: Option<String>,
+}
+
+impl DiceConfig {
+    fn is_off(&self) -> bool {
+        self == &DiceConfig::default()
+    }
 }
 
 /// `[mail]` in game.toml (issue 7). Every field has a default, so a game
@@ -177,6 +202,18 @@ impl GameConfig {
             }
         })?;
         c.deadlines.validate()?;
+        if let Some(b) = &c.dice.beacon
+            && crate::dice::beacon::network(b).is_none()
+        {
+            return Err(format!(
+                "dice.beacon '{b}' is not a beacon this build knows ({})",
+                crate::dice::beacon::NETWORKS
+                    .iter()
+                    .map(|n| n.name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
         c.timezone
             .parse::<chrono_tz::Tz>()
             .map_err(|_| format!("timezone '{}' is not an IANA time zone (e.g. Europe/Paris)", c.timezone))?;

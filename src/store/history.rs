@@ -87,6 +87,17 @@ pub struct EntryRecord {
     pub abandoned_phase: Option<PhaseId>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub abandoned_commitment: Option<String>,
+    /// The public beacon (docs/dice.md 2a) named by the commitment of the
+    /// seed this entry reveals (`seed`, or `abandoned-seed` of an undo):
+    /// the network and the round; absent without a beacon.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beacon: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beacon_round: Option<u64>,
+    /// Of a resolve entry with a beacon: the round's signature (hex),
+    /// folded into the dice key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beacon_signature: Option<String>,
     /// SHA-256 (hex) of every other file of the entry, by relative path.
     pub files: BTreeMap<String, String>,
 }
@@ -149,6 +160,14 @@ pub struct LockFile {
     /// A re-resolution after an undo: the entry whose key is kept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub redo_of: Option<String>,
+    /// The public beacon folded into the key (docs/dice.md 2a): network,
+    /// round and its signature (hex), fetched before the lock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beacon: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beacon_round: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beacon_signature: Option<String>,
     /// Each power with a stored submission.
     #[serde(default, rename = "power")]
     pub powers: BTreeMap<PowerId, LockedPower>,
@@ -181,6 +200,9 @@ pub struct Draft {
     pub undone: Option<String>,
     pub abandoned_phase: Option<PhaseId>,
     pub abandoned_commitment: Option<String>,
+    pub beacon: Option<String>,
+    pub beacon_round: Option<u64>,
+    pub beacon_signature: Option<String>,
     /// Relative path (e.g. `orders/france.toml`) -> bytes.
     pub files: BTreeMap<String, Vec<u8>>,
 }
@@ -201,6 +223,9 @@ impl Draft {
             undone: None,
             abandoned_phase: None,
             abandoned_commitment: None,
+            beacon: None,
+            beacon_round: None,
+            beacon_signature: None,
             files: BTreeMap::new(),
         }
     }
@@ -308,6 +333,9 @@ pub fn stage(dir: &GameDir, draft: &Draft) -> Result<(EntryInfo, Vec<u8>)> {
         undone: draft.undone.clone(),
         abandoned_phase: draft.abandoned_phase,
         abandoned_commitment: draft.abandoned_commitment.clone(),
+        beacon: draft.beacon.clone(),
+        beacon_round: draft.beacon_round,
+        beacon_signature: draft.beacon_signature.clone(),
         files,
     };
     let text = toml::to_string(&rec).context("serialising entry.toml")?;

@@ -8,7 +8,7 @@
 #![allow(clippy::disallowed_methods)] // adapter: OS randomness and files
 
 use super::{GameDir, atomic_write_mode, read_text};
-use crate::dice::{self, Seed};
+use crate::dice::{self, BeaconRound, Seed};
 use crate::ids::PhaseId;
 use crate::state::State;
 use anyhow::{Context, Result, bail};
@@ -25,6 +25,27 @@ pub struct PhaseRecord {
     /// SHA-256 of the last history entry's `entry.toml` when the phase
     /// opened (64 zeros before the first), so players hold the chain head.
     pub chain: String,
+    /// The public beacon the commitment names (docs/dice.md 2a): network
+    /// and round, published only after the deadline.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beacon: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beacon_round: Option<u64>,
+}
+
+impl PhaseRecord {
+    /// The beacon round the commitment names, if any.
+    pub fn beacon(&self) -> Option<BeaconRound> {
+        beacon_of(self.beacon.as_deref(), self.beacon_round)
+    }
+}
+
+/// A beacon round from its two recorded fields (both or none).
+pub fn beacon_of(network: Option<&str>, round: Option<u64>) -> Option<BeaconRound> {
+    Some(BeaconRound {
+        network: network?.to_string(),
+        round: round?,
+    })
 }
 
 /// `phase/next-seed`: the staged seed of the phase a resolution opens.
@@ -33,6 +54,10 @@ struct NextSeed {
     phase: PhaseId,
     seed: String,
     commitment: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    beacon: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    beacon_round: Option<u64>,
 }
 
 pub fn seed_path(dir: &GameDir) -> PathBuf {
@@ -53,20 +78,28 @@ pub fn draw_seed() -> Result<Seed> {
 }
 
 /// Draw a new seed for the open phase of `state`, write it (0600) and its
-/// commitment; returns the commitment (hex).
-pub fn open(dir: &GameDir, state: &State) -> Result<String> {
-    open_with_seed(dir, state, &draw_seed()?)
+/// commitment (naming `beacon`, if any); returns the commitment (hex).
+pub fn open(dir: &GameDir, state: &State, beacon: Option<&BeaconRound>) -> Result<String> {
+    open_with_seed(dir, state, &draw_seed()?, beacon)
 }
 
 /// As [`open`] with a given seed (tests, benchmarks).
-pub fn open_with_seed(dir: &GameDir, state: &State, seed: &Seed) -> Result<String> {
-    let c = dice::commitment(&state.game, &state.phase.to_string(), seed);
+pub fn open_with_seed(dir: &GameDir, state: &State, seed: &Seed, beacon: Option<&BeaconRound>) -> Result<String> {
+    let c = dice::commitment_with(&state.game, &state.phase.to_string(), seed, beacon);
     let chain = super::history::read_head(dir)?.head;
-    write_phase(dir, &state.game, state.phase, seed, &c, &chain)?;
+    write_phase(dir, &state.game, state.phase, seed, &c, &chain, beacon)?;
     Ok(c)
 }
 
-fn write_phase(dir: &GameDir, game: &str, phase: PhaseId, seed: &Seed, c: &str, chain: &str) -> Result<()> {
+fn write_phase(
+    dir: &GameDir,
+    game: &str,
+    phase: PhaseId,
+    seed: &Seed,
+    c: &str,
+    chain: &str,
+    beacon: Option<&BeaconRound>,
+) -> Result<()> {
     // The seed first: a commitment on disk always has its seed beside it.
     atomic_write_mode(
         &seed_path(dir),
@@ -78,6 +111,8 @@ fn write_phase(dir: &GameDir, game: &str, phase: PhaseId, seed: &Seed, c: &str, 
         phase,
         commitment: c.to_string(),
         chain: chain.to_string(),
+        beacon: beacon.map(|b| b.network.clone()),
+        beacon_round: beacon.map(|b| b.round),
     };
     let text = toml::to_string(&rec).context("serialising phase/commitment")?;
     atomic_write_mode(&commitment_path(dir), text.as_bytes(), Some(0o600))
@@ -110,29 +145,38 @@ pub fn read_seed(dir: &GameDir) -> Result<Seed> {
 /// 0600); returns its commitment. A seed already staged for that phase
 /// (by a resolution interrupted before its commit point) is kept: running
 /// the resolution again cannot draw the next phase's seed anew until it
-/// pleases.
-pub fn stage_next(dir: &GameDir, game: &str, next: PhaseId) -> Result<String> {
+/// pleases (nor its beacon round be moved).
+pub fn stage_next(dir: &GameDir, game: &str, next: PhaseId, beacon: Option<&BeaconRound>) -> Result<String> {
     if let Some(n) = read_next(dir)?
         && n.phase == next
     {
         let seed = dice::parse_hex32(&n.seed).map_err(|e| anyhow::anyhow!("{}: {e}", next_seed_path(dir).display()))?;
-        let c = dice::commitment(game, &next.to_string(), &seed);
+        let staged = beacon_of(n.beacon.as_deref(), n.beacon_round);
+        let c = dice::commitment_with(game, &next.to_string(), &seed, staged.as_ref());
         if c == n.commitment {
             return Ok(c);
         }
     }
-    stage_next_with(dir, game, next, &draw_seed()?)
+    stage_next_with(dir, game, next, &draw_seed()?, beacon)
 }
 
 /// As [`stage_next`] with a given seed: an undo reopens a phase under its
-/// own seed and commitment.
-pub fn stage_next_with(dir: &GameDir, game: &str, next: PhaseId, seed: &Seed) -> Result<String> {
+/// own seed, beacon round and commitment.
+pub fn stage_next_with(
+    dir: &GameDir,
+    game: &str,
+    next: PhaseId,
+    seed: &Seed,
+    beacon: Option<&BeaconRound>,
+) -> Result<String> {
     let seed = *seed;
-    let c = dice::commitment(game, &next.to_string(), &seed);
+    let c = dice::commitment_with(game, &next.to_string(), &seed, beacon);
     let rec = NextSeed {
         phase: next,
         seed: dice::to_hex(&seed),
         commitment: c.clone(),
+        beacon: beacon.map(|b| b.network.clone()),
+        beacon_round: beacon.map(|b| b.round),
     };
     let text = toml::to_string(&rec).context("serialising phase/next-seed")?;
     atomic_write_mode(&next_seed_path(dir), text.as_bytes(), Some(0o600))?;
@@ -162,7 +206,8 @@ pub fn promote_next(dir: &GameDir, game: &str) -> Result<()> {
     };
     let seed = dice::parse_hex32(&n.seed).map_err(|e| anyhow::anyhow!("{}: {e}", next_seed_path(dir).display()))?;
     let chain = super::history::read_head(dir)?.head;
-    write_phase(dir, game, n.phase, &seed, &n.commitment, &chain)?;
+    let beacon = beacon_of(n.beacon.as_deref(), n.beacon_round);
+    write_phase(dir, game, n.phase, &seed, &n.commitment, &chain, beacon.as_ref())?;
     discard_next(dir)
 }
 
