@@ -81,6 +81,9 @@ fn build(root: &Path) -> (GameDir, usize) {
             dice: "committed".into(),
             manual_dice: None,
             redo_of: None,
+            beacon: None,
+            beacon_round: None,
+            beacon_signature: None,
             powers: Default::default(),
         };
         for (k, p) in PowerId::ALL.iter().enumerate() {

@@ -388,6 +388,8 @@ fn truncate_and_reseal(g: &Path, keep: u32) {
         phase: rec.next_phase.unwrap(),
         commitment: rec.next_commitment.clone().unwrap(),
         chain: head.head.clone(),
+        beacon: None,
+        beacon_round: None,
     };
     fs::write(phase::commitment_path(&dir), toml::to_string(&pr).unwrap()).unwrap();
 }

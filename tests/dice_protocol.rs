@@ -234,7 +234,8 @@ fn python_checks_the_orders_lock() {
     use empereur::ids::PowerId;
     use empereur::store::GameDir;
     use empereur::store::submission::{self, Submission};
-    let forgeries: [(&str, fn(String) -> String, &str); 4] = [
+    type Forge = fn(String) -> String;
+    let forgeries: [(&str, Forge, &str); 4] = [
         // The moderator's orders passed off as the player's.
         (
             "by",

@@ -92,7 +92,7 @@ pub fn fetch(config: &GameConfig, b: &BeaconRound, now: DateTime<Utc>) -> Result
         .limit(64 * 1024)
         .read_to_string()
         .with_context(|| format!("reading {url}"))?;
-    let value = parse_round(&body, b).with_context(|| format!("{url}"))?;
+    let value = parse_round(&body, b).with_context(|| url.clone())?;
     value.verify().map_err(|e| anyhow!("{url}: {e}"))?;
     Ok(Fetched::Ready(value))
 }
