@@ -39,6 +39,7 @@
 //! `mail/outbox`, `mail/sent`, `mail/mailed.toml` (mail::outbox,
 //! mail::transport, mail::mailed via ops::mailing), `mail/quarantine/`
 //! (mail ingest: messages that could not be answered, with the reason),
+//! `press/` (mail::press: every press message relayed between players),
 //! `history/NNNN-*/lock.toml` (the orders lock, ops::lock), `.wake`
 //! (store::wake: a cache that lets a quiet `run` return early),
 //! `journal.log` (every command that decides something), `.lock` (every

@@ -158,6 +158,13 @@ impl Run {
         }
         Ok(())
     }
+    /// Count one more mail to `addr` against the day's allowance
+    /// (`mail.max_replies_per_day`); false when it is used up.
+    pub(crate) fn allow_reply(&mut self, ctx: &GameCtx, addr: &str) -> Result<bool> {
+        let limit = ctx.config.mail.max_replies_per_day();
+        let now = self.now;
+        Ok(self.guard(ctx)?.allow_reply(addr, limit, now))
+    }
     /// Messages in the uncommitted batch.
     pub fn batched(&self) -> usize {
         self.done.values().map(Vec::len).sum()
@@ -477,7 +484,9 @@ fn process(ctx: &GameCtx, raw: &[u8], hash: &str, run: &mut Run) -> Result<Handl
     // if the message is not refused.
     let mut changed_schedule = schedule.clone();
     let meta = super::meta::apply(text, a.power, ctx.config.tz(), &mut changed_schedule);
-    let text = &meta.text;
+    // Commands and press (`mail::commands`): blanked before the orders.
+    let asked = super::commands::extract(&meta.text);
+    let text = &asked.text;
     let checked = orders::check(text, &ctx.scenario, &ctx.state, Some(a.power));
     if let Some(e) = &checked.header.entropy
         && e.chars().count() > ENTROPY_MAX_CHARS
@@ -539,7 +548,7 @@ fn process(ctx: &GameCtx, raw: &[u8], hash: &str, run: &mut Run) -> Result<Handl
         )?;
     }
     let line = match &stored {
-        Ok(None) if meta.changed && checked.all_accepted() => {
+        Ok(None) if (meta.changed || asked.any()) && checked.all_accepted() => {
             view.verdict = "noted".into();
             h.verdict = Verdict::Noted { power: a.power };
             format!("{who}: {} noted; orders unchanged", a.power.id())
@@ -593,6 +602,21 @@ fn process(ctx: &GameCtx, raw: &[u8], hash: &str, run: &mut Run) -> Result<Handl
         }
     };
     run.log(&ctx.dir, line);
+    if stored.is_ok() && asked.any() {
+        let who_asks = super::commands::Asker {
+            power: a.power,
+            to: Addr::new(inc.from_name.as_deref(), inc.from.as_deref().unwrap_or(&a.on_record)),
+            copy: (!a.sender_on_record).then(|| Addr::new(None, &a.on_record)),
+            hash,
+            in_reply_to: inc.message_id.clone(),
+        };
+        let answered = super::commands::answer(ctx, &who_asks, &asked, run)?;
+        for l in answered.journal {
+            run.log(&ctx.dir, format!("{who}: {l}"));
+        }
+        view.answers = answered.blocks;
+        h.replies.extend(answered.replies);
+    }
     let body = ctx.templates.render("ack", &view)?;
     let copy = (!a.sender_on_record).then(|| a.on_record.clone());
     h.replies.extend(reply(ctx, &inc, hash, body, copy, run)?);
@@ -863,7 +887,7 @@ fn reply(
 /// journalled.
 /// `anchored`: whether the mail carries the game's anchors (not the fixed
 /// reply to a stranger, which names no game).
-fn send_limited(ctx: &GameCtx, mut m: OutMail, run: &mut Run, anchored: bool) -> Result<Option<String>> {
+pub(crate) fn send_limited(ctx: &GameCtx, mut m: OutMail, run: &mut Run, anchored: bool) -> Result<Option<String>> {
     let limit = ctx.config.mail.max_replies_per_day();
     let now = run.now;
     let guard = run.guard(ctx)?;

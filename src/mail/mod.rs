@@ -42,6 +42,7 @@
 
 pub mod archive;
 pub mod auth;
+pub mod commands;
 pub mod compose;
 pub mod escape;
 pub mod fetch;
@@ -52,6 +53,7 @@ pub mod meta;
 pub mod outbox;
 pub mod parse;
 pub mod prescan;
+pub mod press;
 pub mod quarantine;
 pub mod transport;
 

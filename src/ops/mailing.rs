@@ -473,6 +473,62 @@ fn pick_entry(dir: &GameDir, entry: Option<&str>) -> Result<Option<String>> {
 /// made (or the first phase's opening when `entry` is `None` and nothing
 /// was resolved yet). Returns the message ids queued.
 pub fn resend_game(dir: &GameDir, power: PowerId, entry: Option<&str>, now: DateTime<Utc>) -> Result<Vec<String>> {
+    resend_parts(dir, power, entry, (true, true), now)
+}
+
+/// A player's `RESEND [REPORT|OPENING] [phase]` by mail: the report of
+/// the phase (its last resolution), or its opening (from the entry that
+/// opened it), or both as [`resend_game`] does; without a phase, the
+/// last entry's. `item` `None` means both.
+pub fn resend_for_player(
+    dir: &GameDir,
+    power: PowerId,
+    phase: Option<&str>,
+    item: Option<Item>,
+    now: DateTime<Utc>,
+) -> Result<Vec<String>> {
+    let parts = match item {
+        None => (true, true),
+        Some(Item::Report) => (true, false),
+        Some(Item::Opening) => (false, true),
+    };
+    let Some(phase) = phase else {
+        return resend_parts(dir, power, None, parts, now);
+    };
+    let ph: crate::ids::PhaseId = phase
+        .parse()
+        .map_err(|e| anyhow::anyhow!("'{phase}' is not a phase id: {e}"))?;
+    let mut found = None;
+    for name in history::list(dir)?.into_values() {
+        let (rec, _) = history::read_entry(dir, &name)?;
+        let hit = match item {
+            Some(Item::Opening) => rec.next_phase == Some(ph),
+            _ => rec.kind == "resolve" && rec.phase == ph,
+        };
+        if hit {
+            found = Some(name);
+        }
+    }
+    match found {
+        Some(name) => resend_parts(dir, power, Some(&name), parts, now),
+        None if item == Some(Item::Opening)
+            && history::read_head(dir)?.entries == 0
+            && dir.load_state()?.phase == ph =>
+        {
+            resend_parts(dir, power, None, parts, now)
+        }
+        None => bail!("nothing to resend for phase {ph} (HISTORY lists the phases)"),
+    }
+}
+
+/// [`resend_game`], choosing the report and/or the opening.
+fn resend_parts(
+    dir: &GameDir,
+    power: PowerId,
+    entry: Option<&str>,
+    (report, opening): (bool, bool),
+    now: DateTime<Utc>,
+) -> Result<Vec<String>> {
     let config = dir.load_config()?;
     let scenario = dir.load_scenario(&config)?;
     if !config.players.iter().any(|p| p.power == power) {
@@ -487,7 +543,7 @@ pub fn resend_game(dir: &GameDir, power: PowerId, entry: Option<&str>, now: Date
     };
     let mut ids = Vec::new();
     match pick_entry(dir, entry)? {
-        None => {
+        None if opening => {
             let state = dir.load_state()?;
             let o = opening_of(
                 dir,
@@ -500,10 +556,14 @@ pub fn resend_game(dir: &GameDir, power: PowerId, entry: Option<&str>, now: Date
             )?;
             ids.extend(compose::opening_to(dir, &templates, &config, &scenario, &o, &to, now)?);
         }
+        None => {}
         Some(name) => {
             let e = read_entry_mail(dir, &name)?;
-            ids.extend(queue_report(dir, &templates, &config, &e, &to, now)?);
-            if let (Some(after), Some(_)) = (&e.after, e.rec.next_phase)
+            if report {
+                ids.extend(queue_report(dir, &templates, &config, &e, &to, now)?);
+            }
+            if opening
+                && let (Some(after), Some(_)) = (&e.after, e.rec.next_phase)
                 && after.over.is_none()
             {
                 let open_now = name == head.last;

@@ -96,6 +96,7 @@ pub fn create_from(o: &NewOptions, players: store::players::Players) -> Result<(
         deadlines: Default::default(),
         mail: Default::default(),
         dice: Default::default(),
+        press: Default::default(),
     };
     dir.create_layout()?;
     let _lock = dir.lock()?;

@@ -43,6 +43,10 @@ pub struct AckView {
     /// What the message's ABSENT / SECOND lines did.
     #[serde(default)]
     pub notes: Vec<String>,
+    /// The answers to the message's commands and press
+    /// (`mail::commands`), one block each.
+    #[serde(default)]
+    pub answers: Vec<String>,
 }
 
 impl AckView {

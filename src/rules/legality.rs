@@ -229,6 +229,20 @@ fn written(kind: &str) -> &'static str {
     }
 }
 
+/// How the orders the open phase takes from `power` are written (3.7),
+/// for a player's HELP by mail: the same gate [`phase_gate`] applies.
+pub fn orders_taken(state: &State, power: PowerId) -> Vec<&'static str> {
+    if state.over.is_some() {
+        return Vec::new();
+    }
+    let mut v: Vec<&'static str> = kinds_taken(state.phase.step, is_mover(state, power))
+        .iter()
+        .map(|k| written(k))
+        .collect();
+    v.dedup();
+    v
+}
+
 /// Whether `power` moves in the open phase (only a Player Turn has one
 /// mover: the power whose turn it is, or whoever runs it).
 fn is_mover(state: &State, power: PowerId) -> bool {

@@ -20,6 +20,10 @@ pub struct PlayerEntry {
     pub email: String,
     /// PHC string (argon2id).
     pub password_hash: String,
+    /// IANA time zone the player reads deadlines in (STATUS by mail);
+    /// the game's when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timezone: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -47,6 +51,9 @@ pub struct GameConfig {
     /// `[dice]`: the optional public beacon (docs/dice.md 2a).
     #[serde(default, skip_serializing_if = "DiceConfig::is_off")]
     pub dice: DiceConfig,
+    /// Press between players (`mail::press`).
+    #[serde(default, skip_serializing_if = "PressConfig::is_default")]
+    pub press: PressConfig,
 }
 
 /// `[dice]` in game.toml. Without it, or without `beacon`, the dice are
@@ -69,6 +76,44 @@ impl DiceConfig {
     fn is_off(&self) -> bool {
         self == &DiceConfig::default()
     }
+}
+
+/// `[press]` in game.toml: whether players may send each other messages
+/// through the game, signed (`white`), optionally unsigned (`grey`), or
+/// not at all (`none`); and whether the moderator gets a copy.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PressConfig {
+    pub mode: PressMode,
+    /// A copy of every press message to the moderator, naming its real
+    /// sender (default true).
+    pub moderator_copy: bool,
+}
+
+impl Default for PressConfig {
+    fn default() -> Self {
+        PressConfig {
+            mode: PressMode::White,
+            moderator_copy: true,
+        }
+    }
+}
+
+impl PressConfig {
+    fn is_default(&self) -> bool {
+        *self == PressConfig::default()
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PressMode {
+    /// Every press message names its sender.
+    White,
+    /// A sender may write ANONYMOUS: the recipients are not told who.
+    Grey,
+    /// No press.
+    None,
 }
 
 /// `[mail]` in game.toml (issue 7). Every field has a default, so a game
@@ -217,6 +262,16 @@ impl GameConfig {
         c.timezone
             .parse::<chrono_tz::Tz>()
             .map_err(|_| format!("timezone '{}' is not an IANA time zone (e.g. Europe/Paris)", c.timezone))?;
+        for p in &c.players {
+            if let Some(tz) = &p.timezone {
+                tz.parse::<chrono_tz::Tz>().map_err(|_| {
+                    format!(
+                        "timezone '{tz}' of {}'s player is not an IANA time zone (e.g. Europe/Paris)",
+                        p.power
+                    )
+                })?;
+            }
+        }
         if c.format != 1 {
             return Err(format!(
                 "game.toml format {} is not supported (this build reads format 1)",
@@ -230,6 +285,14 @@ impl GameConfig {
     }
     pub fn tz(&self) -> chrono_tz::Tz {
         self.timezone.parse().unwrap_or(chrono_tz::Tz::UTC)
+    }
+    /// The time zone `p`'s player reads deadlines in: theirs, else the
+    /// game's.
+    pub fn player_tz(&self, p: PowerId) -> chrono_tz::Tz {
+        self.player(p)
+            .and_then(|x| x.timezone.as_deref())
+            .and_then(|t| t.parse().ok())
+            .unwrap_or_else(|| self.tz())
     }
     pub fn player(&self, p: PowerId) -> Option<&PlayerEntry> {
         self.players.iter().find(|x| x.power == p)

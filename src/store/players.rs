@@ -22,6 +22,8 @@ struct RawPlayer {
     name: String,
     email: String,
     password: String,
+    #[serde(default)]
+    timezone: Option<String>,
 }
 
 /// A player as read, with the password in clear (hashed by the caller,
@@ -31,6 +33,8 @@ pub struct NewPlayer {
     pub name: String,
     pub email: String,
     pub password: String,
+    /// IANA time zone the player reads deadlines in (default: the game's).
+    pub timezone: Option<String>,
 }
 
 pub struct Players {
@@ -149,11 +153,21 @@ fn parse_raw(origin: &str, text: &str) -> Result<(Option<Person>, Vec<NewPlayer>
                 value_line(n, "name")
             ));
         }
+        let timezone = p.timezone.map(|t| t.trim().to_string());
+        if let Some(tz) = &timezone
+            && tz.parse::<chrono_tz::Tz>().is_err()
+        {
+            return Err(format!(
+                "{origin}:{}: timezone '{tz}' is not an IANA time zone (e.g. Europe/Paris)",
+                value_line(n, "timezone")
+            ));
+        }
         out.push(NewPlayer {
             power,
             name: p.name.trim().to_string(),
             email,
             password: p.password,
+            timezone,
         });
     }
     if out.is_empty() {
@@ -198,6 +212,7 @@ impl NewPlayer {
             name: self.name,
             email: self.email,
             password_hash: hash,
+            timezone: self.timezone,
         }
     }
 }
