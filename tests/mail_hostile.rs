@@ -698,7 +698,7 @@ fn a_mail_with_no_accepted_order_leaves_the_stored_orders_and_no_orders_is_a_sub
         "france@demo.example.org",
         "n2",
         "",
-        &orders("france", "austerlitz", "STATUS\nFROBNICATE"),
+        &orders("france", "austerlitz", "WAIT\nFROBNICATE"),
     );
     let h = ingest::ingest_game(&ctx, &bad, &mut run).unwrap();
     assert_eq!(
@@ -718,7 +718,7 @@ fn a_mail_with_no_accepted_order_leaves_the_stored_orders_and_no_orders_is_a_sub
             "austria@demo.example.org",
             "n3",
             "",
-            &orders("austria", "aspern", "STATUS"),
+            &orders("austria", "aspern", "WAIT"),
         ),
         &mut run,
     )
