@@ -10,6 +10,7 @@ use empereur::autoplay::SeededDice;
 use empereur::diagnostic::Span;
 use empereur::ids::{Nation, PowerId, Step};
 use empereur::orders::ast::{Order, OrderLine};
+use empereur::rules::Kind;
 use empereur::rules::war;
 use empereur::scenario::{Arm, Scenario, ScenarioFiles};
 use empereur::state::{Corps, Division, State, UnitKey};
@@ -193,8 +194,8 @@ fn main() {
         }
         war::land_phase(&s, &mut state, PowerId::France, &orders, &mut dice, &mut out).expect("land phase");
         times.push(t0.elapsed());
-        battles = out.iter().filter(|o| o.kind == "battle").count();
-        sieges = out.iter().filter(|o| o.kind == "siege").count();
+        battles = out.iter().filter(|o| o.kind == Kind::Battle).count();
+        sieges = out.iter().filter(|o| o.kind == Kind::Siege).count();
     }
     times.sort();
     println!(
@@ -242,7 +243,7 @@ fn main() {
             war::land_phase(&fx, &mut state, p, &orders, &mut dice, &mut out).expect("land");
             outcomes += out.len();
             for o in &out {
-                *kinds.entry(o.kind.clone()).or_default() += 1;
+                *kinds.entry(o.kind.to_string()).or_default() += 1;
             }
             // what a history file costs: the state serialised each phase
             ser += state.to_toml().len();

@@ -116,7 +116,7 @@ fn build(root: &Path) -> (GameDir, usize) {
         for k in 0..count {
             let purpose = format!("land-battle/p{}/{}/round-{}/attacker", i, k / 6, k % 6);
             let r = d.roll(&purpose, if k % 5 == 0 { 6 } else { 10 }).unwrap();
-            outcomes.push(Outcome::new("4.2", "battle", format!("roll {r}")).die(&purpose, r));
+            outcomes.push(Outcome::new("4.2", empereur::rules::Kind::Battle, format!("roll {r}")).die(&purpose, r));
         }
         state.phase = *phases.get(i + 1).unwrap_or(ph);
         state.power_mut(PowerId::France).gold += 1;

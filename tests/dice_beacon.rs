@@ -84,7 +84,7 @@ fn many_rolls(_s: &Scenario, st: &State, o: &PhaseOrders, dice: &mut dyn Dice) -
         let purpose = format!("test/{}/{i}", st.phase);
         let v = dice.roll(&purpose, 10)?;
         r.outcomes
-            .push(Outcome::new("4.2", "test-roll", format!("roll {i}: {v}")).die(&purpose, v));
+            .push(Outcome::new("4.2", empereur::rules::Kind::Event, format!("roll {i}: {v}")).die(&purpose, v));
     }
     Ok(r)
 }

@@ -8,6 +8,7 @@ use empereur::ids::{PhaseId, PowerId};
 use empereur::orders::ast::{Order, OrderLine, Standing};
 use empereur::orders::text::normalise;
 use empereur::orders::{self, Checked};
+use empereur::rules::Kind;
 use empereur::rules::{self, Outcome, PhaseOrders};
 use empereur::scenario::Scenario;
 use empereur::state::State;
@@ -45,7 +46,7 @@ fn resolve(state: &State, power: PowerId, checked: &Checked, die: u32) -> Vec<Ou
 fn refused_by_engine(outcomes: &[Outcome]) -> Vec<(String, String)> {
     outcomes
         .iter()
-        .filter(|o| o.kind == "order-rejected" || o.kind == "order-failed")
+        .filter(|o| o.kind == Kind::OrderRejected || o.kind == Kind::OrderFailed)
         .map(|o| (o.order.clone().unwrap_or_default(), o.summary.clone()))
         .collect()
 }
@@ -91,7 +92,7 @@ fn a_deficit_the_treasury_repays_does_not_block_a_purchase() {
     let c = check(&state, PowerId::France, "BUY VP WITH 8 GOLD");
     assert!(c.all_accepted(), "{:?}", c.diagnostics);
     let out = resolve(&state, PowerId::France, &c, 5);
-    assert!(out.iter().any(|o| o.kind == "vp-purchase"), "{out:?}");
+    assert!(out.iter().any(|o| o.kind == Kind::VpPurchase), "{out:?}");
     assert_agree(&c, &out);
 }
 
@@ -138,7 +139,7 @@ fn a_war_declared_earlier_in_the_turn_lets_the_attack_through() {
     let cancel = &scenario().tables.diplomacy.cancel_declaration;
     let die = (1..=10).find(|d| !cancel.contains(d)).unwrap();
     let out = resolve(&state, PowerId::France, &c, die);
-    assert!(out.iter().any(|o| o.kind == "war-declared"), "{out:?}");
+    assert!(out.iter().any(|o| o.kind == Kind::WarDeclared), "{out:?}");
     assert_agree(&c, &out);
 }
 
@@ -298,14 +299,14 @@ fn every_order_the_checker_accepts_is_carried_out_or_fails_for_dice_or_other_pow
                     .collect();
                 let refused = about
                     .iter()
-                    .find(|o| o.kind == "order-rejected" || (o.kind == "order-failed" && o.dice.is_empty()));
+                    .find(|o| o.kind == Kind::OrderRejected || (o.kind == Kind::OrderFailed && o.dice.is_empty()));
                 match refused {
                     // A march or a siege can fail because a battle earlier in
                     // the phase (dice, other powers' armies) changed where the
                     // armies stand, or another power accepted a peace; the
                     // outcome then names what changed.
                     Some(o)
-                        if o.kind == "order-failed"
+                        if o.kind == Kind::OrderFailed
                             // A unit's second order is known in advance.
                             && !o.summary.contains("already")
                             && o.why.iter().any(|w| w.contains("changed since by"))

@@ -15,6 +15,7 @@ use empereur::mail::ingest::Verdict;
 use empereur::mail::transport::Delivery;
 use empereur::ops;
 use empereur::report::Templates;
+use empereur::rules::Kind;
 use empereur::rules::Outcome;
 use empereur::store::GameDir;
 use empereur::store::config::{ImapConfig, Security, SmtpConfig, Transport};
@@ -312,10 +313,10 @@ fn orders_acks_and_reports_travel_through_postfix_and_dovecot() {
     let cfg = g.load_config().unwrap();
     let state = g.load_state().unwrap();
     let outcomes = vec![
-        Outcome::new("4.21", "tax", "France collects 20 Gold")
+        Outcome::new("4.21", Kind::Tax, "France collects 20 Gold")
             .power(PowerId::France)
             .only(vec![PowerId::France]),
-        Outcome::new("4.6", "turn-order", "France moves first"),
+        Outcome::new("4.6", Kind::TurnOrder, "France moves first"),
     ];
     let r = Resolved {
         phase: state.phase.to_string(),

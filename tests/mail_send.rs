@@ -9,6 +9,7 @@ use empereur::mail::compose::{self, Resolved};
 use empereur::mail::outbox::{self, Addr, OutMail};
 use empereur::mail::transport::{self, Delivery};
 use empereur::report::Templates;
+use empereur::rules::Kind;
 use empereur::rules::Outcome;
 use empereur::store::GameDir;
 use empereur::store::config::{Security, SmtpConfig, Transport};
@@ -195,10 +196,10 @@ fn phase_opening_and_turn_reports_read_well_and_respect_visibility() {
     );
 
     let outcomes = vec![
-        Outcome::new("4.21", "tax", "Austria collects 12 Gold in taxes")
+        Outcome::new("4.21", Kind::Tax, "Austria collects 12 Gold in taxes")
             .power(PowerId::Austria)
             .why("Vienna 4, Bohemia 3, Hungary 5"),
-        Outcome::new("5.6", "battle", "A secret French matter").only(vec![PowerId::France]),
+        Outcome::new("5.6", Kind::Battle, "A secret French matter").only(vec![PowerId::France]),
     ];
     let r = Resolved {
         phase: "1805-fall-turn-start".into(),

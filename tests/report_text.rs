@@ -7,6 +7,7 @@
 use empereur::ops::autoplay::autoplay;
 use empereur::ops::demo::DEMO_PLAYERS;
 use empereur::ops::new::{NewOptions, create_from};
+use empereur::rules::Kind;
 use empereur::state::State;
 use empereur::store::{self, GameDir, history};
 use std::path::PathBuf;
@@ -35,7 +36,7 @@ fn every_order_a_report_quotes_parses_back_and_builds_show_one_cost() {
         let outcomes: history::OutcomesFile =
             toml::from_str(&std::fs::read_to_string(edir.join("outcomes.toml")).unwrap()).unwrap();
         for o in &outcomes.outcomes {
-            if o.kind == "build" {
+            if o.kind == Kind::Build {
                 builds += 1;
                 for line in std::iter::once(&o.summary).chain(&o.why) {
                     assert!(!line.contains('$'), "{name}: a build line in two units: {line}");

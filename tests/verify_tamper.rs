@@ -78,7 +78,7 @@ fn a_changed_die_result_is_named_by_entry_and_purpose() {
     );
     assert!(
         out.contains(&format!(
-            "{e}: roll '{}': outcome 'test-battle' (4.2) cites {}, the dice log says {other}",
+            "{e}: roll '{}': outcome 'battle' (4.2) cites {}, the dice log says {other}",
             first.purpose, first.result
         )),
         "{out}"
@@ -127,7 +127,7 @@ fn a_dropped_roll_is_named_by_the_outcome_citing_it_and_by_replay() {
     assert_line(
         &out,
         &format!(
-            "{e}: roll '{}': outcome 'test-weather' (5.0) cites it = {}, but it is not in the dice log",
+            "{e}: roll '{}': outcome 'event' (5.0) cites it = {}, but it is not in the dice log",
             dropped.purpose, dropped.result
         ),
     );

@@ -59,6 +59,7 @@
 use empereur::autoplay::SeededDice;
 use empereur::ids::{Nation, PowerId, Turn};
 use empereur::orders::ast::{Order, OrderLine, Terms};
+use empereur::rules::Kind;
 use empereur::rules::war;
 use empereur::rules::{Outcome, Visibility};
 use empereur::scenario::{Arm, Scenario, ScenarioFiles};
@@ -799,8 +800,8 @@ fn campaign(s: &Scenario, state: &mut State, seed: u64) -> (usize, usize, usize)
                 invariants(s, state, &divs, &sq, &format!("seed {seed} turn {turn} {p} naval"));
                 war::land_phase(s, state, p, &orders, &mut dice, &mut out).expect("land phase");
                 invariants(s, state, &divs, &sq, &format!("seed {seed} turn {turn} {p} land"));
-                battles += out.iter().filter(|o| o.kind == "battle").count();
-                sieges += out.iter().filter(|o| o.kind == "siege").count();
+                battles += out.iter().filter(|o| o.kind == Kind::Battle).count();
+                sieges += out.iter().filter(|o| o.kind == Kind::Siege).count();
             }
             // 4.213 count and the forced surrender (5.12) at the Peace Step
             for p in PowerId::ALL {

@@ -5,7 +5,7 @@
 
 use super::{SeededDice, generate};
 use crate::ids::{PowerId, Season, Turn};
-use crate::rules::{self, Outcome, PhaseOrders};
+use crate::rules::{self, Kind, Outcome, PhaseOrders};
 use crate::scenario::Scenario;
 use crate::state::State;
 use serde::Serialize;
@@ -53,13 +53,13 @@ impl VpSources {
     fn add(&mut self, o: &Outcome, vp: i64) {
         let v = vp as f64;
         let rule = o.rule.as_str();
-        if o.kind == "vp-collection" {
+        if o.kind == Kind::VpCollection {
             self.land += v;
-        } else if o.kind == "vp-purchase" {
+        } else if o.kind == Kind::VpPurchase {
             self.purchase += v;
-        } else if rule.starts_with("5.6") || o.kind.contains("battle") {
+        } else if rule.starts_with("5.6") || o.kind.as_str().contains("battle") {
             self.battles += v;
-        } else if o.kind.starts_with("embargo") || rule == "4.256" || rule == "4.257" {
+        } else if o.kind.as_str().starts_with("embargo") || rule == "4.256" || rule == "4.257" {
             self.embargo += v;
         } else {
             self.other += v;
@@ -158,7 +158,7 @@ pub fn play(scenario: &Scenario, policy: Policy, seed: u64, max_phases: u32) -> 
                     for (p, v) in &out.vp {
                         c.vp.entry(*p).or_default().add(out, *v);
                     }
-                    if out.kind == "victory" {
+                    if out.kind == Kind::Victory {
                         c.by_goal = true;
                     }
                 }

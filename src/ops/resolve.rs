@@ -254,7 +254,7 @@ pub fn preface_outcomes(late: &[PowerId], redo_of: Option<&str>, changed: &[Powe
         .map(|p| {
             rules::Outcome::new(
                 "3.7",
-                "no-orders",
+                rules::Kind::NoOrders,
                 format!(
                     "{} sent no orders by the deadline; its standing orders and the documented defaults applied",
                     p.name()
@@ -274,7 +274,7 @@ pub fn preface_outcomes(late: &[PowerId], redo_of: Option<&str>, changed: &[Powe
         };
         out.push(rules::Outcome::new(
             "2.42",
-            "re-resolved",
+            rules::Kind::ReResolved,
             format!(
                 "this phase is resolved again after the undo of history/{entry}: {what}; the seed, commitment and entropy are kept, so every roll for the same purpose is the same die"
             ),

@@ -17,6 +17,7 @@ use super::{EngineError, PhaseOrders};
 use crate::dice::Dice;
 use crate::ids::PowerId;
 use crate::orders::ast::Order;
+use crate::rules::Kind;
 use crate::state::State;
 
 /// Base of the VP track before the bid is subtracted (3.5).
@@ -85,7 +86,7 @@ pub fn resolve(
         ps.vp = START_VP - i64::from(*bid);
         let mut o = Outcome::new(
             "3.1",
-            "bid-assignment",
+            Kind::BidAssignment,
             format!("The player of seat {seat} takes {} with a bid of {bid} VP", take.name()),
         )
         .power(take)

@@ -19,6 +19,7 @@ use super::economy::{conqueror, controller, rejected, repay_debt};
 use super::outcome::Outcome;
 use crate::ids::{Nation, PowerId};
 use crate::orders::ast::{BuildItem, Order};
+use crate::rules::Kind;
 use crate::scenario::{MinorKind, Scenario};
 use crate::state::{Location, Squadron, State, UnitKey};
 use std::collections::BTreeMap;
@@ -275,7 +276,7 @@ fn build_divisions(
     }
     let mut o = Outcome::new(
         "6.0",
-        "build",
+        Kind::Build,
         format!("{} builds {count} division(s) into {key} for {paid} Gold", p.name()),
     )
     .power(p)
@@ -340,7 +341,7 @@ fn build_squadrons(
     }
     Ok(Outcome::new(
         "6.0",
-        "build-squadron",
+        Kind::BuildSquadron,
         format!("{} builds {count} squadron(s) in {port} for {paid} Gold", p.name()),
     )
     .power(p)
@@ -377,7 +378,7 @@ pub fn arrivals(scenario: &Scenario, state: &mut State, out: &mut Vec<Outcome>) 
                 c.arrives = None;
                 out.push(Outcome::new(
                     "3.3",
-                    "reinforcement",
+                    Kind::Reinforcement,
                     format!("{} corps {} arrives in {at}", c.nation, c.number),
                 ));
             }
@@ -397,7 +398,7 @@ pub fn arrivals(scenario: &Scenario, state: &mut State, out: &mut Vec<Outcome>) 
             out.push(
                 Outcome::new(
                     "2.5",
-                    "commander-arrives",
+                    Kind::CommanderArrives,
                     format!("{} commander {} arrives in {at}", c.nation.adjective(), c.name),
                 )
                 .power(c.nation),

@@ -21,6 +21,7 @@ use super::{EngineError, PhaseOrders};
 use crate::dice::Dice;
 use crate::ids::{PowerId, Turn};
 use crate::orders::ast::{Order, Terms};
+use crate::rules::Kind;
 use crate::scenario::Scenario;
 use crate::state::{Control, EnforcedPeace, State};
 
@@ -91,7 +92,7 @@ pub fn refresh_npcs(state: &mut State, out: &mut Vec<Outcome>) {
                 Control::Player => String::new(),
             };
             state.power_mut(n).control = new;
-            out.push(Outcome::new("3.31", "npc-status", format!("{} {what}", n.name())).power(n));
+            out.push(Outcome::new("3.31", Kind::NpcStatus, format!("{} {what}", n.name())).power(n));
         }
     }
 }
@@ -151,7 +152,7 @@ pub fn npc_alliance(
     state.power_mut(p).gold -= cost;
     let purpose = format!("npc-alliance/{}/{p}/{npc}/{asker}", state.phase);
     let v = dice.roll(&purpose, D10)?;
-    let mut o = Outcome::new(rule, "npc-alliance", "")
+    let mut o = Outcome::new(rule, Kind::NpcAlliance, "")
         .power(p)
         .order(text)
         .die(&purpose, v)
@@ -260,19 +261,23 @@ pub fn political_steps(
                     .enforced_peace
                     .push(EnforcedPeace { powers: pair, until });
                 state.relations.enforced_peace.sort();
-                let o = Outcome::new("5.1", "peace", format!("{} and {} make peace", mover.name(), to.name()))
-                    .power(mover)
-                    .order(&l.text)
-                    .why(format!(
-                        "enforced peace until {until} (table diplomacy: {seasons} seasons)"
-                    ));
+                let o = Outcome::new(
+                    "5.1",
+                    Kind::Peace,
+                    format!("{} and {} make peace", mover.name(), to.name()),
+                )
+                .power(mover)
+                .order(&l.text)
+                .why(format!(
+                    "enforced peace until {until} (table diplomacy: {seasons} seasons)"
+                ));
                 let o = apply_terms(state, mover, *to, terms, o);
                 out.push(o);
             } else {
                 out.push(
                     Outcome::new(
                         "5.1",
-                        "peace-refused",
+                        Kind::PeaceRefused,
                         format!("{} does not accept {}'s peace", to.name(), mover.name()),
                     )
                     .power(mover)
@@ -303,7 +308,7 @@ pub fn political_steps(
                     out.push(
                         Outcome::new(
                             "5.2",
-                            "alliance",
+                            Kind::Alliance,
                             format!("{} and {} are allied", mover.name(), to.name()),
                         )
                         .power(mover)
@@ -313,7 +318,7 @@ pub fn political_steps(
                     out.push(
                         Outcome::new(
                             "5.2",
-                            "alliance-refused",
+                            Kind::AllianceRefused,
                             format!("{} does not accept {}'s alliance", to.name(), mover.name()),
                         )
                         .power(mover)
@@ -342,7 +347,7 @@ pub fn political_steps(
                     out.push(
                         Outcome::new(
                             "5.2",
-                            "alliance-broken",
+                            Kind::AllianceBroken,
                             format!("{} breaks its alliance with {}", mover.name(), with.name()),
                         )
                         .power(mover)
@@ -385,7 +390,7 @@ pub fn political_steps(
                 out.push(
                     Outcome::new(
                         "5.3",
-                        "declaration-cancelled",
+                        Kind::DeclarationCancelled,
                         format!("{}'s declaration of war on {} is cancelled", mover.name(), on.name()),
                     )
                     .power(mover)
@@ -400,7 +405,7 @@ pub fn political_steps(
             out.push(
                 Outcome::new(
                     "5.3",
-                    "war-declared",
+                    Kind::WarDeclared,
                     format!("{} declares war on {}", mover.name(), on.name()),
                 )
                 .power(mover)
@@ -443,7 +448,7 @@ pub fn expire_peaces(state: &mut State, out: &mut Vec<Outcome>) {
                 out.push(
                     Outcome::new(
                         "4.256",
-                        "embargo-left",
+                        Kind::EmbargoLeft,
                         format!(
                             "{} leaves the Continental System with the end of its enforced peace",
                             other.name()
@@ -455,7 +460,7 @@ pub fn expire_peaces(state: &mut State, out: &mut Vec<Outcome>) {
         }
         out.push(Outcome::new(
             "2.7",
-            "enforced-peace-expired",
+            Kind::EnforcedPeaceExpired,
             format!(
                 "The enforced peace between {} and {} expires",
                 e.powers[0].name(),

@@ -16,6 +16,7 @@
 use super::outcome::Outcome;
 use crate::ids::{Nation, PowerId};
 use crate::map::Owner;
+use crate::rules::Kind;
 use crate::scenario::Scenario;
 use crate::state::{Control, State};
 
@@ -74,7 +75,7 @@ pub fn update_capitals(scenario: &Scenario, state: &mut State, out: &mut Vec<Out
             out.push(
                 Outcome::new(
                     "4.213",
-                    "capital-occupied",
+                    Kind::CapitalOccupied,
                     format!(
                         "{}'s capital is held by foreign forces ({} consecutive turn(s))",
                         p.name(),
@@ -101,7 +102,7 @@ pub fn repay_debt(state: &mut State, p: PowerId, out: &mut Vec<Outcome>) -> bool
         out.push(
             Outcome::new(
                 "4.221",
-                "deficit-repaid",
+                Kind::DeficitRepaid,
                 format!("{} repays {pay} Gold of its deficit", p.name()),
             )
             .power(p)
@@ -123,7 +124,7 @@ pub fn tax(scenario: &Scenario, state: &mut State, out: &mut Vec<Outcome>) {
             out.push(
                 Outcome::new(
                     "4.213",
-                    "tax",
+                    Kind::Tax,
                     format!("{} collects no taxes: its capital is lost", p.name()),
                 )
                 .power(p)
@@ -140,9 +141,13 @@ pub fn tax(scenario: &Scenario, state: &mut State, out: &mut Vec<Outcome>) {
             .map(|pr| i64::from(pr.econ))
             .sum();
         state.power_mut(p).gold += total;
-        let mut o = Outcome::new("4.21", "tax", format!("{} collects {total} Gold in taxes", p.name()))
-            .power(p)
-            .gold(p, total);
+        let mut o = Outcome::new(
+            "4.21",
+            Kind::Tax,
+            format!("{} collects {total} Gold in taxes", p.name()),
+        )
+        .power(p)
+        .gold(p, total);
         for id in &provs {
             if let Some(pr) = scenario.map.province(id) {
                 o = o.why(format!("{}: {}", pr.name, pr.econ));
@@ -184,9 +189,13 @@ pub fn expenses(state: &mut State, scenario: &Scenario, out: &mut Vec<Outcome>) 
         ps.gold -= pay;
         ps.debt = owed - pay;
         let debt = ps.debt;
-        let mut o = Outcome::new("4.22", "expenses", format!("{} pays {pay} Gold in expenses", p.name()))
-            .power(p)
-            .gold(p, -pay);
+        let mut o = Outcome::new(
+            "4.22",
+            Kind::Expenses,
+            format!("{} pays {pay} Gold in expenses", p.name()),
+        )
+        .power(p)
+        .gold(p, -pay);
         for w in why {
             o = o.why(w);
         }
@@ -209,7 +218,7 @@ pub fn collect_vp(scenario: &Scenario, state: &mut State, out: &mut Vec<Outcome>
             .map(|pr| i64::from(pr.pol))
             .sum();
         state.power_mut(p).vp += total;
-        let mut o = Outcome::new("4.23", "vp-collection", format!("{} collects {total} VP", p.name()))
+        let mut o = Outcome::new("4.23", Kind::VpCollection, format!("{} collects {total} VP", p.name()))
             .power(p)
             .vp(p, total);
         for id in &provs {
@@ -256,7 +265,7 @@ pub fn buy_vp(scenario: &Scenario, state: &mut State, p: PowerId, gold: u32, tex
     out.push(
         Outcome::new(
             "4.25",
-            "vp-purchase",
+            Kind::VpPurchase,
             format!("{} buys {vp} VP for {cost} Gold", p.name()),
         )
         .power(p)
@@ -296,7 +305,7 @@ pub fn gift(state: &mut State, p: PowerId, to: PowerId, gold: u32, loan: bool, t
     state.power_mut(to).gold += amount;
     let mut o = Outcome::new(
         "4.212",
-        if loan { "loan" } else { "gift" },
+        if loan { Kind::Loan } else { Kind::Gift },
         format!("{} {what} {amount} Gold to {}", p.name(), to.name()),
     )
     .power(p)
@@ -346,7 +355,7 @@ pub fn desertion(scenario: &Scenario, state: &mut State, out: &mut Vec<Outcome>)
                 out.push(
                     Outcome::new(
                         "3.41",
-                        "desertion",
+                        Kind::Desertion,
                         format!(
                             "A {} {} division deserts {holder}'s corps {}",
                             m,
@@ -374,7 +383,7 @@ pub fn conqueror(scenario: &Scenario, state: &State, minor: &str) -> Option<Powe
 
 /// A rejected order, as an outcome.
 pub fn rejected(rule: &str, p: PowerId, text: &str, reason: &str) -> Outcome {
-    Outcome::new(rule, "order-rejected", format!("not carried out: {reason}"))
+    Outcome::new(rule, Kind::OrderRejected, format!("not carried out: {reason}"))
         .power(p)
         .order(text)
         .only(vec![p])
@@ -403,7 +412,7 @@ pub fn minor_conquests(scenario: &Scenario, state: &mut State, out: &mut Vec<Out
             crate::rules::war::control::keep_corps_in_play(state, &m, old, c);
             let mut o = Outcome::new(
                 "3.41",
-                "minor-conquered",
+                Kind::MinorConquered,
                 format!("{} conquers the minor power {m}", c.name()),
             )
             .power(c)

@@ -22,6 +22,7 @@ use super::outcome::Outcome;
 use crate::ids::{Nation, PowerId};
 use crate::map::{Owner, ProvinceKind};
 use crate::orders::ast::EmbargoAction;
+use crate::rules::Kind;
 use crate::scenario::Scenario;
 use crate::state::State;
 
@@ -103,7 +104,7 @@ pub fn order(
             } else {
                 state.embargo.active = true;
                 out.push(
-                    Outcome::new("4.24", "embargo-declared", "France declares the Continental System")
+                    Outcome::new("4.24", Kind::EmbargoDeclared, "France declares the Continental System")
                         .power(p)
                         .order(text),
                 );
@@ -120,7 +121,7 @@ pub fn order(
             } else {
                 state.embargo.active = false;
                 out.push(
-                    Outcome::new("4.24", "embargo-cancelled", "France cancels the Continental System")
+                    Outcome::new("4.24", Kind::EmbargoCancelled, "France cancels the Continental System")
                         .power(p)
                         .order(text),
                 );
@@ -142,7 +143,7 @@ pub fn order(
                 out.push(
                     Outcome::new(
                         "4.243",
-                        "embargo-joined",
+                        Kind::EmbargoJoined,
                         format!("{} joins the Continental System", p.name()),
                     )
                     .power(p)
@@ -165,7 +166,7 @@ pub fn order(
                 out.push(
                     Outcome::new(
                         "4.256",
-                        "embargo-left",
+                        Kind::EmbargoLeft,
                         format!("{} leaves the Continental System", p.name()),
                     )
                     .power(p)
@@ -194,7 +195,7 @@ pub fn income_loss(scenario: &Scenario, state: &mut State, out: &mut Vec<Outcome
         out.push(
             Outcome::new(
                 "4.258",
-                "embargo-income-loss",
+                Kind::EmbargoIncomeLoss,
                 format!("{} loses {gold} Gold to the Continental System", p.name()),
             )
             .power(p)
@@ -219,7 +220,7 @@ pub fn vp_losses(scenario: &Scenario, state: &mut State, out: &mut Vec<Outcome>)
         out.push(
             Outcome::new(
                 "4.257",
-                "embargo-vp-loss",
+                Kind::EmbargoVpLoss,
                 format!("Britain loses {vp} VP to {}'s embargo (year {year})", p.name()),
             )
             .power(b)
@@ -245,7 +246,7 @@ pub fn vp_losses(scenario: &Scenario, state: &mut State, out: &mut Vec<Outcome>)
         state.power_mut(b).vp -= vp;
         let mut o = Outcome::new(
             "4.257",
-            "embargo-minor-ports",
+            Kind::EmbargoMinorPorts,
             format!(
                 "Britain loses {vp} VP for {} minor ports of trade closed to her",
                 ports.len()

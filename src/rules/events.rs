@@ -26,6 +26,7 @@ use super::outcome::Outcome;
 use crate::dice::Dice;
 use crate::ids::{PowerId, Season};
 use crate::map::Owner;
+use crate::rules::Kind;
 use crate::scenario::Scenario;
 use crate::scenario::tables::{EventCondition, EventEffect, EventRow};
 use crate::state::{Commander, Control, State};
@@ -57,13 +58,13 @@ pub fn roll(
         _ => t.fall_override.get(&p).unwrap_or(&t.season_table.fall),
     };
     let Some(table) = t.table.iter().find(|x| &x.id == table_id) else {
-        out.push(Outcome::new("4.72", "event", format!("No event table '{table_id}'")).power(p));
+        out.push(Outcome::new("4.72", Kind::Event, format!("No event table '{table_id}'")).power(p));
         return Ok(());
     };
     let purpose = format!("events/{}/{p}/{table_id}", state.turn());
     let v = dice.roll(&purpose, t.die)?;
     let row = table.rows.iter().find(|r| r.from <= v && v <= r.to).cloned();
-    let base = Outcome::new("4.72", "event", "").power(p).die(&purpose, v);
+    let base = Outcome::new("4.72", Kind::Event, "").power(p).die(&purpose, v);
     let Some(row) = row else {
         let mut o = base.why(format!("table {table_id}: no row for {v}"));
         o.summary = format!("{}: no event", p.name());

@@ -18,6 +18,7 @@
 //! order fails at resolution with an outcome that names the die or the
 //! power.
 
+use super::Kind;
 use super::{Outcome, Rejection, builds, diplomacy, economy, embargo, war};
 use crate::ids::{PhaseId, PowerId, Step};
 use crate::orders::ast::{EmbargoAction, Order};
@@ -400,7 +401,7 @@ impl<'a> Projection<'a> {
         let mut out = Vec::new();
         let before = self.state.clone();
         step(self.scenario, &mut self.state, &mut out);
-        match out.iter().find(|o| o.kind == "order-rejected") {
+        match out.iter().find(|o| o.kind == Kind::OrderRejected) {
             Some(o) => {
                 self.state = before;
                 let reason = o.summary.strip_prefix("not carried out: ").unwrap_or(&o.summary);

@@ -25,7 +25,7 @@ use crate::state::State;
 use std::collections::BTreeMap;
 use std::fmt;
 
-pub use outcome::{Outcome, Visibility};
+pub use outcome::{Kind, Outcome, Visibility};
 
 /// Accepted orders of the open phase, by power.
 pub type PhaseOrders = BTreeMap<PowerId, Vec<OrderLine>>;
@@ -234,13 +234,13 @@ fn unforeseeable(o: &Outcome) -> bool {
 /// concern its power).
 fn name_what_changed(out: &mut [Outcome]) {
     for i in 0..out.len() {
-        if out[i].kind != "order-failed" || !out[i].dice.is_empty() {
+        if out[i].kind != Kind::OrderFailed || !out[i].dice.is_empty() {
             continue;
         }
         let power = out[i].power;
         let causes: Vec<String> = out[..i]
             .iter()
-            .filter(|o| unforeseeable(o) && o.kind != "event")
+            .filter(|o| unforeseeable(o) && o.kind != Kind::Event)
             .filter(|o| power.is_some_and(|p| o.power == Some(p) || o.visibility.sees(p)))
             .map(|o| o.summary.clone())
             .collect();
@@ -355,10 +355,10 @@ mod tests {
         let mut after = before.clone();
         after.power_mut(PowerId::Spain).gold += 3;
         assert!(audit(&before, &after, &[]).is_err());
-        let explained = Outcome::new("4.21", "tax", "t").gold(PowerId::Spain, 3);
+        let explained = Outcome::new("4.21", Kind::Tax, "t").gold(PowerId::Spain, 3);
         assert!(audit(&before, &after, &[explained]).is_ok());
         after.power_mut(PowerId::Spain).gold = -1;
-        let o = Outcome::new("x", "x", "x").gold(PowerId::Spain, -1 - before.power(PowerId::Spain).gold);
+        let o = Outcome::new("4.2", Kind::Expenses, "x").gold(PowerId::Spain, -1 - before.power(PowerId::Spain).gold);
         assert!(audit(&before, &after, &[o]).unwrap_err().contains("negative Gold"));
     }
 

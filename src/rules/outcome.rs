@@ -4,6 +4,206 @@
 use crate::ids::PowerId;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::fmt;
+
+/// What an outcome records: a closed list, written into `outcomes.toml`
+/// by its kebab-case name (`order-failed`), which is also its `Display`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    Alliance,
+    AllianceBroken,
+    AllianceRefused,
+    Battle,
+    BattleResult,
+    BidAssignment,
+    Blockade,
+    BlockadeRun,
+    Build,
+    BuildSquadron,
+    CapitalOccupied,
+    ChitDraw,
+    CommanderArrives,
+    Cooperation,
+    DeclarationCancelled,
+    DeficitRepaid,
+    Desertion,
+    EmbargoCancelled,
+    EmbargoDeclared,
+    EmbargoIncomeLoss,
+    EmbargoJoined,
+    EmbargoLeft,
+    EmbargoMinorPorts,
+    EmbargoVpLoss,
+    EnforcedPeaceExpired,
+    Event,
+    Expenses,
+    FinalRanking,
+    Garrison,
+    Gift,
+    Interception,
+    Loan,
+    MinorConquered,
+    Move,
+    MoveFirst,
+    NavalBattle,
+    NavalMove,
+    NoInterception,
+    NoOrders,
+    NpcAlliance,
+    NpcStatus,
+    OrderFailed,
+    OrderRejected,
+    Peace,
+    PeaceRefused,
+    ReResolved,
+    Reinforcement,
+    Siege,
+    StandingOrder,
+    Surrender,
+    Tax,
+    TransportLost,
+    TurnOrder,
+    Victory,
+    VpCollection,
+    VpPurchase,
+    WarDeclared,
+    WithdrawGarrison,
+}
+
+impl Kind {
+    /// Every kind, in declaration order.
+    pub const ALL: [Kind; 58] = [
+        Kind::Alliance,
+        Kind::AllianceBroken,
+        Kind::AllianceRefused,
+        Kind::Battle,
+        Kind::BattleResult,
+        Kind::BidAssignment,
+        Kind::Blockade,
+        Kind::BlockadeRun,
+        Kind::Build,
+        Kind::BuildSquadron,
+        Kind::CapitalOccupied,
+        Kind::ChitDraw,
+        Kind::CommanderArrives,
+        Kind::Cooperation,
+        Kind::DeclarationCancelled,
+        Kind::DeficitRepaid,
+        Kind::Desertion,
+        Kind::EmbargoCancelled,
+        Kind::EmbargoDeclared,
+        Kind::EmbargoIncomeLoss,
+        Kind::EmbargoJoined,
+        Kind::EmbargoLeft,
+        Kind::EmbargoMinorPorts,
+        Kind::EmbargoVpLoss,
+        Kind::EnforcedPeaceExpired,
+        Kind::Event,
+        Kind::Expenses,
+        Kind::FinalRanking,
+        Kind::Garrison,
+        Kind::Gift,
+        Kind::Interception,
+        Kind::Loan,
+        Kind::MinorConquered,
+        Kind::Move,
+        Kind::MoveFirst,
+        Kind::NavalBattle,
+        Kind::NavalMove,
+        Kind::NoInterception,
+        Kind::NoOrders,
+        Kind::NpcAlliance,
+        Kind::NpcStatus,
+        Kind::OrderFailed,
+        Kind::OrderRejected,
+        Kind::Peace,
+        Kind::PeaceRefused,
+        Kind::ReResolved,
+        Kind::Reinforcement,
+        Kind::Siege,
+        Kind::StandingOrder,
+        Kind::Surrender,
+        Kind::Tax,
+        Kind::TransportLost,
+        Kind::TurnOrder,
+        Kind::Victory,
+        Kind::VpCollection,
+        Kind::VpPurchase,
+        Kind::WarDeclared,
+        Kind::WithdrawGarrison,
+    ];
+
+    /// The name written in history files and reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Alliance => "alliance",
+            Kind::AllianceBroken => "alliance-broken",
+            Kind::AllianceRefused => "alliance-refused",
+            Kind::Battle => "battle",
+            Kind::BattleResult => "battle-result",
+            Kind::BidAssignment => "bid-assignment",
+            Kind::Blockade => "blockade",
+            Kind::BlockadeRun => "blockade-run",
+            Kind::Build => "build",
+            Kind::BuildSquadron => "build-squadron",
+            Kind::CapitalOccupied => "capital-occupied",
+            Kind::ChitDraw => "chit-draw",
+            Kind::CommanderArrives => "commander-arrives",
+            Kind::Cooperation => "cooperation",
+            Kind::DeclarationCancelled => "declaration-cancelled",
+            Kind::DeficitRepaid => "deficit-repaid",
+            Kind::Desertion => "desertion",
+            Kind::EmbargoCancelled => "embargo-cancelled",
+            Kind::EmbargoDeclared => "embargo-declared",
+            Kind::EmbargoIncomeLoss => "embargo-income-loss",
+            Kind::EmbargoJoined => "embargo-joined",
+            Kind::EmbargoLeft => "embargo-left",
+            Kind::EmbargoMinorPorts => "embargo-minor-ports",
+            Kind::EmbargoVpLoss => "embargo-vp-loss",
+            Kind::EnforcedPeaceExpired => "enforced-peace-expired",
+            Kind::Event => "event",
+            Kind::Expenses => "expenses",
+            Kind::FinalRanking => "final-ranking",
+            Kind::Garrison => "garrison",
+            Kind::Gift => "gift",
+            Kind::Interception => "interception",
+            Kind::Loan => "loan",
+            Kind::MinorConquered => "minor-conquered",
+            Kind::Move => "move",
+            Kind::MoveFirst => "move-first",
+            Kind::NavalBattle => "naval-battle",
+            Kind::NavalMove => "naval-move",
+            Kind::NoInterception => "no-interception",
+            Kind::NoOrders => "no-orders",
+            Kind::NpcAlliance => "npc-alliance",
+            Kind::NpcStatus => "npc-status",
+            Kind::OrderFailed => "order-failed",
+            Kind::OrderRejected => "order-rejected",
+            Kind::Peace => "peace",
+            Kind::PeaceRefused => "peace-refused",
+            Kind::ReResolved => "re-resolved",
+            Kind::Reinforcement => "reinforcement",
+            Kind::Siege => "siege",
+            Kind::StandingOrder => "standing-order",
+            Kind::Surrender => "surrender",
+            Kind::Tax => "tax",
+            Kind::TransportLost => "transport-lost",
+            Kind::TurnOrder => "turn-order",
+            Kind::Victory => "victory",
+            Kind::VpCollection => "vp-collection",
+            Kind::VpPurchase => "vp-purchase",
+            Kind::WarDeclared => "war-declared",
+            Kind::WithdrawGarrison => "withdraw-garrison",
+        }
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// Who may read an outcome in their report.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -36,8 +236,8 @@ pub struct DieRef {
 pub struct Outcome {
     /// Rule section, e.g. `4.21`.
     pub rule: String,
-    /// A stable kind, e.g. `tax`, `order-rejected`, `battle`.
-    pub kind: String,
+    /// What happened, e.g. `tax`, `order-rejected`, `battle`.
+    pub kind: Kind,
     /// The power it concerns most, if any.
     pub power: Option<PowerId>,
     /// The order this answers (normalised text), if it answers one.
@@ -59,10 +259,10 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    pub fn new(rule: &str, kind: &str, summary: impl Into<String>) -> Outcome {
+    pub fn new(rule: &str, kind: Kind, summary: impl Into<String>) -> Outcome {
         Outcome {
             rule: rule.to_string(),
-            kind: kind.to_string(),
+            kind,
             power: None,
             order: None,
             summary: summary.into(),
@@ -103,5 +303,24 @@ impl Outcome {
     pub fn only(mut self, powers: Vec<PowerId>) -> Outcome {
         self.visibility = Visibility::Only(powers);
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// History files written before kinds were typed hold the same names:
+    /// the Display, the serde name and `as_str` are one string.
+    #[test]
+    fn a_kind_is_written_and_read_by_its_history_name() {
+        for k in Kind::ALL {
+            let json = serde_json::to_string(&k).unwrap();
+            assert_eq!(json, format!("\"{k}\""));
+            assert_eq!(serde_json::from_str::<Kind>(&json).unwrap(), k);
+        }
+        assert_eq!(Kind::OrderFailed.to_string(), "order-failed");
+        assert_eq!(Kind::ReResolved.to_string(), "re-resolved");
+        assert!(serde_json::from_str::<Kind>("\"x\"").is_err());
     }
 }

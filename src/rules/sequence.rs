@@ -24,6 +24,7 @@ use super::{EngineError, Roles};
 use crate::dice::Dice;
 use crate::ids::{PhaseId, PowerId, Season, Step, Turn};
 use crate::orders::ast::Order;
+use crate::rules::Kind;
 use crate::scenario::Scenario;
 use crate::state::{Control, State};
 
@@ -147,14 +148,14 @@ pub fn turn_start(
     if france_first {
         order.push(PowerId::France);
         out.push(
-            Outcome::new("4.6", "move-first", "France opts to move first")
+            Outcome::new("4.6", Kind::MoveFirst, "France opts to move first")
                 .power(PowerId::France)
                 .order("move first"),
         );
     }
     // 4.6: draw the remaining chits.
     let mut rolls: Vec<(PowerId, Vec<u32>)> = Vec::new();
-    let mut chit = Outcome::new("4.6", "chit-draw", "");
+    let mut chit = Outcome::new("4.6", Kind::ChitDraw, "");
     for p in holders.iter().copied().filter(|p| !order.contains(p)) {
         let purpose = format!("turn-start/{turn}/chit/{p}");
         let v = dice.roll(&purpose, D10)?;
@@ -203,7 +204,7 @@ pub fn turn_start(
             out.push(
                 Outcome::new(
                     "4.61",
-                    "cooperation",
+                    Kind::Cooperation,
                     format!("{} and {} move together", a.name(), b.name()),
                 )
                 .power(a)

@@ -7,6 +7,7 @@
 use super::outcome::Outcome;
 use super::sequence::players;
 use crate::ids::PowerId;
+use crate::rules::Kind;
 use crate::scenario::Scenario;
 use crate::state::State;
 
@@ -34,7 +35,7 @@ pub fn check_immediate(scenario: &Scenario, state: &mut State, out: &mut Vec<Out
     out.push(
         Outcome::new(
             "7.1",
-            "victory",
+            Kind::Victory,
             format!("{} reaches its victory goal and wins the game", first.name()),
         )
         .power(*first)
@@ -49,7 +50,7 @@ pub fn check_immediate(scenario: &Scenario, state: &mut State, out: &mut Vec<Out
 pub fn final_ranking(scenario: &Scenario, state: &mut State, out: &mut Vec<Outcome>) {
     let mut ps = players(state);
     ps.sort_by_key(|p| std::cmp::Reverse(per_mille(scenario, state, *p)));
-    let mut o = Outcome::new("7.1", "final-ranking", "The game ends after the last turn");
+    let mut o = Outcome::new("7.1", Kind::FinalRanking, "The game ends after the last turn");
     for (i, p) in ps.iter().enumerate() {
         let pm = per_mille(scenario, state, *p);
         o = o.why(format!(

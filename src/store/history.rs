@@ -518,6 +518,7 @@ pub fn render_report(game: &str, phase: PhaseId, outcomes: &[Outcome], rolls: &[
 mod tests {
     use super::*;
     use crate::dice::RollSource;
+    use crate::rules::Kind;
 
     #[test]
     fn a_powers_dice_log_holds_only_the_rolls_of_outcomes_it_sees() {
@@ -536,8 +537,8 @@ mod tests {
         };
         let bytes = toml::to_string(&log).unwrap().into_bytes();
         let outcomes = vec![
-            Outcome::new("4.2", "battle", "Ulm").die("land-battle/ulm/1/round-1/attacker", 4),
-            Outcome::new("4.72", "event", "a rebellion")
+            Outcome::new("4.2", Kind::Battle, "Ulm").die("land-battle/ulm/1/round-1/attacker", 4),
+            Outcome::new("4.72", Kind::Event, "a rebellion")
                 .die("events/1805-fall/russia/rebellion", 4)
                 .only(vec![PowerId::Russia]),
         ];

@@ -7,6 +7,7 @@ use assert_cmd::Command;
 use empereur::dice::Dice;
 use empereur::ids::{PhaseId, PowerId, Season, Step};
 use empereur::ops::resolve::{ResolveOptions, Resolved, resolve_game_with};
+use empereur::rules::Kind;
 use empereur::rules::{EngineError, Outcome, PhaseOrders, Resolution};
 use empereur::scenario::Scenario;
 use empereur::state::State;
@@ -77,11 +78,11 @@ pub fn engine(_s: &Scenario, st: &State, _o: &PhaseOrders, dice: &mut dyn Dice) 
         let purpose = format!("land-battle/{phase}/1/round-1/{side}");
         let r = dice.roll(&purpose, 10)?;
         next.power_mut(PowerId::France).gold += i64::from(r);
-        outcomes.push(Outcome::new("4.2", "test-battle", format!("the {side} rolls {r}")).die(&purpose, r));
+        outcomes.push(Outcome::new("4.2", Kind::Battle, format!("the {side} rolls {r}")).die(&purpose, r));
     }
     let purpose = format!("naval/{phase}/weather");
     let w = dice.roll(&purpose, 6)?;
-    outcomes.push(Outcome::new("5.0", "test-weather", format!("weather {w}")).die(&purpose, w));
+    outcomes.push(Outcome::new("5.0", Kind::Event, format!("weather {w}")).die(&purpose, w));
     let turn = st.phase.turn.next();
     let step = if turn.season == Season::Winter {
         Step::Winter

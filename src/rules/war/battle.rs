@@ -26,6 +26,7 @@ use crate::dice::{Dice, DiceError};
 use crate::ids::{Nation, PowerId};
 use crate::map::Owner;
 use crate::orders::ast::Situation;
+use crate::rules::Kind;
 use crate::rules::Outcome;
 use crate::rules::outcome::DieRef;
 use crate::scenario::tables_war::{BattleTable, Row, lookup};
@@ -584,7 +585,7 @@ impl<'a> Battle<'a> {
             }
         }
         let (attacker_name, defender_name) = (force_name(&attacker), force_name(&defender));
-        let report = Outcome::new("5.6", "battle", String::new())
+        let report = Outcome::new("5.6", Kind::Battle, String::new())
             .power(active)
             .only(seers.into_iter().collect())
             .why(format!("attacker {attacker_name}: {}", describe(state, &attacker)))
@@ -1055,7 +1056,7 @@ impl<'a> Battle<'a> {
 
     /// The detailed report for both sides and the one-line public result.
     fn outcomes(self) -> Vec<Outcome> {
-        let public = Outcome::new("5.6", "battle-result", self.report.summary.clone()).power(self.active);
+        let public = Outcome::new("5.6", Kind::BattleResult, self.report.summary.clone()).power(self.active);
         vec![self.report, public]
     }
 }

@@ -9,6 +9,7 @@
 
 use crate::ids::{Nation, PowerId};
 use crate::map::{Owner, Province};
+use crate::rules::Kind;
 use crate::rules::Outcome;
 use crate::scenario::{Arm, Scenario};
 use crate::state::{Division, State};
@@ -223,7 +224,7 @@ pub fn conquests(scenario: &Scenario, state: &mut State) -> Vec<Outcome> {
         out.push(
             Outcome::new(
                 "3.41",
-                "minor-conquered",
+                Kind::MinorConquered,
                 format!("{} holds every province of {m} and conquers it", p.name()),
             )
             .power(p)

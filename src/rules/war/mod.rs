@@ -27,6 +27,7 @@ use super::{EngineError, Outcome, Rejection};
 use crate::dice::Dice;
 use crate::ids::PowerId;
 use crate::orders::ast::{Order, OrderLine};
+use crate::rules::Kind;
 use crate::scenario::Scenario;
 use crate::state::State;
 
@@ -69,7 +70,7 @@ pub fn naval_phase(
                     out.push(
                         Outcome::new(
                             "5.4",
-                            "order-failed",
+                            Kind::OrderFailed,
                             format!("{squadron} has already moved this phase"),
                         )
                         .power(power)
@@ -183,7 +184,7 @@ pub fn land_phase(
         if let Order::Besiege { corps, province } = &l.order {
             if let Err(r) = siege::check(scenario, state, power, corps, province) {
                 out.push(
-                    Outcome::new(&r.rule, "order-failed", r.reason)
+                    Outcome::new(&r.rule, Kind::OrderFailed, r.reason)
                         .power(power)
                         .order(&l.text)
                         .only(vec![power]),

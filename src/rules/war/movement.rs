@@ -14,6 +14,7 @@
 use super::control::{entry_refused, friendly, hostile, hostile_corps, name};
 use crate::ids::{Nation, PowerId};
 use crate::map::Owner;
+use crate::rules::Kind;
 use crate::rules::{Outcome, Rejection};
 use crate::scenario::Scenario;
 use crate::state::{Control, Location, State, UnitKey, UnitKind};
@@ -312,7 +313,7 @@ pub fn execute(
     moves: &mut Moves,
 ) -> Outcome {
     if let Some(k) = corps.iter().find(|k| moves.moved.contains(k)) {
-        return Outcome::new("5.5", "order-failed", format!("{k} has already moved this phase"))
+        return Outcome::new("5.5", Kind::OrderFailed, format!("{k} has already moved this phase"))
             .power(power)
             .order(text)
             .only(vec![power]);
@@ -320,7 +321,7 @@ pub fn execute(
     let plan = match check(scenario, state, power, corps, commander, path) {
         Ok(p) => p,
         Err(r) => {
-            return Outcome::new(&r.rule, "order-failed", r.reason)
+            return Outcome::new(&r.rule, Kind::OrderFailed, r.reason)
                 .power(power)
                 .order(text)
                 .only(vec![power]);
@@ -368,7 +369,7 @@ pub fn execute(
     let names: Vec<String> = corps.iter().map(|k| k.to_string()).collect();
     let mut o = Outcome::new(
         "5.5",
-        "move",
+        Kind::Move,
         format!(
             "{} moved from {} to {}",
             names.join(", "),

@@ -20,6 +20,7 @@ use super::movement::{orders_corps, orders_for};
 use super::standing;
 use crate::dice::{Dice, DiceError};
 use crate::ids::{Nation, PowerId};
+use crate::rules::Kind;
 use crate::rules::{Outcome, Rejection};
 use crate::scenario::Scenario;
 use crate::state::{Location, Squadron, State, UnitKey, UnitKind};
@@ -206,7 +207,7 @@ pub fn battle(
             .unwrap_or_else(|| k.first().map(|k| k.nation.to_string()).unwrap_or_default())
     };
     let (an, bn) = (side_name(pa, a), side_name(pb, b));
-    let mut o = Outcome::new("5.4", "naval-battle", String::new()).only(seers.into_iter().collect());
+    let mut o = Outcome::new("5.4", Kind::NavalBattle, String::new()).only(seers.into_iter().collect());
     if let Some(p) = pa {
         o = o.power(p);
     }
@@ -313,7 +314,7 @@ pub fn execute_move(
 ) -> Result<Vec<Outcome>, DiceError> {
     let fail = |r: Rejection| {
         vec![
-            Outcome::new(&r.rule, "order-failed", r.reason)
+            Outcome::new(&r.rule, Kind::OrderFailed, r.reason)
                 .power(power)
                 .order(text)
                 .only(vec![power]),
@@ -365,7 +366,7 @@ pub fn execute_move(
             };
             let o = Outcome::new(
                 "5.4",
-                if ok { "blockade-run" } else { "order-failed" },
+                if ok { Kind::BlockadeRun } else { Kind::OrderFailed },
                 format!(
                     "{squadron} {} the blockade of {}",
                     if ok { "slips through" } else { "fails to break" },
@@ -424,7 +425,7 @@ pub fn execute_move(
                 out.push(
                     Outcome::new(
                         "5.4",
-                        "no-interception",
+                        Kind::NoInterception,
                         format!("{who} lets {squadron} pass {}", name(scenario, z)),
                     )
                     .why(format!("{decided}"))
@@ -441,7 +442,7 @@ pub fn execute_move(
             let hit = d as i32 >= target;
             let o = Outcome::new(
                 "5.4",
-                "interception",
+                Kind::Interception,
                 format!(
                     "{who} {} {squadron} in {}",
                     if hit { "intercepts" } else { "fails to intercept" },
@@ -502,7 +503,7 @@ pub fn execute_move(
             out.push(
                 Outcome::new(
                     "5.4",
-                    "transport-lost",
+                    Kind::TransportLost,
                     format!("{} go down with {squadron}", names.join(", ")),
                 )
                 .power(power)
@@ -530,7 +531,7 @@ pub fn execute_move(
         summary.push_str(&format!("; stopped at sea, {} stay ashore", names.join(", ")));
     }
     out.push(
-        Outcome::new("5.4", "naval-move", summary)
+        Outcome::new("5.4", Kind::NavalMove, summary)
             .power(power)
             .order(text)
             .why(format!(
@@ -606,7 +607,7 @@ pub fn attack(
 ) -> Result<Vec<Outcome>, DiceError> {
     if let Err(r) = check_attack(scenario, state, power, squadron, sea) {
         return Ok(vec![
-            Outcome::new(&r.rule, "order-failed", r.reason)
+            Outcome::new(&r.rule, Kind::OrderFailed, r.reason)
                 .power(power)
                 .order(text)
                 .only(vec![power]),
@@ -682,7 +683,7 @@ pub fn blockade(
     text: &str,
 ) -> Outcome {
     if let Err(r) = check_blockade(scenario, state, power, squadron, port) {
-        return Outcome::new(&r.rule, "order-failed", r.reason)
+        return Outcome::new(&r.rule, Kind::OrderFailed, r.reason)
             .power(power)
             .order(text)
             .only(vec![power]);
@@ -695,7 +696,7 @@ pub fn blockade(
     {
         x.blockading = Some(port.to_string());
     }
-    Outcome::new("5.4", "blockade", format!("{squadron} blockades {name_of}"))
+    Outcome::new("5.4", Kind::Blockade, format!("{squadron} blockades {name_of}"))
         .power(power)
         .order(text)
 }

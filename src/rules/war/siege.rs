@@ -16,6 +16,7 @@ use super::movement::{orders_corps, orders_for};
 use crate::dice::{Dice, DiceError};
 use crate::ids::{Nation, PowerId};
 use crate::map::Owner;
+use crate::rules::Kind;
 use crate::rules::{Outcome, Rejection};
 use crate::scenario::{Arm, Scenario};
 use crate::state::{Division, Garrison, State, UnitKey};
@@ -99,17 +100,17 @@ pub fn besiege(
     text: &str,
 ) -> Result<Outcome, DiceError> {
     if let Err(r) = check(scenario, state, power, corps, province) {
-        return Ok(Outcome::new(&r.rule, "order-failed", r.reason)
+        return Ok(Outcome::new(&r.rule, Kind::OrderFailed, r.reason)
             .power(power)
             .order(text)
             .only(vec![power]));
     }
     let t = &scenario.tables.siege;
     let Some(p) = scenario.map.province(province) else {
-        return Ok(Outcome::new("2.13", "order-failed", "no such province").power(power));
+        return Ok(Outcome::new("2.13", Kind::OrderFailed, "no such province").power(power));
     };
     let ps = state.provinces.get(province).cloned().unwrap_or_default();
-    let mut o = Outcome::new("5.5", "siege", String::new()).power(power).order(text);
+    let mut o = Outcome::new("5.5", Kind::Siege, String::new()).power(power).order(text);
     let mut mods = 0i32;
     let mut add = |o: Outcome, v: i32, what: String| -> Outcome {
         if v != 0 {
@@ -346,7 +347,7 @@ pub fn garrison(
     text: &str,
 ) -> Outcome {
     let fail = |rule: &str, why: String| {
-        Outcome::new(rule, "order-failed", why)
+        Outcome::new(rule, Kind::OrderFailed, why)
             .power(power)
             .order(text)
             .only(vec![power])
@@ -376,7 +377,7 @@ pub fn garrison(
     }
     Outcome::new(
         "2.23",
-        "garrison",
+        Kind::Garrison,
         format!("{} garrisons {} from {corps}", power.name(), name(scenario, province)),
     )
     .power(power)
@@ -424,7 +425,7 @@ pub fn withdraw_garrison(
     text: &str,
 ) -> Outcome {
     if let Err(r) = check_withdraw(scenario, state, power, province, corps) {
-        return Outcome::new(&r.rule, "order-failed", r.reason)
+        return Outcome::new(&r.rule, Kind::OrderFailed, r.reason)
             .power(power)
             .order(text)
             .only(vec![power]);
@@ -453,7 +454,7 @@ pub fn withdraw_garrison(
     }
     Outcome::new(
         "2.23",
-        "withdraw-garrison",
+        Kind::WithdrawGarrison,
         format!(
             "{} withdraws its garrison of {} into {corps}",
             power.name(),

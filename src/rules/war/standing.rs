@@ -15,6 +15,7 @@
 
 use crate::ids::PowerId;
 use crate::orders::ast::{Situation, Standing};
+use crate::rules::Kind;
 use crate::rules::Outcome;
 use crate::state::{StandingOrders, State};
 
@@ -81,7 +82,7 @@ pub fn record(state: &mut State, power: PowerId, order: &Standing) -> Option<Out
         return None;
     }
     Some(
-        Outcome::new("5.6", "standing-order", format!("{}: {text}", power.name()))
+        Outcome::new("5.6", Kind::StandingOrder, format!("{}: {text}", power.name()))
             .power(power)
             .only(vec![power]),
     )

@@ -23,6 +23,7 @@ use super::control::{friendly, hostile_corps, name, to_pool_arm};
 use crate::ids::{Nation, PowerId, Turn};
 use crate::map::{Owner, ProvinceKind};
 use crate::orders::ast::Terms;
+use crate::rules::Kind;
 use crate::rules::{Outcome, Rejection};
 use crate::scenario::{Arm, Scenario};
 use crate::state::{Control, EnforcedPeace, Garrison, State};
@@ -103,7 +104,7 @@ pub fn surrender(
     let t = &scenario.tables.surrender;
     let mut o = Outcome::new(
         "5.12",
-        "surrender",
+        Kind::Surrender,
         format!("{} surrenders to {}", loser.name(), victor.name()),
     )
     .power(loser);
