@@ -5,10 +5,10 @@
 #![allow(clippy::disallowed_methods)] // adapter
 
 use super::Done;
-use super::resolve::{ResolveOptions, Resolved, resolve_game};
+use super::resolve::{ResolveOptions, Resolved, resolve_game_locked};
 use crate::ids::PowerId;
 use crate::rules;
-use crate::store::{GameDir, submission};
+use crate::store::{GameDir, checkpoint, submission};
 use anyhow::Result;
 use std::path::PathBuf;
 
@@ -52,11 +52,17 @@ pub fn run(a: &AutoplayArgs) -> Result<Done> {
 
 /// Generate orders for the powers that have none and resolve, `phases`
 /// times or until the game ends. `now` stamps the submissions.
+///
+/// The whole batch holds the game lock and runs behind a checkpoint
+/// (`store::checkpoint`): each resolution still has its commit point, in
+/// order, but the fsyncs wait for a few passes over the whole batch, and
+/// a power loss in the middle puts the game back where the batch began.
 pub fn autoplay(dir: &GameDir, phases: u32, seed: u64, now: Option<&str>) -> Result<AutoplaySummary> {
-    // The generated submissions are made durable with each resolution
-    // (see `store::durable`).
+    let _lock = dir.lock()?;
     let group = crate::store::durable::group();
+    let cp = checkpoint::begin(dir)?;
     let s = autoplay_grouped(dir, phases, seed, now)?;
+    cp.commit()?;
     group.commit()?;
     Ok(s)
 }
@@ -101,7 +107,7 @@ fn autoplay_grouped(dir: &GameDir, phases: u32, seed: u64, now: Option<&str>) ->
             late: Vec::new(),
             beacon: None,
         };
-        match resolve_game(dir, &opts)? {
+        match resolve_game_locked(dir, &opts)? {
             Resolved::Done(s) => {
                 summary.resolved += 1;
                 if let Some(w) = s.over {

@@ -26,6 +26,13 @@
 //! the message that replaced it is unprocessed until the barrier, so the
 //! next run writes it again.
 //!
+//! A [`Defer`] (see `store::checkpoint`) goes one step further for a
+//! batch of commits that promises nothing to anyone until it ends
+//! (`autoplay`): inside it, a barrier waits too, so many resolutions
+//! share a few fsync passes. What a process crash leaves is the same
+//! (every write and rename is done in order, only the fsyncs wait); a
+//! power loss is answered by the checkpoint taken before the batch.
+//!
 //! [`stats`] counts fsyncs and barriers for the benchmarks.
 
 use anyhow::{Context, Result};
@@ -49,6 +56,8 @@ static BARRIERS: AtomicU64 = AtomicU64::new(0);
 #[derive(Default)]
 struct Pending {
     depth: u32,
+    /// Open [`Defer`] guards: barriers wait while any is held.
+    deferred: u32,
     /// Files written since the last barrier, by handle: a later rename of
     /// the file (or of its directory) cannot make the barrier miss it.
     files: Vec<(PathBuf, File)>,
@@ -93,9 +102,11 @@ pub fn group() -> Group {
 }
 
 impl Group {
-    /// End the group, making its writes durable.
+    /// End the group, making its writes durable (an inner group inside a
+    /// [`Defer`] leaves them to the outermost).
     pub fn commit(self) -> Result<()> {
-        barrier()
+        let outermost = PENDING.with(|p| p.borrow().depth == 1);
+        if outermost { flush() } else { barrier() }
         // Drop then leaves the group with nothing pending.
     }
 }
@@ -108,9 +119,40 @@ impl Drop for Group {
             p.depth == 0
         });
         if outermost {
-            let _ = barrier();
+            // Even deferred: nothing may stay pending outside a group.
+            let _ = flush();
         }
     }
+}
+
+/// Barriers wait while this is held (inside a [`Group`]); a full set of
+/// pending writes still runs one. Only a batch with a checkpoint behind
+/// it may defer (see `store::checkpoint`).
+#[must_use = "barriers wait only while this is held"]
+pub struct Defer {
+    _not_send: std::marker::PhantomData<*const ()>,
+}
+
+/// Defer barriers on this thread until the guard is dropped.
+pub fn defer() -> Defer {
+    PENDING.with(|p| p.borrow_mut().deferred += 1);
+    Defer {
+        _not_send: std::marker::PhantomData,
+    }
+}
+
+impl Drop for Defer {
+    fn drop(&mut self) {
+        PENDING.with(|p| {
+            let mut p = p.borrow_mut();
+            p.deferred = p.deferred.saturating_sub(1);
+        });
+    }
+}
+
+/// Whether barriers on this thread wait (a [`Defer`] is held).
+pub fn deferred() -> bool {
+    PENDING.with(|p| p.borrow().deferred > 0)
 }
 
 /// Whether writes on this thread wait for a barrier.
@@ -137,7 +179,7 @@ pub fn file_written(path: &Path, f: &File) -> Result<()> {
         p.files.push((path.to_path_buf(), handle));
         p.files.len() + p.dir_handles.len() >= MAX_PENDING
     });
-    if full { barrier() } else { Ok(()) }
+    if full { flush() } else { Ok(()) }
 }
 
 /// An entry of `dir` was added, renamed or removed: fsync the directory
@@ -164,13 +206,22 @@ pub fn dir_changed(dir: &Path) {
         p.files.len() + p.dir_handles.len() >= MAX_PENDING
     });
     if full {
-        let _ = barrier();
+        let _ = flush();
     }
 }
 
 /// Make every write since the last barrier durable: the step before a
-/// commit point. A no-op outside a group (each write was fsynced).
+/// commit point. A no-op outside a group (each write was fsynced), and
+/// deferred while a [`Defer`] is held.
 pub fn barrier() -> Result<()> {
+    if deferred() {
+        return Ok(());
+    }
+    flush()
+}
+
+/// The barrier itself, deferred or not.
+fn flush() -> Result<()> {
     let (files, dirs) = PENDING.with(|p| {
         let mut p = p.borrow_mut();
         p.dirs.clear();

@@ -11,9 +11,11 @@
 //! journal.log          one line per decision (ingest, send, moderator acts)
 //! .lock                held while a process works on the game
 //! .wake                when `run` next has something to do (a cache, wake)
+//! .checkpoint/         while a batch of commits runs (autoplay; checkpoint)
 //! ```
 #![allow(clippy::disallowed_methods)] // adapter: this module owns file I/O
 
+pub mod checkpoint;
 pub mod clock;
 pub mod config;
 pub mod durable;
@@ -137,8 +139,13 @@ impl GameDir {
     }
 
     /// Take the game lock, or say who holds it.
+    /// Take the game lock, then finish what an unfinished batch of
+    /// commits left (`checkpoint::recover`), so every holder reads a
+    /// game in a state it really was in.
     pub fn lock(&self) -> Result<GameLock> {
-        GameLock::acquire(&self.lock_file())
+        let lock = GameLock::acquire(&self.lock_file())?;
+        checkpoint::recover(self)?;
+        Ok(lock)
     }
 
     /// Append several lines to the journal with one write and one fsync
@@ -209,6 +216,17 @@ pub fn loose_modes(root: &Path) -> Vec<String> {
     #[cfg(not(unix))]
     let _ = root;
     out
+}
+
+/// `toml::to_string`, in linear time. The crate's `to_string` inserts
+/// each table into the finished text (`String::insert_str`, moving the
+/// rest every time), quadratic in the number of tables: a submission of
+/// thousands of orders, an outcomes file of a long phase. Its buffer's
+/// `Display` writes the same text in one pass.
+pub fn to_toml<T: serde::Serialize + ?Sized>(value: &T) -> std::result::Result<String, toml::ser::Error> {
+    let mut buf = toml::ser::Buffer::new();
+    value.serialize(toml::Serializer::new(&mut buf))?;
+    Ok(buf.to_string())
 }
 
 /// Read a text file, naming it in the error.
@@ -410,6 +428,24 @@ impl Drop for GameLock {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn to_toml_writes_what_toml_writes() {
+        use crate::ids::PowerId;
+        use crate::rules::Outcome;
+        let outcomes: Vec<Outcome> = (0..40)
+            .map(|i| {
+                Outcome::new("4.2", "battle", format!("battle {i}"))
+                    .power(PowerId::France)
+                    .die(&format!("land-battle/{i}"), i % 10 + 1)
+                    .why(format!("because {i}"))
+            })
+            .collect();
+        let file = history::OutcomesFile { outcomes };
+        assert_eq!(to_toml(&file).unwrap(), toml::to_string(&file).unwrap());
+        let head = history::Head::default();
+        assert_eq!(to_toml(&head).unwrap(), toml::to_string(&head).unwrap());
+    }
 
     #[test]
     fn a_second_lock_names_the_holder() {

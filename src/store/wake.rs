@@ -108,6 +108,10 @@ pub fn quiet(dir: &GameDir, now: DateTime<Utc>) -> Option<String> {
     if !MUST_BE_EMPTY.iter().all(|rel| is_empty_dir(&dir.root.join(rel))) {
         return None;
     }
+    // An unfinished batch: the full run's lock recovers it first.
+    if super::checkpoint::dir_of(dir).exists() {
+        return None;
+    }
     let mut recorded = BTreeMap::new();
     for l in lines {
         let (rel, id) = l.split_once('\t')?;

@@ -1,0 +1,185 @@
+//! `autoplay` runs its resolutions as one batch behind a checkpoint
+//! (`store::checkpoint`): few fsync passes for the whole batch, and a
+//! batch that did not end is recovered by the next command that takes
+//! the game lock: kept as it stands when only the process died, put back
+//! to the checkpoint when the machine restarted (the batch's writes may
+//! be lost or torn).
+#![allow(clippy::disallowed_methods)] // tests use files freely
+
+use empereur::ops::autoplay::autoplay;
+use empereur::ops::demo::DEMO_PLAYERS;
+use empereur::ops::new::{NewOptions, create_from};
+use empereur::ops::verify::verify_game;
+use empereur::store::{self, GameDir, checkpoint, durable, fault, history};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+const NOW: &str = "2026-01-05T10:00:00Z";
+
+/// One test at a time: the fsync counters are the process's.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn game(root: &Path) -> GameDir {
+    let players = store::players::parse("players.toml", DEMO_PLAYERS).unwrap();
+    let dir = root.join("game");
+    create_from(
+        &NewOptions {
+            dir: dir.clone(),
+            scenario: "1805".into(),
+            players: PathBuf::new(),
+            options: vec![],
+            id: Some("demo".into()),
+        },
+        players,
+    )
+    .unwrap();
+    GameDir::new(dir)
+}
+
+/// Every file of the game but the lock, by path, with its bytes.
+fn snapshot(dir: &GameDir) -> BTreeMap<String, Vec<u8>> {
+    fn walk(root: &Path, d: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+        for e in std::fs::read_dir(d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(root, &p, out);
+            } else if p.file_name().is_some_and(|n| n != ".lock") {
+                let rel = p.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+                out.insert(rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(&dir.root, &dir.root, &mut out);
+    out
+}
+
+/// The marker a batch left, rewritten as if taken in an earlier boot.
+fn as_if_the_machine_restarted(dir: &GameDir) {
+    let m = checkpoint::dir_of(dir).join("marker.toml");
+    let text = std::fs::read_to_string(&m).expect("an unfinished batch leaves its marker");
+    let mut marker: checkpoint::Marker = toml::from_str(&text).unwrap();
+    marker.boot = "an earlier boot".into();
+    std::fs::write(&m, toml::to_string(&marker).unwrap()).unwrap();
+}
+
+#[test]
+fn a_batch_cut_by_a_restart_goes_back_to_the_checkpoint() {
+    let _serial = serial();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = game(tmp.path());
+    autoplay(&dir, 2, 1, Some(NOW)).unwrap();
+    let before = snapshot(&dir);
+    assert!(
+        !checkpoint::dir_of(&dir).exists(),
+        "a finished batch leaves no checkpoint"
+    );
+
+    // The batch dies after some resolutions, mid-way through another.
+    fault::arm(40);
+    assert!(autoplay(&dir, 6, 2, Some(NOW)).is_err());
+    fault::disarm();
+    assert!(
+        history::read_head(&dir).unwrap().entries > 2,
+        "the batch committed phases"
+    );
+    // The machine went down: the batch's last writes are torn or lost.
+    as_if_the_machine_restarted(&dir);
+    std::fs::write(dir.state(), b"").unwrap();
+    let _ = std::fs::remove_file(dir.phase().join("seed"));
+
+    let lock = dir.lock().unwrap();
+    drop(lock);
+    let mut after = snapshot(&dir);
+    let journal = String::from_utf8(after.remove("journal.log").unwrap()).unwrap();
+    let mut want = before.clone();
+    let old_journal = String::from_utf8(want.remove("journal.log").unwrap()).unwrap();
+    assert_eq!(
+        after.keys().collect::<Vec<_>>(),
+        want.keys().collect::<Vec<_>>(),
+        "the same files as before the batch"
+    );
+    for (k, v) in &want {
+        assert!(after[k] == *v, "{k} differs from the checkpoint");
+    }
+    assert!(journal.starts_with(&old_journal), "journal lines before the batch kept");
+    let added: Vec<&str> = journal[old_journal.len()..].lines().collect();
+    assert_eq!(added.len(), 1, "the batch's lines gone, one saying so: {added:?}");
+    assert!(added[0].contains("rolled back to history entry 2"), "{}", added[0]);
+
+    // The game plays on and verifies.
+    let s = autoplay(&dir, 2, 3, Some(NOW)).unwrap();
+    assert_eq!(s.resolved, 2);
+    assert_eq!(history::read_head(&dir).unwrap().entries, 4);
+    assert!(verify_game(&dir, &Default::default()).unwrap().ok());
+}
+
+#[test]
+fn a_batch_cut_by_a_crash_keeps_what_it_committed() {
+    let _serial = serial();
+    let tmp = tempfile::tempdir().unwrap();
+    let base = game(tmp.path());
+    // The write points of an uninterrupted batch of three phases.
+    let reference = tmp.path().join("reference");
+    copy(&base.root, &reference);
+    fault::arm(u32::MAX);
+    autoplay(&GameDir::new(&reference), 3, 1, Some(NOW)).unwrap();
+    let points = fault::disarm();
+    assert!(points > 30, "only {points} write points");
+
+    for n in (0..points).step_by((points / 12).max(1) as usize) {
+        let d = tmp.path().join(format!("crash-{n}"));
+        copy(&base.root, &d);
+        let dir = GameDir::new(&d);
+        fault::arm(n);
+        let first = autoplay(&dir, 3, 1, Some(NOW));
+        fault::disarm();
+        assert!(first.is_err(), "write {n} of {points} fails");
+        let committed = history::read_head(&dir).unwrap().entries;
+        // The next command keeps what the dead batch committed and
+        // finishes a resolution cut after its commit point.
+        let s = autoplay(&dir, 3, 1, Some(NOW)).unwrap();
+        assert!(!checkpoint::dir_of(&dir).exists());
+        let entries = history::read_head(&dir).unwrap().entries;
+        // A resolution cut after its commit point is finished by the
+        // second batch and counted there too.
+        assert!(
+            entries <= committed + s.resolved && entries + 1 >= committed + s.resolved,
+            "crash at write {n}: {committed} committed, then {} resolved, {entries} entries",
+            s.resolved
+        );
+        let r = verify_game(&dir, &Default::default()).unwrap();
+        assert!(r.ok(), "crash at write {n}: {:?}", r.problems);
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+}
+
+#[test]
+fn a_batch_shares_its_fsync_passes() {
+    let _serial = serial();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = game(tmp.path());
+    let before = durable::stats();
+    let s = autoplay(&dir, 8, 1, Some(NOW)).unwrap();
+    let barriers = durable::stats().barriers - before.barriers;
+    assert_eq!(s.resolved, 8);
+    // Without the batch each resolution runs four or more barriers.
+    assert!(barriers < 16, "{barriers} barriers for 8 phases");
+}
+
+fn copy(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let (src, dst) = (e.path(), to.join(e.file_name()));
+        if e.file_type().unwrap().is_dir() {
+            copy(&src, &dst);
+        } else {
+            std::fs::copy(&src, &dst).unwrap();
+        }
+    }
+}
