@@ -707,13 +707,13 @@ fn resolve_locked(dir: &GameDir, opts: &ResolveOptions, engine: Engine) -> Resul
     };
     draft.file("entropy.toml", entropy_text);
     let log = DiceLog { rolls: rolls.clone() };
-    draft.file("dice.toml", toml::to_string(&log).context("serialising dice.toml")?);
+    draft.file("dice.toml", store::to_toml(&log).context("serialising dice.toml")?);
     let of = OutcomesFile {
         outcomes: res.outcomes.clone(),
     };
     draft.file(
         "outcomes.toml",
-        toml::to_string(&of).context("serialising outcomes.toml")?,
+        store::to_toml(&of).context("serialising outcomes.toml")?,
     );
     draft.file("state-after.toml", after_text);
     draft.file(

@@ -487,7 +487,7 @@ pub fn dice_log_for(log: &[u8], outcomes: &[Outcome], power: PowerId) -> Result<
             .filter(|r| seen.contains(r.purpose.as_str()))
             .collect(),
     };
-    Ok(toml::to_string(&mine).context("serialising a dice log")?.into_bytes())
+    Ok(super::to_toml(&mine).context("serialising a dice log")?.into_bytes())
 }
 
 /// Plain-text render of a phase's outcomes (the moderator's view; the

@@ -42,7 +42,7 @@ pub fn receipt_of(bytes: &[u8]) -> String {
 /// Store a submission, replacing the power's earlier one; returns the
 /// receipt hash (SHA-256 hex of the stored bytes).
 pub fn save(dir: &GameDir, sub: &Submission) -> anyhow::Result<String> {
-    let text = toml::to_string(sub).context("serialising the submission")?;
+    let text = super::to_toml(sub).context("serialising the submission")?;
     let p = path(dir, sub.power);
     atomic_write(&p, text.as_bytes())?;
     Ok(receipt_of(text.as_bytes()))
