@@ -8,6 +8,7 @@
 //!     cargo bench --bench autoplay [-- REPEATS]
 #![allow(clippy::disallowed_methods)] // a benchmark reads the clock and files
 
+mod common;
 use empereur::ops::autoplay::autoplay;
 use empereur::ops::demo::DEMO_PLAYERS;
 use empereur::ops::new::{NewOptions, create_from};
@@ -40,10 +41,11 @@ fn campaign(base: &Path) -> Measured {
     let dir = GameDir::new(&root);
     let before = durable::stats();
     let t = Instant::now();
-    let s = autoplay(&dir, 2_000, 7, Some("2026-01-05T10:00:00Z")).unwrap();
+    let phases = common::size(2_000, 3);
+    let s = autoplay(&dir, phases, 7, Some("2026-01-05T10:00:00Z")).unwrap();
     let secs = t.elapsed().as_secs_f64();
     let after = durable::stats();
-    assert!(s.over.is_some() || s.resolved == 2_000);
+    assert!(s.over.is_some() || s.resolved == phases);
     Measured {
         secs,
         phases: s.resolved,
@@ -53,7 +55,10 @@ fn campaign(base: &Path) -> Measured {
 }
 
 fn main() {
-    let repeats: usize = std::env::args().skip(1).find_map(|a| a.parse().ok()).unwrap_or(2);
+    let repeats: usize = std::env::args()
+        .skip(1)
+        .find_map(|a| a.parse().ok())
+        .unwrap_or(common::size(2, 1));
     let disk = std::env::temp_dir();
     let shm = Path::new("/dev/shm");
     for r in 1..=repeats {

@@ -3,6 +3,7 @@
 //! `cargo bench --bench campaign`
 #![allow(clippy::disallowed_methods)] // a bench measures time
 
+mod common;
 use empereur::autoplay::{self, SeededDice};
 use empereur::ids::PowerId;
 use empereur::rules::{self, PhaseOrders};
@@ -17,13 +18,13 @@ fn main() {
         spec.vp_goal = 1_000_000; // play the whole calendar
     }
     let players: BTreeSet<PowerId> = PowerId::ALL.into_iter().collect();
-    let runs = 5u64;
+    let runs = common::size(5u64, 1);
     let mut phases = 0u64;
     let t = Instant::now();
     for seed in 0..runs {
         let mut st = State::initial(&s, "bench", &players, BTreeSet::new());
         let mut i = 0u64;
-        while st.over.is_none() {
+        while st.over.is_none() && (!common::smoke() || i < 10) {
             let mut o = PhaseOrders::new();
             for p in rules::roles(&s, &st).may {
                 o.insert(p, autoplay::political::generate(&s, &st, p, seed * 100_000 + i));

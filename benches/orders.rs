@@ -2,6 +2,7 @@
 //! per second. Run with `cargo bench --bench orders`.
 #![allow(clippy::disallowed_methods)] // a benchmark reads files and the clock
 
+mod common;
 use empereur::ids::PowerId;
 use empereur::orders;
 use empereur::state::State;
@@ -47,7 +48,7 @@ fn main() {
     let mut state = State::initial(&scenario, "bench", &players, BTreeSet::new());
     state.phase = "1805-fall-france".parse().expect("phase");
 
-    let n_lines = 200_000;
+    let n_lines = common::size(200_000, 500);
     let mut text = String::from("POWER France\nPHASE 1805-fall-france\n");
     for i in 0..n_lines {
         text.push_str(LINES[i % LINES.len()]);
@@ -64,7 +65,7 @@ fn main() {
     // Warm up once, then time.
     let warm = orders::check(&bodies[0], &scenario, &state, None);
     assert!(!warm.accepted.is_empty());
-    let rounds = 3;
+    let rounds = common::size(3, 1);
     let mut best = f64::MAX;
     let mut best_cpu = f64::MAX;
     let mut accepted = 0;

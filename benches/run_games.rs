@@ -9,6 +9,7 @@
 //!
 //! cargo bench --bench run_games [-- GAMES]
 
+mod common;
 use chrono::{DateTime, Utc};
 use empereur::ops::new::{NewOptions, create_from};
 use empereur::ops::run::{game_dirs, run_game};
@@ -59,7 +60,10 @@ fn pass(dirs: &[PathBuf], when: &str, forget_wake: bool) -> (f64, u64, usize) {
 }
 
 fn main() {
-    let n: usize = std::env::args().skip(1).find_map(|a| a.parse().ok()).unwrap_or(200);
+    let n: usize = std::env::args()
+        .skip(1)
+        .find_map(|a| a.parse().ok())
+        .unwrap_or(common::size(200, 2));
     let mut places = vec![("disk", std::env::temp_dir())];
     if std::path::Path::new("/dev/shm").is_dir() {
         places.push(("/dev/shm (baseline)", PathBuf::from("/dev/shm")));

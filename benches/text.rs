@@ -3,16 +3,19 @@
 //! 256 KiB order mail through ingest. Each is measured against its
 //! linear baseline in the same run: the file at 16k and 32k lines (a
 //! linear path takes about twice as long for twice the lines, a
-//! quadratic one four times), the big mail against the same bytes in a
+//! quadratic one four times), the big mail (ingested and its
+//! acknowledgement sent through lettre) against the same bytes in a
 //! hundred small mails. CPU time where Linux gives it. Noisy on a shared
 //! machine: read the ratios.
 //!
 //!     cargo bench --bench text
 #![allow(clippy::disallowed_methods)] // a benchmark reads files and the clock
 
+mod common;
 use chrono::Utc;
 use empereur::ids::PowerId;
 use empereur::mail::ingest::{self, GameCtx, Run};
+use empereur::mail::transport::{self, Delivery};
 use empereur::ops::demo::DEMO_PLAYERS;
 use empereur::ops::new::{NewOptions, create_from};
 use empereur::orders;
@@ -85,16 +88,17 @@ fn main() {
         let c = orders::check(text, &scenario, &state, None);
         std::hint::black_box(empereur::ops::check::report(&c, "orders.txt", text));
     };
-    for round in 1..=2 {
-        let (a, b) = (file(16_000), file(32_000));
+    let (na, nb) = common::size((16_000, 32_000), (200, 400));
+    for round in 1..=common::size(2, 1) {
+        let (a, b) = (file(na), file(nb));
         let ta = timed(|| check(&a));
         let tb = timed(|| check(&b));
         println!(
-            "check, 40 % rejected, round {round}: 16k lines {:.3} s ({:.0} lines/s), 32k lines {:.3} s ({:.0} lines/s); 32k / 16k = {:.2} (linear 2, quadratic 4)",
+            "check, 40 % rejected, round {round}: {na} lines {:.3} s ({:.0} lines/s), {nb} lines {:.3} s ({:.0} lines/s); {nb} / {na} = {:.2} (linear 2, quadratic 4)",
             ta,
-            16_000.0 / ta,
+            na as f64 / ta,
             tb,
-            32_000.0 / tb,
+            nb as f64 / tb,
             tb / ta
         );
     }
@@ -122,10 +126,18 @@ fn main() {
         )
         .into_bytes()
     };
+    // Lines for the game's open phase (Turn Start): standing orders are
+    // accepted there; the rejected ones are those `check` rejected above.
+    let good = [
+        "STANDING RETREAT Paris",
+        "STANDING COMBAT ATTACKING grand assault",
+        "STANDING WITHDRAW IF OUTNUMBERED 3:1",
+    ];
     let mut lines = Vec::new();
     let mut size = 0;
     let mut i = 0;
-    while size < 256 * 1024 {
+    // Headers and all within the mail size limit (256 KiB).
+    while size < common::size(255, 8) * 1024 {
         let l = if i % 5 < 3 {
             good[i % good.len()]
         } else {
@@ -143,19 +155,34 @@ fn main() {
         .map(|(k, c)| mail(&format!("small-{k}"), c))
         .collect();
     let mut run = Run::new(Utc::now());
-    // The password check once, outside both timings (cached per run).
+    // The password check once, outside both timings (cached per run),
+    // and its acknowledgement sent.
+    let sender = transport::sender(&ctx.dir, &ctx.config.mail.transport).unwrap();
+    let send = |run: &mut Run| {
+        run.flush().unwrap();
+        let sent = transport::send_all(&ctx.dir, Some(&sender), &[], Utc::now()).unwrap();
+        assert!(sent.iter().all(|d| matches!(d, Delivery::Sent { .. })), "{sent:?}");
+        sent.len()
+    };
     ingest::ingest_game(&ctx, &mail("warm", &lines[..1]), &mut run).unwrap();
+    send(&mut run);
+    // Each: ingest (archive, parse, check, diagnostics, store, the
+    // acknowledgement quoting every rejected line) and send (CRLF, lettre).
+    let mut acks = 0;
     let t_small = timed(|| {
         for m in &small {
             ingest::ingest_game(&ctx, m, &mut run).unwrap();
         }
+        acks += send(&mut run);
     });
     let t_big = timed(|| {
-        ingest::ingest_game(&ctx, &big, &mut run).unwrap();
+        let h = ingest::ingest_game(&ctx, &big, &mut run).unwrap();
+        assert_eq!(h.verdict.code(), "accepted", "{:?}", h.verdict);
+        acks += send(&mut run);
     });
-    run.flush().unwrap();
+    assert!(acks > 0, "the acknowledgements went out");
     println!(
-        "one {} KiB order mail ({} lines, 40 % rejected): {:.1} ms CPU; the same bytes in {} mails (baseline): {:.1} ms; big / baseline = {:.2}",
+        "one {} KiB order mail ({} lines, 40 % rejected), ingested and answered: {:.1} ms CPU; the same bytes in {} mails (baseline): {:.1} ms; big / baseline = {:.2}",
         big.len() / 1024,
         lines.len(),
         t_big * 1000.0,

@@ -5,6 +5,7 @@
 //! turn under 5 ms in process. Run with `cargo bench --bench turn`.
 #![allow(clippy::disallowed_methods)] // a bench reads the clock and files
 
+mod common;
 use empereur::autoplay;
 use empereur::autoplay::SeededDice;
 use empereur::diagnostic::Span;
@@ -181,7 +182,7 @@ fn main() {
     for l in &orders {
         war::validate(&s, &st, PowerId::France, &l.order).expect("bench orders are legal");
     }
-    let reps = 300;
+    let reps = common::size(300, 2);
     let mut times = Vec::with_capacity(reps);
     let (mut battles, mut sieges) = (0, 0);
     for i in 0..reps {
@@ -233,7 +234,7 @@ fn main() {
     let mut outcomes = 0;
     let mut kinds: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
     let mut ser = 0usize;
-    for turn in 0..41u64 {
+    for turn in 0..common::size(41u64, 1) {
         for p in PowerId::ALL {
             state.phase.step = Step::PlayerTurn(p);
             let mut dice = SeededDice::new(turn * 17 + p as u64);

@@ -5,6 +5,7 @@
 //! `cargo bench --bench verify` (release build). Target: verify within 3×
 //! of hashing the bytes.
 
+mod common;
 use empereur::dice::{self, Committed, Dice, Entropy};
 use empereur::ids::{PhaseId, PowerId, Season, Step, Turn};
 use empereur::ops::verify::{VerifyOptions, verify_game};
@@ -156,7 +157,7 @@ fn files(root: &Path, out: &mut Vec<PathBuf>) {
 }
 
 fn best<F: FnMut()>(runs: usize, mut f: F) -> Duration {
-    (0..runs)
+    (0..common::size(runs, 1))
         .map(|_| {
             let t = Instant::now();
             f();
@@ -187,7 +188,7 @@ fn played(root: &Path, phases: u32) -> GameDir {
 /// history: replay carries each replayed state into the next phase.
 fn replay_bench() {
     let tmp = tempfile::tempdir().unwrap();
-    let dir = played(&tmp.path().join("g"), 120);
+    let dir = played(&tmp.path().join("g"), common::size(120, 3));
     let mut all = Vec::new();
     files(&dir.history(), &mut all);
     let bytes: u64 = all.iter().map(|p| std::fs::metadata(p).unwrap().len()).sum();
