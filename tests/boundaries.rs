@@ -90,7 +90,7 @@ fn french_tax(s: &Scenario, st: &State) -> (i64, String) {
     economy::tax(s, &mut st, &mut out);
     let o = out
         .iter()
-        .find(|o| o.kind == "tax" && o.summary.starts_with("France"))
+        .find(|o| o.kind == empereur::rules::Kind::Tax && o.summary.starts_with("France"))
         .expect("France's tax outcome");
     (st.power(PowerId::France).gold - before, format!("{o:?}"))
 }

@@ -435,7 +435,7 @@ mod tests {
         use crate::rules::Outcome;
         let outcomes: Vec<Outcome> = (0..40)
             .map(|i| {
-                Outcome::new("4.2", "battle", format!("battle {i}"))
+                Outcome::new("4.2", crate::rules::Kind::Battle, format!("battle {i}"))
                     .power(PowerId::France)
                     .die(&format!("land-battle/{i}"), i % 10 + 1)
                     .why(format!("because {i}"))
