@@ -442,10 +442,16 @@ fn a_stranger_gets_one_fixed_reply_a_day_and_the_moderator_a_digest() {
         assert!(matches!(h.verdict, Verdict::Refused(_)));
         replies.extend(h.replies);
     }
-    assert_eq!(replies.len(), 1);
+    // One fixed reply to the sender, and the first message forwarded to
+    // the moderator as a join request (`mail::join`).
+    assert_eq!(replies.len(), 2);
+    assert!(outbox_raw(&game, &replies[1]).contains("To: \"Demo Moderator\" <gm@demo.example.org>"));
     let raw = outbox_raw(&game, &replies[0]);
     let body = outbox_body(&game, &replies[0]);
-    assert_eq!(body.replace("\r\n", "\n").trim_end(), ingest::STRANGER_REPLY.trim_end());
+    assert_eq!(
+        body.replace("\r\n", "\n").trim_end(),
+        empereur::mail::join::JOIN_REPLY.trim_end()
+    );
     for leak in ["spam", "watches", "demo", "france", "guess", "CLICK"] {
         assert!(!body.contains(leak), "{leak} in {body}");
     }

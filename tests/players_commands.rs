@@ -473,3 +473,48 @@ fn every_command_and_press_example_in_the_readme_is_understood() {
     assert!(commands.contains(&Command::SetPassword("a new secret".into())));
     assert!(commands.iter().filter(|c| matches!(c, Command::Resend { .. })).count() >= 4);
 }
+
+#[test]
+fn a_stranger_asking_to_join_is_forwarded_to_the_moderator_once_and_answered_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = new_game(tmp.path());
+    let ctx = GameCtx::load(&game).unwrap();
+    let mut run = Run::new(now());
+    let ask = mail(
+        "newcomer@else.example.net",
+        "j1",
+        "Hello,\nJOIN Prussia\nI would like to play.\u{7}\n",
+    );
+    let h = ingest::ingest_game(&ctx, &ask, &mut run).unwrap();
+    assert_eq!(h.verdict, Verdict::Refused(Refusal::NoPower));
+    assert_eq!(h.replies.len(), 2);
+    let answer = out(&game, &h.replies[0]);
+    assert_eq!(answer.to, ["newcomer@else.example.net"]);
+    assert_eq!(answer.body.trim_end(), empereur::mail::join::JOIN_REPLY.trim_end());
+    assert!(!answer.body.contains("demo") && !answer.body.contains("Prussia"));
+    let fwd = out(&game, &h.replies[1]);
+    assert_eq!(fwd.to, ["gm@demo.example.org"]);
+    assert_eq!(
+        fwd.subject,
+        "Empereur demo: join request from newcomer@else.example.net"
+    );
+    assert!(
+        fwd.body.contains("Asks for: Prussia (Prussia has no player (an NPC))"),
+        "{}",
+        fwd.body
+    );
+    assert!(fwd.body.contains("  | I would like to play.\\u{7}"), "{}", fwd.body);
+    assert!(
+        fwd.body
+            .contains("empereur replace-player --game <dir> --power prussia"),
+        "{}",
+        fwd.body
+    );
+    // The same sender again that day: neither answered nor forwarded.
+    let again = mail("newcomer@else.example.net", "j2", "JOIN Prussia please\n");
+    let h = ingest::ingest_game(&ctx, &again, &mut run).unwrap();
+    assert!(h.replies.is_empty(), "{:?}", h.replies);
+    run.flush().unwrap();
+    let journal = std::fs::read_to_string(GameDir::new(&game).journal()).unwrap();
+    assert!(journal.contains("forwarded to the moderator as a join request"));
+}

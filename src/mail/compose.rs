@@ -19,17 +19,31 @@ fn game_from(config: &GameConfig) -> Addr {
     Addr::new(Some(&format!("Empereur {}", config.game)), config.mail_address())
 }
 
-/// The order template of a power: the header lines filled in, its units
-/// as comment lines, END.
-pub fn order_template(config: &GameConfig, state: &State, power: PowerId) -> String {
+/// The order template of a power: the header lines filled in, then as
+/// comment lines each unit with its commanders, movement allowance and
+/// where it can go this phase, and example orders of the phase
+/// (`report::guide`), END.
+pub fn order_template(config: &GameConfig, scenario: &Scenario, state: &State, power: PowerId) -> String {
     let mut t = format!(
         "GAME {}\nPOWER {}\nPASSWORD \nPHASE {}\n\n",
         config.game,
         power.id(),
         state.phase
     );
-    for u in report::unit_lines(state, power) {
-        t.push_str(&format!("# {u}\n"));
+    // Comment lines, wrapped for a mail client; a wrapped line goes on
+    // indented under its first.
+    let wrap = textwrap::Options::new(report::WIDTH)
+        .initial_indent("# ")
+        .subsequent_indent("#     ")
+        .break_words(false)
+        .word_splitter(textwrap::WordSplitter::NoHyphenation);
+    for u in report::guide::guide(scenario, state, power) {
+        if u.is_empty() {
+            t.push_str("#\n");
+        } else {
+            t.push_str(&textwrap::fill(&u, &wrap));
+            t.push('\n');
+        }
     }
     t.push_str("\nEND\n");
     t
@@ -145,7 +159,7 @@ pub fn opening_to(
             power: p.power.name().to_string(),
             role: role.to_string(),
             units: report::unit_lines(state, p.power),
-            template: order_template(config, state, p.power),
+            template: order_template(config, scenario, state, p.power),
             commitment: o.commitment.clone(),
             closed_by: o.closed_by.clone(),
             proposals: o.proposals.get(&p.power).cloned().unwrap_or_default(),

@@ -679,12 +679,26 @@ fn refuse(
                 cc: vec![],
                 subject: "Your message to a play-by-email game".into(),
                 in_reply_to: None,
-                body: STRANGER_REPLY.into(),
+                body: super::join::JOIN_REPLY.into(),
                 attachments: vec![],
                 date: now,
             };
             if let Some(id) = send_limited(ctx, m, run, false)? {
                 h.replies.push(id);
+            }
+            // A stranger's mail is a request to join (`mail::join`).
+            match super::join::forward(ctx, inc, hash, &r.to_string(), run)? {
+                Some(id) => {
+                    run.log(
+                        &ctx.dir,
+                        format!("{who}: forwarded to the moderator as a join request ({id})"),
+                    );
+                    h.replies.push(id);
+                }
+                None => run.log(
+                    &ctx.dir,
+                    format!("{who}: join request not forwarded: the moderator's allowance for today is used up"),
+                ),
             }
         } else {
             run.log(&ctx.dir, format!("{who}: no player; answered once today already"));

@@ -48,6 +48,7 @@ pub mod escape;
 pub mod fetch;
 pub mod guard;
 pub mod ingest;
+pub mod join;
 pub mod mailed;
 pub mod meta;
 pub mod outbox;

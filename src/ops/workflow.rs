@@ -356,7 +356,7 @@ fn hand_over(
     body.push_str(&format!(
         "\nYour state file is attached: `empereur check --state state-{}.toml` checks orders against it offline.\n\nOrder template (fill in your password, send back):\n\n{}\n--\nEmpereur, for game {}.\n",
         power.id(),
-        crate::mail::compose::order_template(config, &state, power),
+        crate::mail::compose::order_template(config, &*dir.load_scenario(config)?, &state, power),
         config.game
     ));
     outbox::queue(

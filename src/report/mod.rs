@@ -6,6 +6,7 @@
 //! client: prose wrapped at 72 columns (the `wrap` filter), no tables.
 #![allow(clippy::disallowed_methods)] // adapter: reads a game's template overrides
 
+pub mod guide;
 pub mod views;
 
 use anyhow::{Context, Result, anyhow};
