@@ -22,6 +22,7 @@
 //! number = 1
 //! at = "naples"                 # or "capital:prussia"
 //! divisions = []                 # optional: arms, e.g. ["inf", "cav"]
+//! held_by = "britain"            # optional: a minor corps kept by a former owner (3.41)
 //!
 //! [[orders]]                     # the Order enum's serde form
 //! power = "france"
@@ -109,6 +110,7 @@ struct Place {
     number: u32,
     at: String,
     divisions: Option<Vec<Arm>>,
+    held_by: Option<PowerId>,
 }
 
 #[derive(Deserialize)]
@@ -267,6 +269,7 @@ fn run(scenario: &Scenario, case: &Case) -> Verdict {
         };
         c.location = Some(at);
         c.arrives = None;
+        c.held_by = p.held_by;
         if let Some(d) = &p.divisions {
             c.divisions = d
                 .iter()

@@ -20,7 +20,7 @@
 //! Every number comes from `tables/battle.toml`. Dice purposes:
 //! `land-battle/<province>/<n>/<step>/<side>`.
 
-use super::control::{friendly, hostile, name, same_side, to_pool};
+use super::control::{friendly, hostile_corps, name, same_side, to_pool};
 use super::standing::{self, Decided};
 use crate::dice::{Dice, DiceError};
 use crate::ids::{Nation, PowerId};
@@ -278,7 +278,7 @@ pub fn retreat_to(
     came_from: Option<&str>,
 ) -> Option<(String, Decided)> {
     let safe =
-        |p: &str| !state.corps_in(p).any(|c| hostile(state, nation, &c.nation)) && scenario.map.province(p).is_some();
+        |p: &str| !state.corps_in(p).any(|c| hostile_corps(state, nation, c)) && scenario.map.province(p).is_some();
     let ok_ground = |p: &str| match power {
         Some(pw) => friendly(state, pw, p),
         None => state.provinces.get(p).and_then(|ps| ps.controller.as_ref()) == Some(nation),
@@ -313,7 +313,7 @@ pub fn retreat_to(
             let threats = scenario
                 .map
                 .land_neighbours(p)
-                .filter(|q| state.corps_in(q).any(|c| hostile(state, nation, &c.nation)))
+                .filter(|q| state.corps_in(q).any(|c| hostile_corps(state, nation, c)))
                 .count();
             (!home, threats, *p)
         })
@@ -328,7 +328,7 @@ pub fn retreat_to(
 }
 
 fn commanding(state: &State, k: &UnitKey) -> Option<PowerId> {
-    state.commanding_power(&k.nation)
+    state.unit_power(k)
 }
 
 /// Move a beaten force out of `province` (or destroy it), with its
@@ -348,7 +348,7 @@ fn retreat(
     }
     let mut dest_of_power: BTreeMap<Option<PowerId>, String> = BTreeMap::new();
     for (nation, keys) in groups {
-        let power = state.commanding_power(&nation);
+        let power = keys.first().and_then(|k| state.unit_power(k));
         let cf = keys.iter().find_map(|k| came_from.get(k)).cloned();
         // 12.2.1 (EiA option `naval`): an invader beaten in the turn it
         // crossed an arrow surrenders instead of retreating
@@ -565,9 +565,9 @@ impl<'a> Battle<'a> {
             if c.divisions.is_empty() {
                 continue;
             }
-            match state.commanding_power(&c.nation) {
+            match state.corps_power(c) {
                 Some(p) if same_side(state, active, p) => attacking.push(c.key()),
-                _ if hostile(state, &me, &c.nation) => defending.push(c.key()),
+                _ if hostile_corps(state, &me, c) => defending.push(c.key()),
                 _ => {}
             }
         }
@@ -838,7 +838,7 @@ impl<'a> Battle<'a> {
                 || self
                     .state
                     .corps_in(&neighbour)
-                    .any(|c| hostile(self.state, &Nation::Major(principal), &c.nation))
+                    .any(|c| hostile_corps(self.state, &Nation::Major(principal), c))
             {
                 continue;
             }
