@@ -245,7 +245,7 @@ pub fn buy_vp(scenario: &Scenario, state: &mut State, p: PowerId, gold: u32, tex
     }
     let ps = state.power(p);
     let afford = u32::try_from(ps.gold.max(0)).unwrap_or(u32::MAX);
-    let vp = (gold.min(afford) / t.gold_per_vp.max(1)).min(t.max_vp_per_year);
+    let vp = (gold.min(afford) / t.gold_per_vp.max(1)).min(t.vp_cap(p));
     if vp == 0 {
         out.push(rejected(
             "4.25",
@@ -273,8 +273,10 @@ pub fn buy_vp(scenario: &Scenario, state: &mut State, p: PowerId, gold: u32, tex
         .gold(p, -cost)
         .vp(p, i64::from(vp))
         .why(format!(
-            "table economy: {} Gold per VP, at most {} VP a Winter",
-            t.gold_per_vp, t.max_vp_per_year
+            "table economy: {} Gold per VP, at most {} VP a Winter for {}",
+            t.gold_per_vp,
+            t.vp_cap(p),
+            p.name()
         )),
     );
 }

@@ -105,6 +105,20 @@ pub struct EconomyTable {
     pub gold_per_vp: u32,
     /// 4.25: most VP bought per Winter.
     pub max_vp_per_year: u32,
+    /// 4.25: a power's own yearly maximum, where the table gives one
+    /// (else `max_vp_per_year`).
+    #[serde(default)]
+    pub max_vp_per_year_by_power: std::collections::BTreeMap<crate::ids::PowerId, u32>,
+}
+
+impl EconomyTable {
+    /// 4.25: the most VP `p` may buy in one Winter.
+    pub fn vp_cap(&self, p: crate::ids::PowerId) -> u32 {
+        self.max_vp_per_year_by_power
+            .get(&p)
+            .copied()
+            .unwrap_or(self.max_vp_per_year)
+    }
 }
 
 /// One country's row of the British Embargo Track (4.257, 4.258).
