@@ -27,6 +27,7 @@
 //! victor = "france"
 //! [expect]
 //! rejected = "2.13"       # validate: the first order is refused citing this rule
+//! reason = "corner"       # ... with this substring of the reason (required with `rejected`)
 //! accepted = true         # validate: every order is accepted
 //! corps = { "france.1" = "vienna" }     # or "none" (off the map)
 //! divisions = { "france.1" = 2 }
@@ -182,6 +183,7 @@ struct SurrenderCase {
 #[serde(deny_unknown_fields)]
 struct Expect {
     rejected: Option<String>,
+    reason: Option<String>,
     accepted: Option<bool>,
     #[serde(default)]
     corps: BTreeMap<String, String>,
@@ -427,9 +429,16 @@ fn run_case(s: &Scenario, path: &Path) -> Vec<String> {
                 .map(|l| war::validate(s, &state, case.active, &l.order))
                 .collect();
             if let Some(rule) = &case.expect.rejected {
+                // the rule number alone would pass a refusal for another
+                // reason under the same section
+                let Some(reason) = &case.expect.reason else {
+                    return vec!["`rejected` needs `reason` (a substring of the refusal)".into()];
+                };
                 match results.first() {
-                    Some(Err(r)) if &r.rule == rule => {}
-                    other => fails.push(format!("expected a rejection citing {rule}, got {other:?}")),
+                    Some(Err(r)) if &r.rule == rule && r.reason.contains(reason.as_str()) => {}
+                    other => fails.push(format!(
+                        "expected a rejection citing {rule} because of '{reason}', got {other:?}"
+                    )),
                 }
             }
             if case.expect.accepted == Some(true) {
@@ -590,6 +599,13 @@ fn run_case(s: &Scenario, path: &Path) -> Vec<String> {
         }
     }
     if let Some(want) = &e.seen_by {
+        // a case about who sees a battle proves nothing without one
+        if !out.iter().any(|o| o.kind == "battle" || o.kind == "naval-battle") {
+            fails.push("seen_by: no battle was fought".into());
+        }
+        if !out.iter().any(|o| o.kind == "battle-result") && out.iter().any(|o| o.kind == "battle") {
+            fails.push("seen_by: a battle without its public battle-result".into());
+        }
         for o in &out {
             match o.kind.as_str() {
                 "battle" | "naval-battle" if o.visibility != Visibility::Only(want.clone()) => {
