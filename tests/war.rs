@@ -600,10 +600,13 @@ fn run_case(s: &Scenario, path: &Path) -> Vec<String> {
     }
     if let Some(want) = &e.seen_by {
         // a case about who sees a battle proves nothing without one
-        if !out.iter().any(|o| o.kind == "battle" || o.kind == "naval-battle") {
+        if !out
+            .iter()
+            .any(|o| o.kind == Kind::Battle || o.kind == Kind::NavalBattle)
+        {
             fails.push("seen_by: no battle was fought".into());
         }
-        if !out.iter().any(|o| o.kind == "battle-result") && out.iter().any(|o| o.kind == "battle") {
+        if !out.iter().any(|o| o.kind == Kind::BattleResult) && out.iter().any(|o| o.kind == Kind::Battle) {
             fails.push("seen_by: a battle without its public battle-result".into());
         }
         for o in &out {
