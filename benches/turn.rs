@@ -1,4 +1,4 @@
-//! Benchmark of the military rules (issue 6): a busy Player Turn — 40
+//! Benchmark of the military rules: a busy Player Turn — 40
 //! corps moving, 10 battles, 5 sieges — on a generated 10×12 grid map,
 //! and a generated 1805–1815 campaign (41 turns × 7 powers, naval and
 //! land phases, random legal orders) on the test map. Target: the busy

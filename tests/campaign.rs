@@ -134,7 +134,7 @@ fn a_full_generated_war_on_the_real_map_keeps_every_invariant() {
     assert!(fights > 100, "the generator moved armies only {fights} times");
 }
 
-/// Issue 15 item 12: a phase must always resolve. Autoplayed campaigns
+/// A phase must always resolve. Autoplayed campaigns
 /// with random policies (each power active or passive, random orders)
 /// never ask the dice for the same purpose twice in a phase and never
 /// reach a phase the engine refuses. A modest count here keeps `cargo

@@ -1,4 +1,4 @@
-//! The foundation end to end on the real binary (issue 2): `new` + `show`,
+//! The foundation end to end on the real binary: `new` + `show`,
 //! the per-power view (2.5), the state's TOML round trip, the game lock,
 //! bad players files with the exact error text, and `new` refusing to
 //! overwrite a game.

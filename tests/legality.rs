@@ -353,7 +353,7 @@ fn changed_before(outcomes: &[Outcome], o: &Outcome, order: &str) -> bool {
 
 #[test]
 fn a_combat_option_may_be_written_with_spaces_as_the_table_names_it() {
-    // Issue 13 item 13: `in` inside `defend in depth` ended the name.
+    // `in` inside `defend in depth` must not end the name.
     let state = state_at("1805-fall-france");
     for text in [
         "STANDING COMBAT DEFENDING defend in depth",
@@ -373,7 +373,6 @@ fn a_combat_option_may_be_written_with_spaces_as_the_table_names_it() {
 
 #[test]
 fn a_misspelt_name_in_a_hyphen_joined_path_gets_its_own_located_suggestion() {
-    // Issue 13 item 14.
     let state = state_at("1805-fall-france");
     let line = "MOVE corps 1 Paris-Alsace-Bavria";
     let c = check(&state, PowerId::France, line);
@@ -409,8 +408,8 @@ fn check_and_render(n: usize) -> std::time::Duration {
 
 #[test]
 fn checking_a_long_file_of_rejected_lines_stays_linear() {
-    // Issue 19: rendering looked each diagnostic's line up from the start
-    // of the text. Four times the lines may take about four times as long,
+    // Rendering must not look each diagnostic's line up from the start of
+    // the text. Four times the lines may take about four times as long,
     // never sixteen (a ratio, so the machine's speed does not matter).
     let small = (0..3).map(|_| check_and_render(500)).min().unwrap();
     let large = (0..3).map(|_| check_and_render(2_000)).min().unwrap();

@@ -684,7 +684,7 @@ fn guessing_passwords_locks_the_power_and_tells_its_player_once() {
     );
 }
 
-// Issue 13 item 4: a mail with no accepted order is no submission.
+// A mail with no accepted order is no submission.
 #[test]
 fn a_mail_with_no_accepted_order_leaves_the_stored_orders_and_no_orders_is_a_submission() {
     let tmp = tempfile::tempdir().unwrap();
@@ -751,7 +751,7 @@ fn a_mail_with_no_accepted_order_leaves_the_stored_orders_and_no_orders_is_a_sub
     assert!(submission::load_all(&g).unwrap()[&PowerId::Austria].orders.is_empty());
 }
 
-// Issue 13 item 5: HTML keeps its lines; no reply quotes a password.
+// HTML keeps its lines; no reply quotes a password.
 #[test]
 fn html_only_orders_keep_their_lines_and_no_reply_quotes_a_password() {
     let tmp = tempfile::tempdir().unwrap();

@@ -1,4 +1,4 @@
-//! Invariants of the embedded 1805 scenario (issue 2): every territory the
+//! Invariants of the embedded 1805 scenario: every territory the
 //! seeds name resolves, 2.13 holds, the 2.5 aggregates and corrections
 //! hold, the 2.71 LOC example is reproduced, the map is connected, the
 //! `map --format json` contract, and `scenario check` on broken copies.
@@ -22,7 +22,7 @@ fn id_of(s: &Scenario, name: &str) -> String {
     }
 }
 
-/// Every territory issue 2 lists, and every one seeds 003/004 name.
+/// Every territory of the 1805 map, and every one seeds 003/004 name.
 const NAMED: &[&str] = &[
     "Vienna",
     "Prague",

@@ -1,5 +1,5 @@
 #![allow(clippy::disallowed_methods)] // tests read and write game files
-//! Tamper tests (issue 4): each change to a real game directory makes
+//! Tamper tests: each change to a real game directory makes
 //! `empereur verify` exit 1 with a line naming exactly what and where.
 
 mod dice_common;

@@ -91,14 +91,14 @@ pub enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
-    // == orders: check, submit (issue 3) ==
+    // == orders: check, submit ==
     /// Check an order file offline: print the normalised orders and every problem.
     Check(ops::check::CheckArgs),
     /// Enter a power's orders by hand (moderator); store the accepted ones.
     Submit(ops::submit::SubmitArgs),
     // == end orders ==
 
-    // == dice: verify, dice (issue 4) ==
+    // == dice: verify, dice ==
     /// Check the dice, the commitments and the history's hash chain.
     Verify(ops::verify::VerifyArgs),
     /// Write a tarball of the history for players to verify (no secrets of the open phase).
@@ -112,7 +112,7 @@ pub enum Command {
     Resolve(ops::resolve::ResolveArgs),
     // == end dice ==
 
-    // == rules: resolve, autoplay (issue 5, 6) ==
+    // == rules: resolve, autoplay ==
     /// Generate legal orders for every power that has none, and resolve N phases.
     Autoplay(ops::autoplay::AutoplayArgs),
     /// Play N seeded campaigns in process: win shares, winning seasons, VP by source.
@@ -120,7 +120,7 @@ pub enum Command {
 
     // == end rules ==
 
-    // == mail: ingest, send, fetch (issue 7) ==
+    // == mail: ingest, send, fetch ==
     /// Read order mails (Maildir, mbox, .eml, stdin), archive and answer them.
     Ingest(ops::ingest::IngestArgs),
     /// Deliver the outbox (file, sendmail or SMTP, per game.toml).
@@ -129,7 +129,7 @@ pub enum Command {
     Fetch(ops::fetch::FetchArgs),
     // == end mail ==
 
-    // == workflow: run, status, pause, resume, extend, undo, preview, replace-player (issue 8) ==
+    // == workflow: run, status, pause, resume, extend, undo, preview, replace-player ==
     /// The one command for cron: fetch, ingest, resolve what is due, mail.
     Run(ops::run::RunArgs),
     /// The open phase, its deadline, who is in, who is late, what is queued.

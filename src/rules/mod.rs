@@ -217,7 +217,7 @@ pub fn resolve(
 /// The part of a die's purpose that names the order that asked for it:
 /// the line's place in the power's orders (1-based). Two orders never
 /// share a purpose, and an order never shares one with an event (which
-/// names itself `event`), so a phase can always be resolved (issue 15).
+/// names itself `event`), so a phase can always be resolved.
 pub fn asked_by_order(line: usize) -> String {
     format!("order-{}", line + 1)
 }

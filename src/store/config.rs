@@ -42,7 +42,7 @@ pub struct GameConfig {
     /// IANA time zone of the game's deadlines, e.g. `Europe/Paris`.
     #[serde(default = "default_tz")]
     pub timezone: String,
-    /// Deadlines per phase kind, grace, reminders (issue 8).
+    /// Deadlines per phase kind, grace, reminders.
     #[serde(default)]
     pub deadlines: crate::schedule::DeadlineConfig,
     /// Mail: the game's address, size limit, outgoing transport, IMAP.
@@ -116,7 +116,7 @@ pub enum PressMode {
     None,
 }
 
-/// `[mail]` in game.toml (issue 7). Every field has a default, so a game
+/// `[mail]` in game.toml. Every field has a default, so a game
 /// without the table sends through the file transport.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MailConfig {

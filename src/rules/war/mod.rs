@@ -176,8 +176,8 @@ pub fn land_phase(
         out.extend(battle::fight(scenario, state, dice, power, &f, *n, &moves.came_from)?);
     }
     // Sieges: one roll per besieged province, with every corps the
-    // power's BESIEGE lines name there (issue 13: splitting a stack into
-    // several orders must not buy several rolls). A line whose corps
+    // power's BESIEGE lines name there (splitting a stack into several
+    // orders must not buy several rolls). A line whose corps
     // cannot besiege fails alone; the others still count.
     let mut sieges: Vec<(String, Vec<crate::state::UnitKey>, Vec<&str>)> = Vec::new();
     for l in orders {
