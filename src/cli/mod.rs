@@ -180,23 +180,14 @@ pub fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    // `empereur map | head` closes the pipe early; `println!` then panics.
-    // Treat that as the reader having had enough: exit quietly.
-    let default_hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        if !is_broken_pipe(info.payload()) {
-            default_hook(info);
-        }
-    }));
-    let result = match std::panic::catch_unwind(|| run(cli)) {
-        Ok(r) => r,
-        Err(payload) if is_broken_pipe(payload.as_ref()) => return ExitCode::SUCCESS,
-        Err(payload) => std::panic::resume_unwind(payload),
-    };
+    let result = run(cli);
     match result {
         Ok(Done::Yes) => ExitCode::SUCCESS,
         Ok(Done::No) => ExitCode::from(1),
         Ok(Done::TempFail) => ExitCode::from(75),
+        // `empereur map | head -1`: the reader has had enough; that is
+        // no failure of the command.
+        Err(e) if closed_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::from(2)
@@ -204,13 +195,11 @@ pub fn main() -> ExitCode {
     }
 }
 
-fn is_broken_pipe(payload: &(dyn std::any::Any + Send)) -> bool {
-    let text = payload
-        .downcast_ref::<String>()
-        .map(String::as_str)
-        .or_else(|| payload.downcast_ref::<&str>().copied())
-        .unwrap_or("");
-    text.contains("failed printing to stdout") && text.contains("Broken pipe")
+/// Whether `e` is a write to a standard output whose reader went away.
+fn closed_pipe(e: &anyhow::Error) -> bool {
+    e.chain()
+        .filter_map(|c| c.downcast_ref::<std::io::Error>())
+        .any(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<Done> {

@@ -40,12 +40,13 @@ pub fn run(a: &AutoplayArgs) -> Result<Done> {
     let dir = GameDir::new(&a.game);
     let s = autoplay(&dir, a.phases, a.seed, None)?;
     super::workflow::start_clock_now(&dir)?;
-    println!(
+    crate::outln!(
         "resolved {} phase(s) with {} generated order(s)",
-        s.resolved, s.generated_orders
-    );
+        s.resolved,
+        s.generated_orders
+    )?;
     if let Some(w) = &s.over {
-        println!("the game is over: {w}");
+        crate::outln!("the game is over: {w}")?;
     }
     Ok(Done::Yes)
 }

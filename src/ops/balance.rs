@@ -33,9 +33,9 @@ pub fn run(a: &BalanceArgs) -> Result<Done> {
     let s = crate::store::load_scenario(&a.scenario)?;
     let r = balance::run(&s, &a.scenario, a.policy, a.campaigns, a.seed);
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&r)?);
+        crate::outln!("{}", serde_json::to_string_pretty(&r)?)?;
     } else {
-        print!("{}", r.to_text());
+        crate::out!("{}", r.to_text())?;
     }
     Ok(Done::Yes)
 }

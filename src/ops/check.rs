@@ -115,7 +115,7 @@ pub fn run(a: &CheckArgs) -> Result<Done> {
     let power = parse_power(a.power.as_deref())?;
     let (origin, source) = read_orders(&a.file)?;
     let checked = orders::check(&source, &scenario, &state, power);
-    print!("{}", report(&checked, &origin, &source));
+    crate::out!("{}", report(&checked, &origin, &source))?;
     Ok(if checked.all_accepted() { Done::Yes } else { Done::No })
 }
 

@@ -32,7 +32,7 @@ pub fn run(out: Option<PathBuf>) -> Result<Done> {
     };
     let lines = play(&dir, DEMO_PHASES)?;
     for l in lines {
-        println!("{l}");
+        crate::outln!("{l}")?;
     }
     Ok(Done::Yes)
 }

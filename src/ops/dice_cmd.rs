@@ -58,15 +58,15 @@ pub fn run(cmd: &DiceCmd) -> Result<Done> {
             }
             let entropy = parse_entropy(&a.entropy)?;
             let key = dice::derive_key(&seed, &entropy);
-            println!("key {}", dice::to_hex(&key));
-            println!("d{} for '{}'", a.sides, a.purpose);
-            println!("{}", dice::derive_roll(&key, &a.purpose, a.sides));
+            crate::outln!("key {}", dice::to_hex(&key))?;
+            crate::outln!("d{} for '{}'", a.sides, a.purpose)?;
+            crate::outln!("{}", dice::derive_roll(&key, &a.purpose, a.sides))?;
             Ok(Done::Yes)
         }
         DiceCmd::Commit(a) => {
             let seed = dice::parse_hex32(&a.seed).map_err(|e| anyhow!("--seed: {e}"))?;
             let phase: crate::ids::PhaseId = a.phase.parse().map_err(|e: String| anyhow!("--phase: {e}"))?;
-            println!("{}", dice::commitment(&a.game_id, &phase.to_string(), &seed));
+            crate::outln!("{}", dice::commitment(&a.game_id, &phase.to_string(), &seed))?;
             Ok(Done::Yes)
         }
     }

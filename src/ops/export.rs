@@ -27,7 +27,7 @@ pub struct ExportArgs {
 
 pub fn run(a: &ExportArgs) -> Result<Done> {
     let n = export(&GameDir::new(&a.game), &a.out)?;
-    println!("wrote {} ({n} file(s): history/ and phase/commitment)", a.out.display());
+    crate::outln!("wrote {} ({n} file(s): history/ and phase/commitment)", a.out.display())?;
     Ok(Done::Yes)
 }
 

@@ -18,13 +18,13 @@ pub struct FetchArgs {
 
 pub fn run(a: &FetchArgs) -> Result<Done> {
     let handled = fetch(a, chrono::Utc::now())?;
-    println!("fetched {} message(s)", handled.len());
+    crate::outln!("fetched {} message(s)", handled.len())?;
     let mut ok = true;
     for v in &handled {
         if matches!(v, Verdict::Refused(_) | Verdict::NotStored { .. }) {
             ok = false;
         }
-        println!("  {}", v.code());
+        crate::outln!("  {}", v.code())?;
     }
     Ok(if ok { Done::Yes } else { Done::No })
 }

@@ -52,7 +52,7 @@ pub fn run(a: &IngestArgs) -> Result<Done> {
     }
     let handled = ingest(a, super::clock::now()?)?;
     for h in &handled {
-        println!("{}", line(h));
+        crate::outln!("{}", line(h))?;
     }
     let refused = handled.iter().any(|h| {
         matches!(
@@ -97,8 +97,10 @@ fn pipe(a: &IngestArgs) -> Done {
     });
     match result {
         Ok(handled) => {
+            // The message is archived and answered: a closed standard
+            // output must not make the server deliver it again.
             for h in &handled {
-                println!("{}", line(h));
+                let _ = crate::outln!("{}", line(h));
             }
             Done::Yes
         }

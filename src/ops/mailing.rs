@@ -426,19 +426,19 @@ pub fn mail(a: &MailArgs) -> Result<Done> {
     let templates = Templates::load(&dir.root)?;
     let q = mail_pending(&dir, &templates, now)?;
     let entries: BTreeSet<&str> = q.messages.iter().map(|m| m.1.as_str()).collect();
-    println!(
+    crate::outln!(
         "queued {} message(s) for {} history entr{}",
         q.messages.len(),
         entries.len(),
         if entries.len() == 1 { "y" } else { "ies" }
-    );
+    )?;
     if a.no_send {
         return Ok(Done::Yes);
     }
     let (sent, attention) = deliver(&dir, now)?;
-    println!("sent {sent} message(s)");
+    crate::outln!("sent {sent} message(s)")?;
     for l in &attention {
-        println!("{l}");
+        crate::outln!("{l}")?;
     }
     Ok(if attention.is_empty() { Done::Yes } else { Done::No })
 }
@@ -598,14 +598,14 @@ pub fn resend(a: &ResendArgs) -> Result<Done> {
             a.entry.as_deref().unwrap_or("last entry")
         ),
     )?;
-    println!("queued {} message(s) for {}", ids.len(), power.name());
+    crate::outln!("queued {} message(s) for {}", ids.len(), power.name())?;
     if a.no_send {
         return Ok(Done::Yes);
     }
     let (sent, attention) = deliver(&dir, now)?;
-    println!("sent {sent} message(s)");
+    crate::outln!("sent {sent} message(s)")?;
     for l in &attention {
-        println!("{l}");
+        crate::outln!("{l}")?;
     }
     Ok(if attention.is_empty() { Done::Yes } else { Done::No })
 }

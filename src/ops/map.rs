@@ -9,9 +9,9 @@ use serde_json::json;
 pub fn run(scenario: &str, format: Format) -> Result<Done> {
     let s = crate::store::load_scenario(scenario)?;
     match format {
-        Format::Json => println!("{}", serde_json::to_string_pretty(&to_json(&s))?),
-        Format::Toml => println!("{}", toml::to_string(&to_json(&s))?),
-        Format::Text => print!("{}", to_text(&s)),
+        Format::Json => crate::outln!("{}", serde_json::to_string_pretty(&to_json(&s))?)?,
+        Format::Toml => crate::outln!("{}", toml::to_string(&to_json(&s))?)?,
+        Format::Text => crate::out!("{}", to_text(&s))?,
     }
     Ok(Done::Yes)
 }

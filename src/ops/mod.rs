@@ -30,6 +30,35 @@ use crate::scenario;
 use anyhow::Result;
 use std::path::Path;
 
+/// Everything a command prints on standard output is written here, so an
+/// output error (a reader that closed the pipe: `empereur map | head -1`)
+/// is an I/O error returned to the caller like any other, not a panic.
+pub fn write_out(text: std::fmt::Arguments<'_>) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_fmt(text)?;
+    stdout.flush()
+}
+
+/// `print!` through [`write_out`]: `out!(...)?`.
+#[macro_export]
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::ops::write_out(format_args!($($arg)*))
+    };
+}
+
+/// `println!` through [`write_out`]: `outln!(...)?`.
+#[macro_export]
+macro_rules! outln {
+    () => {
+        $crate::ops::write_out(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::ops::write_out(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
 /// The output format of `show` and `map`. Defined here, not in `cli`, so
 /// that `ops` never depends on `cli` (cli calls ops, never the reverse).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -53,7 +82,7 @@ pub enum Done {
 /// `empereur scenarios`
 pub fn scenarios() -> Result<Done> {
     for name in scenario::embedded_names() {
-        println!("{name}");
+        crate::outln!("{name}")?;
     }
     Ok(Done::Yes)
 }
@@ -63,7 +92,7 @@ pub fn scenario_check(dir: &Path) -> Result<Done> {
     let files = crate::store::read_scenario_files(dir)?;
     match scenario::Scenario::load(&files) {
         Ok(s) => {
-            println!(
+            crate::outln!(
                 "{}: ok ({} provinces, {} sea zones, {} arrows, {} powers, {} minor powers)",
                 dir.display(),
                 s.map.provinces.len(),
@@ -71,15 +100,15 @@ pub fn scenario_check(dir: &Path) -> Result<Done> {
                 s.map.arrows.len(),
                 s.powers.len(),
                 s.minors.len()
-            );
-            print!("{}", house_report(&s.house_values()));
+            )?;
+            crate::out!("{}", house_report(&s.house_values()))?;
             Ok(Done::Yes)
         }
         Err(errs) => {
             for e in &errs {
-                println!("{}/{e}", dir.display());
+                crate::outln!("{}/{e}", dir.display())?;
             }
-            println!("{} problem(s)", errs.len());
+            crate::outln!("{} problem(s)", errs.len())?;
             Ok(Done::No)
         }
     }

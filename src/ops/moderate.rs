@@ -55,17 +55,19 @@ pub fn undo(a: &UndoArgs) -> Result<Done> {
     match undo_game(&dir, &a.reason)? {
         Some(u) => {
             super::workflow::start_clock_now(&dir)?;
-            println!(
+            crate::outln!(
                 "rolled back {} (recorded as history/{}); phase {} is open again under its own seed and commitment (same dice for the same purposes)",
-                u.undone, u.entry, u.phase
-            );
+                u.undone,
+                u.entry,
+                u.phase
+            )?;
             if !u.restored.is_empty() {
-                println!("orders restored for: {}", u.restored.join(", "));
+                crate::outln!("orders restored for: {}", u.restored.join(", "))?;
             }
             Ok(Done::Yes)
         }
         None => {
-            println!("nothing to undo: no resolution produced the current state");
+            crate::outln!("nothing to undo: no resolution produced the current state")?;
             Ok(Done::No)
         }
     }
@@ -144,12 +146,13 @@ pub const PREVIEW_BANNER: &str = "PREVIEW WITH A THROWAWAY SEED: these dice are 
 pub fn preview(a: &PreviewArgs) -> Result<Done> {
     let dir = GameDir::new(&a.game);
     let p = preview_game(&dir)?;
-    println!("{PREVIEW_BANNER}");
-    print!("{}", p.report);
-    println!(
+    crate::outln!("{PREVIEW_BANNER}")?;
+    crate::out!("{}", p.report)?;
+    crate::outln!(
         "\npreview of {} with throwaway seed {} (the game is untouched; nothing was mailed; the scratch copy is deleted)",
-        p.phase, p.seed
-    );
+        p.phase,
+        p.seed
+    )?;
     Ok(Done::Yes)
 }
 

@@ -29,7 +29,7 @@ pub fn run(o: &NewOptions) -> Result<Done> {
             None => return Err(e),
         },
     };
-    println!("created game '{}' in {}", game.0, o.dir.display());
+    crate::outln!("created game '{}' in {}", game.0, o.dir.display())?;
     Ok(Done::Yes)
 }
 

@@ -98,22 +98,22 @@ pub fn run(a: &ResolveArgs) -> Result<Done> {
     match resolve_game(&dir, &opts)? {
         Resolved::Done(s) => {
             super::workflow::start_clock_now(&dir)?;
-            println!(
+            crate::outln!(
                 "resolved {} ({} outcome(s), {} {} roll(s)) -> history/{}",
                 s.resolved,
                 s.outcomes,
                 s.rolls,
                 if s.manual { "manual" } else { "committed" },
                 s.entry
-            );
+            )?;
             match &s.over {
-                Some(w) => println!("the game is over: {w}"),
-                None => println!("opened {} with dice commitment {}", s.next, s.commitment),
+                Some(w) => crate::outln!("the game is over: {w}")?,
+                None => crate::outln!("opened {} with dice commitment {}", s.next, s.commitment)?,
             }
             Ok(Done::Yes)
         }
         Resolved::Refused(why) => {
-            println!("not resolved: {why}");
+            crate::outln!("not resolved: {why}")?;
             Ok(Done::No)
         }
     }

@@ -87,7 +87,7 @@ pub fn run(a: &RunArgs) -> Result<Done> {
         match run_game_sources(g, &incoming, now) {
             Ok(r) => {
                 for line in &r.attention {
-                    println!("{}: {line}", r.game);
+                    crate::outln!("{}: {line}", r.game)?;
                 }
                 for line in &r.failures {
                     eprintln!("{}: error: {line}", r.game);
@@ -96,7 +96,7 @@ pub fn run(a: &RunArgs) -> Result<Done> {
                     failed += 1;
                 }
                 if a.verbose {
-                    println!(
+                    crate::outln!(
                         "{}: {} message(s) in, {} phase(s) resolved{}, {} reminder(s), {} sent",
                         r.game,
                         r.ingested,
@@ -111,7 +111,7 @@ pub fn run(a: &RunArgs) -> Result<Done> {
                         },
                         r.reminders.len(),
                         r.sent
-                    );
+                    )?;
                 }
             }
             Err(e) => {

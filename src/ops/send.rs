@@ -28,20 +28,22 @@ pub fn run(a: &SendArgs) -> Result<Done> {
     let mut ok = true;
     for d in &results {
         match d {
-            Delivery::Sent { id, reply } => println!("sent {id}: {reply}"),
+            Delivery::Sent { id, reply } => crate::outln!("sent {id}: {reply}")?,
             Delivery::Failed { id, error } => {
                 ok = false;
-                println!("FAILED {id}: {error} (left queued)")
+                crate::outln!("FAILED {id}: {error} (left queued)")?
             }
             Delivery::Held { id } => {
                 ok = false;
-                println!("HELD {id}: an earlier send was interrupted; release with --release {id}")
+                crate::outln!("HELD {id}: an earlier send was interrupted; release with --release {id}")?
             }
-            Delivery::WouldSend { id, to, subject } => println!("would send {id} to {}: {subject}", to.join(", ")),
+            Delivery::WouldSend { id, to, subject } => {
+                crate::outln!("would send {id} to {}: {subject}", to.join(", "))?
+            }
         }
     }
     if results.is_empty() {
-        println!("outbox empty");
+        crate::outln!("outbox empty")?;
     }
     Ok(if ok { Done::Yes } else { Done::No })
 }

@@ -23,9 +23,9 @@ pub fn run(game: &Path, power: Option<&str>, format: Format) -> Result<Done> {
         state = state.view_for(p);
     }
     match format {
-        Format::Json => println!("{}", serde_json::to_string_pretty(&state)?),
-        Format::Toml => print!("{}", state.to_toml()),
-        Format::Text => print!("{}", to_text(&scenario, &state, power.and_then(PowerId::parse))),
+        Format::Json => crate::outln!("{}", serde_json::to_string_pretty(&state)?)?,
+        Format::Toml => crate::out!("{}", state.to_toml())?,
+        Format::Text => crate::out!("{}", to_text(&scenario, &state, power.and_then(PowerId::parse)))?,
     }
     Ok(Done::Yes)
 }

@@ -34,18 +34,18 @@ pub fn run(a: &SubmitArgs) -> Result<Done> {
     let power = parse_power(Some(&a.power))?.ok_or_else(|| anyhow::anyhow!("--power is required"))?;
     let (origin, source) = read_orders(&a.file)?;
     let checked = orders::check(&source, &scenario, &state, Some(power));
-    print!("{}", report(&checked, &origin, &source));
+    crate::out!("{}", report(&checked, &origin, &source))?;
     if checked.diagnostics.iter().any(|d| voids_message(d, &source)) {
-        println!("nothing stored: the message does not apply to this game, phase or power");
+        crate::outln!("nothing stored: the message does not apply to this game, phase or power")?;
         return Ok(Done::No);
     }
     // As by mail: a message with no accepted order is no submission, and
     // the power's stored orders stay as they were.
     if checked.accepted.is_empty() && !checked.all_accepted() {
-        println!(
+        crate::outln!(
             "nothing stored: no order was accepted, so {}'s stored orders are unchanged",
             power.name()
-        );
+        )?;
         return Ok(Done::No);
     }
     let at = super::clock::now()?;
@@ -73,15 +73,15 @@ pub fn run(a: &SubmitArgs) -> Result<Done> {
             sub.orders.len()
         ),
     )?;
-    println!(
+    crate::outln!(
         "stored {} order(s) for {} in {}",
         sub.orders.len(),
         power.name(),
         submission::path(&dir, power).display()
-    );
-    println!("receipt {receipt}");
+    )?;
+    crate::outln!("receipt {receipt}")?;
     if !told.is_empty() {
-        println!("{} proposal notice(s) queued for the powers addressed", told.len());
+        crate::outln!("{} proposal notice(s) queued for the powers addressed", told.len())?;
     }
     Ok(if checked.all_accepted() { Done::Yes } else { Done::No })
 }

@@ -107,13 +107,13 @@ pub fn run(a: &VerifyArgs) -> Result<Done> {
         r.problems.extend(mr.problems);
     }
     for n in &r.notes {
-        println!("note: {n}");
+        crate::outln!("note: {n}")?;
     }
     for w in crate::store::loose_modes(&dir.root) {
-        println!("warning: {w}");
+        crate::outln!("warning: {w}")?;
     }
     for p in &r.problems {
-        println!("{p}");
+        crate::outln!("{p}")?;
     }
     let replay = if a.replay {
         format!(", {} phase(s) replayed", r.replayed)
@@ -130,10 +130,10 @@ pub fn run(a: &VerifyArgs) -> Result<Done> {
         r.entries, r.committed_rolls, r.manual_rolls
     );
     if r.ok() {
-        println!("ok: {summary}");
+        crate::outln!("ok: {summary}")?;
         Ok(Done::Yes)
     } else {
-        println!("{} problem(s): {summary}", r.problems.len());
+        crate::outln!("{} problem(s): {summary}", r.problems.len())?;
         Ok(Done::No)
     }
 }

@@ -90,9 +90,9 @@ pub fn status(a: &GameOnly) -> Result<Done> {
     // A clock left from an earlier phase says nothing about this one.
     let clock = dir.load_clock()?.filter(|c| c.phase == Some(state.phase));
     let tz = config.tz();
-    println!("game {}: phase {}", state.game, state.phase);
+    crate::outln!("game {}: phase {}", state.game, state.phase)?;
     if let Some(w) = &state.over {
-        println!("the game is over: {w}");
+        crate::outln!("the game is over: {w}")?;
     }
     let roles = crate::rules::roles(&scenario, &state);
     let subs = submitted(&dir)?;
@@ -100,7 +100,7 @@ pub fn status(a: &GameOnly) -> Result<Done> {
     match &clock {
         Some(c) => {
             let deadline = c.deadline(now, &config.deadlines, tz, &schedule.absences);
-            println!("deadline: {}", local(deadline));
+            crate::outln!("deadline: {}", local(deadline))?;
             let due = c.due(now, &config.deadlines, tz, &schedule.absences, &roles.must, &subs);
             let line = match due {
                 Due::Paused => "paused".to_string(),
@@ -113,9 +113,9 @@ pub fn status(a: &GameOnly) -> Result<Done> {
                     missing.iter().map(|p| p.id()).collect::<Vec<_>>().join(", ")
                 ),
             };
-            println!("status: {line}");
+            crate::outln!("status: {line}")?;
         }
-        None => println!("deadline: none yet (the clock starts at the next `run` or `mail`)"),
+        None => crate::outln!("deadline: none yet (the clock starts at the next `run` or `mail`)")?,
     }
     for p in &roles.must {
         let mark = match subs.get(p) {
@@ -123,7 +123,7 @@ pub fn status(a: &GameOnly) -> Result<Done> {
             None => "missing".to_string(),
         };
         let late = schedule.lateness.get(p).copied().unwrap_or(0);
-        println!(
+        crate::outln!(
             "  {:<8} {mark}{}",
             p.id(),
             if late > 0 {
@@ -131,10 +131,10 @@ pub fn status(a: &GameOnly) -> Result<Done> {
             } else {
                 String::new()
             }
-        );
+        )?;
     }
     let queued = crate::mail::outbox::queued(&dir)?.len();
-    println!("outbox: {queued} message(s) queued to send");
+    crate::outln!("outbox: {queued} message(s) queued to send")?;
     Ok(Done::Yes)
 }
 
@@ -146,7 +146,7 @@ pub fn pause(a: &GameOnly) -> Result<Done> {
     let now = clock::now()?;
     let mut c = ensure_clock(&dir, &config, now)?;
     if c.paused_since.is_some() {
-        println!("the game is already paused");
+        crate::outln!("the game is already paused")?;
         return Ok(Done::No);
     }
     c.paused_since = Some(now);
@@ -161,7 +161,7 @@ pub fn pause(a: &GameOnly) -> Result<Done> {
         "The moderator has paused the game: the clock of the open phase stops until it resumes, and the deadline moves by the time paused.",
         now,
     )?;
-    println!("paused; `empereur resume` restarts the clock");
+    crate::outln!("paused; `empereur resume` restarts the clock")?;
     Ok(Done::Yes)
 }
 
@@ -173,7 +173,7 @@ pub fn resume(a: &GameOnly) -> Result<Done> {
     let now = clock::now()?;
     let mut c = ensure_clock(&dir, &config, now)?;
     let Some(since) = c.paused_since.take() else {
-        println!("the game is not paused");
+        crate::outln!("the game is not paused")?;
         return Ok(Done::No);
     };
     c.paused_seconds += (now - since).num_seconds().max(0);
@@ -193,10 +193,10 @@ pub fn resume(a: &GameOnly) -> Result<Done> {
         &format!("The moderator has resumed the game. The deadline is now {shown}."),
         now,
     )?;
-    println!(
+    crate::outln!(
         "resumed; deadline {}",
         deadline.with_timezone(&config.tz()).format("%a %Y-%m-%d %H:%M %Z")
-    );
+    )?;
     Ok(Done::Yes)
 }
 
@@ -230,11 +230,11 @@ pub fn extend(a: &ExtendArgs) -> Result<Done> {
         ),
         now,
     )?;
-    println!(
+    crate::outln!(
         "deadline extended by {} h to {}",
         a.hours,
         deadline.with_timezone(&config.tz()).format("%a %Y-%m-%d %H:%M %Z")
-    );
+    )?;
     Ok(Done::Yes)
 }
 
@@ -306,10 +306,11 @@ pub fn replace_player(a: &ReplacePlayerArgs) -> Result<Done> {
         ),
         now,
     )?;
-    println!(
+    crate::outln!(
         "{power} is now played by {} <{}>",
-        config.players[slot].name, config.players[slot].email
-    );
+        config.players[slot].name,
+        config.players[slot].email
+    )?;
     Ok(Done::Yes)
 }
 
