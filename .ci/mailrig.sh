@@ -241,7 +241,7 @@ run_test() {
     start "$RIG_DIR"
     local root
     root=$(cd "$(dirname "$0")/.." && pwd)
-    (cd "$root" && EMPEREUR_MAIL_RIG="$RIG_DIR" timeout 600 cargo test --test mail_real_servers -- --ignored --nocapture)
+    (cd "$root" && EMPEREUR_MAIL_RIG="$RIG_DIR" timeout 600 cargo test --test mail_real_servers -- --ignored --nocapture --test-threads=1)
 }
 
 case "${1:-}" in

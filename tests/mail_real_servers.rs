@@ -359,3 +359,86 @@ fn orders_acks_and_reports_travel_through_postfix_and_dovecot() {
     wait_for(&rig, &before, "gm", 4); // the moderator's full report
     eprintln!("mail e2e: {:.1} s", t0.elapsed().as_secs_f64());
 }
+
+/// Press (`mail::press`): a player's PRESS mail, once ingested, reaches
+/// the other player's mailbox through the real servers, naming its
+/// sender.
+#[test]
+#[ignore = "needs real mail servers: run .ci/mailrig.sh test"]
+fn press_from_one_player_arrives_in_the_others_mailbox() {
+    let rig = Rig::from_env();
+    let before = baseline(&rig);
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("press");
+    let players = empereur::store::players::parse("players", players_toml()).unwrap();
+    ops::new::create_from(
+        &ops::new::NewOptions {
+            dir: root.clone(),
+            scenario: "1805".into(),
+            players: PathBuf::new(),
+            options: vec![],
+            id: Some("demo".into()),
+        },
+        players,
+    )
+    .unwrap();
+    std::fs::write(root.join("smtp-password"), "gm-pw\n").unwrap();
+    set_transport(&root, &rig, Security::Starttls, "EMPEREUR_RIG_SUB_PORT");
+    let nonce = format!("bavaria-{}", Utc::now().timestamp_nanos_opt().unwrap_or(0));
+    send_plain(
+        &rig,
+        "Napoleon's Player <france@rig.test>",
+        "a word with Vienna",
+        &format!(
+            "GAME demo\nPOWER france\nPASSWORD austerlitz\nPRESS TO Austria\nShall we talk about {nonce}?\nENDPRESS\n"
+        ),
+    );
+    let delivered: Vec<Vec<u8>> = wait_for(&rig, &before, "gm", 1)
+        .into_iter()
+        .filter(|m| String::from_utf8_lossy(m).contains(&nonce))
+        .collect();
+    assert_eq!(delivered.len(), 1);
+    let inbox = tmp.path().join("delivered");
+    for sub in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(inbox.join(sub)).unwrap();
+    }
+    std::fs::write(inbox.join("new").join("0.rig"), &delivered[0]).unwrap();
+    let handled = ops::ingest::ingest(
+        &ops::ingest::IngestArgs {
+            game: Some(root.clone()),
+            games: None,
+            maildir: Some(inbox),
+            mbox: None,
+            files: vec![],
+        },
+        Utc::now(),
+    )
+    .unwrap();
+    assert_eq!(handled[0].verdict, Verdict::Noted { power: PowerId::France });
+    let sent = ops::send::send(
+        &ops::send::SendArgs {
+            game: root.clone(),
+            dry_run: false,
+            release: vec![],
+        },
+        Utc::now(),
+    )
+    .unwrap();
+    // The acknowledgement to France, the press to Austria, the copy to
+    // the moderator.
+    assert_eq!(sent.len(), 3, "{sent:?}");
+    assert!(sent.iter().all(|d| matches!(d, Delivery::Sent { .. })), "{sent:?}");
+    let press: Vec<Vec<u8>> = wait_for(&rig, &before, "austria", 1)
+        .into_iter()
+        .filter(|m| String::from_utf8_lossy(m).contains(&nonce))
+        .collect();
+    assert_eq!(press.len(), 1);
+    let m = parse(&press[0]);
+    assert_eq!(m.subject(), Some("Empereur demo: press from France"));
+    let body = m.body_text(0).unwrap();
+    assert!(
+        flat(&body).contains(&format!("from France to Austria: Shall we talk about {nonce}?")),
+        "{body}"
+    );
+    assert!(!body.contains("austerlitz"), "{body}");
+}
