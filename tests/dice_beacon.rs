@@ -344,3 +344,38 @@ fn an_unknown_beacon_is_refused_with_its_name() {
         "{err}"
     );
 }
+
+#[test]
+fn an_undo_keeps_the_round_and_its_signature_and_rerolls_nothing() {
+    let (_t, g) = new_game();
+    let (url, asked) = relay(4);
+    with_beacon(&g, &url);
+    resolve_at(&g, time_for_round_123(&g));
+    let after = at(QUICKNET.round_time(ROUND) + 2);
+    let Resolved::Done(first) = resolve_at(&g, after) else {
+        panic!("not resolved")
+    };
+    let dir = GameDir::new(&g);
+    empereur::ops::moderate::undo_game(&dir, "wrong corps").unwrap().unwrap();
+    // The reopened phase names the same round; the abandoned phase's seed
+    // is revealed with the round its own commitment named.
+    assert_eq!(phase::record(&dir).unwrap().unwrap().beacon_round, Some(ROUND));
+    let head = history::read_head(&dir).unwrap();
+    let undo = record(&g, &head.last);
+    assert_eq!(undo.kind, "undo");
+    assert!(undo.beacon_round.is_some() && undo.beacon_signature.is_none(), "{undo:?}");
+    let Resolved::Done(again) = resolve_at(&g, after + Duration::hours(1)) else {
+        panic!("not resolved again")
+    };
+    // The signature came from the undone entry, not the relay.
+    assert_eq!(asked.lock().unwrap().len(), 1);
+    let rolls = |name: &str| -> DiceLog {
+        toml::from_str(&fs::read_to_string(entry(&g, name).join("dice.toml")).unwrap()).unwrap()
+    };
+    assert_eq!(rolls(&first.entry).rolls, rolls(&again.entry).rolls);
+    assert_eq!(record(&g, &again.entry).beacon_signature.as_deref(), Some(SIG));
+    let (code, out) = verify(&g);
+    assert_eq!(code, 0, "{out}");
+    let (code, out) = python_verifier(&g);
+    assert_eq!(code, 0, "{out}");
+}
