@@ -486,3 +486,25 @@ fn a_player_verifies_the_exported_history_against_their_mailbox() {
     empereur::ops::export::export(&GameDir::new(&g), &again).unwrap();
     assert_eq!(fs::read(&again).unwrap(), all);
 }
+
+/// docs/dice.md 9: without mail and without a beacon, the moderator knew
+/// the dice when the phase opened. verify tells every player which
+/// resolutions were like that.
+#[test]
+fn verify_names_the_resolutions_whose_dice_the_moderator_could_foresee() {
+    let (_t, g) = new_game();
+    let quiet = resolve(&g, None);
+    submit(&g, PowerId::Prussia, "mail:eve@example.org", "2026-01-01T10:00:00Z", None);
+    let mailed = resolve(&g, None);
+    let manual = resolve(&g, Some("3,0,6"));
+    let r = empereur::ops::verify::verify_game(&GameDir::new(&g), &Default::default()).unwrap();
+    assert!(r.ok(), "{:?}", r.problems);
+    // Manual dice are flagged as manual, not as foreseeable committed dice.
+    assert_eq!(r.foreseeable, vec![quiet.clone()], "{mailed} {manual}");
+    let (code, out) = verify(&g);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("no entropy and no beacon") && out.contains(&quiet) && !out.contains(&format!("{mailed}\n")),
+        "{out}"
+    );
+}

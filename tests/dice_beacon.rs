@@ -222,6 +222,9 @@ fn the_commitment_names_the_round_and_the_key_folds_in_its_signature() {
         "the moderator's prediction from phase/seed held for every roll"
     );
 
+    // A phase with a beacon is not one whose dice the moderator foresaw.
+    let r = empereur::ops::verify::verify_game(&dir, &Default::default()).unwrap();
+    assert!(!r.foreseeable.contains(&s.entry), "{:?}", r.foreseeable);
     // Both verifiers agree; the binary checks the BLS signature offline.
     let (code, out) = verify(&g);
     assert_eq!(code, 0, "{out}");
@@ -356,14 +359,19 @@ fn an_undo_keeps_the_round_and_its_signature_and_rerolls_nothing() {
         panic!("not resolved")
     };
     let dir = GameDir::new(&g);
-    empereur::ops::moderate::undo_game(&dir, "wrong corps").unwrap().unwrap();
+    empereur::ops::moderate::undo_game(&dir, "wrong corps")
+        .unwrap()
+        .unwrap();
     // The reopened phase names the same round; the abandoned phase's seed
     // is revealed with the round its own commitment named.
     assert_eq!(phase::record(&dir).unwrap().unwrap().beacon_round, Some(ROUND));
     let head = history::read_head(&dir).unwrap();
     let undo = record(&g, &head.last);
     assert_eq!(undo.kind, "undo");
-    assert!(undo.beacon_round.is_some() && undo.beacon_signature.is_none(), "{undo:?}");
+    assert!(
+        undo.beacon_round.is_some() && undo.beacon_signature.is_none(),
+        "{undo:?}"
+    );
     let Resolved::Done(again) = resolve_at(&g, after + Duration::hours(1)) else {
         panic!("not resolved again")
     };

@@ -77,6 +77,9 @@ pub struct VerifyReport {
     pub replayed: usize,
     /// Beacon rounds whose signature was checked.
     pub beacons: usize,
+    /// Resolutions with committed rolls but no entropy and no beacon: the
+    /// holder of the seed knew their dice in advance (docs/dice.md 9).
+    pub foreseeable: Vec<String>,
 }
 
 impl VerifyReport {
@@ -105,6 +108,13 @@ pub fn run(a: &VerifyArgs) -> Result<Done> {
             mr.anchors
         ));
         r.problems.extend(mr.problems);
+    }
+    if !r.foreseeable.is_empty() {
+        r.notes.push(format!(
+            "{} resolution(s) had committed dice but no entropy and no beacon, so the moderator could know their dice when the phase opened (docs/dice.md 9; a beacon closes this): {}",
+            r.foreseeable.len(),
+            r.foreseeable.join(", ")
+        ));
     }
     for n in &r.notes {
         crate::outln!("note: {n}")?;
@@ -290,6 +300,32 @@ pub fn verify_game_with(dir: &GameDir, opts: &VerifyOptions, engine: Engine) -> 
     Ok(cx.report)
 }
 
+/// The files of an entry that several checks read, parsed once: each
+/// stored submission and the dice log.
+struct Parsed {
+    /// `orders/<power>.toml`: its path, its power (None: not named after
+    /// one) and the submission or why it does not parse.
+    subs: Vec<(String, Option<PowerId>, Result<Submission, String>)>,
+    /// `dice.toml`, if the entry has one.
+    dice: Option<Result<DiceLog, String>>,
+}
+
+impl Parsed {
+    fn of(content: &BTreeMap<String, Vec<u8>>) -> Parsed {
+        let subs = content
+            .iter()
+            .filter_map(|(rel, b)| {
+                let p = rel.strip_prefix("orders/")?.strip_suffix(".toml")?;
+                Some((rel.clone(), PowerId::parse(p), parse::<Submission>(b)))
+            })
+            .collect();
+        Parsed {
+            subs,
+            dice: content.get("dice.toml").map(|b| parse::<DiceLog>(b)),
+        }
+    }
+}
+
 /// Read a file of an entry (None if missing or unreadable: reported by the
 /// file-hash check).
 fn read(path: &Path) -> Option<Vec<u8>> {
@@ -396,15 +432,18 @@ fn check_entry(dir: &GameDir, name: &str, n: u32, chain: &mut Chain, cx: &mut Ct
         chain.state_after = Some((name.to_string(), sha256_hex(after)));
     }
 
+    // Submissions and the dice log are read by the entropy, lock, dice
+    // and replay checks: parse them once.
+    let parsed = Parsed::of(&content);
     check_undo(name, &rec, &content, chain, cx);
-    check_dice(name, &rec, &content, chain, cx);
+    check_dice(name, &rec, &content, &parsed, chain, cx);
     if let Some(c) = &rec.next_commitment {
         chain.next_commitment = Some((name.to_string(), c.clone()));
         chain.reopened_from = if rec.kind == "undo" { rec.undone.clone() } else { None };
     }
     if let Some(r) = replay {
         if rec.kind == "resolve" {
-            replay_entry(dir, name, &rec, &content, cx, r);
+            replay_entry(dir, name, &rec, &content, &parsed, cx, r);
         } else {
             r.carried = None;
         }
@@ -511,6 +550,7 @@ fn check_lock(
     name: &str,
     rec: &EntryRecord,
     content: &BTreeMap<String, Vec<u8>>,
+    parsed: &Parsed,
     entropy: &BTreeMap<PowerId, String>,
     cx: &mut Ctx,
 ) {
@@ -540,16 +580,12 @@ fn check_lock(
         );
     }
     let mut locked = BTreeSet::new();
-    for (rel, b) in content {
-        let Some(power) = rel
-            .strip_prefix("orders/")
-            .and_then(|r| r.strip_suffix(".toml"))
-            .and_then(PowerId::parse)
-        else {
+    for (rel, power, sub) in &parsed.subs {
+        let (Some(power), Some(b)) = (*power, content.get(rel)) else {
             continue;
         };
         locked.insert(power);
-        let by = parse::<Submission>(b).map(|s| s.by).unwrap_or_default();
+        let by = sub.as_ref().map(|s| s.by.as_str()).unwrap_or_default();
         match lock.powers.get(&power) {
             None => cx.problem(name, format!("{rel} was resolved but is not in lock.toml")),
             Some(l) => {
@@ -574,9 +610,10 @@ fn check_lock(
             format!("lock.toml locks orders of {} that the entry does not hold", p.id()),
         );
     }
-    let sources: BTreeSet<String> = content
-        .get("dice.toml")
-        .and_then(|b| parse::<DiceLog>(b).ok())
+    let sources: BTreeSet<String> = parsed
+        .dice
+        .as_ref()
+        .and_then(|l| l.as_ref().ok())
         // A scripted die is a problem of its own (check_dice).
         .map(|l| {
             l.rolls
@@ -597,14 +634,18 @@ fn check_lock(
 
 /// The entropy a format-2 resolution must have used (docs/dice.md 2): each
 /// power with a stored submission contributes its receipt and typed text.
-fn expected_entropy(name: &str, content: &BTreeMap<String, Vec<u8>>, cx: &mut Ctx) -> BTreeMap<PowerId, String> {
+fn expected_entropy(
+    name: &str,
+    content: &BTreeMap<String, Vec<u8>>,
+    parsed: &Parsed,
+    cx: &mut Ctx,
+) -> BTreeMap<PowerId, String> {
     let mut out = BTreeMap::new();
-    for (rel, b) in content {
-        let Some(p) = rel.strip_prefix("orders/").and_then(|r| r.strip_suffix(".toml")) else {
+    for (rel, power, sub) in &parsed.subs {
+        let (Some(power), Some(b)) = (*power, content.get(rel)) else {
             continue;
         };
-        let Some(power) = PowerId::parse(p) else { continue };
-        match parse::<Submission>(b) {
+        match sub {
             Ok(s) => {
                 out.insert(power, dice::power_entropy(&sha256_hex(b), s.entropy.as_deref()));
             }
@@ -614,7 +655,14 @@ fn expected_entropy(name: &str, content: &BTreeMap<String, Vec<u8>>, cx: &mut Ct
     out
 }
 
-fn check_dice(name: &str, rec: &EntryRecord, content: &BTreeMap<String, Vec<u8>>, chain: &mut Chain, cx: &mut Ctx) {
+fn check_dice(
+    name: &str,
+    rec: &EntryRecord,
+    content: &BTreeMap<String, Vec<u8>>,
+    parsed: &Parsed,
+    chain: &mut Chain,
+    cx: &mut Ctx,
+) {
     let Some(c) = &rec.commitment else { return };
     if let Some((pname, prev)) = &chain.next_commitment
         && prev != c
@@ -690,7 +738,7 @@ fn check_dice(name: &str, rec: &EntryRecord, content: &BTreeMap<String, Vec<u8>>
                 format!("the phase was reopened by the undo of {from}, so it must keep that entry's key (redo_of)"),
             ),
             (None, None) => {
-                let want = expected_entropy(name, content, cx);
+                let want = expected_entropy(name, content, parsed, cx);
                 if want != entropy {
                     let differ: Vec<&str> = PowerId::ALL
                         .iter()
@@ -709,14 +757,14 @@ fn check_dice(name: &str, rec: &EntryRecord, content: &BTreeMap<String, Vec<u8>>
         }
     }
     if rec.kind == "resolve" && rec.format >= 2 {
-        check_lock(name, rec, content, &entropy, cx);
+        check_lock(name, rec, content, parsed, &entropy, cx);
     }
     if rec.kind == "resolve" {
         chain
             .resolved
             .insert(name.to_string(), (rec.phase, c.clone(), entropy_hash));
     }
-    let log = match content.get("dice.toml").map(|b| parse::<DiceLog>(b)) {
+    let log = match &parsed.dice {
         Some(Ok(l)) => l,
         Some(Err(e)) => {
             cx.problem(name, format!("dice.toml: {e}"));
@@ -730,6 +778,16 @@ fn check_dice(name: &str, rec: &EntryRecord, content: &BTreeMap<String, Vec<u8>>
     let Some(beacon) = check_beacon(name, rec, cx) else {
         return;
     };
+    // docs/dice.md 9: without entropy and without a beacon, whoever held
+    // the seed knew these dice when the phase opened. Not a mismatch, but
+    // every player should be told.
+    if rec.kind == "resolve"
+        && beacon.is_none()
+        && entropy.values().all(String::is_empty)
+        && log.rolls.iter().any(|r| r.source == RollSource::Committed)
+    {
+        cx.report.foreseeable.push(name.to_string());
+    }
     let committed = dice::Committed::from_key(dice::derive_key_with(&seed, &entropy, beacon.as_ref()));
     let mut seen = BTreeSet::new();
     let mut results: BTreeMap<&str, u32> = BTreeMap::new();
@@ -926,6 +984,7 @@ fn replay_entry(
     name: &str,
     rec: &EntryRecord,
     content: &BTreeMap<String, Vec<u8>>,
+    parsed: &Parsed,
     cx: &mut Ctx,
     r: &mut Replayer,
 ) {
@@ -959,25 +1018,20 @@ fn replay_entry(
         },
     };
     let mut orders = rules::PhaseOrders::new();
-    for (rel, b) in content {
-        let Some(p) = rel.strip_prefix("orders/").and_then(|r| r.strip_suffix(".toml")) else {
-            continue;
-        };
-        let Some(power) = PowerId::parse(p) else {
+    for (rel, power, sub) in &parsed.subs {
+        let Some(power) = power else {
             cx.problem(name, format!("replay: {rel} is not named after a power"));
             continue;
         };
-        match parse::<Submission>(b) {
+        match sub {
             Ok(s) => {
-                orders.insert(power, s.orders);
+                orders.insert(*power, s.orders.clone());
             }
             Err(e) => cx.problem(name, format!("replay: {rel}: {e}")),
         }
     }
-    let log = content
-        .get("dice.toml")
-        .and_then(|b| parse::<DiceLog>(b).ok())
-        .unwrap_or_default();
+    let empty = DiceLog::default();
+    let log = parsed.dice.as_ref().and_then(|l| l.as_ref().ok()).unwrap_or(&empty);
     let mut dice = Replay::new(&log.rolls);
     cx.report.replayed += 1;
     let mut res = match (r.engine)(scenario, &state, &orders, &mut dice) {
