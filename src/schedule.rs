@@ -189,6 +189,24 @@ impl DeadlineConfig {
     }
 }
 
+/// When the change-of-mind delay ends, once every power in `must` is in:
+/// the delay after the last submission of a power that must order (after
+/// the opening if none must). Submissions of other powers do not count.
+pub fn change_of_mind_until(
+    opened: DateTime<Utc>,
+    cfg: &DeadlineConfig,
+    must: &[PowerId],
+    submitted: &BTreeMap<PowerId, DateTime<Utc>>,
+) -> DateTime<Utc> {
+    let last = must
+        .iter()
+        .filter_map(|p| submitted.get(p))
+        .max()
+        .copied()
+        .unwrap_or(opened);
+    last + Duration::minutes(i64::from(cfg.change_of_mind_minutes))
+}
+
 impl PhaseClock {
     pub fn open(opened: DateTime<Utc>, step: Step, cfg: &DeadlineConfig, tz: Tz) -> PhaseClock {
         PhaseClock {
@@ -235,9 +253,12 @@ impl PhaseClock {
         }
         let deadline = self.deadline(now, cfg, tz, absences);
         let missing: Vec<PowerId> = must.iter().copied().filter(|p| !submitted.contains_key(p)).collect();
+        let ends = deadline + Duration::hours(i64::from(cfg.grace_hours));
         if missing.is_empty() {
-            let last = submitted.values().max().copied().unwrap_or(self.opened);
-            let until = last + Duration::minutes(i64::from(cfg.change_of_mind_minutes));
+            // Only a power that must order restarts the delay (a power that
+            // may only answer cannot keep the phase open by mailing every
+            // 25 minutes), and the delay never runs past deadline + grace.
+            let until = change_of_mind_until(self.opened, cfg, must, submitted).min(ends);
             return if now >= until {
                 Due::Early
             } else {
@@ -247,7 +268,6 @@ impl PhaseClock {
         if now < deadline {
             return Due::Waiting { deadline };
         }
-        let ends = deadline + Duration::hours(i64::from(cfg.grace_hours));
         if now < ends {
             Due::Grace { ends }
         } else {
@@ -346,6 +366,44 @@ mod tests {
         );
         assert_eq!(
             clock.due(t("2026-11-30T12:30:00Z"), &c, Tz::UTC, &[], &must, &sub),
+            Due::Early
+        );
+    }
+
+    // Issue 11, item 3: a power that may order but need not (Austria at a
+    // Turn Start) cannot keep the phase open by mailing again and again.
+    #[test]
+    fn only_a_power_that_must_order_restarts_the_delay() {
+        let c = cfg();
+        let clock = PhaseClock::open(t("2026-11-30T10:00:00Z"), Step::Build, &c, Tz::UTC);
+        let must = [PowerId::France];
+        let sub = BTreeMap::from([
+            (PowerId::France, t("2026-11-30T11:00:00Z")),
+            (PowerId::Austria, t("2026-11-30T11:25:00Z")),
+        ]);
+        assert_eq!(
+            clock.due(t("2026-11-30T11:30:00Z"), &c, Tz::UTC, &[], &must, &sub),
+            Due::Early
+        );
+    }
+
+    // Issue 11, item 3: the delay never runs past deadline + grace, however
+    // late the last submission of a power that must order.
+    #[test]
+    fn the_delay_never_runs_past_the_end_of_grace() {
+        let c = cfg();
+        let clock = PhaseClock::open(t("2026-11-30T10:00:00Z"), Step::Build, &c, Tz::UTC);
+        let must = [PowerId::France];
+        // Deadline 2026-12-02 20:00, grace to 12-03 20:00.
+        let sub = BTreeMap::from([(PowerId::France, t("2026-12-03T19:50:00Z"))]);
+        assert_eq!(
+            clock.due(t("2026-12-03T19:55:00Z"), &c, Tz::UTC, &[], &must, &sub),
+            Due::ChangeOfMind {
+                until: t("2026-12-03T20:00:00Z")
+            }
+        );
+        assert_eq!(
+            clock.due(t("2026-12-03T20:00:00Z"), &c, Tz::UTC, &[], &must, &sub),
             Due::Early
         );
     }

@@ -868,3 +868,39 @@ fn a_game_directory_is_private_and_verify_warns_about_loose_modes() {
         "{stdout}"
     );
 }
+
+// Item 3: Austria need not order at a Turn Start; its mails every 25
+// minutes do not hold the phase open (only France's restart the delay).
+#[test]
+fn a_power_that_need_not_order_cannot_stall_the_phase() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = new_game(tmp.path(), "demo");
+    let at = |m: i64| now() + Duration::minutes(m);
+    let run = |m: i64, raw: Vec<Vec<u8>>| empereur::ops::run::run_game(&game, &raw, at(m)).unwrap();
+    assert!(run(0, vec![]).resolved.is_empty());
+    let france = mail(
+        "france@demo.example.org",
+        "s0",
+        "",
+        &orders("france", "austerlitz", "MOVE FIRST"),
+    );
+    assert!(run(1, vec![france]).resolved.is_empty());
+    let austria = |i: i64| {
+        mail(
+            "austria@demo.example.org",
+            &format!("s{i}"),
+            "",
+            &orders("austria", "aspern", "NO ORDERS"),
+        )
+    };
+    let r = run(26, vec![austria(1)]);
+    assert!(r.resolved.is_empty());
+    assert!(
+        submission::load_all(&GameDir::new(&game))
+            .unwrap()
+            .contains_key(&PowerId::Austria)
+    );
+    // France's delay ends at 10:31, whatever Austria sends meanwhile.
+    let r = run(31, vec![austria(2)]);
+    assert_eq!(r.resolved, vec!["0001-1805-fall-turn-start".to_string()], "{r:?}");
+}

@@ -249,19 +249,18 @@ fn next_wake(
     let state = dir.load_state()?;
     let schedule = dir.load_schedule()?;
     let subs = submitted(dir)?;
-    // The change-of-mind delay matters once every power that must order is in.
-    let all_in = crate::rules::roles(scenario, &state)
-        .must
-        .iter()
-        .all(|p| subs.contains_key(p));
-    let last = all_in.then(|| subs.values().max().copied().unwrap_or(pclock.opened));
+    // The change-of-mind delay matters once every power that must order
+    // is in; only their submissions restart it (schedule::change_of_mind_until).
+    let must = crate::rules::roles(scenario, &state).must;
+    let all_in = must.iter().all(|p| subs.contains_key(p));
+    let until = all_in.then(|| crate::schedule::change_of_mind_until(pclock.opened, &config.deadlines, &must, &subs));
     Ok(store::wake::next_change(
         &pclock,
         now,
         &config.deadlines,
         config.tz(),
         &schedule.absences,
-        last,
+        until,
     ))
 }
 

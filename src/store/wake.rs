@@ -148,9 +148,9 @@ pub fn save(dir: &GameDir, game: &str, at: Option<DateTime<Utc>>) {
 /// The earliest instant after `now` at which the clock alone can change
 /// what a run does for the open phase (resolve, or queue a reminder):
 /// the deadline, the first reminder, each daily reminder in grace, the end
-/// of grace, and, when every power that must order is in (`all_in_since`:
-/// the last submission, or the opening if none must order), the end of
-/// the change-of-mind delay. `None` when paused (only `resume`, a file
+/// of grace, and, when every power that must order is in, the end of the
+/// change-of-mind delay (`change_of_mind_until`, from
+/// [`crate::schedule::change_of_mind_until`]). `None` when paused (only `resume`, a file
 /// change, can).
 /// Candidates that turn out not to matter only cost a full run.
 pub fn next_change(
@@ -159,7 +159,7 @@ pub fn next_change(
     cfg: &DeadlineConfig,
     tz: Tz,
     absences: &[Absence],
-    all_in_since: Option<DateTime<Utc>>,
+    change_of_mind_until: Option<DateTime<Utc>>,
 ) -> Option<DateTime<Utc>> {
     if clock.paused_since.is_some() {
         return None;
@@ -168,8 +168,8 @@ pub fn next_change(
     let half = clock.opened + (deadline - clock.opened) / 2;
     let first = (deadline - Duration::hours(i64::from(cfg.reminder_hours_before))).max(half);
     let mut candidates = vec![deadline, first, deadline + Duration::hours(i64::from(cfg.grace_hours))];
-    if let Some(t) = all_in_since {
-        candidates.push(t + Duration::minutes(i64::from(cfg.change_of_mind_minutes)));
+    if let Some(t) = change_of_mind_until {
+        candidates.push(t);
     }
     if now >= deadline {
         candidates.push(deadline + Duration::days((now - deadline).num_days() + 1));
@@ -212,11 +212,17 @@ mod tests {
                     (PowerId::France, t("2026-11-30T12:00:00Z")),
                     (PowerId::Britain, t("2026-12-02T09:05:00Z")),
                 ]),
+                // A power that need not order mails later: it restarts nothing.
+                BTreeMap::from([
+                    (PowerId::France, t("2026-11-30T12:00:00Z")),
+                    (PowerId::Britain, t("2026-12-02T09:05:00Z")),
+                    (PowerId::Russia, t("2026-12-02T09:25:00Z")),
+                ]),
             ] {
                 let missing: Vec<PowerId> = must.iter().copied().filter(|p| !subs.contains_key(p)).collect();
                 let last = missing
                     .is_empty()
-                    .then(|| subs.values().max().copied().unwrap_or(opened));
+                    .then(|| crate::schedule::change_of_mind_until(opened, &cfg, &must, &subs));
                 let mut now = opened;
                 let end = opened + Duration::days(8);
                 while now < end {
