@@ -193,14 +193,26 @@ fn an_order_changed_after_resolution_is_named() {
 #[test]
 fn an_edited_state_file_is_named() {
     let (_t, g, names) = played();
+    // What it says names the line, the table and both values.
+    let text = std::fs::read_to_string(g.join("state.toml")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines.iter().position(|l| l.starts_with("gold = ")).unwrap();
+    let gold = lines[at].strip_prefix("gold = ").unwrap().to_string();
+    let table = lines[..at]
+        .iter()
+        .rev()
+        .find(|l| l.starts_with('['))
+        .unwrap()
+        .to_string();
     edit(&g.join("state.toml"), |t| t.replacen("gold = ", "gold = 1", 1));
     let (code, out) = verify(&g);
     assert_eq!(code, 1, "{out}");
     assert_line(
         &out,
         &format!(
-            "state.toml: it is not the state-after.toml of entry {} (changed after resolution)",
-            names[4]
+            "state.toml: it is not the state-after.toml of entry {} (changed after resolution): line {} in {table} reads `gold = 1{gold}`, the entry has `gold = {gold}`",
+            names[4],
+            at + 1
         ),
     );
 }

@@ -38,7 +38,7 @@ impl GameCtx {
         let dir = GameDir::new(root);
         let config = dir.load_config()?;
         let scenario = dir.load_scenario(&config)?;
-        let state = dir.load_state()?;
+        let state = dir.load_state_for(&scenario)?;
         let templates = Templates::load(root)?;
         Ok(GameCtx {
             dir,

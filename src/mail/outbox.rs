@@ -436,7 +436,9 @@ mod tests {
         assert_eq!(crlf("a\nb\r\nc\n"), "a\r\nb\r\nc\r\n");
         // Building is linear in the body: 8x the text takes about 8x the
         // time (lettre's own conversion inserts one CR at a time, which
-        // makes that 64x). The bound leaves room for a loaded machine.
+        // makes that 64x). The bound leaves room for a loaded machine: with
+        // the whole suite running beside it, 2 MiB no longer fits in cache
+        // and linear building measured up to 32x.
         let build = |kib: usize| {
             let mut m = mail("Ann", "big");
             m.body = "MOVE corps 1 -> Alsace\n".repeat(kib * 1024 / 23);
@@ -444,14 +446,14 @@ mod tests {
             assert!(m.build().unwrap().len() > kib * 1024);
             t.elapsed()
         };
-        // Interleaved, best of five: other tests share the machine.
+        // Interleaved, best of seven: other tests share the machine.
         let (mut small, mut big) = (std::time::Duration::MAX, std::time::Duration::MAX);
-        for _ in 0..5 {
+        for _ in 0..7 {
             small = small.min(build(256));
             big = big.min(build(2048));
         }
         let ratio = big.as_secs_f64() / small.as_secs_f64();
-        assert!(ratio < 24.0, "256 KiB {small:?}, 2 MiB {big:?}: ratio {ratio:.1}");
+        assert!(ratio < 44.0, "256 KiB {small:?}, 2 MiB {big:?}: ratio {ratio:.1}");
     }
 
     #[test]

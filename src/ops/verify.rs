@@ -909,16 +909,41 @@ fn parse<T: serde::de::DeserializeOwned>(b: &[u8]) -> Result<T, String> {
     toml::from_str(text).map_err(|e| e.message().trim().to_string())
 }
 
+/// Where `now` (state.toml) first differs from `recorded` (the entry's
+/// state-after.toml): the line, the table it is in, and both readings.
+fn first_difference(now: &str, recorded: &str) -> String {
+    let (a, b): (Vec<&str>, Vec<&str>) = (now.lines().collect(), recorded.lines().collect());
+    let i = (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i)).unwrap_or(0);
+    let table = a[..i.min(a.len())]
+        .iter()
+        .rev()
+        .find(|l| l.starts_with('['))
+        .map(|t| format!(" in {t}"))
+        .unwrap_or_default();
+    format!(
+        "line {}{table} reads `{}`, the entry has `{}`",
+        i + 1,
+        a.get(i).unwrap_or(&"<end>"),
+        b.get(i).unwrap_or(&"<end>")
+    )
+}
+
 /// state.toml and the open phase agree with the end of the chain.
 fn check_current(dir: &GameDir, chain: &Chain, cx: &mut Ctx, in_flight: bool) {
     if let Some((pname, after)) = &chain.state_after
         && !in_flight
     {
         match fs::read(dir.state()) {
-            Ok(b) if sha256_hex(&b) != *after => cx.problem(
-                "state.toml",
-                format!("it is not the state-after.toml of entry {pname} (changed after resolution)"),
-            ),
+            Ok(b) if sha256_hex(&b) != *after => {
+                let recorded = fs::read(history::entry_dir(dir, pname).join("state-after.toml")).unwrap_or_default();
+                cx.problem(
+                    "state.toml",
+                    format!(
+                        "it is not the state-after.toml of entry {pname} (changed after resolution): {}",
+                        first_difference(&String::from_utf8_lossy(&b), &String::from_utf8_lossy(&recorded))
+                    ),
+                )
+            }
             Ok(_) => {}
             // An exported history (`export-history`) has no state.toml.
             Err(e) if e.kind() == std::io::ErrorKind::NotFound && !dir.root.join("game.toml").exists() => {

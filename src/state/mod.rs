@@ -38,6 +38,7 @@ impl Control {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PowerState {
     pub control: Control,
     pub gold: i64,
@@ -63,6 +64,7 @@ pub struct PowerState {
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PoolState {
     pub infantry: u32,
     pub cavalry: u32,
@@ -100,6 +102,7 @@ impl PoolState {
 
 /// A minor power's standing: who holds its forces and its unbuilt pool.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct MinorState {
     /// The major power that has conquered it (3.41) or controls its
     /// forces (3.45), if any.
@@ -112,11 +115,13 @@ pub struct MinorState {
 
 /// A garrison in a province (2.23): one infantry division of a nation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Garrison {
     pub nation: Nation,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ProvinceState {
     /// Who controls it now (4.21); `None` for an uncontrolled minor province.
     pub controller: Option<Nation>,
@@ -129,6 +134,7 @@ pub struct ProvinceState {
 
 /// One division in a corps box (2.22, 2.23).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Division {
     pub arm: Arm,
     /// The nation of the division (a major corps may hold its own minor
@@ -138,6 +144,7 @@ pub struct Division {
 
 /// A corps counter and its mat boxes (2.22, 2.51).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Corps {
     pub nation: Nation,
     pub number: u32,
@@ -179,6 +186,7 @@ pub enum Location {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Squadron {
     pub nation: Nation,
     pub number: u32,
@@ -189,6 +197,7 @@ pub struct Squadron {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Commander {
     pub name: String,
     pub nation: PowerId,
@@ -244,6 +253,7 @@ impl fmt::Display for UnitKey {
 
 /// An enforced peace between two powers until a turn (2.7).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct EnforcedPeace {
     pub powers: [PowerId; 2],
     pub until: Turn,
@@ -251,6 +261,7 @@ pub struct EnforcedPeace {
 
 /// 2.7: the Alliance Display and the Enforced Peace Record.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Relations {
     /// Pairs at war, each sorted, the list sorted.
     #[serde(default)]
@@ -317,13 +328,19 @@ fn set(list: &mut Vec<[PowerId; 2]>, p: [PowerId; 2], on: bool) {
 
 /// The Continental System (4.24).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Embargo {
     /// Declared by France and not cancelled.
     pub active: bool,
 }
 
+/// Beyond any count a game reaches (a whole economy earns tens of Gold a
+/// turn); a state file holding more was edited by hand.
+pub const NUMBER_LIMIT: i64 = 1_000_000_000;
+
 /// The whole state of a game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct State {
     pub game: String,
     pub scenario: String,
@@ -365,6 +382,7 @@ pub struct State {
 /// questions a battle, interception or retreat asks when the power is not
 /// the one moving. A field left empty means "use the documented default".
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct StandingOrders {
     /// 5.4: intercept enemy squadrons (default: yes).
     #[serde(default)]
@@ -660,6 +678,46 @@ impl State {
                 bad(format!("provinces.{}", p.id), "missing".into());
             }
         }
+        // Gold and the deficit never go below zero (4.221: what cannot be
+        // paid is carried as debt; rules::audit checks every resolution).
+        // No count reaches NUMBER_LIMIT in a game; a file past it was
+        // edited by hand, and arithmetic on it could overflow.
+        for (p, ps) in &self.powers {
+            for (name, v, min) in [("gold", ps.gold, 0), ("debt", ps.debt, 0), ("vp", ps.vp, -NUMBER_LIMIT)] {
+                if v < min || v > NUMBER_LIMIT {
+                    bad(
+                        format!("powers.{p}.{name}"),
+                        format!("{v} is impossible (from {min} to {NUMBER_LIMIT})"),
+                    );
+                }
+            }
+            let pool = [
+                ("infantry", ps.pool.infantry),
+                ("cavalry", ps.pool.cavalry),
+                ("artillery", ps.pool.artillery),
+                ("squadrons", ps.pool.squadrons),
+            ];
+            for (name, v) in pool {
+                if i64::from(v) > NUMBER_LIMIT {
+                    bad(
+                        format!("powers.{p}.pool.{name}"),
+                        format!("{v} is impossible (at most {NUMBER_LIMIT})"),
+                    );
+                }
+            }
+        }
+        let mut seen = BTreeSet::new();
+        for (i, c) in self.corps.iter().enumerate() {
+            if !seen.insert(c.key()) {
+                bad(format!("corps[{i}].number"), format!("{} appears twice", c.key()));
+            }
+        }
+        for (i, s) in self.squadrons.iter().enumerate() {
+            let key = UnitKey::squadron(s.nation.clone(), s.number);
+            if !seen.insert(key.clone()) {
+                bad(format!("squadrons[{i}].number"), format!("{key} appears twice"));
+            }
+        }
         let known_nation = |n: &Nation| match n {
             Nation::Major(_) => true,
             Nation::Minor(m) => scenario.minors.contains_key(m),
@@ -748,12 +806,32 @@ impl State {
                 });
             }
         }
-        let file: StateFile = toml::from_str(text).map_err(|e| StateError {
+        // The state itself, not StateFile: serde's flatten would lose the
+        // place of a bad value (every error would point at line 1) and
+        // cannot refuse unknown keys. `format` (checked above) is blanked
+        // in place, so every offset, and so every line, stays where it is.
+        let blanked = blank_key(text, "format");
+        toml::from_str::<State>(&blanked).map_err(|e| StateError {
             key: line_key(text, &e),
             message: e.message().trim().to_string(),
-        })?;
-        Ok(file.state)
+        })
     }
+}
+
+/// `text` with the top-level `key = value` replaced by spaces.
+fn blank_key(text: &str, key: &str) -> String {
+    let Ok(doc) = toml::de::DeTable::parse(text) else {
+        return text.to_string();
+    };
+    let Some((k, v)) = doc.get_ref().iter().find(|(k, _)| k.get_ref().as_ref() == key) else {
+        return text.to_string();
+    };
+    let range = k.span().start..v.span().end;
+    let mut out = text.to_string();
+    if out.is_char_boundary(range.start) && out.is_char_boundary(range.end) {
+        out.replace_range(range.clone(), &" ".repeat(range.len()));
+    }
+    out
 }
 
 fn line_key(text: &str, e: &toml::de::Error) -> String {

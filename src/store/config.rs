@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Person {
     pub name: String,
     pub email: String,
@@ -14,6 +15,7 @@ pub struct Person {
 /// A power's player: name, address, and the salted hash of the password
 /// (never the password itself).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PlayerEntry {
     pub power: PowerId,
     pub name: String,
@@ -27,6 +29,7 @@ pub struct PlayerEntry {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct GameConfig {
     pub format: u32,
     /// The game id (the `GAME` line of orders).
@@ -119,6 +122,7 @@ pub enum PressMode {
 /// `[mail]` in game.toml. Every field has a default, so a game
 /// without the table sends through the file transport.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct MailConfig {
     /// The game's own address: the From of outgoing mail and the address
     /// `ingest --games` routes by. Default: the moderator's address.
@@ -188,6 +192,7 @@ pub enum Security {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SmtpConfig {
     pub host: String,
     #[serde(default)]
@@ -214,6 +219,7 @@ pub struct SmtpConfig {
 
 /// `[mail.imap]`: where `fetch` pulls new messages from (TLS only).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ImapConfig {
     pub host: String,
     #[serde(default)]
@@ -278,7 +284,53 @@ impl GameConfig {
                 c.format
             ));
         }
+        let problems = c.problems();
+        if !problems.is_empty() {
+            let mut msg = format!("refused ({} problem(s); nothing was changed):", problems.len());
+            for (key, why) in &problems {
+                let at = super::keyline::key_line(text, key)
+                    .map(|l| format!("line {l}: "))
+                    .unwrap_or_default();
+                msg.push_str(&format!("\n  {at}{key}: {why}"));
+            }
+            return Err(msg);
+        }
         Ok(c)
+    }
+
+    /// What a hand edit can break that the types do not catch: two players
+    /// for one power or one address, an address no server can take
+    /// (see `mail::addressable`). Each as (key, what is wrong).
+    fn problems(&self) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        let mut check_address = |key: String, addr: &str| {
+            if let Err(why) = crate::mail::addressable(addr.trim()) {
+                out.push((key, why));
+            }
+        };
+        check_address("moderator.email".into(), &self.moderator.email);
+        if let Some(a) = &self.mail.address {
+            check_address("mail.address".into(), a);
+        }
+        for (i, p) in self.players.iter().enumerate() {
+            check_address(format!("player[{i}].email"), &p.email);
+        }
+        for (i, p) in self.players.iter().enumerate() {
+            if let Some(j) = self.players[..i].iter().position(|q| q.power == p.power) {
+                out.push((
+                    format!("player[{i}].power"),
+                    format!("{} has two players (player[{j}] too)", p.power.id()),
+                ));
+            }
+            let same = |q: &PlayerEntry| q.email.trim().eq_ignore_ascii_case(p.email.trim());
+            if let Some(j) = self.players[..i].iter().position(same) {
+                out.push((
+                    format!("player[{i}].email"),
+                    format!("'{}' is the address of player[{j}] too", p.email.trim()),
+                ));
+            }
+        }
+        out
     }
     pub fn to_toml(&self) -> String {
         toml::to_string(self).expect("config serialises")

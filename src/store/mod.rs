@@ -21,6 +21,7 @@ pub mod config;
 pub mod durable;
 pub mod fault;
 pub mod history;
+pub mod keyline;
 pub mod password;
 pub mod phase;
 pub mod players;
@@ -118,10 +119,48 @@ impl GameDir {
         GameConfig::from_toml(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
     }
 
+    /// The state, checked against its scenario: a hand-edited file with a
+    /// unit in an unknown province or an impossible number is refused here,
+    /// every problem named with its line and key, before anything uses it.
     pub fn load_state(&self) -> Result<State> {
+        self.load_state_checked(None)
+    }
+
+    /// As [`GameDir::load_state`], with the scenario already loaded.
+    pub fn load_state_for(&self, scenario: &Scenario) -> Result<State> {
+        self.load_state_checked(Some(scenario))
+    }
+
+    fn load_state_checked(&self, scenario: Option<&Scenario>) -> Result<State> {
         let path = self.state();
+        let file = path.display().to_string();
         let text = read_text(&path)?;
-        State::from_toml(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+        let state = State::from_toml(&text).map_err(|e| anyhow::anyhow!("{file}: {e}"))?;
+        let own;
+        let scenario = match scenario {
+            Some(s) => s,
+            None => {
+                // The game's own copy, else the embedded scenario the state
+                // names (game.toml is not needed to check the state).
+                own = if self.scenario_dir().is_dir() {
+                    Arc::new(load_scenario_dir(&self.scenario_dir())?)
+                } else {
+                    load_scenario(&state.scenario).map_err(|e| {
+                        anyhow::anyhow!("{}", keyline::locate(&file, &text, "scenario", &format!("{e:#}")))
+                    })?
+                };
+                &own
+            }
+        };
+        if let Err(errs) = state.validate(scenario) {
+            let mut msg = format!("{file} is refused ({} problem(s); nothing was changed):", errs.len());
+            for e in &errs {
+                msg.push_str("\n  ");
+                msg.push_str(&keyline::locate(&file, &text, &e.key, &e.message));
+            }
+            bail!(msg);
+        }
+        Ok(state)
     }
 
     /// The game's scenario: its own copy if it has one, else the embedded
