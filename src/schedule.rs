@@ -370,7 +370,7 @@ mod tests {
         );
     }
 
-    // Issue 11, item 3: a power that may order but need not (Austria at a
+    // A power that may order but need not (Austria at a
     // Turn Start) cannot keep the phase open by mailing again and again.
     #[test]
     fn only_a_power_that_must_order_restarts_the_delay() {
@@ -387,7 +387,7 @@ mod tests {
         );
     }
 
-    // Issue 11, item 3: the delay never runs past deadline + grace, however
+    // The delay never runs past deadline + grace, however
     // late the last submission of a power that must order.
     #[test]
     fn the_delay_never_runs_past_the_end_of_grace() {

@@ -1,4 +1,4 @@
-//! Issue 11, item 14: a hand-edited `game.toml` or `state.toml` that is
+//! A hand-edited `game.toml` or `state.toml` that is
 //! well-formed TOML but nonsense is refused when loaded, naming the file,
 //! the line and the key, with exit 2 and nothing changed; `verify` says
 //! where `state.toml` parts from the last entry's `state-after.toml`.
