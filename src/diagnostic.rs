@@ -28,6 +28,159 @@ impl Span {
     }
 }
 
+/// What a diagnostic is about: a closed list of stable codes (shown as
+/// `error[unknown-province]`, kept in JSON output and tests).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Problem {
+    AlreadyOrdered,
+    AmbiguousProvince,
+    AmbiguousSea,
+    BadPhase,
+    CannotPay,
+    CorpsFull,
+    Duplicate,
+    DuplicateHeader,
+    Illegal,
+    NoGarrison,
+    NoInfantry,
+    NoPower,
+    NotAPort,
+    NotAnNpc,
+    NotApplied,
+    NotConnected,
+    NotOnMap,
+    NotStacked,
+    NotThere,
+    NotYourUnit,
+    NotYours,
+    NumberTooLarge,
+    PoolEmpty,
+    #[serde(rename = "self")]
+    SelfTarget,
+    StalePhase,
+    Syntax,
+    UnknownArm,
+    UnknownCommander,
+    UnknownNation,
+    UnknownOrder,
+    UnknownPower,
+    UnknownProvince,
+    UnknownSea,
+    UnknownUnit,
+    WrongGame,
+    WrongNation,
+    WrongPhase,
+    WrongPower,
+}
+
+impl Problem {
+    /// Every code, in declaration order.
+    pub const ALL: [Problem; 38] = [
+        Problem::AlreadyOrdered,
+        Problem::AmbiguousProvince,
+        Problem::AmbiguousSea,
+        Problem::BadPhase,
+        Problem::CannotPay,
+        Problem::CorpsFull,
+        Problem::Duplicate,
+        Problem::DuplicateHeader,
+        Problem::Illegal,
+        Problem::NoGarrison,
+        Problem::NoInfantry,
+        Problem::NoPower,
+        Problem::NotAPort,
+        Problem::NotAnNpc,
+        Problem::NotApplied,
+        Problem::NotConnected,
+        Problem::NotOnMap,
+        Problem::NotStacked,
+        Problem::NotThere,
+        Problem::NotYourUnit,
+        Problem::NotYours,
+        Problem::NumberTooLarge,
+        Problem::PoolEmpty,
+        Problem::SelfTarget,
+        Problem::StalePhase,
+        Problem::Syntax,
+        Problem::UnknownArm,
+        Problem::UnknownCommander,
+        Problem::UnknownNation,
+        Problem::UnknownOrder,
+        Problem::UnknownPower,
+        Problem::UnknownProvince,
+        Problem::UnknownSea,
+        Problem::UnknownUnit,
+        Problem::WrongGame,
+        Problem::WrongNation,
+        Problem::WrongPhase,
+        Problem::WrongPower,
+    ];
+
+    /// The stable code as written in diagnostics.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Problem::AlreadyOrdered => "already-ordered",
+            Problem::AmbiguousProvince => "ambiguous-province",
+            Problem::AmbiguousSea => "ambiguous-sea",
+            Problem::BadPhase => "bad-phase",
+            Problem::CannotPay => "cannot-pay",
+            Problem::CorpsFull => "corps-full",
+            Problem::Duplicate => "duplicate",
+            Problem::DuplicateHeader => "duplicate-header",
+            Problem::Illegal => "illegal",
+            Problem::NoGarrison => "no-garrison",
+            Problem::NoInfantry => "no-infantry",
+            Problem::NoPower => "no-power",
+            Problem::NotAPort => "not-a-port",
+            Problem::NotAnNpc => "not-an-npc",
+            Problem::NotApplied => "not-applied",
+            Problem::NotConnected => "not-connected",
+            Problem::NotOnMap => "not-on-map",
+            Problem::NotStacked => "not-stacked",
+            Problem::NotThere => "not-there",
+            Problem::NotYourUnit => "not-your-unit",
+            Problem::NotYours => "not-yours",
+            Problem::NumberTooLarge => "number-too-large",
+            Problem::PoolEmpty => "pool-empty",
+            Problem::SelfTarget => "self",
+            Problem::StalePhase => "stale-phase",
+            Problem::Syntax => "syntax",
+            Problem::UnknownArm => "unknown-arm",
+            Problem::UnknownCommander => "unknown-commander",
+            Problem::UnknownNation => "unknown-nation",
+            Problem::UnknownOrder => "unknown-order",
+            Problem::UnknownPower => "unknown-power",
+            Problem::UnknownProvince => "unknown-province",
+            Problem::UnknownSea => "unknown-sea",
+            Problem::UnknownUnit => "unknown-unit",
+            Problem::WrongGame => "wrong-game",
+            Problem::WrongNation => "wrong-nation",
+            Problem::WrongPhase => "wrong-phase",
+            Problem::WrongPower => "wrong-power",
+        }
+    }
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Tools and tests compare a code with its written name.
+impl PartialEq<str> for Problem {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for Problem {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
@@ -41,23 +194,23 @@ pub enum Severity {
 pub struct Diagnostic {
     pub severity: Severity,
     /// A short stable code, e.g. `unknown-province`, for tests and tools.
-    pub code: String,
+    pub code: Problem,
     pub message: String,
     pub span: Span,
     pub help: Option<String>,
 }
 
 impl Diagnostic {
-    pub fn error(code: &str, message: impl Into<String>, span: Span) -> Diagnostic {
+    pub fn error(code: Problem, message: impl Into<String>, span: Span) -> Diagnostic {
         Diagnostic {
             severity: Severity::Error,
-            code: code.to_string(),
+            code,
             message: message.into(),
             span,
             help: None,
         }
     }
-    pub fn warning(code: &str, message: impl Into<String>, span: Span) -> Diagnostic {
+    pub fn warning(code: Problem, message: impl Into<String>, span: Span) -> Diagnostic {
         Diagnostic {
             severity: Severity::Warning,
             ..Diagnostic::error(code, message, span)
@@ -201,7 +354,7 @@ mod tests {
 
     #[test]
     fn renders_a_caret_under_the_span() {
-        let d = Diagnostic::error("unknown-province", "no province 'Viena'", Span::new(1, 14, 5))
+        let d = Diagnostic::error(Problem::UnknownProvince, "no province 'Viena'", Span::new(1, 14, 5))
             .with_help("did you mean Vienna?");
         let text = d.render("orders.txt", "MOVE corps 1 Viena\n");
         assert_eq!(
@@ -227,5 +380,26 @@ mod tests {
         assert_eq!(suggest("Viena", names), vec!["Vienna"]);
         assert_eq!(suggest("Bavria", names), vec!["Bavaria"]);
         assert!(suggest("Moscow", names).is_empty());
+    }
+}
+
+#[cfg(test)]
+mod problem_tests {
+    use super::*;
+
+    #[test]
+    fn a_problem_is_shown_and_stored_by_its_code() {
+        for p in Problem::ALL {
+            let json = serde_json::to_string(&p).unwrap();
+            assert_eq!(json, format!("\"{p}\""));
+            assert_eq!(serde_json::from_str::<Problem>(&json).unwrap(), p);
+        }
+        assert_eq!(Problem::SelfTarget.to_string(), "self");
+        assert_eq!(Problem::UnknownProvince.to_string(), "unknown-province");
+        let d = Diagnostic::error(Problem::UnknownProvince, "no province 'Viena'", Span::new(1, 6, 5));
+        assert!(
+            d.render("orders.txt", "MOVE Viena")
+                .starts_with("error[unknown-province]: no province 'Viena'")
+        );
     }
 }

@@ -2,7 +2,7 @@
 //! game directory or a (per-power) state file a player was mailed.
 
 use super::Done;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Problem};
 use crate::ids::PowerId;
 use crate::orders::{self, Checked};
 use crate::scenario::Scenario;
@@ -132,9 +132,11 @@ pub fn voids_message(d: &Diagnostic, source: &str) -> bool {
             .is_some_and(|w| w.trim_end_matches(':').eq_ignore_ascii_case("power"))
     };
     d.is_error()
-        && match d.code.as_str() {
-            "stale-phase" | "wrong-game" | "wrong-power" | "no-power" | "bad-phase" => true,
-            "unknown-power" => header_line(),
+        && match d.code {
+            Problem::StalePhase | Problem::WrongGame | Problem::WrongPower | Problem::NoPower | Problem::BadPhase => {
+                true
+            }
+            Problem::UnknownPower => header_line(),
             _ => false,
         }
 }

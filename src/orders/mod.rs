@@ -14,7 +14,7 @@ pub mod lexer;
 pub mod parse;
 pub mod text;
 
-use crate::diagnostic::{Diagnostic, Span, suggest};
+use crate::diagnostic::{Diagnostic, Problem, Span, suggest};
 use crate::ids::{PhaseId, PowerId};
 use crate::scenario::Scenario;
 use crate::state::State;
@@ -119,7 +119,7 @@ pub fn check(source: &str, scenario: &Scenario, state: &State, power: Option<Pow
             );
             if seen.contains(&key) {
                 diags.push(Diagnostic::error(
-                    "duplicate-header",
+                    Problem::DuplicateHeader,
                     format!("a second {} line", key.to_uppercase()),
                     kw_span,
                 ));
@@ -131,7 +131,7 @@ pub fn check(source: &str, scenario: &Scenario, state: &State, power: Option<Pow
             let short_span = Span::new(no, col, short.chars().count().max(1));
             if value.is_empty() || (key != "password" && key != "entropy" && short.is_empty()) {
                 diags.push(Diagnostic::error(
-                    "syntax",
+                    Problem::Syntax,
                     format!("{} needs a value", key.to_uppercase()),
                     kw_span,
                 ));
@@ -144,7 +144,7 @@ pub fn check(source: &str, scenario: &Scenario, state: &State, power: Option<Pow
                         game_bad = true;
                         diags.push(
                             Diagnostic::error(
-                                "wrong-game",
+                                Problem::WrongGame,
                                 format!("these orders are for game '{short}', but this is game '{}'", state.game),
                                 short_span,
                             )
@@ -167,7 +167,8 @@ pub fn check(source: &str, scenario: &Scenario, state: &State, power: Option<Pow
                             .filter_map(PowerId::parse)
                             .map(PowerId::name)
                             .collect();
-                        let d = Diagnostic::error("unknown-power", format!("no major power '{short}'"), short_span);
+                        let d =
+                            Diagnostic::error(Problem::UnknownPower, format!("no major power '{short}'"), short_span);
                         diags.push(match close.first() {
                             Some(c) => d.with_help(format!("did you mean {c}?")),
                             None => d.with_help("powers: France, Britain, Russia, Austria, Prussia, Spain, Ottoman"),
@@ -182,7 +183,7 @@ pub fn check(source: &str, scenario: &Scenario, state: &State, power: Option<Pow
                         phase_line = Some(short_span);
                     }
                     Err(e) => diags.push(
-                        Diagnostic::error("bad-phase", e, short_span)
+                        Diagnostic::error(Problem::BadPhase, e, short_span)
                             .with_help(format!("the open phase is {}", state.phase)),
                     ),
                 },
@@ -206,7 +207,7 @@ pub fn check(source: &str, scenario: &Scenario, state: &State, power: Option<Pow
         (Some(p), Some(h)) if p != h => {
             diags.push(
                 Diagnostic::error(
-                    "wrong-power",
+                    Problem::WrongPower,
                     format!(
                         "these orders are for {}, but they are checked for {}",
                         h.name(),
@@ -220,10 +221,10 @@ pub fn check(source: &str, scenario: &Scenario, state: &State, power: Option<Pow
         }
         (Some(p), _) | (None, Some(p)) => Some(p),
         (None, None) => {
-            if !diags.iter().any(|d| d.code == "unknown-power") {
+            if !diags.iter().any(|d| d.code == Problem::UnknownPower) {
                 diags.push(
                     Diagnostic::error(
-                        "no-power",
+                        Problem::NoPower,
                         "no POWER line: which power are these orders for?",
                         Span::line(1),
                     )
@@ -238,7 +239,7 @@ pub fn check(source: &str, scenario: &Scenario, state: &State, power: Option<Pow
     if let Some(ph) = stale {
         diags.push(
             Diagnostic::error(
-                "stale-phase",
+                Problem::StalePhase,
                 format!("orders are for phase {ph} but the open phase is {}", state.phase),
                 phase_line.unwrap_or(Span::line(1)),
             )
@@ -270,7 +271,7 @@ pub fn check(source: &str, scenario: &Scenario, state: &State, power: Option<Pow
     if stale.is_some() || game_bad || power.is_none() {
         for o in out.accepted.drain(..) {
             diags.push(Diagnostic::error(
-                "not-applied",
+                Problem::NotApplied,
                 format!("not applied: {}", o.text),
                 o.span,
             ));

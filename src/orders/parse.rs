@@ -10,6 +10,7 @@
 
 use super::ast::{BuildItem, EmbargoAction, Order, Situation, Standing, Terms};
 use super::lexer::{Tok, Token, roman};
+use crate::diagnostic::Problem;
 use crate::diagnostic::{Diagnostic, Span, suggest};
 use crate::ids::{Nation, PowerId};
 use crate::map::{NameError, Province, Sea, normalise};
@@ -156,9 +157,9 @@ impl<'t, 'a> Cur<'t, 'a> {
     }
     fn expected(&self, what: &str) -> Diagnostic {
         match self.peek() {
-            Some(t) => Diagnostic::error("syntax", format!("expected {what}, found '{}'", t.text), t.span),
+            Some(t) => Diagnostic::error(Problem::Syntax, format!("expected {what}, found '{}'", t.text), t.span),
             None => Diagnostic::error(
-                "syntax",
+                Problem::Syntax,
                 format!("expected {what} at the end of the order"),
                 self.here(),
             ),
@@ -178,7 +179,11 @@ impl<'t, 'a> Cur<'t, 'a> {
                 kind: Tok::Number(None),
                 span,
                 ..
-            }) => Err(Diagnostic::error("number-too-large", "this number is too large", span)),
+            }) => Err(Diagnostic::error(
+                Problem::NumberTooLarge,
+                "this number is too large",
+                span,
+            )),
             _ => Err(self.expected(what)),
         }
     }
@@ -224,7 +229,7 @@ impl<'t, 'a> Cur<'t, 'a> {
         match self.peek() {
             None => Ok(()),
             Some(t) => Err(Diagnostic::error(
-                "syntax",
+                Problem::Syntax,
                 format!("unexpected '{}' after the end of the order", t.text),
                 join(t.span, self.toks[self.toks.len() - 1].span),
             )),
@@ -314,7 +319,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
 
     fn dispatch(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Order> {
         let Some(first) = cur.next() else {
-            return Err(Diagnostic::error("syntax", "empty order", cur.line_span));
+            return Err(Diagnostic::error(Problem::Syntax, "empty order", cur.line_span));
         };
         let kw = first.text.to_ascii_lowercase();
         match kw.as_str() {
@@ -356,7 +361,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
                 let (p, span) = self.province_arg(cur)?;
                 if !p.port {
                     self.errs.push(Diagnostic::error(
-                        "not-a-port",
+                        Problem::NotAPort,
                         format!("{} has no port to blockade", p.name),
                         span,
                     ));
@@ -376,7 +381,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
                         && *h != p.id
                     {
                         self.errs.push(Diagnostic::error(
-                            "not-there",
+                            Problem::NotThere,
                             format!("the corps stand in {}, not in {}", self.pname(h), p.name),
                             span,
                         ));
@@ -397,7 +402,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
                         && *h != p.id
                     {
                         self.errs.push(Diagnostic::error(
-                            "not-there",
+                            Problem::NotThere,
                             format!(
                                 "{} stands in {}, not in {}",
                                 self.unit_name(&corps),
@@ -419,7 +424,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
                         .any(|d| d.arm == Arm::Infantry && d.nation.major().is_some())
                 {
                     self.errs.push(Diagnostic::error(
-                        "no-infantry",
+                        Problem::NoInfantry,
                         format!(
                             "{} has no infantry division of a major power to leave as a garrison (2.23, 3.41)",
                             self.unit_name(&corps)
@@ -450,7 +455,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
                     .is_some_and(|g| g.nation == Nation::Major(self.ctx.power));
                 if !mine {
                     self.errs.push(Diagnostic::error(
-                        "no-garrison",
+                        Problem::NoGarrison,
                         format!("there is no {} garrison in {}", self.ctx.power.adjective(), p.name),
                         pspan,
                     ));
@@ -458,13 +463,13 @@ impl<'c, 'a> LineParser<'c, 'a> {
                 if let Some(c) = self.ctx.state.corps(&corps.nation, corps.number) {
                     if c.location.as_deref() != Some(p.id.as_str()) {
                         self.errs.push(Diagnostic::error(
-                            "not-there",
+                            Problem::NotThere,
                             format!("{} is not in {}", self.unit_name(&corps), p.name),
                             units[0].1,
                         ));
                     } else if c.divisions.len() >= c.capacity() {
                         self.errs.push(Diagnostic::error(
-                            "corps-full",
+                            Problem::CorpsFull,
                             format!(
                                 "{} already holds {} divisions, its most (2.22, 2.5)",
                                 self.unit_name(&corps),
@@ -559,7 +564,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
                     Some(t) if t.is("cancel") => EmbargoAction::Cancel,
                     Some(t) => {
                         return Err(Diagnostic::error(
-                            "syntax",
+                            Problem::Syntax,
                             format!("expected declare, join, leave or cancel, found '{}'", t.text),
                             t.span,
                         ));
@@ -576,7 +581,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
                 let (npc, span) = self.power_arg(cur)?;
                 if self.ctx.state.power(npc).control.is_player() {
                     self.errs.push(Diagnostic::error(
-                        "not-an-npc",
+                        Problem::NotAnNpc,
                         format!("{} is a Player Country; use PROPOSE ALLIANCE (5.2)", npc.name()),
                         span,
                     ));
@@ -607,7 +612,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
             _ => {
                 let close = suggest(&kw, KEYWORDS.iter().copied());
                 let d = Diagnostic::error(
-                    "unknown-order",
+                    Problem::UnknownOrder,
                     format!("'{}' does not start an order", first.text),
                     first.span,
                 );
@@ -643,7 +648,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
             let (p, span) = self.power_named(cur, true)?;
             if preferences.contains(&p) {
                 self.errs.push(Diagnostic::error(
-                    "duplicate",
+                    Problem::Duplicate,
                     format!("{} is already in the list", p.name()),
                     span,
                 ));
@@ -714,7 +719,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
             Some(p) => {
                 if p == self.ctx.power && !self_ok {
                     self.errs.push(Diagnostic::error(
-                        "self",
+                        Problem::SelfTarget,
                         format!("{} cannot do this with itself", p.name()),
                         span,
                     ));
@@ -736,7 +741,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
                         }
                         v
                     });
-                let d = Diagnostic::error("unknown-power", format!("no major power '{text}'"), span);
+                let d = Diagnostic::error(Problem::UnknownPower, format!("no major power '{text}'"), span);
                 Err(if close.is_empty() {
                     d.with_help("powers: France, Britain, Russia, Austria, Prussia, Spain, Ottoman")
                 } else {
@@ -779,14 +784,14 @@ impl<'c, 'a> LineParser<'c, 'a> {
                             let len = word.chars().count();
                             if let Err(e) = r {
                                 let at = Span::new(span.line, col, len.max(1));
-                                self.errs.push(name_error("province", word, at, e, || None));
+                                self.errs.push(name_error(Named::Province, word, at, e, || None));
                             }
                             col += len + 1;
                         }
                         return Vec::new();
                     }
                 }
-                self.errs.push(name_error("province", text, span, e, || {
+                self.errs.push(name_error(Named::Province, text, span, e, || {
                     map.resolve_sea(text)
                         .ok()
                         .map(|s| format!("{} is a sea zone, not a province", s.name))
@@ -803,7 +808,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
         let map = &self.ctx.scenario.map;
         match map.resolve_province(&text) {
             Ok(p) => Ok((p, span)),
-            Err(e) => Err(name_error("province", &text, span, e, || {
+            Err(e) => Err(name_error(Named::Province, &text, span, e, || {
                 map.resolve_sea(&text)
                     .ok()
                     .map(|s| format!("{} is a sea zone, not a province", s.name))
@@ -818,7 +823,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
         let map = &self.ctx.scenario.map;
         match map.resolve_sea(&text) {
             Ok(s) => Ok(s.id.clone()),
-            Err(e) => Err(name_error("sea", &text, span, e, || None)),
+            Err(e) => Err(name_error(Named::Sea, &text, span, e, || None)),
         }
     }
 
@@ -839,7 +844,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
         let mut names: Vec<&str> = PowerId::ALL.iter().map(|p| p.adjective()).collect();
         names.extend(self.ctx.scenario.minors.values().map(|m| m.adjective.as_str()));
         let close: Vec<String> = suggest(text, names).into_iter().map(str::to_string).collect();
-        let d = Diagnostic::error("unknown-nation", format!("no nation '{text}'"), span);
+        let d = Diagnostic::error(Problem::UnknownNation, format!("no nation '{text}'"), span);
         Err(if close.is_empty() {
             d
         } else {
@@ -884,7 +889,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
                 Some(n) => (n, k - 1, k + 1),
                 None => {
                     return Err(Diagnostic::error(
-                        "syntax",
+                        Problem::Syntax,
                         format!("which {}? give its number, e.g. '{} 3'", kind_tok.text, kind_tok.text),
                         kind_tok.span,
                     ));
@@ -930,7 +935,11 @@ impl<'c, 'a> LineParser<'c, 'a> {
                     .collect(),
             };
             mine.dedup();
-            let d = Diagnostic::error("unknown-unit", format!("there is no {}", self.unit_name(key)), span);
+            let d = Diagnostic::error(
+                Problem::UnknownUnit,
+                format!("there is no {}", self.unit_name(key)),
+                span,
+            );
             self.errs.push(if mine.is_empty() {
                 d
             } else {
@@ -955,7 +964,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
             };
             self.errs.push(
                 Diagnostic::error(
-                    "not-your-unit",
+                    Problem::NotYourUnit,
                     format!("{} is not yours to order (it answers to {whose})", self.unit_name(key)),
                     span,
                 )
@@ -985,18 +994,18 @@ impl<'c, 'a> LineParser<'c, 'a> {
     fn one_squadron(&mut self, units: &[(UnitKey, Span)]) -> PResult<UnitKey> {
         match units {
             [(k, _)] if k.kind == UnitKind::Squadron => Ok(k.clone()),
-            [(_, s)] => Err(Diagnostic::error("syntax", "this order is for a squadron", *s)),
-            [_, (_, s), ..] => Err(Diagnostic::error("syntax", "give one squadron per order", *s)),
-            [] => Err(Diagnostic::error("syntax", "no squadron", Span::default())),
+            [(_, s)] => Err(Diagnostic::error(Problem::Syntax, "this order is for a squadron", *s)),
+            [_, (_, s), ..] => Err(Diagnostic::error(Problem::Syntax, "give one squadron per order", *s)),
+            [] => Err(Diagnostic::error(Problem::Syntax, "no squadron", Span::default())),
         }
     }
 
     fn one_corps(&mut self, units: &[(UnitKey, Span)]) -> PResult<UnitKey> {
         match units {
             [(k, _)] if k.kind == UnitKind::Corps => Ok(k.clone()),
-            [(_, s)] => Err(Diagnostic::error("syntax", "this order is for a corps", *s)),
-            [_, (_, s), ..] => Err(Diagnostic::error("syntax", "give one corps per order", *s)),
-            [] => Err(Diagnostic::error("syntax", "no corps", Span::default())),
+            [(_, s)] => Err(Diagnostic::error(Problem::Syntax, "this order is for a corps", *s)),
+            [_, (_, s), ..] => Err(Diagnostic::error(Problem::Syntax, "give one corps per order", *s)),
+            [] => Err(Diagnostic::error(Problem::Syntax, "no corps", Span::default())),
         }
     }
 
@@ -1004,7 +1013,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
         for (k, s) in units {
             if k.kind != UnitKind::Corps {
                 return Err(Diagnostic::error(
-                    "syntax",
+                    Problem::Syntax,
                     "only corps can do this; squadrons SAIL",
                     *s,
                 ));
@@ -1026,7 +1035,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
                 None => {
                     let when = c.arrives.map(|t| format!(" (arrives {t})")).unwrap_or_default();
                     self.errs.push(Diagnostic::error(
-                        "not-on-map",
+                        Problem::NotOnMap,
                         format!("{} is not on the map{when}", self.unit_name(k)),
                         *span,
                     ));
@@ -1036,7 +1045,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
                     None => at = Some(l.clone()),
                     Some(a) if a != l => {
                         self.errs.push(Diagnostic::error(
-                            "not-stacked",
+                            Problem::NotStacked,
                             format!(
                                 "{} is in {}, not with the others in {}",
                                 self.unit_name(k),
@@ -1081,7 +1090,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
         let Some(c) = hits.first() else {
             let names: Vec<&str> = st.commanders.iter().map(|c| c.name.as_str()).collect();
             let close: Vec<String> = suggest(text, names).into_iter().map(str::to_string).collect();
-            let d = Diagnostic::error("unknown-commander", format!("no commander '{text}'"), span);
+            let d = Diagnostic::error(Problem::UnknownCommander, format!("no commander '{text}'"), span);
             self.errs.push(if close.is_empty() {
                 d
             } else {
@@ -1092,13 +1101,13 @@ impl<'c, 'a> LineParser<'c, 'a> {
         let nation = corps.first().and_then(|k| st.commanding_power(&k.nation));
         if Some(c.nation) != nation && st.commanding_power(&Nation::Major(c.nation)) != nation {
             self.errs.push(Diagnostic::error(
-                "not-your-unit",
+                Problem::NotYourUnit,
                 format!("{} does not command these corps", c.name),
                 span,
             ));
         } else if here.is_some() && c.location.as_deref() != here {
             self.errs.push(Diagnostic::error(
-                "not-there",
+                Problem::NotThere,
                 format!(
                     "{} is not with the corps (he is in {})",
                     c.name,
@@ -1137,7 +1146,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
         }
         if items.is_empty() && !bad {
             return Err(Diagnostic::error(
-                "syntax",
+                Problem::Syntax,
                 "the path has no province to move to",
                 cur.line_span,
             ));
@@ -1153,7 +1162,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
                         near.sort();
                         self.errs.push(
                             Diagnostic::error(
-                                "not-connected",
+                                Problem::NotConnected,
                                 format!("{} is not next to {}", p.name, self.pname(a)),
                                 *span,
                             )
@@ -1211,7 +1220,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
                         continue;
                     }
                     bad = true;
-                    self.errs.push(name_error("sea", text, *span, e, || {
+                    self.errs.push(name_error(Named::Sea, text, *span, e, || {
                         map.resolve_province(text)
                             .ok()
                             .map(|p| format!("{} is a province; a port may end the path", p.name))
@@ -1238,7 +1247,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
                 };
                 if !ok {
                     self.errs.push(Diagnostic::error(
-                        "not-connected",
+                        Problem::NotConnected,
                         format!("{} does not border {}", s.name, self.place_name(&at)),
                         *span,
                     ));
@@ -1249,7 +1258,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
             if let Some((p, span)) = &to_port {
                 if !p.port {
                     self.errs.push(Diagnostic::error(
-                        "not-a-port",
+                        Problem::NotAPort,
                         format!("{} has no port", p.name),
                         *span,
                     ));
@@ -1257,7 +1266,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
                     && !p.seas.contains(z)
                 {
                     self.errs.push(Diagnostic::error(
-                        "not-connected",
+                        Problem::NotConnected,
                         format!("{} is not on {}", p.name, self.place_name(&at)),
                         *span,
                     ));
@@ -1271,7 +1280,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
                     && c.location.as_deref() != Some(port.as_str())
                 {
                     self.errs.push(Diagnostic::error(
-                        "not-there",
+                        Problem::NotThere,
                         format!("{} is not in {} to embark", self.unit_name(k), self.pname(port)),
                         cur.line_span,
                     ));
@@ -1321,18 +1330,21 @@ impl<'c, 'a> LineParser<'c, 'a> {
                 .and_then(|ps| ps.controller.as_ref())
                 .is_some_and(|c| *c == Nation::Major(self.ctx.power));
             if !p.port {
-                self.errs
-                    .push(Diagnostic::error("not-a-port", format!("{} has no port", p.name), span));
+                self.errs.push(Diagnostic::error(
+                    Problem::NotAPort,
+                    format!("{} has no port", p.name),
+                    span,
+                ));
             } else if !ours {
                 self.errs.push(Diagnostic::error(
-                    "not-yours",
+                    Problem::NotYours,
                     format!("{} is not controlled by {} (6.0)", p.name, self.ctx.power.name()),
                     span,
                 ));
             }
             if count == 0 {
                 return Err(Diagnostic::error(
-                    "syntax",
+                    Problem::Syntax,
                     "build at least one squadron",
                     cur.line_span,
                 ));
@@ -1375,7 +1387,11 @@ impl<'c, 'a> LineParser<'c, 'a> {
                 (key, span, items)
             };
         if corps.kind != UnitKind::Corps {
-            return Err(Diagnostic::error("syntax", "divisions are built into a corps", cspan));
+            return Err(Diagnostic::error(
+                Problem::Syntax,
+                "divisions are built into a corps",
+                cspan,
+            ));
         }
         // 2.22, 2.5: three boxes (four in French corps 1-4).
         if let Some(c) = self.ctx.state.corps(&corps.nation, corps.number) {
@@ -1383,7 +1399,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
             if c.divisions.len() + adding as usize > c.capacity() {
                 self.errs.push(
                     Diagnostic::error(
-                        "corps-full",
+                        Problem::CorpsFull,
                         format!(
                             "{} holds {} division(s); {adding} more would pass its {} boxes (2.22, 2.5)",
                             self.unit_name(&corps),
@@ -1423,8 +1439,12 @@ impl<'c, 'a> LineParser<'c, 'a> {
             let arm = Arm::parse(&arm_text)
                 .or_else(|| arm_text.strip_suffix('s').and_then(Arm::parse))
                 .ok_or_else(|| {
-                    Diagnostic::error("unknown-arm", format!("'{}' is not an arm", arm_tok.text), arm_tok.span)
-                        .with_help("arms are inf (infantry), cav (cavalry) and art (artillery)")
+                    Diagnostic::error(
+                        Problem::UnknownArm,
+                        format!("'{}' is not an arm", arm_tok.text),
+                        arm_tok.span,
+                    )
+                    .with_help("arms are inf (infantry), cav (cavalry) and art (artillery)")
                 })?;
             let nation = if words.is_empty() {
                 corps.nation.clone()
@@ -1434,7 +1454,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
             };
             let span = join(first, arm_tok.span);
             if count == 0 {
-                return Err(Diagnostic::error("syntax", "build at least one division", span));
+                return Err(Diagnostic::error(Problem::Syntax, "build at least one division", span));
             }
             // 3.43: a minor corps holds only its own divisions; 2.22: a
             // major corps may hold its own and its conquered minors'.
@@ -1447,7 +1467,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
             };
             if !fits {
                 self.errs.push(Diagnostic::error(
-                    "wrong-nation",
+                    Problem::WrongNation,
                     format!(
                         "{} divisions cannot go into {} (2.22, 3.43)",
                         nation_adjective(self.ctx.scenario, &nation),
@@ -1476,7 +1496,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
                 let enabled = match cur.next() {
                     Some(t) if t.is("on") || t.is("yes") || t.is("always") => true,
                     Some(t) if t.is("off") || t.is("no") || t.is("never") => false,
-                    _ => return Err(Diagnostic::error("syntax", "expected ON or OFF", cur.here())),
+                    _ => return Err(Diagnostic::error(Problem::Syntax, "expected ON or OFF", cur.here())),
                 };
                 Standing::Intercept { enabled }
             }
@@ -1488,7 +1508,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
                     Some(t) if t.is("any") || t.is("always") => Situation::Any,
                     _ => {
                         return Err(Diagnostic::error(
-                            "syntax",
+                            Problem::Syntax,
                             "expected ATTACKING, DEFENDING or ANY",
                             cur.here(),
                         ));
@@ -1522,7 +1542,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
                         cur.next();
                         let (one, s1) = cur.number("'1' after the colon")?;
                         if one != 1 {
-                            return Err(Diagnostic::error("syntax", "write the ratio as N:1", s1));
+                            return Err(Diagnostic::error(Problem::Syntax, "write the ratio as N:1", s1));
                         }
                     } else {
                         cur.eat("to");
@@ -1531,7 +1551,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
                         }
                     }
                     if ratio == 0 {
-                        return Err(Diagnostic::error("syntax", "the ratio must be at least 1", span));
+                        return Err(Diagnostic::error(Problem::Syntax, "the ratio must be at least 1", span));
                     }
                     Standing::Withdraw { ratio: Some(ratio) }
                 }
@@ -1551,22 +1571,34 @@ impl<'c, 'a> LineParser<'c, 'a> {
             }
             "clear" | "reset" => Standing::Clear,
             _ => {
-                return Err(
-                    Diagnostic::error("syntax", format!("'{}' is not a standing order", t.text), t.span)
-                        .with_help("standing orders: INTERCEPT, COMBAT, WITHDRAW, RETREAT, CLEAR"),
-                );
+                return Err(Diagnostic::error(
+                    Problem::Syntax,
+                    format!("'{}' is not a standing order", t.text),
+                    t.span,
+                )
+                .with_help("standing orders: INTERCEPT, COMBAT, WITHDRAW, RETREAT, CLEAR"));
             }
         };
         Ok(Order::Standing(s))
     }
 }
 
+/// What a place name names.
+#[derive(Clone, Copy)]
+enum Named {
+    Province,
+    Sea,
+}
+
 /// A name error as a diagnostic, with "did you mean" or the candidates.
-fn name_error(what: &str, text: &str, span: Span, e: NameError, other: impl FnOnce() -> Option<String>) -> Diagnostic {
-    let label = if what == "sea" { "sea zone" } else { what };
+fn name_error(what: Named, text: &str, span: Span, e: NameError, other: impl FnOnce() -> Option<String>) -> Diagnostic {
+    let (label, unknown, ambiguous) = match what {
+        Named::Province => ("province", Problem::UnknownProvince, Problem::AmbiguousProvince),
+        Named::Sea => ("sea zone", Problem::UnknownSea, Problem::AmbiguousSea),
+    };
     match e {
         NameError::Unknown { suggestions } => {
-            let d = Diagnostic::error(&format!("unknown-{what}"), format!("no {label} '{text}'"), span);
+            let d = Diagnostic::error(unknown, format!("no {label} '{text}'"), span);
             if !suggestions.is_empty() {
                 d.with_help(format!("did you mean {}?", or_list(&suggestions)))
             } else if let Some(h) = other() {
@@ -1575,12 +1607,10 @@ fn name_error(what: &str, text: &str, span: Span, e: NameError, other: impl FnOn
                 d
             }
         }
-        NameError::Ambiguous { candidates } => Diagnostic::error(
-            &format!("ambiguous-{what}"),
-            format!("'{text}' could be {}", or_list(&candidates)),
-            span,
-        )
-        .with_help("write the full name"),
+        NameError::Ambiguous { candidates } => {
+            Diagnostic::error(ambiguous, format!("'{text}' could be {}", or_list(&candidates)), span)
+                .with_help("write the full name")
+        }
     }
 }
 

@@ -20,6 +20,7 @@
 
 use super::Kind;
 use super::{Outcome, Rejection, builds, diplomacy, economy, embargo, war};
+use crate::diagnostic::Problem;
 use crate::ids::{PhaseId, PowerId, Step};
 use crate::orders::ast::{EmbargoAction, Order};
 use crate::scenario::Scenario;
@@ -100,13 +101,15 @@ impl Illegal {
     }
 
     /// The diagnostic code an order checker shows.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> Problem {
         match self {
-            Illegal::WrongPhase { .. } | Illegal::NotYourTurn { .. } | Illegal::AnswerOutOfTurn { .. } => "wrong-phase",
-            Illegal::Deficit { .. } | Illegal::CannotPay { .. } => "cannot-pay",
-            Illegal::PoolEmpty { .. } => "pool-empty",
-            Illegal::AlreadyOrdered { .. } => "already-ordered",
-            Illegal::GameOver | Illegal::Rule(_) => "illegal",
+            Illegal::WrongPhase { .. } | Illegal::NotYourTurn { .. } | Illegal::AnswerOutOfTurn { .. } => {
+                Problem::WrongPhase
+            }
+            Illegal::Deficit { .. } | Illegal::CannotPay { .. } => Problem::CannotPay,
+            Illegal::PoolEmpty { .. } => Problem::PoolEmpty,
+            Illegal::AlreadyOrdered { .. } => Problem::AlreadyOrdered,
+            Illegal::GameOver | Illegal::Rule(_) => Problem::Illegal,
         }
     }
 }
