@@ -187,7 +187,17 @@ fn accepts(orders: &PhaseOrders, who: PowerId, pred: impl Fn(&Order) -> bool) ->
     orders.get(&who).is_some_and(|v| v.iter().any(|l| pred(&l.order)))
 }
 
-fn apply_terms(state: &mut State, from: PowerId, to: PowerId, terms: &Terms, o: Outcome) -> Outcome {
+fn apply_terms(
+    scenario: &Scenario,
+    state: &mut State,
+    from: PowerId,
+    to: PowerId,
+    terms: &Terms,
+    o: Outcome,
+) -> Outcome {
+    // 5.1: only what `from` holds as peace is made can be ceded
+    let held: std::collections::BTreeSet<String> =
+        super::economy::controlled(scenario, state, from).into_iter().collect();
     let gold = i64::from(terms.gold).min(state.power(from).gold.max(0));
     let vp = i64::from(terms.vp);
     state.power_mut(from).gold -= gold;
@@ -202,10 +212,8 @@ fn apply_terms(state: &mut State, from: PowerId, to: PowerId, terms: &Terms, o: 
         o = o.vp(from, -vp).vp(to, vp);
     }
     for prov in &terms.provinces {
-        if let Some(ps) = state.provinces.get_mut(prov) {
-            ps.garrison = Some(crate::state::Garrison { nation: to.into() });
-            o = o.why(format!("{prov} ceded to {}", to.name()));
-        }
+        let (_, why) = super::war::surrender::cede(scenario, state, from, to, prov, &held);
+        o = o.why(why);
     }
     o
 }
@@ -271,7 +279,7 @@ pub fn political_steps(
                 .why(format!(
                     "enforced peace until {until} (table diplomacy: {seasons} seasons)"
                 ));
-                let o = apply_terms(state, mover, *to, terms, o);
+                let o = apply_terms(scenario, state, mover, *to, terms, o);
                 out.push(o);
             } else {
                 out.push(

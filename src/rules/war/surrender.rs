@@ -27,6 +27,7 @@ use crate::rules::Kind;
 use crate::rules::{Outcome, Rejection};
 use crate::scenario::{Arm, Scenario};
 use crate::state::{Control, EnforcedPeace, Garrison, State};
+use std::collections::BTreeSet;
 
 /// The enemy to whom `power` must surrender now, if any (house trigger).
 pub fn due(scenario: &Scenario, state: &State, power: PowerId) -> Option<PowerId> {
@@ -93,6 +94,66 @@ fn nearest_friendly(scenario: &Scenario, state: &State, power: PowerId, from: &s
         .or_else(|| scenario.powers.get(&power).map(|s| s.capital.clone()))
 }
 
+/// 5.1, 5.12: `from` cedes province `pid` to `to` under peace or
+/// surrender terms. Only a province `from` held (`held`, taken before the
+/// terms change anything) can be ceded; `to` garrisons it with an
+/// infantry division from its pool (2.23) unless it is one of its own
+/// home provinces; the province's old garrison returns to its pool and
+/// its controller is `to`. Returns whether it was ceded and why.
+pub fn cede(
+    scenario: &Scenario,
+    state: &mut State,
+    from: PowerId,
+    to: PowerId,
+    pid: &str,
+    held: &BTreeSet<String>,
+) -> (bool, String) {
+    let Some(p) = scenario.map.province(pid) else {
+        return (false, format!("terms: no province '{pid}' to cede"));
+    };
+    if !held.contains(pid) {
+        return (
+            false,
+            format!("terms: {} does not hold {}, so cannot cede it", from.name(), p.name),
+        );
+    }
+    let home_of_to = p.kind.is_home() && p.owner == Owner::Major(to);
+    if !home_of_to && state.power(to).pool.infantry == 0 {
+        return (
+            false,
+            format!(
+                "terms: {} cannot garrison {}: no infantry in its pool (2.23)",
+                to.name(),
+                p.name
+            ),
+        );
+    }
+    if let Some(g) = state.provinces.get_mut(pid).and_then(|x| x.garrison.take()) {
+        to_pool_arm(state, &g.nation, Arm::Infantry);
+    }
+    let tn = Nation::Major(to);
+    if !home_of_to {
+        state.power_mut(to).pool.infantry -= 1;
+    }
+    if let Some(x) = state.provinces.get_mut(pid) {
+        x.controller = Some(tn.clone());
+        x.garrison = (!home_of_to).then(|| Garrison { nation: tn });
+    }
+    (
+        true,
+        format!(
+            "terms: {} is ceded to {}{}",
+            p.name,
+            to.name(),
+            if home_of_to {
+                ""
+            } else {
+                ", which garrisons it from its pool"
+            }
+        ),
+    )
+}
+
 /// `loser` surrenders to `victor` with `terms`.
 pub fn surrender(
     scenario: &Scenario,
@@ -123,12 +184,28 @@ pub fn surrender(
         "2.7: enforced peace until {until} ({} seasons, tables/surrender.toml)",
         t.enforced_peace_seasons
     ));
-    // terms: Gold and VP
+    // what the loser holds as it surrenders: all it can cede (5.12)
+    let held: BTreeSet<String> = crate::rules::economy::controlled(scenario, state, loser)
+        .into_iter()
+        .collect();
+    // terms: Gold and VP. Reparations beyond the treasury are not paid
+    // from a negative treasury: the rest is a deficit (4.211, 4.221).
     let gold = terms.gold as i64;
     if gold > 0 {
-        state.power_mut(loser).gold -= gold;
-        state.power_mut(victor).gold += gold;
-        o = o.gold(loser, -gold).gold(victor, gold);
+        let pay = gold.min(state.power(loser).gold.max(0));
+        state.power_mut(loser).gold -= pay;
+        state.power_mut(victor).gold += pay;
+        if pay > 0 {
+            o = o.gold(loser, -pay).gold(victor, pay);
+        }
+        if pay < gold {
+            state.power_mut(loser).debt += gold - pay;
+            o = o.why(format!(
+                "reparations: {} pays {pay} of {gold} Gold; the other {} Gold are a deficit (4.211, 4.221)",
+                loser.name(),
+                gold - pay
+            ));
+        }
     }
     let vp_terms = terms.vp as i64;
     // QA03: only the surrendering power loses VP, never its allies
@@ -144,7 +221,6 @@ pub fn surrender(
         loser.name()
     ));
     let me = Nation::Major(loser);
-    let vn = Nation::Major(victor);
     // 3.4, 2.12e: minor provinces and remapable home provinces given up
     for p in &scenario.map.provinces {
         let Some(ps) = state.provinces.get(&p.id).cloned() else {
@@ -176,35 +252,23 @@ pub fn surrender(
             }
         ));
     }
-    // terms: provinces ceded to the victor, garrisoned from its pool
+    // terms: provinces ceded to the victor (5.1, 5.12), garrisoned from
+    // its pool; only what the loser held when it surrendered
+    let mut ceded = BTreeSet::new();
     for pid in &terms.provinces {
-        let pool = state.power(victor).pool.infantry;
-        if pool == 0 {
-            o = o.why(format!(
-                "{} cannot garrison {pid}: no infantry in its pool (2.23)",
-                victor.name()
-            ));
-            continue;
+        let (done, why) = cede(scenario, state, loser, victor, pid, &held);
+        if done {
+            ceded.insert(pid.clone());
         }
-        let Some(p) = scenario.map.province(pid) else { continue };
-        state.power_mut(victor).pool.infantry -= 1;
-        if let Some(x) = state.provinces.get_mut(pid)
-            && let Some(g) = x.garrison.take()
-        {
-            to_pool_arm(state, &g.nation, Arm::Infantry);
-        }
-        let home_of_victor = p.kind.is_home() && p.owner == Owner::Major(victor);
-        if let Some(x) = state.provinces.get_mut(pid) {
-            x.controller = Some(vn.clone());
-            x.garrison = (!home_of_victor).then(|| Garrison { nation: vn.clone() });
-        }
-        if home_of_victor {
-            state.power_mut(victor).pool.infantry += 1;
-        }
-        o = o.why(format!("terms: {} is ceded to {}", p.name, victor.name()));
+        o = o.why(why);
     }
     // 5.127: the victor vacates the surrenderer's home provinces
-    let homes: Vec<String> = scenario.home_provinces(loser).map(|p| p.id.clone()).collect();
+    // (a home province ceded by the terms is the victor's now: it stays)
+    let homes: Vec<String> = scenario
+        .home_provinces(loser)
+        .map(|p| p.id.clone())
+        .filter(|h| !ceded.contains(h))
+        .collect();
     for h in &homes {
         if let Some(ps) = state.provinces.get(h).cloned()
             && let Some(g) = &ps.garrison
