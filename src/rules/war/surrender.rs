@@ -137,7 +137,7 @@ pub fn cede(
     }
     if let Some(x) = state.provinces.get_mut(pid) {
         x.controller = Some(tn.clone());
-        x.garrison = (!home_of_to).then(|| Garrison { nation: tn });
+        x.garrison = (!home_of_to).then_some(Garrison { nation: tn });
     }
     (
         true,
