@@ -24,6 +24,11 @@
 //! divisions = []                 # optional: arms, e.g. ["inf", "cav"]
 //! held_by = "britain"            # optional: a minor corps kept by a former owner (3.41)
 //!
+//! [[place_squadron]]            # move a squadron
+//! nation = "sweden"
+//! number = 1
+//! at = "sea:north_sea"           # or "port:<province>"
+//!
 //! [[orders]]                     # the Order enum's serde form
 //! power = "france"
 //! order = { order = "buy_vp", gold = 8 }
@@ -61,7 +66,7 @@ use empereur::orders::text::normalise;
 use empereur::rules::Kind;
 use empereur::rules::{self, Outcome, PhaseOrders};
 use empereur::scenario::{Arm, Scenario};
-use empereur::state::{Division, State};
+use empereur::state::{Division, Location, State};
 use empereur::testing::ScriptedDice;
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -84,6 +89,8 @@ struct Case {
     set: Vec<SetValue>,
     #[serde(default)]
     place: Vec<Place>,
+    #[serde(default)]
+    place_squadron: Vec<PlaceSquadron>,
     #[serde(default)]
     orders: Vec<CaseOrder>,
     #[serde(default)]
@@ -111,6 +118,14 @@ struct Place {
     at: String,
     divisions: Option<Vec<Arm>>,
     held_by: Option<PowerId>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlaceSquadron {
+    nation: Nation,
+    number: u32,
+    at: String,
 }
 
 #[derive(Deserialize)]
@@ -279,6 +294,29 @@ fn run(scenario: &Scenario, case: &Case) -> Verdict {
                 })
                 .collect();
         }
+    }
+    for q in &case.place_squadron {
+        let loc = match q.at.split_once(':') {
+            Some(("sea", z)) => Location::Sea(z.to_string()),
+            Some(("port", p)) => Location::Port(p.to_string()),
+            _ => {
+                return Verdict::Fail(vec![format!(
+                    "[[place_squadron]] '{}' is not sea:<id> or port:<id>",
+                    q.at
+                )]);
+            }
+        };
+        let Some(s) = state
+            .squadrons
+            .iter_mut()
+            .find(|s| s.nation == q.nation && s.number == q.number)
+        else {
+            return Verdict::Fail(vec![format!(
+                "[[place_squadron]] no squadron {} {}",
+                q.nation, q.number
+            )]);
+        };
+        s.location = loc;
     }
     if let Err(e) = state.validate(scenario) {
         return Verdict::Fail(vec![format!("starting state invalid: {e:?}")]);
