@@ -54,6 +54,7 @@
 //! vp = -5                        #   the outcome's VP change for `power`
 //! summary = "loses 2 Gold"       #   a substring of the summary
 //! why = "year 1"                 #   a substring of some why line
+//! before = "event"               #   it comes before every outcome of that kind
 //! absent = true                  #   assert no such outcome (a misspelt kind
 //!                                #   makes the case malformed)
 //! ```
@@ -168,6 +169,9 @@ struct ExpectOutcome {
     why: Option<String>,
     #[serde(default)]
     absent: bool,
+    /// The first such outcome comes before every outcome of this kind
+    /// (the order of the book's steps).
+    before: Option<Kind>,
 }
 
 enum Verdict {
@@ -390,7 +394,17 @@ fn run(scenario: &Scenario, case: &Case) -> Verdict {
         }
     }
     for e in &case.expect.outcome {
-        let found = outcomes.iter().any(|o| matches(o, e));
+        let first = outcomes.iter().position(|o| matches(o, e));
+        if let (Some(i), Some(k)) = (first, e.before)
+            && let Some(j) = outcomes.iter().position(|o| o.kind == k)
+            && j < i
+        {
+            fails.push(format!("outcome {} comes after a {k} outcome, expected before", e.kind));
+        }
+        if e.before.is_some_and(|k| !outcomes.iter().any(|o| o.kind == k)) {
+            fails.push(format!("outcome {}: no {:?} outcome to come before", e.kind, e.before));
+        }
+        let found = first.is_some();
         if found == e.absent {
             let near: Vec<String> = outcomes
                 .iter()

@@ -218,9 +218,9 @@ fn apply_terms(
     o
 }
 
-/// 5.1–5.3 and the embargo and Gold orders of `mover`'s Player Turn, plus
-/// the answers other powers sent in the same phase.
-pub fn political_steps(
+/// 4.71: the optional NPC Alliance roll of `mover`'s Turn Preparation,
+/// before its Random Event (4.72).
+pub fn npc_roll(
     scenario: &Scenario,
     state: &mut State,
     mover: PowerId,
@@ -228,9 +228,7 @@ pub fn political_steps(
     dice: &mut dyn Dice,
     out: &mut Vec<Outcome>,
 ) -> Result<(), EngineError> {
-    let now = state.turn();
     let mine: Vec<_> = orders.get(&mover).cloned().unwrap_or_default();
-    let seasons = scenario.tables.diplomacy.peace_enforced_seasons;
     // 4.71 optional NPC alliance roll (Turn Preparation).
     for (i, l) in mine.iter().enumerate() {
         if let Order::NpcAlliance { npc } = &l.order {
@@ -238,6 +236,21 @@ pub fn political_steps(
             npc_alliance(scenario, state, mover, *npc, &l.text, "4.71", &asker, dice, out)?;
         }
     }
+    Ok(())
+}
+
+/// 5.1 the Peace Step of `mover`'s Player Turn: negotiated peace (a
+/// surrender, 5.12, follows in the same step).
+pub fn peace_step(
+    scenario: &Scenario,
+    state: &mut State,
+    mover: PowerId,
+    orders: &PhaseOrders,
+    out: &mut Vec<Outcome>,
+) {
+    let now = state.turn();
+    let mine: Vec<_> = orders.get(&mover).cloned().unwrap_or_default();
+    let seasons = scenario.tables.diplomacy.peace_enforced_seasons;
     // 5.1 Peace Step.
     for l in &mine {
         if let Order::OfferPeace { to, terms } = &l.order {
@@ -294,6 +307,20 @@ pub fn political_steps(
             }
         }
     }
+}
+
+/// 5.2, 5.3 and the embargo and Gold orders of `mover`'s Player Turn, plus
+/// the answers other powers sent in the same phase.
+pub fn political_steps(
+    scenario: &Scenario,
+    state: &mut State,
+    mover: PowerId,
+    orders: &PhaseOrders,
+    dice: &mut dyn Dice,
+    out: &mut Vec<Outcome>,
+) -> Result<(), EngineError> {
+    let now = state.turn();
+    let mine: Vec<_> = orders.get(&mover).cloned().unwrap_or_default();
     // 5.2 Alliance Step.
     for l in &mine {
         match &l.order {

@@ -175,12 +175,19 @@ pub fn resolve(
         Step::PlayerTurn(p) => {
             let by = st.ordered_by(p);
             let theirs: Vec<OrderLine> = by.and_then(|b| accepted.get(&b).cloned()).unwrap_or_default();
-            if st.power(p).control.is_player() {
-                // 4.7 Turn Preparation: 4.71 is an order, 4.72 the event roll.
+            let player = st.power(p).control.is_player();
+            if player {
+                // 4.7 Turn Preparation: the 4.71 NPC roll, then the 4.72 event.
+                diplomacy::npc_roll(scenario, &mut st, p, &accepted, dice, &mut out)?;
                 events::roll(scenario, &mut st, p, dice, &mut out)?;
-                diplomacy::political_steps(scenario, &mut st, p, &accepted, dice, &mut out)?;
+                // 5.1 Peace Step: negotiated peace, then surrender (5.12).
+                diplomacy::peace_step(scenario, &mut st, p, &accepted, &mut out);
             }
             surrender_step(scenario, &mut st, p, &theirs, &mut out);
+            if player {
+                // 5.2 Alliance Step, 5.3 War Declaration Step.
+                diplomacy::political_steps(scenario, &mut st, p, &accepted, dice, &mut out)?;
+            }
             let military: Vec<OrderLine> = theirs.into_iter().filter(|l| is_military(&l.order)).collect();
             war::naval_phase(scenario, &mut st, p, &military, dice, &mut out)?;
             war::land_phase(scenario, &mut st, p, &military, dice, &mut out)?;
