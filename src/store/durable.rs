@@ -58,6 +58,9 @@ struct Pending {
     depth: u32,
     /// Open [`Defer`] guards: barriers wait while any is held.
     deferred: u32,
+    /// Something was written while deferred and is left for
+    /// [`take_deferred`] (Linux: the batch ends with one `syncfs`).
+    deferred_writes: bool,
     /// Files written since the last barrier, by handle: a later rename of
     /// the file (or of its directory) cannot make the barrier miss it.
     files: Vec<(PathBuf, File)>,
@@ -165,11 +168,45 @@ fn fsync(f: &File) -> std::io::Result<()> {
     f.sync_all()
 }
 
+/// Whether a write now is left to the end of a deferred batch: on Linux
+/// the batch ends with one `syncfs` of its file system, far cheaper than
+/// an fsync per file; elsewhere each file is kept for a barrier.
+fn left_to_batch() -> bool {
+    cfg!(target_os = "linux")
+        && PENDING.with(|p| {
+            let mut p = p.borrow_mut();
+            if p.deferred > 0 {
+                p.deferred_writes = true;
+            }
+            p.deferred > 0
+        })
+}
+
+/// Whether anything was written while deferred and left to the batch's
+/// end (see [`left_to_batch`]); clears the mark. The batch then makes
+/// its file system durable (`store::checkpoint`).
+pub fn take_deferred() -> bool {
+    PENDING.with(|p| std::mem::take(&mut p.borrow_mut().deferred_writes))
+}
+
+/// Make the whole file system holding `path` durable (`syncfs`): the
+/// end of a deferred batch on Linux. Counted as one fsync and one barrier.
+#[cfg(target_os = "linux")]
+pub fn sync_filesystem(path: &Path) -> Result<()> {
+    let f = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    FSYNCS.fetch_add(1, Ordering::Relaxed);
+    BARRIERS.fetch_add(1, Ordering::Relaxed);
+    rustix::fs::syncfs(&f).with_context(|| format!("cannot sync the file system of {}", path.display()))
+}
+
 /// `f` (at `path`) was written: fsync it now, or at the next barrier
 /// inside a group.
 pub fn file_written(path: &Path, f: &File) -> Result<()> {
     if !in_group() {
         return fsync(f).with_context(|| format!("cannot fsync {}", path.display()));
+    }
+    if left_to_batch() {
+        return Ok(());
     }
     let handle = f
         .try_clone()
@@ -190,6 +227,9 @@ pub fn dir_changed(dir: &Path) {
         if let Ok(d) = File::open(dir) {
             let _ = fsync(&d);
         }
+        return;
+    }
+    if left_to_batch() {
         return;
     }
     let full = PENDING.with(|p| {
@@ -326,6 +366,39 @@ mod tests {
         dir_changed(&tmp);
         std::fs::rename(&tmp, d.path().join("fin")).unwrap();
         barrier().unwrap();
+    }
+
+    #[test]
+    fn deferred_writes_wait_for_the_batch_and_are_marked() {
+        let d = tempfile::tempdir().unwrap();
+        let g = group();
+        take_deferred();
+        {
+            let _defer = defer();
+            write(&d.path().join("a"), "a");
+            dir_changed(d.path());
+            // The commit point inside the batch does not sync.
+            barrier().unwrap();
+            if cfg!(target_os = "linux") {
+                assert_eq!(
+                    PENDING.with(|p| p.borrow().files.len()),
+                    0,
+                    "left to the batch's syncfs"
+                );
+                assert!(take_deferred(), "the batch knows it has writes to make durable");
+                assert!(!take_deferred(), "taken once");
+            } else {
+                assert_eq!(PENDING.with(|p| p.borrow().files.len()), 1, "kept for the barrier");
+            }
+        }
+        write(&d.path().join("b"), "b");
+        assert_eq!(
+            PENDING.with(|p| p.borrow().files.len()) >= 1,
+            true,
+            "outside the batch, kept again"
+        );
+        assert!(!take_deferred());
+        g.commit().unwrap();
     }
 
     #[test]
