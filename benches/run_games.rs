@@ -39,13 +39,13 @@ fn t(s: &str) -> DateTime<Utc> {
     DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
 }
 
-fn pass(dirs: &[PathBuf], when: &str, forget_wake: bool) -> (f64, u64, usize) {
+fn pass(dirs: &[PathBuf], when: &str, forget_wake: bool) -> (f64, store::durable::Stats, usize) {
     if forget_wake {
         for d in dirs {
             let _ = std::fs::remove_file(d.join(".wake"));
         }
     }
-    let before = store::durable::stats().fsyncs;
+    let before = store::durable::stats();
     let start = Instant::now();
     let mut resolved = 0;
     for d in dirs {
@@ -54,7 +54,10 @@ fn pass(dirs: &[PathBuf], when: &str, forget_wake: bool) -> (f64, u64, usize) {
     }
     (
         start.elapsed().as_secs_f64(),
-        store::durable::stats().fsyncs - before,
+        store::durable::Stats {
+            fsyncs: store::durable::stats().fsyncs - before.fsyncs,
+            barriers: store::durable::stats().barriers - before.barriers,
+        },
         resolved,
     )
 }
@@ -107,11 +110,12 @@ fn main() {
                 false,
             ),
         ] {
-            let (secs, fsyncs, resolved) = pass(&dirs, when, forget);
+            let (secs, synced, resolved) = pass(&dirs, when, forget);
             println!(
-                "  {label}: {n} games in {secs:.3} s, {:.2} ms a game, {:.1} fsyncs a game, {resolved} phase(s) resolved",
+                "  {label}: {n} games in {secs:.3} s, {:.2} ms a game, {:.1} fsyncs in {:.1} barriers a game, {resolved} phase(s) resolved",
                 secs * 1000.0 / n as f64,
-                fsyncs as f64 / n as f64
+                synced.fsyncs as f64 / n as f64,
+                synced.barriers as f64 / n as f64
             );
         }
     }
