@@ -15,6 +15,7 @@
 //! | [`orders`] | the order language: lexer, parser, resolution, validation |
 //! | [`dice`] | the dice trait and its sources, the commit-reveal protocol |
 //! | [`rules`] | the engine: state + orders + dice -> state + outcomes |
+//! | [`picture`] | map pictures: geometry, SVG, PNG (per-power views) |
 //! | [`schedule`] | deadlines, grace, reminders, absences (time passed in) |
 //! | [`autoplay`] | generated orders and seeded dice for simulated powers (not the engine) |
 //! | `testing` | scripted dice for tests (feature `testing`, never shipped) |
@@ -54,6 +55,7 @@ pub mod mail;
 pub mod map;
 pub mod ops;
 pub mod orders;
+pub mod picture;
 pub mod report;
 pub mod rules;
 pub mod scenario;

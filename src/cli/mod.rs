@@ -37,14 +37,28 @@ pub enum Command {
     #[command(after_help = "Example:\n  empereur scenarios")]
     Scenarios,
 
-    /// Print the map of a scenario.
-    #[command(after_help = "Examples:\n  empereur map\n  empereur map --scenario ./my-1805 --format json")]
+    /// Print the map of a scenario, or draw a game's map as a picture.
+    #[command(
+        after_help = "Examples:\n  empereur map\n  empereur map --scenario ./my-1805 --format json\n  empereur map --game campaign --power france --png france.png"
+    )]
     Map {
         /// Embedded scenario name or scenario directory.
-        #[arg(long, default_value = "1805")]
+        #[arg(long, default_value = "1805", conflicts_with = "game")]
         scenario: String,
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
+        /// Draw this game's map now (with the last phase's moves).
+        #[arg(long)]
+        game: Option<PathBuf>,
+        /// Draw only what this power may see (default: the moderator's map).
+        #[arg(long, requires = "game")]
+        power: Option<String>,
+        /// Write the picture as SVG to this file.
+        #[arg(long, requires = "game")]
+        svg: Option<PathBuf>,
+        /// Write the picture as PNG to this file (1600 px wide).
+        #[arg(long, requires = "game")]
+        png: Option<PathBuf>,
     },
 
     /// Scenario tools.
@@ -205,7 +219,22 @@ fn closed_pipe(e: &anyhow::Error) -> bool {
 pub fn run(cli: Cli) -> anyhow::Result<Done> {
     match cli.command {
         Command::Scenarios => ops::scenarios(),
-        Command::Map { scenario, format } => ops::map::run(&scenario, format),
+        Command::Map {
+            game: Some(game),
+            power,
+            svg,
+            png,
+            ..
+        } => {
+            if svg.is_none() && png.is_none() {
+                anyhow::bail!("map --game draws a picture: give --svg FILE or --png FILE (or both)");
+            }
+            for f in ops::map::picture(&game, power.as_deref(), svg.as_deref(), png.as_deref())? {
+                println!("{}", f.display());
+            }
+            Ok(ops::Done::Yes)
+        }
+        Command::Map { scenario, format, .. } => ops::map::run(&scenario, format),
         Command::Scenario(ScenarioCmd::Check { dir }) => ops::scenario_check(&dir),
         Command::New {
             dir,

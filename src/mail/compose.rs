@@ -179,7 +179,7 @@ pub fn opening_to(
             subject: to.subject(format!("Empereur {}: phase {} is open", config.game, state.phase)),
             in_reply_to: None,
             body: templates.render("phase-opening", &view)?,
-            attachments: vec![],
+            attachments: map_pictures(scenario, state, None, Some(p.power), &state.phase.to_string())?,
             date: now,
         };
         outbox::queue(dir, &m)?;
@@ -265,6 +265,38 @@ pub struct Resolved<'a> {
     pub entropy: Vec<String>,
     /// The dice log as written to history, if any.
     pub dice_log: Option<Vec<u8>>,
+    /// For the map pictures: the scenario and the state the phase started
+    /// from (`None`: no pictures).
+    pub pictures: Option<(&'a Scenario, &'a State)>,
+}
+
+/// The map pictures of one recipient (`crate::picture`, per-power view):
+/// `map-<phase>-<power>.png` and `.svg`; none when the scenario has no
+/// geometry.
+fn map_pictures(
+    scenario: &Scenario,
+    state: &State,
+    phase: Option<(&State, &[Outcome])>,
+    viewer: Option<PowerId>,
+    phase_id: &str,
+) -> Result<Vec<FileAttachment>> {
+    if !crate::picture::has_geometry(&scenario.map) {
+        return Ok(vec![]);
+    }
+    let (before, outcomes) = match phase {
+        Some((b, o)) => (Some(b), o),
+        None => (None, &[][..]),
+    };
+    let scene = crate::picture::Scene::new(scenario, state, before, outcomes, viewer, phase_id);
+    Ok(scene
+        .files()?
+        .into_iter()
+        .map(|(name, content_type, bytes)| FileAttachment {
+            name,
+            content_type: content_type.into(),
+            bytes,
+        })
+        .collect())
 }
 
 /// Queue the turn reports: one per player from that power's view, with
@@ -339,6 +371,15 @@ pub fn turn_reports_to(
             content_type: "application/json".into(),
             bytes: serde_json::to_vec_pretty(&json)?,
         });
+        if let Some((scenario, before)) = r.pictures {
+            attachments.extend(map_pictures(
+                scenario,
+                r.after,
+                Some((before, r.outcomes)),
+                power,
+                &r.phase,
+            )?);
+        }
         let view = TurnReportView {
             game: config.game.clone(),
             phase: r.phase.clone(),

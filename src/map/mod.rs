@@ -106,6 +106,9 @@ impl std::fmt::Display for Source {
     }
 }
 
+/// Longitude and latitude in degrees (scenario geometry, for pictures).
+pub type LonLat = [f64; 2];
+
 #[derive(Clone, Debug, Serialize)]
 pub struct Province {
     pub id: String,
@@ -130,6 +133,10 @@ pub struct Province {
     pub region: String,
     pub adjacent: Vec<String>,
     pub source: Source,
+    /// Historical centre, if the scenario gives geometry.
+    pub pos: Option<LonLat>,
+    /// Traced border (empty: drawn as the Voronoi cell of `pos`).
+    pub polygon: Vec<LonLat>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -139,6 +146,12 @@ pub struct Sea {
     pub aliases: Vec<String>,
     pub trade: bool,
     pub adjacent: Vec<String>,
+    /// Where the zone's name is drawn, if the scenario gives geometry.
+    pub pos: Option<LonLat>,
+    /// More points of open water in the zone (they shape the coasts).
+    pub water: Vec<LonLat>,
+    /// Traced outline (optional).
+    pub polygon: Vec<LonLat>,
 }
 
 /// 12.2.1: a crossing arrow between two land areas across a sea zone.

@@ -140,6 +140,18 @@ pub fn play(out: &std::path::Path, phases: usize) -> Result<Vec<String>> {
         _ => game.root.join("mail").join("files"),
     };
     lines.push(format!("Mail sent (file transport): {}", files.display()));
+    let pictures = write_pictures(&game, &out.join("pictures"))?;
+    lines.push(format!(
+        "Map pictures mailed ({}):    {}",
+        pictures.len(),
+        out.join("pictures").display()
+    ));
+    for p in pictures
+        .iter()
+        .filter(|p| p.to_string_lossy().contains("report") && p.to_string_lossy().ends_with("-france.png"))
+    {
+        lines.push(format!("  {}", p.display()));
+    }
     lines.push(format!("Mail received (archive):    {}", game.inbox().display()));
     lines.push(format!("History, reports, dice:     {}", game.history().display()));
     lines.push(format!("Journal:                    {}", game.journal().display()));
@@ -148,6 +160,43 @@ pub fn play(out: &std::path::Path, phases: usize) -> Result<Vec<String>> {
         game.root.display()
     ));
     Ok(lines)
+}
+
+/// Write the map pictures attached to every mail the game sent under
+/// `dir/report/` and `dir/opening/` (a turn report and the next opening
+/// carry pictures of the same name: after the phase, and at the start of
+/// the next). Returns the files written, sorted.
+fn write_pictures(game: &GameDir, dir: &std::path::Path) -> Result<Vec<PathBuf>> {
+    use mail_parser::{MessageParser, MimeHeaders};
+    let mut out = Vec::new();
+    let mut sent: Vec<PathBuf> = std::fs::read_dir(game.sent())?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "eml"))
+        .collect();
+    sent.sort();
+    for path in sent {
+        let raw = std::fs::read(&path)?;
+        let Some(m) = MessageParser::default().parse(&raw[..]) else {
+            continue;
+        };
+        let kind = if m.subject().is_some_and(|s| s.contains(" is open")) {
+            "opening"
+        } else {
+            "report"
+        };
+        for a in m.attachments() {
+            let Some(name) = a.attachment_name() else { continue };
+            if !(name.starts_with("map-") && (name.ends_with(".png") || name.ends_with(".svg"))) {
+                continue;
+            }
+            let target = dir.join(kind).join(name);
+            std::fs::create_dir_all(dir.join(kind))?;
+            std::fs::write(&target, a.contents())?;
+            out.push(target);
+        }
+    }
+    out.sort();
+    Ok(out)
 }
 
 /// The first few lines of what happened in a history entry, for the

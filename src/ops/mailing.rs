@@ -142,6 +142,9 @@ fn queue_report(
             let entropy: history::EntropyFile = read_toml(&edir.join("entropy.toml")).unwrap_or_default();
             let seed = store::read_text(&edir.join("seed")).ok().map(|s| s.trim().to_string());
             let dice_log = std::fs::read(edir.join("dice.toml")).ok();
+            // the map pictures: the scenario and the state the phase left
+            let scenario = dir.load_scenario(config)?;
+            let before = super::map::resolution(dir, &e.name)?.map(|l| l.before);
             let r = compose::Resolved {
                 phase: e.rec.phase.to_string(),
                 entry: e.name.clone(),
@@ -154,6 +157,7 @@ fn queue_report(
                     .map(|(p, e)| format!("{}: {e}", p.id()))
                     .collect(),
                 dice_log,
+                pictures: before.as_ref().map(|b| (&scenario, b)),
             };
             // Proposals pending in the phase the entry opened, if it is
             // still open (those of the resolved phase were answered in it).

@@ -1,10 +1,13 @@
-//! `empereur map`: the map as text or JSON.
+//! `empereur map`: the map as text or JSON, or a game's map as a picture
+//! (SVG or PNG, see `crate::picture`).
 
 use super::Done;
 use super::Format;
+use crate::picture::Scene;
 use crate::scenario::Scenario;
 use anyhow::Result;
 use serde_json::json;
+use std::path::{Path, PathBuf};
 
 pub fn run(scenario: &str, format: Format) -> Result<Done> {
     let s = crate::store::load_scenario(scenario)?;
@@ -101,4 +104,69 @@ pub fn to_text(s: &Scenario) -> String {
         }
     }
     out
+}
+
+/// What a resolution did, for the map pictures: the phase, the state it
+/// started from and its outcomes.
+pub struct LastPhase {
+    pub phase: String,
+    pub before: crate::state::State,
+    pub outcomes: Vec<crate::rules::Outcome>,
+}
+
+/// The resolution recorded in history entry `entry`, if it is one.
+pub fn resolution(dir: &crate::store::GameDir, entry: &str) -> Result<Option<LastPhase>> {
+    use crate::store::{self, history};
+    let (rec, _) = history::read_entry(dir, entry)?;
+    if rec.kind != "resolve" {
+        return Ok(None);
+    }
+    let edir = history::entry_dir(dir, entry);
+    let p = edir.join("state-before.toml");
+    let before =
+        crate::state::State::from_toml(&store::read_text(&p)?).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
+    let p = edir.join("outcomes.toml");
+    let outcomes: history::OutcomesFile =
+        toml::from_str(&store::read_text(&p)?).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
+    Ok(Some(LastPhase {
+        phase: rec.phase.to_string(),
+        before,
+        outcomes: outcomes.outcomes,
+    }))
+}
+
+/// `empereur map --game DIR [--power P] --svg FILE | --png FILE`: the
+/// game's map now, as `power` (or the moderator) sees it, with the moves,
+/// battles and sieges of the last resolution. Returns the files written.
+pub fn picture(game: &Path, power: Option<&str>, svg: Option<&Path>, png: Option<&Path>) -> Result<Vec<PathBuf>> {
+    use crate::store::{GameDir, history};
+    let dir = GameDir::new(game);
+    let config = dir.load_config()?;
+    let scenario = dir.load_scenario(&config)?;
+    let state = dir.load_state()?;
+    let viewer = match power {
+        Some(p) => Some(p.parse::<crate::ids::PowerId>().map_err(anyhow::Error::msg)?),
+        None => None,
+    };
+    let head = history::read_head(&dir)?;
+    let last = if head.last.is_empty() {
+        None
+    } else {
+        resolution(&dir, &head.last)?
+    };
+    let scene = match &last {
+        Some(l) => Scene::new(&scenario, &state, Some(&l.before), &l.outcomes, viewer, &l.phase),
+        None => Scene::new(&scenario, &state, None, &[], viewer, &state.phase.to_string()),
+    };
+    let mut written = Vec::new();
+    let text = scene.svg()?;
+    if let Some(f) = svg {
+        crate::store::atomic_write(f, text.as_bytes())?;
+        written.push(f.to_path_buf());
+    }
+    if let Some(f) = png {
+        crate::store::atomic_write(f, &crate::picture::png(&text)?)?;
+        written.push(f.to_path_buf());
+    }
+    Ok(written)
 }

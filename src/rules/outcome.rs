@@ -256,6 +256,10 @@ pub struct Outcome {
     #[serde(default)]
     pub vp: BTreeMap<PowerId, i64>,
     pub visibility: Visibility,
+    /// Where it happened (a province or sea zone id), for the map
+    /// pictures' battle and siege marks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
 }
 
 impl Outcome {
@@ -271,6 +275,7 @@ impl Outcome {
             gold: BTreeMap::new(),
             vp: BTreeMap::new(),
             visibility: Visibility::All,
+            at: None,
         }
     }
     pub fn power(mut self, p: PowerId) -> Outcome {
@@ -298,6 +303,10 @@ impl Outcome {
     }
     pub fn vp(mut self, p: PowerId, delta: i64) -> Outcome {
         *self.vp.entry(p).or_default() += delta;
+        self
+    }
+    pub fn at(mut self, place: &str) -> Outcome {
+        self.at = Some(place.to_string());
         self
     }
     pub fn only(mut self, powers: Vec<PowerId>) -> Outcome {

@@ -6,7 +6,7 @@
 
 use super::{MinorKind, Problems, Scenario, ScenarioFiles};
 use crate::ids::PowerId;
-use crate::map::{Owner, ProvinceKind};
+use crate::map::{LonLat, Owner, ProvinceKind};
 use std::collections::{BTreeSet, VecDeque};
 
 pub fn references(s: &Scenario, files: &ScenarioFiles, pr: &mut Problems) {
@@ -649,4 +649,91 @@ fn numbers(
             pr.at(file, text, needle, format!("'{owner}': {what} {n} is listed twice"));
         }
     }
+}
+
+/// The map pictures' geometry: positions on the globe, for every province
+/// and sea zone or for none; water points only with a position; polygons
+/// of three or more points that hold their own position; no two places at
+/// one point (their Voronoi cells would be undefined); a provenance.
+pub fn geometry(s: &Scenario, files: &ScenarioFiles, pr: &mut Problems) {
+    let map = &s.map;
+    let any = map.provinces.iter().any(|p| p.pos.is_some()) || map.seas.iter().any(|z| z.pos.is_some());
+    let (pf, sf) = ("provinces.toml", "seas.toml");
+    let text = |f: &str| files.get(f).map(String::as_str);
+    // file, what, id, position, water points, polygon
+    type Place<'a> = (&'a str, &'a str, &'a str, Option<LonLat>, &'a [LonLat], &'a [LonLat]);
+    let mut places: Vec<Place> = Vec::new();
+    for p in &map.provinces {
+        places.push((pf, "province", &p.id, p.pos, &[], &p.polygon));
+    }
+    for z in &map.seas {
+        places.push((sf, "sea zone", &z.id, z.pos, &z.water, &z.polygon));
+    }
+    let mut seen: Vec<(LonLat, &str)> = Vec::new();
+    for (file, what, id, pos, water, polygon) in places {
+        let needle = format!("id = \"{id}\"");
+        let mut bad = |m: String| pr.at(file, text(file), &needle, m);
+        let Some(pos) = pos else {
+            if any {
+                bad(format!(
+                    "{what} '{id}' has no pos = [longitude, latitude]: give every province and sea zone a position, or none"
+                ));
+            }
+            if !water.is_empty() || !polygon.is_empty() {
+                bad(format!("{what} '{id}' has water points or a polygon but no pos"));
+            }
+            continue;
+        };
+        for (k, pt) in std::iter::once(&pos).chain(water).chain(polygon).enumerate() {
+            if !on_globe(*pt) {
+                let which = if k == 0 {
+                    "pos".to_string()
+                } else {
+                    format!("point {pt:?}")
+                };
+                bad(format!(
+                    "{what} '{id}': {which} is not [longitude -180..180, latitude -90..90]"
+                ));
+            }
+        }
+        if !polygon.is_empty() {
+            if polygon.len() < 3 {
+                bad(format!("{what} '{id}': a polygon needs at least 3 points"));
+            } else if !inside(pos, polygon) {
+                bad(format!("{what} '{id}': pos {pos:?} lies outside its own polygon"));
+            }
+        }
+        for pt in std::iter::once(pos).chain(water.iter().copied()) {
+            if let Some((_, other)) = seen.iter().find(|(q, _)| *q == pt) {
+                bad(format!("{what} '{id}': point {pt:?} is also a point of '{other}'"));
+            }
+            seen.push((pt, id));
+        }
+    }
+    if any && s.geometry_source.is_none() {
+        pr.at(
+            pf,
+            text(pf),
+            "source",
+            "the map has positions but no geometry_source = \"house: …\" saying where they come from",
+        );
+    }
+}
+
+fn on_globe([lon, lat]: LonLat) -> bool {
+    lon.is_finite() && lat.is_finite() && (-180.0..=180.0).contains(&lon) && (-90.0..=90.0).contains(&lat)
+}
+
+/// Even-odd rule.
+fn inside([x, y]: LonLat, polygon: &[LonLat]) -> bool {
+    let mut c = false;
+    let n = polygon.len();
+    for i in 0..n {
+        let [xi, yi] = polygon[i];
+        let [xj, yj] = polygon[(i + n - 1) % n];
+        if (yi > y) != (yj > y) && x < (xj - xi) * (y - yi) / (yj - yi) + xi {
+            c = !c;
+        }
+    }
+    c
 }

@@ -237,6 +237,9 @@ pub struct Scenario {
     pub start: Turn,
     pub end: Turn,
     pub source: Source,
+    /// Provenance of the map geometry (positions, water points, polygons),
+    /// when the scenario gives any.
+    pub geometry_source: Option<Source>,
     #[serde(skip)]
     pub map: Map,
     pub powers: BTreeMap<PowerId, PowerSpec>,
@@ -327,6 +330,9 @@ impl Scenario {
                 aliases: s.aliases,
                 trade: s.trade,
                 adjacent: s.adjacent,
+                pos: s.pos,
+                water: s.water,
+                polygon: s.polygon.unwrap_or_default(),
             });
         }
         let trade_seas: BTreeMap<&str, bool> = sea_list.iter().map(|s| (s.id.as_str(), s.trade)).collect();
@@ -382,7 +388,20 @@ impl Scenario {
                 region: p.region,
                 adjacent: p.adjacent,
                 source: src,
+                pos: p.pos,
+                polygon: p.polygon.unwrap_or_default(),
             });
+        }
+
+        // The map pictures' geometry: one provenance for positions and
+        // water points of both files.
+        let geometry_source = match (&provs.geometry_source, &seas.geometry_source) {
+            (Some(g), _) => Some(source(&mut pr, "provinces.toml", "geometry_source", g)),
+            (None, Some(g)) => Some(source(&mut pr, "seas.toml", "geometry_source", g)),
+            (None, None) => None,
+        };
+        if let (Some(_), Some(g)) = (&provs.geometry_source, &seas.geometry_source) {
+            source(&mut pr, "seas.toml", "geometry_source", g);
         }
 
         let arrow_default = source(&mut pr, "arrows.toml", "source", &arrows.source);
@@ -557,12 +576,14 @@ impl Scenario {
                 season: crate::ids::Season::Fall,
             }),
             source: scen_source,
+            geometry_source,
             map,
             powers: power_map,
             minors: minor_map,
             tables,
         };
         check::references(&scenario, files, &mut pr);
+        check::geometry(&scenario, files, &mut pr);
         if pr.errors.is_empty() {
             Ok(scenario)
         } else {
@@ -612,6 +633,9 @@ impl Scenario {
             }
         };
         add("scenario.toml", self.id.clone(), &self.source);
+        if let Some(g) = &self.geometry_source {
+            add("provinces.toml", "geometry (positions, water points)".to_string(), g);
+        }
         for p in &self.map.provinces {
             add("provinces.toml", format!("province {}", p.id), &p.source);
         }

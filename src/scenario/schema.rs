@@ -34,6 +34,8 @@ pub struct ScenarioFile {
 pub struct ProvincesFile {
     /// Default provenance for every province without its own `source`.
     pub source: String,
+    /// Provenance of the positions and polygons (map pictures only).
+    pub geometry_source: Option<String>,
     #[serde(default)]
     pub province: Vec<RawProvince>,
 }
@@ -42,6 +44,11 @@ pub struct ProvincesFile {
 #[serde(deny_unknown_fields)]
 pub struct RawProvince {
     pub id: String,
+    /// Longitude and latitude of the historical centre, in degrees.
+    pub pos: Option<[f64; 2]>,
+    /// The border, `[lon, lat]` points; without it the picture draws the
+    /// province's Voronoi cell.
+    pub polygon: Option<Vec<[f64; 2]>>,
     pub name: String,
     #[serde(default)]
     pub aliases: Vec<String>,
@@ -83,6 +90,8 @@ pub struct RawProvince {
 #[serde(deny_unknown_fields)]
 pub struct SeasFile {
     pub source: String,
+    /// Provenance of the positions and water points (map pictures only).
+    pub geometry_source: Option<String>,
     #[serde(default)]
     pub sea: Vec<RawSea>,
 }
@@ -91,6 +100,14 @@ pub struct SeasFile {
 #[serde(deny_unknown_fields)]
 pub struct RawSea {
     pub id: String,
+    /// Longitude and latitude where the zone's name is drawn.
+    pub pos: Option<[f64; 2]>,
+    /// More points of open water in the zone; with the positions they
+    /// draw the coasts.
+    #[serde(default)]
+    pub water: Vec<[f64; 2]>,
+    /// The zone's outline, `[lon, lat]` points (optional).
+    pub polygon: Option<Vec<[f64; 2]>>,
     pub name: String,
     #[serde(default)]
     pub aliases: Vec<String>,

@@ -587,6 +587,7 @@ impl<'a> Battle<'a> {
         let (attacker_name, defender_name) = (force_name(&attacker), force_name(&defender));
         let report = Outcome::new("5.6", Kind::Battle, String::new())
             .power(active)
+            .at(province)
             .only(seers.into_iter().collect())
             .why(format!("attacker {attacker_name}: {}", describe(state, &attacker)))
             .why(format!("defender {defender_name}: {}", describe(state, &defender)));
@@ -1056,7 +1057,9 @@ impl<'a> Battle<'a> {
 
     /// The detailed report for both sides and the one-line public result.
     fn outcomes(self) -> Vec<Outcome> {
-        let public = Outcome::new("5.6", Kind::BattleResult, self.report.summary.clone()).power(self.active);
+        let public = Outcome::new("5.6", Kind::BattleResult, self.report.summary.clone())
+            .power(self.active)
+            .at(self.province);
         vec![self.report, public]
     }
 }

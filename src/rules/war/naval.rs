@@ -207,7 +207,9 @@ pub fn battle(
             .unwrap_or_else(|| k.first().map(|k| k.nation.to_string()).unwrap_or_default())
     };
     let (an, bn) = (side_name(pa, a), side_name(pb, b));
-    let mut o = Outcome::new("5.4", Kind::NavalBattle, String::new()).only(seers.into_iter().collect());
+    let mut o = Outcome::new("5.4", Kind::NavalBattle, String::new())
+        .only(seers.into_iter().collect())
+        .at(sea);
     if let Some(p) = pa {
         o = o.power(p);
     }

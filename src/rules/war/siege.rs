@@ -110,7 +110,10 @@ pub fn besiege(
         return Ok(Outcome::new("2.13", Kind::OrderFailed, "no such province").power(power));
     };
     let ps = state.provinces.get(province).cloned().unwrap_or_default();
-    let mut o = Outcome::new("5.5", Kind::Siege, String::new()).power(power).order(text);
+    let mut o = Outcome::new("5.5", Kind::Siege, String::new())
+        .power(power)
+        .order(text)
+        .at(province);
     let mut mods = 0i32;
     let mut add = |o: Outcome, v: i32, what: String| -> Outcome {
         if v != 0 {

@@ -1,0 +1,101 @@
+//! Map pictures: the whole 1805 map with 64 corps on it, 1600 px wide, on
+//! one core. Prints the time of each step, the whole picture against the
+//! issue's 100 ms, and a baseline measured in the same run: the SVG text
+//! alone (no rasterising) and an empty canvas of the same size rasterised
+//! and encoded. Run with `cargo bench --bench picture`.
+#![allow(clippy::disallowed_methods)] // a benchmark reads the clock
+
+use empereur::ids::{Nation, PowerId};
+use empereur::picture::{self, Scene};
+use empereur::scenario::Scenario;
+use empereur::state::State;
+use std::collections::BTreeSet;
+use std::time::Instant;
+
+/// Median wall time of `n` runs, in milliseconds.
+fn median_ms(n: usize, mut f: impl FnMut()) -> f64 {
+    let mut t: Vec<f64> = (0..n)
+        .map(|_| {
+            let s = Instant::now();
+            f();
+            s.elapsed().as_secs_f64() * 1000.0
+        })
+        .collect();
+    t.sort_by(f64::total_cmp);
+    t[n / 2]
+}
+
+fn main() {
+    let scenario = Scenario::embedded("1805").expect("embedded scenario");
+    let players: BTreeSet<PowerId> = PowerId::ALL.into_iter().collect();
+    let before = State::initial(&scenario, "bench", &players, BTreeSet::new());
+    let mut after = before.clone();
+    // 64 corps on the map: the set-up's, then more French corps in turn
+    // through the provinces.
+    let mut n = after.corps.iter().filter(|c| c.location.is_some()).count();
+    let mut k = 100;
+    while n < 64 {
+        let p = &scenario.map.provinces[k % scenario.map.provinces.len()];
+        let mut c = after.corps[0].clone();
+        c.nation = Nation::Major(PowerId::France);
+        c.number = k as u32;
+        c.location = Some(p.id.clone());
+        after.corps.push(c);
+        k += 7;
+        n += 1;
+    }
+    // and every French corps marches somewhere: 20-odd arrows
+    for (i, c) in after
+        .corps
+        .iter_mut()
+        .filter(|c| c.nation == Nation::Major(PowerId::France) && c.location.is_some())
+        .enumerate()
+    {
+        c.location = Some(scenario.map.provinces[(i * 5) % 40].id.clone());
+    }
+    let scene = Scene::new(
+        &scenario,
+        &after,
+        Some(&before),
+        &[],
+        Some(PowerId::France),
+        "1805-fall-france",
+    );
+    let corps = scene.state.corps.iter().filter(|c| c.location.is_some()).count();
+    let svg = scene.svg().expect("svg");
+    let png = picture::png(&svg).expect("png");
+    let runs = 15;
+    let whole = median_ms(runs, || {
+        scene.png().expect("png");
+    });
+    let svg_only = median_ms(runs, || {
+        scene.svg().expect("svg");
+    });
+    let raster = median_ms(runs, || {
+        picture::png(&svg).expect("png");
+    });
+    let size = resvg::tiny_skia::Pixmap::decode_png(&png).expect("decodes");
+    let empty = format!(
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}"><rect width="100%" height="100%" fill="#f7f3e8"/></svg>"##,
+        size.width(),
+        size.height()
+    );
+    let baseline = median_ms(runs, || {
+        picture::png(&empty).expect("png");
+    });
+    println!(
+        "picture: 1805 map, {corps} corps, {} moves, {}x{} px, PNG {} KB (median of {runs} runs, one thread)",
+        scene.moves.len(),
+        size.width(),
+        size.height(),
+        png.len() / 1024
+    );
+    println!("  whole picture (scene -> SVG -> PNG): {whole:7.1} ms   (issue: <= 100 ms)");
+    println!("  of which SVG text only:               {svg_only:7.1} ms");
+    println!("  of which SVG -> PNG (resvg + encode): {raster:7.1} ms");
+    println!("  baseline, empty canvas -> PNG:        {baseline:7.1} ms");
+    println!(
+        "  ratio whole / empty canvas:           {:7.1}x   (the machine's load cancels out of the ratio)",
+        whole / baseline
+    );
+}

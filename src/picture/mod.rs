@@ -1,0 +1,302 @@
+//! Pictures of the map: an SVG drawn from the scenario's geometry and one
+//! power's view of the state, and a PNG rendered from it in pure Rust
+//! (resvg) with the font shipped beside this file, so the same game gives
+//! the same pixels on every machine.
+//!
+//! A picture shows only what its viewer's report shows: the states are
+//! passed through [`State::view_for`] and the battles and sieges through
+//! the outcomes' own visibility, here in [`Scene::new`] and nowhere else.
+//! The moderator's picture (`viewer = None`) shows everything.
+//!
+//! Pure: no files, clock or environment. `mail::compose` attaches the
+//! pictures to reports and openings; `ops::map` writes them to files.
+
+pub mod geometry;
+mod svg;
+
+use crate::ids::{Nation, PowerId};
+use crate::rules::{Kind, Outcome};
+use crate::scenario::Scenario;
+use crate::state::{Location, State};
+use std::sync::{Arc, OnceLock};
+
+/// Width of the pictures in pixels: readable names on a laptop screen.
+pub const WIDTH: u32 = 1600;
+
+/// DejaVu Serif Condensed Bold (Bitstream Vera licence, beside this file).
+const FONT: &[u8] = include_bytes!("DejaVuSerifCondensed-Bold.ttf");
+const FONT_FAMILY: &str = "DejaVu Serif";
+
+/// Whether the map has the positions a picture needs (every province and
+/// sea zone; `scenario check` refuses a map with only some).
+pub fn has_geometry(map: &crate::map::Map) -> bool {
+    !map.provinces.is_empty()
+        && map.provinces.iter().all(|p| p.pos.is_some())
+        && map.seas.iter().all(|z| z.pos.is_some())
+}
+
+/// Why a picture could not be drawn.
+#[derive(Debug, thiserror::Error)]
+pub enum PictureError {
+    #[error("scenario '{0}' has no map geometry (pos = [longitude, latitude] in provinces.toml and seas.toml)")]
+    NoGeometry(String),
+    #[error("the map picture could not be rendered: {0}")]
+    Render(String),
+}
+
+/// A unit's move this phase, as the viewer sees it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Move {
+    pub nation: Nation,
+    pub from: Place,
+    pub to: Place,
+}
+
+/// A province or a sea zone, by id.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Place {
+    Province(String),
+    Sea(String),
+}
+
+/// A battle or siege this phase, where the viewer may see it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mark {
+    pub kind: MarkKind,
+    pub place: Place,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkKind {
+    Battle,
+    Siege,
+}
+
+/// A picture as a file: `(name, content type, bytes)`.
+pub type File = (String, &'static str, Vec<u8>);
+
+/// Everything one picture shows, already cut to its viewer.
+pub struct Scene<'a> {
+    pub scenario: &'a Scenario,
+    pub game: String,
+    /// The phase in the title.
+    pub phase: String,
+    pub viewer: Option<PowerId>,
+    /// The viewer's view of the state drawn.
+    pub state: State,
+    /// Whether this phase's moves are drawn (a picture after a
+    /// resolution) or the position at an opening.
+    pub after_phase: bool,
+    pub moves: Vec<Move>,
+    pub marks: Vec<Mark>,
+}
+
+impl<'a> Scene<'a> {
+    /// The scene of `state` for `viewer` (`None`: the moderator). With
+    /// `before` (the state the phase started from) and the phase's
+    /// outcomes, this phase's moves, battles and sieges are drawn too.
+    pub fn new(
+        scenario: &'a Scenario,
+        state: &State,
+        before: Option<&State>,
+        outcomes: &[Outcome],
+        viewer: Option<PowerId>,
+        phase: &str,
+    ) -> Scene<'a> {
+        let view = |s: &State| match viewer {
+            Some(p) => s.view_for(p),
+            None => s.clone(),
+        };
+        let after = view(state);
+        let moves = before.map(|b| moves(&view(b), &after)).unwrap_or_default();
+        let mut marks: Vec<Mark> = Vec::new();
+        for o in outcomes.iter().filter(|o| viewer.is_none_or(|p| o.visibility.sees(p))) {
+            let kind = match o.kind {
+                Kind::Battle | Kind::BattleResult | Kind::NavalBattle => MarkKind::Battle,
+                Kind::Siege => MarkKind::Siege,
+                _ => continue,
+            };
+            let Some(at) = &o.at else { continue };
+            let place = if scenario.map.sea(at).is_some() {
+                Place::Sea(at.clone())
+            } else {
+                Place::Province(at.clone())
+            };
+            let m = Mark { kind, place };
+            if !marks.contains(&m) {
+                marks.push(m);
+            }
+        }
+        Scene {
+            scenario,
+            game: state.game.clone(),
+            phase: phase.to_string(),
+            viewer,
+            state: after,
+            after_phase: before.is_some(),
+            moves,
+            marks,
+        }
+    }
+
+    /// The picture as SVG text.
+    pub fn svg(&self) -> Result<String, PictureError> {
+        svg::draw(self, WIDTH as f64)
+    }
+
+    /// The picture as PNG bytes, `WIDTH` pixels wide.
+    pub fn png(&self) -> Result<Vec<u8>, PictureError> {
+        png(&self.svg()?)
+    }
+
+    /// The file name stem: `map-<phase>-<power>` (`moderator` for all).
+    pub fn stem(&self) -> String {
+        format!(
+            "map-{}-{}",
+            self.phase,
+            self.viewer.map(|p| p.id()).unwrap_or("moderator")
+        )
+    }
+
+    /// The pictures as attachments, the PNG first.
+    pub fn files(&self) -> Result<Vec<File>, PictureError> {
+        let svg = self.svg()?;
+        let png = png(&svg)?;
+        Ok(vec![
+            (format!("{}.png", self.stem()), "image/png", png),
+            (format!("{}.svg", self.stem()), "image/svg+xml", svg.into_bytes()),
+        ])
+    }
+}
+
+/// Units whose place differs between two views of the state, in the
+/// order of the state's lists.
+fn moves(before: &State, after: &State) -> Vec<Move> {
+    let mut out = Vec::new();
+    for c in &after.corps {
+        let Some(to) = &c.location else { continue };
+        let from = before
+            .corps
+            .iter()
+            .find(|b| b.nation == c.nation && b.number == c.number)
+            .and_then(|b| b.location.as_ref());
+        if let Some(from) = from.filter(|f| *f != to) {
+            out.push(Move {
+                nation: c.nation.clone(),
+                from: Place::Province(from.clone()),
+                to: Place::Province(to.clone()),
+            });
+        }
+    }
+    let place = |l: &Location| match l {
+        Location::Port(p) => Place::Province(p.clone()),
+        Location::Sea(z) => Place::Sea(z.clone()),
+    };
+    for s in &after.squadrons {
+        let from = before
+            .squadrons
+            .iter()
+            .find(|b| b.nation == s.nation && b.number == s.number)
+            .map(|b| &b.location);
+        if let Some(from) = from.filter(|f| **f != s.location) {
+            out.push(Move {
+                nation: s.nation.clone(),
+                from: place(from),
+                to: place(&s.location),
+            });
+        }
+    }
+    out
+}
+
+fn fonts() -> Arc<resvg::usvg::fontdb::Database> {
+    static DB: OnceLock<Arc<resvg::usvg::fontdb::Database>> = OnceLock::new();
+    DB.get_or_init(|| {
+        let mut db = resvg::usvg::fontdb::Database::new();
+        db.load_font_data(FONT.to_vec());
+        Arc::new(db)
+    })
+    .clone()
+}
+
+/// Render SVG text to PNG bytes at its own size, with the shipped font
+/// only (never the machine's).
+pub fn png(svg: &str) -> Result<Vec<u8>, PictureError> {
+    use resvg::{tiny_skia, usvg};
+    let opt = usvg::Options {
+        font_family: FONT_FAMILY.to_string(),
+        fontdb: fonts(),
+        ..usvg::Options::default()
+    };
+    let tree = usvg::Tree::from_str(svg, &opt).map_err(|e| PictureError::Render(e.to_string()))?;
+    let size = tree.size().to_int_size();
+    let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
+        .ok_or_else(|| PictureError::Render("empty picture".into()))?;
+    resvg::render(&tree, tiny_skia::Transform::identity(), &mut pixmap.as_mut());
+    encode_indexed(&pixmap)
+}
+
+/// An indexed PNG: a picture of flat fills with anti-aliased edges fits a
+/// palette of its 256 most common colours (counted in buckets of 6 bits a
+/// channel, each bucket drawn as its mean colour); every pixel takes the
+/// nearest palette colour. A third of the size of RGB, and quicker than a
+/// general quantizer, which would cost more than the whole picture.
+fn encode_indexed(pixmap: &resvg::tiny_skia::Pixmap) -> Result<Vec<u8>, PictureError> {
+    const BUCKETS: usize = 1 << 18;
+    let key = |r: u8, g: u8, b: u8| ((r as usize >> 2) << 12) | ((g as usize >> 2) << 6) | (b as usize >> 2);
+    let px: Vec<[u8; 3]> = pixmap
+        .pixels()
+        .iter()
+        .map(|p| {
+            let c = p.demultiply();
+            [c.red(), c.green(), c.blue()]
+        })
+        .collect();
+    let mut count = vec![0u32; BUCKETS];
+    let mut sum = vec![[0u64; 3]; BUCKETS];
+    for [r, g, b] in &px {
+        let k = key(*r, *g, *b);
+        count[k] += 1;
+        sum[k][0] += *r as u64;
+        sum[k][1] += *g as u64;
+        sum[k][2] += *b as u64;
+    }
+    let mut used: Vec<usize> = (0..BUCKETS).filter(|&k| count[k] > 0).collect();
+    used.sort_by(|a, b| count[*b].cmp(&count[*a]).then(a.cmp(b)));
+    let palette: Vec<[u8; 3]> = used
+        .iter()
+        .take(256)
+        .map(|&k| {
+            let n = count[k] as u64;
+            [(sum[k][0] / n) as u8, (sum[k][1] / n) as u8, (sum[k][2] / n) as u8]
+        })
+        .collect();
+    let mut index = vec![0u8; BUCKETS];
+    for &k in &used {
+        let n = count[k] as u64;
+        let c = [sum[k][0] / n, sum[k][1] / n, sum[k][2] / n].map(|v| v as i32);
+        let best = palette
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, p)| {
+                let d = |i: usize| (p[i] as i32 - c[i]).pow(2);
+                // the eye is most sensitive to green, least to blue
+                3 * d(0) + 4 * d(1) + 2 * d(2)
+            })
+            .map(|(i, _)| i)
+            .unwrap_or(0);
+        index[k] = best as u8;
+    }
+    let data: Vec<u8> = px.iter().map(|[r, g, b]| index[key(*r, *g, *b)]).collect();
+    let mut out = Vec::new();
+    let mut enc = ::png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
+    enc.set_color(::png::ColorType::Indexed);
+    enc.set_depth(::png::BitDepth::Eight);
+    enc.set_palette(palette.concat());
+    enc.set_compression(::png::Compression::Balanced);
+    let err = |e: ::png::EncodingError| PictureError::Render(e.to_string());
+    let mut w = enc.write_header().map_err(err)?;
+    w.write_image_data(&data).map_err(err)?;
+    w.finish().map_err(err)?;
+    Ok(out)
+}

@@ -1,0 +1,600 @@
+//! The SVG of a scene: regions coloured by controller, coasts, sea zones,
+//! crossing arrows, names, capitals and ports, this phase's moves, units,
+//! battles and sieges, a title and a legend. Few elements (one path per
+//! kind of line), so the PNG renders fast.
+
+use super::geometry::{Projection, Pt, Regions, Site};
+use super::{MarkKind, PictureError, Place, Scene};
+use crate::ids::{Nation, PowerId};
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+const TITLE_H: f64 = 46.0;
+const LEGEND_H: f64 = 128.0;
+const PAPER: &str = "#f7f3e8";
+const SEA: &str = "#c9dfee";
+const COAST: &str = "#3d5f78";
+const INK: &str = "#1d1d1d";
+const NEUTRAL_FILL: &str = "#efebe0";
+const MINOR_FILL: &str = "#d8cfa8";
+const MINOR_STRONG: &str = "#7a6a3a";
+
+/// Pale fill of a power's provinces and the strong colour of its units.
+fn colours(p: PowerId) -> (&'static str, &'static str) {
+    match p {
+        PowerId::France => ("#a7bfe8", "#1f4fa8"),
+        PowerId::Britain => ("#eba39c", "#b3201c"),
+        PowerId::Russia => ("#a3d4aa", "#1f7a39"),
+        PowerId::Austria => ("#f3df8e", "#b88f00"),
+        PowerId::Prussia => ("#b9bdc6", "#343a46"),
+        PowerId::Spain => ("#f6c38f", "#cc5a00"),
+        PowerId::Ottoman => ("#ccb1dc", "#74368f"),
+    }
+}
+
+fn nation_strong(n: &Nation) -> &'static str {
+    match n {
+        Nation::Major(p) => colours(*p).1,
+        Nation::Minor(_) => MINOR_STRONG,
+    }
+}
+
+/// Text colour on a unit of this colour.
+fn on(strong: &str) -> &'static str {
+    if strong == colours(PowerId::Austria).1 {
+        INK
+    } else {
+        "#ffffff"
+    }
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// Rough width of a label in pixels (condensed bold serif).
+fn text_w(s: &str, size: f64) -> f64 {
+    s.chars().count() as f64 * size * 0.58
+}
+
+fn path_of(points: &[Pt], d: &mut String) {
+    for (k, (x, y)) in points.iter().enumerate() {
+        let _ = write!(d, "{}{x:.1},{y:.1}", if k == 0 { "M" } else { "L" });
+    }
+    d.push('Z');
+}
+
+/// Arrowhead triangle at `tip`, pointing along `dir`.
+fn head(tip: Pt, dir: Pt, size: f64) -> String {
+    let len = (dir.0 * dir.0 + dir.1 * dir.1).sqrt().max(1e-9);
+    let (ux, uy) = (dir.0 / len, dir.1 / len);
+    let base = (tip.0 - ux * size, tip.1 - uy * size);
+    let (px, py) = (-uy * size * 0.55, ux * size * 0.55);
+    format!(
+        "M{:.1},{:.1}L{:.1},{:.1}L{:.1},{:.1}Z",
+        tip.0,
+        tip.1,
+        base.0 + px,
+        base.1 + py,
+        base.0 - px,
+        base.1 - py
+    )
+}
+
+fn star(c: Pt, r: f64) -> String {
+    let mut d = String::new();
+    for k in 0..10 {
+        let rr = if k % 2 == 0 { r } else { r * 0.45 };
+        let t = std::f64::consts::PI * (k as f64 / 5.0 - 0.5);
+        let _ = write!(
+            d,
+            "{}{:.1},{:.1}",
+            if k == 0 { "M" } else { "L" },
+            c.0 + rr * t.cos(),
+            c.1 + rr * t.sin()
+        );
+    }
+    d.push('Z');
+    d
+}
+
+fn burst(c: Pt, r: f64) -> String {
+    let mut d = String::new();
+    for k in 0..16 {
+        let rr = if k % 2 == 0 { r } else { r * 0.5 };
+        let t = std::f64::consts::PI * k as f64 / 8.0;
+        let _ = write!(
+            d,
+            "{}{:.1},{:.1}",
+            if k == 0 { "M" } else { "L" },
+            c.0 + rr * t.cos(),
+            c.1 + rr * t.sin()
+        );
+    }
+    d.push('Z');
+    d
+}
+
+/// A crenellated tower (siege mark) standing on `c`.
+fn tower(c: Pt, s: f64) -> String {
+    let (x, y) = (c.0 - s / 2.0, c.1 - s / 2.0);
+    let q = s / 5.0;
+    format!(
+        "M{x:.1},{:.1}L{x:.1},{y:.1}L{:.1},{y:.1}L{:.1},{:.1}L{:.1},{:.1}L{:.1},{y:.1}L{:.1},{y:.1}L{:.1},{:.1}L{:.1},{:.1}L{:.1},{y:.1}L{:.1},{y:.1}L{:.1},{:.1}Z",
+        y + s,
+        x + q,
+        x + q,
+        y + q,
+        x + 2.0 * q,
+        y + q,
+        x + 2.0 * q,
+        x + 3.0 * q,
+        x + 3.0 * q,
+        y + q,
+        x + 4.0 * q,
+        y + q,
+        x + 4.0 * q,
+        x + s,
+        x + s,
+        y + s
+    )
+}
+
+pub fn draw(scene: &Scene<'_>, width: f64) -> Result<String, PictureError> {
+    let map = &scene.scenario.map;
+    let proj =
+        Projection::fit(map, width, TITLE_H).ok_or_else(|| PictureError::NoGeometry(scene.scenario.id.clone()))?;
+    if map.provinces.iter().any(|p| p.pos.is_none()) || map.seas.iter().any(|z| z.pos.is_none()) {
+        return Err(PictureError::NoGeometry(scene.scenario.id.clone()));
+    }
+    let regions = Regions::new(map, &proj);
+    let state = &scene.state;
+    let height = (TITLE_H + proj.height + LEGEND_H).round();
+    let mut s = String::with_capacity(200_000);
+    let _ = write!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="DejaVu Serif" font-weight="bold" font-stretch="condensed">"#
+    );
+    let _ = write!(s, r#"<rect width="100%" height="100%" fill="{PAPER}"/>"#);
+    let _ = write!(
+        s,
+        r#"<rect x="0" y="{TITLE_H}" width="{width:.0}" height="{:.1}" fill="{SEA}"/>"#,
+        proj.height
+    );
+
+    // Where each province and sea zone is drawn.
+    let anchor_p: BTreeMap<&str, Pt> = map
+        .provinces
+        .iter()
+        .filter_map(|p| p.pos.map(|pos| (p.id.as_str(), proj.xy(pos))))
+        .collect();
+    let anchor_z: BTreeMap<&str, Pt> = map
+        .seas
+        .iter()
+        .filter_map(|z| z.pos.map(|pos| (z.id.as_str(), proj.xy(pos))))
+        .collect();
+    let anchor = |pl: &Place| match pl {
+        Place::Province(p) => anchor_p.get(p.as_str()).copied(),
+        Place::Sea(z) => anchor_z.get(z.as_str()).copied(),
+    };
+
+    // Fill of each province: its controller now.
+    let fill_of = |id: &str| -> &'static str {
+        match state.provinces.get(id).and_then(|ps| ps.controller.as_ref()) {
+            Some(Nation::Major(p)) => colours(*p).0,
+            Some(Nation::Minor(m)) => match state.minors.get(m).and_then(|ms| ms.controller) {
+                Some(p) => colours(p).0,
+                None => MINOR_FILL,
+            },
+            None => NEUTRAL_FILL,
+        }
+    };
+
+    // Coast glow under the land, then the land by fill colour.
+    let mut coast = String::new();
+    let mut borders = String::new();
+    let mut sea_borders = String::new();
+    for (i, cell) in regions.cells.iter().enumerate() {
+        let n = cell.points.len();
+        for k in 0..n {
+            let Some(j) = cell.across[k] else { continue };
+            let (a, b) = (cell.points[k], cell.points[(k + 1) % n]);
+            let seg = format!("M{:.1},{:.1}L{:.1},{:.1}", a.0, a.1, b.0, b.1);
+            match (cell.site, regions.sites[j].0) {
+                (Site::Land(x), Site::Land(y)) if x != y && i < j => borders.push_str(&seg),
+                (Site::Land(_), Site::Sea(_)) => coast.push_str(&seg),
+                (Site::Sea(x), Site::Sea(y)) if x != y && i < j => sea_borders.push_str(&seg),
+                _ => {}
+            }
+        }
+    }
+    let _ = write!(
+        s,
+        r##"<path d="{coast}" fill="none" stroke="#a9cbe0" stroke-width="9" stroke-linejoin="round"/>"##
+    );
+    let mut by_fill: BTreeMap<&str, String> = BTreeMap::new();
+    for cell in &regions.cells {
+        if let Site::Land(i) = cell.site {
+            let p = &map.provinces[i];
+            let d = by_fill.entry(fill_of(&p.id)).or_default();
+            if p.polygon.is_empty() {
+                path_of(&cell.points, d);
+            }
+        }
+    }
+    for p in map.provinces.iter().filter(|p| !p.polygon.is_empty()) {
+        let pts: Vec<Pt> = p.polygon.iter().map(|ll| proj.xy(*ll)).collect();
+        path_of(&pts, by_fill.entry(fill_of(&p.id)).or_default());
+        path_of(&pts, &mut borders);
+    }
+    for (fill, d) in &by_fill {
+        let _ = write!(s, r#"<path d="{d}" fill="{fill}"/>"#);
+    }
+    let _ = write!(
+        s,
+        r##"<path d="{sea_borders}" fill="none" stroke="#7fa6c2" stroke-width="1.2" stroke-dasharray="6 4"/>"##
+    );
+    let _ = write!(
+        s,
+        r##"<path d="{borders}" fill="none" stroke="#6d6a60" stroke-width="0.9" stroke-linejoin="round"/>"##
+    );
+    let _ = write!(
+        s,
+        r#"<path d="{coast}" fill="none" stroke="{COAST}" stroke-width="1.8" stroke-linejoin="round"/>"#
+    );
+
+    // Crossing arrows (12.2.1): dashed, a head at each end; double arrows wider.
+    for a in &map.arrows {
+        let (Some(p), Some(q)) = (anchor_p.get(a.from.as_str()), anchor_p.get(a.to.as_str())) else {
+            continue;
+        };
+        let dir = (q.0 - p.0, q.1 - p.1);
+        let len = (dir.0 * dir.0 + dir.1 * dir.1).sqrt().max(1.0);
+        let cut = 16.0_f64.min(len / 3.0);
+        let (ux, uy) = (dir.0 / len, dir.1 / len);
+        let (p2, q2) = ((p.0 + ux * cut, p.1 + uy * cut), (q.0 - ux * cut, q.1 - uy * cut));
+        let w = if a.kind >= 2 { 2.6 } else { 1.6 };
+        let _ = write!(
+            s,
+            r##"<path d="M{:.1},{:.1}L{:.1},{:.1}" stroke="#123f63" stroke-width="{w}" stroke-dasharray="5 3" fill="none"/><path d="{}{}" fill="#123f63"/>"##,
+            p2.0,
+            p2.1,
+            q2.0,
+            q2.1,
+            head(q2, dir, 8.0),
+            head(p2, (-dir.0, -dir.1), 8.0)
+        );
+    }
+
+    // Sea zone names.
+    let _ = write!(
+        s,
+        r##"<g font-size="13" fill="#2b5a7e" text-anchor="middle" font-style="italic" letter-spacing="1">"##
+    );
+    for z in &map.seas {
+        if let Some(&(x, y)) = anchor_z.get(z.id.as_str()) {
+            let _ = write!(s, r#"<text x="{x:.1}" y="{:.1}">{}</text>"#, y + 4.0, esc(&z.name));
+        }
+    }
+    s.push_str("</g>");
+
+    // Province names, capitals (star above the name), ports (anchor dot).
+    let fs = 11.0;
+    let mut stars = String::new();
+    let mut ports = String::new();
+    let _ = write!(
+        s,
+        r#"<g font-size="{fs}" fill="{INK}" text-anchor="middle" stroke="{PAPER}" stroke-width="2.6" stroke-linejoin="round" paint-order="stroke">"#
+    );
+    for p in &map.provinces {
+        let Some(&(x, y)) = anchor_p.get(p.id.as_str()) else {
+            continue;
+        };
+        let _ = write!(s, r#"<text x="{x:.1}" y="{:.1}">{}</text>"#, y + 4.0, esc(&p.name));
+        if p.capital {
+            stars.push_str(&star((x, y - 11.0), 6.0));
+        }
+        if p.port {
+            let px = x + text_w(&p.name, fs) / 2.0 + 6.0;
+            let _ = write!(ports, "M{:.1},{:.1}a3,3 0 1,0 0.01,0Z", px, y);
+        }
+    }
+    s.push_str("</g>");
+    let _ = write!(
+        s,
+        r##"<path d="{stars}" fill="#c0392b" stroke="#fff" stroke-width="0.8"/><path d="{ports}" fill="#fff" stroke="#123f63" stroke-width="1.8"/>"##
+    );
+
+    // This phase's moves: curved arrows in the mover's colour.
+    for m in &scene.moves {
+        let (Some(a), Some(b)) = (anchor(&m.from), anchor(&m.to)) else {
+            continue;
+        };
+        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+        let len = (dx * dx + dy * dy).sqrt();
+        if len < 1.0 {
+            continue;
+        }
+        let (ux, uy) = (dx / len, dy / len);
+        let (a2, b2) = ((a.0 + ux * 8.0, a.1 + uy * 8.0), (b.0 - ux * 12.0, b.1 - uy * 12.0));
+        let c = (
+            (a2.0 + b2.0) / 2.0 - uy * len * 0.15,
+            (a2.1 + b2.1) / 2.0 + ux * len * 0.15,
+        );
+        let col = nation_strong(&m.nation);
+        let d = format!("M{:.1},{:.1}Q{:.1},{:.1} {:.1},{:.1}", a2.0, a2.1, c.0, c.1, b2.0, b2.1);
+        let h = head(b2, (b2.0 - c.0, b2.1 - c.1), 13.0);
+        let _ = write!(
+            s,
+            r##"<path d="{d}" fill="none" stroke="#ffffff" stroke-width="6.5" stroke-linecap="round"/><path d="{d}" fill="none" stroke="{col}" stroke-width="3.5" stroke-linecap="round"/><path d="{h}" fill="{col}" stroke="#ffffff" stroke-width="1.2"/>"##
+        );
+    }
+
+    // Units: corps counters under the name, squadrons (boats) below them.
+    let mut at: BTreeMap<String, Vec<Counter>> = BTreeMap::new();
+    for c in &state.corps {
+        let Some(loc) = &c.location else { continue };
+        let label = if c.divisions.is_empty() {
+            c.number.to_string()
+        } else {
+            format!("{}·{}", c.number, c.divisions.len())
+        };
+        at.entry(format!("p:{loc}")).or_default().push(Counter {
+            nation: c.nation.clone(),
+            label,
+            boat: false,
+        });
+    }
+    for q in &state.squadrons {
+        let key = match &q.location {
+            crate::state::Location::Port(p) => format!("p:{p}"),
+            crate::state::Location::Sea(z) => format!("z:{z}"),
+        };
+        at.entry(key).or_default().push(Counter {
+            nation: q.nation.clone(),
+            label: q.number.to_string(),
+            boat: true,
+        });
+    }
+    let _ = write!(s, r#"<g font-size="10.5" text-anchor="middle">"#);
+    for (key, units) in &at {
+        let base = if let Some(p) = key.strip_prefix("p:") {
+            anchor_p.get(p).map(|&(x, y)| (x, y + 9.0))
+        } else {
+            key.strip_prefix("z:")
+                .and_then(|z| anchor_z.get(z))
+                .map(|&(x, y)| (x, y + 9.0))
+        };
+        let Some((x0, y0)) = base else { continue };
+        let rows: Vec<&[Counter]> = units.chunks(4).collect();
+        for (r, row) in rows.iter().enumerate() {
+            let widths: Vec<f64> = row.iter().map(|u| text_w(&u.label, 10.5) + 8.0).collect();
+            let total: f64 = widths.iter().sum::<f64>() + 2.0 * (row.len() as f64 - 1.0);
+            let mut x = x0 - total / 2.0;
+            let y = y0 + r as f64 * 15.0;
+            for (u, w) in row.iter().zip(&widths) {
+                let col = nation_strong(&u.nation);
+                if u.boat {
+                    let _ = write!(
+                        s,
+                        r##"<path d="M{:.1},{y:.1}L{:.1},{y:.1}L{:.1},{:.1}L{:.1},{:.1}Z" fill="{col}" stroke="#0b2a40" stroke-width="1"/>"##,
+                        x - 2.0,
+                        x + w + 2.0,
+                        x + w - 2.0,
+                        y + 13.0,
+                        x + 2.0,
+                        y + 13.0
+                    );
+                } else {
+                    let _ = write!(
+                        s,
+                        r##"<rect x="{x:.1}" y="{y:.1}" width="{w:.1}" height="13" rx="2" fill="{col}" stroke="#111" stroke-width="0.9"/>"##
+                    );
+                }
+                let _ = write!(
+                    s,
+                    r#"<text x="{:.1}" y="{:.1}" fill="{}">{}</text>"#,
+                    x + w / 2.0,
+                    y + 10.0,
+                    on(col),
+                    esc(&u.label)
+                );
+                x += w + 2.0;
+            }
+        }
+    }
+    s.push_str("</g>");
+
+    // Battles and sieges of this phase.
+    for m in &scene.marks {
+        let Some((x, y)) = anchor(&m.place) else { continue };
+        let c = (x - 16.0, y - 12.0);
+        let d = match m.kind {
+            MarkKind::Battle => burst(c, 10.0),
+            MarkKind::Siege => tower(c, 13.0),
+        };
+        let fill = if m.kind == MarkKind::Battle {
+            "#e02020"
+        } else {
+            "#6b3a1e"
+        };
+        let _ = write!(s, r##"<path d="{d}" fill="{fill}" stroke="#fff" stroke-width="1.5"/>"##);
+    }
+
+    title(&mut s, scene, width);
+    legend(&mut s, scene, width, TITLE_H + proj.height);
+    s.push_str("</svg>\n");
+    Ok(s)
+}
+
+struct Counter {
+    nation: Nation,
+    label: String,
+    boat: bool,
+}
+
+fn title(s: &mut String, scene: &Scene<'_>, width: f64) {
+    let who = match scene.viewer {
+        Some(p) => format!("as {} sees it", p.name()),
+        None => "the moderator's map (everything)".to_string(),
+    };
+    let what = if scene.after_phase {
+        format!(
+            "after this phase: {} move(s), {} battle(s), {} siege(s)",
+            scene.moves.len(),
+            scene.marks.iter().filter(|m| m.kind == MarkKind::Battle).count(),
+            scene.marks.iter().filter(|m| m.kind == MarkKind::Siege).count(),
+        )
+    } else {
+        "the position as the phase opens".to_string()
+    };
+    let _ = write!(
+        s,
+        r##"<rect width="{width:.0}" height="{TITLE_H}" fill="#22303c"/><text x="16" y="31" font-size="22" fill="#ffffff">{} · {} · {}</text><text x="{:.0}" y="31" font-size="15" fill="#c9d6e0" text-anchor="end">{}</text>"##,
+        esc(&format!("Empereur {}", scene.game)),
+        esc(&scene.phase),
+        esc(&who),
+        width - 16.0,
+        esc(&what),
+    );
+}
+
+fn legend(s: &mut String, scene: &Scene<'_>, width: f64, top: f64) {
+    let _ = write!(
+        s,
+        r##"<rect x="0" y="{top:.1}" width="{width:.0}" height="{LEGEND_H}" fill="{PAPER}" stroke="#22303c" stroke-width="2"/><g font-size="14" fill="{INK}">"##
+    );
+    // Row 1: who controls what.
+    let mut x = 16.0;
+    let y = top + 26.0;
+    let _ = write!(s, r#"<text x="{x}" y="{:.1}">Controller:</text>"#, y + 5.0);
+    x += 92.0;
+    let swatch = |s: &mut String, x: &mut f64, fill: &str, label: &str| {
+        let _ = write!(
+            s,
+            r##"<rect x="{:.1}" y="{:.1}" width="22" height="15" fill="{fill}" stroke="#6d6a60"/><text x="{:.1}" y="{:.1}">{}</text>"##,
+            *x,
+            y - 7.0,
+            *x + 28.0,
+            y + 5.0,
+            esc(label)
+        );
+        *x += 36.0 + text_w(label, 14.0);
+    };
+    for p in PowerId::ALL {
+        swatch(s, &mut x, colours(p).0, p.name());
+    }
+    swatch(s, &mut x, MINOR_FILL, "minor power");
+    swatch(s, &mut x, NEUTRAL_FILL, "uncontrolled");
+    let _ = x;
+
+    // Row 2: symbols.
+    let y = top + 62.0;
+    let mut x = 16.0;
+    let _ = write!(
+        s,
+        r##"<path d="{}" fill="#c0392b"/><text x="{:.1}" y="{:.1}">capital</text>"##,
+        star((x + 7.0, y), 7.0),
+        x + 20.0,
+        y + 5.0
+    );
+    x += 86.0;
+    let _ = write!(
+        s,
+        r##"<circle cx="{:.1}" cy="{y:.1}" r="3.5" fill="#fff" stroke="#123f63" stroke-width="2"/><text x="{:.1}" y="{:.1}">port</text>"##,
+        x + 5.0,
+        x + 16.0,
+        y + 5.0
+    );
+    x += 64.0;
+    let _ = write!(
+        s,
+        r##"<path d="M{:.1},{y:.1}L{:.1},{y:.1}" stroke="#123f63" stroke-width="1.6" stroke-dasharray="5 3"/><path d="{}{}" fill="#123f63"/><text x="{:.1}" y="{:.1}">crossing arrow</text>"##,
+        x + 8.0,
+        x + 40.0,
+        head((x + 46.0, y), (1.0, 0.0), 8.0),
+        head((x + 2.0, y), (-1.0, 0.0), 8.0),
+        x + 54.0,
+        y + 5.0
+    );
+    x += 176.0;
+    let _ = write!(
+        s,
+        r##"<path d="M{:.1},{y:.1}L{:.1},{y:.1}" stroke="#7fa6c2" stroke-width="1.5" stroke-dasharray="6 4"/><text x="{:.1}" y="{:.1}">sea zone border</text>"##,
+        x,
+        x + 34.0,
+        x + 42.0,
+        y + 5.0
+    );
+    x += 168.0;
+    let own = match scene.viewer {
+        Some(p) => format!("corps 3 with 4 divisions (strength: {}'s own only)", p.name()),
+        None => "corps 3 with 4 divisions".to_string(),
+    };
+    let _ = write!(
+        s,
+        r##"<rect x="{x:.1}" y="{:.1}" width="28" height="14" rx="2" fill="#555" stroke="#111"/><text x="{:.1}" y="{:.1}" fill="#fff" font-size="11" text-anchor="middle">3·4</text><text x="{:.1}" y="{:.1}">{}</text>"##,
+        y - 7.0,
+        x + 14.0,
+        y + 4.0,
+        x + 36.0,
+        y + 5.0,
+        esc(&own)
+    );
+    x += 50.0 + text_w(&own, 14.0);
+    let _ = write!(
+        s,
+        r##"<path d="M{:.1},{:.1}L{:.1},{:.1}L{:.1},{:.1}L{:.1},{:.1}Z" fill="#555" stroke="#0b2a40"/><text x="{:.1}" y="{:.1}" fill="#fff" font-size="11" text-anchor="middle">2</text><text x="{:.1}" y="{:.1}">squadron 2</text>"##,
+        x - 2.0,
+        y - 7.0,
+        x + 22.0,
+        y - 7.0,
+        x + 18.0,
+        y + 7.0,
+        x + 2.0,
+        y + 7.0,
+        x + 10.0,
+        y + 4.0,
+        x + 30.0,
+        y + 5.0
+    );
+
+    // Row 3: this phase.
+    let y = top + 98.0;
+    let mut x = 16.0;
+    let _ = write!(
+        s,
+        r##"<path d="M{:.1},{y:.1}L{:.1},{y:.1}" stroke="#555" stroke-width="3.5"/><path d="{}" fill="#555"/><text x="{:.1}" y="{:.1}">a move this phase (mover's colour)</text>"##,
+        x,
+        x + 30.0,
+        head((x + 42.0, y), (1.0, 0.0), 13.0),
+        x + 50.0,
+        y + 5.0
+    );
+    x += 330.0;
+    let _ = write!(
+        s,
+        r##"<path d="{}" fill="#e02020"/><text x="{:.1}" y="{:.1}">battle</text>"##,
+        burst((x + 9.0, y), 10.0),
+        x + 24.0,
+        y + 5.0
+    );
+    x += 90.0;
+    let _ = write!(
+        s,
+        r##"<path d="{}" fill="#6b3a1e"/><text x="{:.1}" y="{:.1}">siege</text>"##,
+        tower((x + 7.0, y), 13.0),
+        x + 22.0,
+        y + 5.0
+    );
+    x += 80.0;
+    let _ = write!(
+        s,
+        r##"<text x="{x:.1}" y="{:.1}" fill="#555">Shapes are drawn from the scenario's positions, not traced from the printed map.</text>"##,
+        y + 5.0
+    );
+    s.push_str("</g>");
+}
