@@ -157,7 +157,7 @@ fn queue_report(
                     .map(|(p, e)| format!("{}: {e}", p.id()))
                     .collect(),
                 dice_log,
-                pictures: before.as_ref().map(|b| (&scenario, b)),
+                pictures: before.as_ref().map(|b| (&*scenario, b)),
             };
             // Proposals pending in the phase the entry opened, if it is
             // still open (those of the resolved phase were answered in it).
