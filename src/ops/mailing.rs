@@ -128,6 +128,7 @@ fn queue_report(
     dir: &GameDir,
     templates: &Templates,
     config: &GameConfig,
+    scenario: &crate::scenario::Scenario,
     e: &EntryMail,
     to: &Recipients,
     now: DateTime<Utc>,
@@ -142,9 +143,8 @@ fn queue_report(
             let entropy: history::EntropyFile = read_toml(&edir.join("entropy.toml")).unwrap_or_default();
             let seed = store::read_text(&edir.join("seed")).ok().map(|s| s.trim().to_string());
             let dice_log = std::fs::read(edir.join("dice.toml")).ok();
-            // the map pictures: the scenario and the state the phase left
-            let scenario = dir.load_scenario(config)?;
-            let before = super::map::resolution(dir, &e.name)?.map(|l| l.before);
+            // the map pictures draw this phase's moves from the state it started from
+            let before = read_state(&edir.join("state-before.toml"))?;
             let r = compose::Resolved {
                 phase: e.rec.phase.to_string(),
                 entry: e.name.clone(),
@@ -157,7 +157,7 @@ fn queue_report(
                     .map(|(p, e)| format!("{}: {e}", p.id()))
                     .collect(),
                 dice_log,
-                pictures: before.as_ref().map(|b| (&*scenario, b)),
+                pictures: Some((scenario, &before)),
             };
             // Proposals pending in the phase the entry opened, if it is
             // still open (those of the resolved phase were answered in it).
@@ -361,7 +361,7 @@ pub fn mail_pending(dir: &GameDir, templates: &Templates, now: DateTime<Utc>) ->
                 only: Some(report_todo.clone()),
                 ..Recipients::default()
             };
-            for (who, id) in queue_report(dir, templates, &config, &e, &to, now)? {
+            for (who, id) in queue_report(dir, templates, &config, &scenario, &e, &to, now)? {
                 out.messages.push(("report".into(), name.clone(), who, id));
             }
             // Marked for everyone asked, so an entry kind with no report
@@ -564,7 +564,7 @@ fn resend_parts(
         Some(name) => {
             let e = read_entry_mail(dir, &name)?;
             if report {
-                ids.extend(queue_report(dir, &templates, &config, &e, &to, now)?);
+                ids.extend(queue_report(dir, &templates, &config, &scenario, &e, &to, now)?);
             }
             if opening
                 && let (Some(after), Some(_)) = (&e.after, e.rec.next_phase)

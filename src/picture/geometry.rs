@@ -4,7 +4,9 @@
 //! and the coasts fall out of the data. A province with a traced polygon
 //! is drawn with it instead of its cell.
 
+use super::Memo;
 use crate::map::{LonLat, Map};
+use std::sync::Arc;
 
 /// A point on the page, in pixels.
 pub type Pt = (f64, f64);
@@ -102,7 +104,25 @@ pub struct Regions {
 }
 
 impl Regions {
-    pub fn new(map: &Map, proj: &Projection) -> Regions {
+    /// The regions of `map` on the page. Every picture of a game draws the
+    /// same regions, so they are computed once per process for each set of
+    /// sites and frame (compared exactly, so a changed map never reuses a
+    /// stale cell).
+    pub fn new(map: &Map, proj: &Projection) -> Arc<Regions> {
+        type Key = (Vec<(Site, Pt)>, [Pt; 4]);
+        static CACHE: Memo<Key, Arc<Regions>> = Memo::new();
+        let made: Result<_, std::convert::Infallible> = CACHE.get_or(Regions::sites(map, proj), |(sites, frame)| {
+            Ok(Arc::new(Regions {
+                sites: sites.clone(),
+                cells: (0..sites.len()).map(|i| voronoi_cell(sites, i, frame)).collect(),
+            }))
+        });
+        match made {
+            Ok(r) => r,
+        }
+    }
+
+    fn sites(map: &Map, proj: &Projection) -> (Vec<(Site, Pt)>, [Pt; 4]) {
         let mut sites: Vec<(Site, Pt)> = Vec::new();
         for (i, p) in map.provinces.iter().enumerate() {
             if let Some(pos) = p.pos {
@@ -120,8 +140,7 @@ impl Regions {
             (proj.width, proj.top + proj.height),
             (0.0, proj.top + proj.height),
         ];
-        let cells = (0..sites.len()).map(|i| voronoi_cell(&sites, i, &frame)).collect();
-        Regions { sites, cells }
+        (sites, frame)
     }
 }
 

@@ -18,7 +18,8 @@ use crate::ids::{Nation, PowerId};
 use crate::rules::{Kind, Outcome};
 use crate::scenario::Scenario;
 use crate::state::{Location, State};
-use std::sync::{Arc, OnceLock};
+use resvg::tiny_skia::Pixmap;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Width of the pictures in pixels: readable names on a laptop screen.
 pub const WIDTH: u32 = 1600;
@@ -141,12 +142,12 @@ impl<'a> Scene<'a> {
 
     /// The picture as SVG text.
     pub fn svg(&self) -> Result<String, PictureError> {
-        svg::draw(self, WIDTH as f64)
+        Ok(svg::draw(self, WIDTH as f64)?.text)
     }
 
     /// The picture as PNG bytes, `WIDTH` pixels wide.
     pub fn png(&self) -> Result<Vec<u8>, PictureError> {
-        png(&self.svg()?)
+        png_of(&svg::draw(self, WIDTH as f64)?)
     }
 
     /// The file name stem: `map-<phase>-<power>` (`moderator` for all).
@@ -160,11 +161,15 @@ impl<'a> Scene<'a> {
 
     /// The pictures as attachments, the PNG first.
     pub fn files(&self) -> Result<Vec<File>, PictureError> {
-        let svg = self.svg()?;
-        let png = png(&svg)?;
+        let layers = svg::draw(self, WIDTH as f64)?;
+        let png = png_of(&layers)?;
         Ok(vec![
             (format!("{}.png", self.stem()), "image/png", png),
-            (format!("{}.svg", self.stem()), "image/svg+xml", svg.into_bytes()),
+            (
+                format!("{}.svg", self.stem()),
+                "image/svg+xml",
+                layers.text.into_bytes(),
+            ),
         ])
     }
 }
@@ -219,48 +224,133 @@ fn fonts() -> Arc<resvg::usvg::fontdb::Database> {
     .clone()
 }
 
-/// Render SVG text to PNG bytes at its own size, with the shipped font
-/// only (never the machine's).
-pub fn png(svg: &str) -> Result<Vec<u8>, PictureError> {
-    use resvg::{tiny_skia, usvg};
+fn tree(svg: &str) -> Result<resvg::usvg::Tree, PictureError> {
+    use resvg::usvg;
     let opt = usvg::Options {
         font_family: FONT_FAMILY.to_string(),
         fontdb: fonts(),
         ..usvg::Options::default()
     };
-    let tree = usvg::Tree::from_str(svg, &opt).map_err(|e| PictureError::Render(e.to_string()))?;
+    usvg::Tree::from_str(svg, &opt).map_err(|e| PictureError::Render(e.to_string()))
+}
+
+fn canvas(tree: &resvg::usvg::Tree) -> Result<Pixmap, PictureError> {
     let size = tree.size().to_int_size();
-    let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
-        .ok_or_else(|| PictureError::Render("empty picture".into()))?;
-    resvg::render(&tree, tiny_skia::Transform::identity(), &mut pixmap.as_mut());
+    Pixmap::new(size.width(), size.height()).ok_or_else(|| PictureError::Render("empty picture".into()))
+}
+
+fn paint(tree: &resvg::usvg::Tree, pixmap: &mut Pixmap) {
+    resvg::render(tree, resvg::tiny_skia::Transform::identity(), &mut pixmap.as_mut());
+}
+
+/// Render SVG text to PNG bytes at its own size, with the shipped font
+/// only (never the machine's).
+pub fn png(svg: &str) -> Result<Vec<u8>, PictureError> {
+    let tree = tree(svg)?;
+    let mut pixmap = canvas(&tree)?;
+    paint(&tree, &mut pixmap);
     encode_indexed(&pixmap)
+}
+
+/// The PNG of a scene's layers: the same pixels as [`png`] of the whole
+/// SVG (up to rounding on anti-aliased edges), but the overlay every
+/// picture of the map shares (borders, names: most of the text) is
+/// rendered once per process and composited.
+fn png_of(layers: &svg::Layers) -> Result<Vec<u8>, PictureError> {
+    let base = tree(&layers.base())?;
+    let mut pixmap = canvas(&base)?;
+    paint(&base, &mut pixmap);
+    let overlay = overlay(layers.overlay())?;
+    pixmap.draw_pixmap(
+        0,
+        0,
+        Pixmap::as_ref(&overlay),
+        &resvg::tiny_skia::PixmapPaint::default(),
+        resvg::tiny_skia::Transform::identity(),
+        None,
+    );
+    paint(&tree(&layers.top())?, &mut pixmap);
+    encode_indexed(&pixmap)
+}
+
+/// The overlay's pixels, rendered once for each distinct overlay (the
+/// text is the key: a changed map never reuses stale pixels).
+fn overlay(svg: String) -> Result<Arc<Pixmap>, PictureError> {
+    static CACHE: Memo<String, Arc<Pixmap>> = Memo::new();
+    CACHE.get_or(svg, |svg| {
+        let tree = tree(svg)?;
+        let mut pixmap = canvas(&tree)?;
+        paint(&tree, &mut pixmap);
+        Ok(Arc::new(pixmap))
+    })
+}
+
+/// A process-wide memo of the last few values computed, found by an exact
+/// key: a process draws the pictures of one map (or a few, in tests), and
+/// what only the map decides is computed once.
+pub(crate) struct Memo<K, V>(OnceLock<Mutex<Vec<(K, V)>>>);
+
+impl<K: PartialEq, V: Clone> Memo<K, V> {
+    const KEEP: usize = 4;
+
+    pub(crate) const fn new() -> Self {
+        Memo(OnceLock::new())
+    }
+
+    pub(crate) fn get_or<E>(&self, key: K, make: impl FnOnce(&K) -> Result<V, E>) -> Result<V, E> {
+        let cache = self.0.get_or_init(Default::default);
+        if let Ok(c) = cache.lock()
+            && let Some((_, v)) = c.iter().find(|(k, _)| *k == key)
+        {
+            return Ok(v.clone());
+        }
+        let v = make(&key)?;
+        if let Ok(mut c) = cache.lock() {
+            if c.len() >= Self::KEEP {
+                c.remove(0);
+            }
+            c.push((key, v.clone()));
+        }
+        Ok(v)
+    }
 }
 
 /// An indexed PNG: a picture of flat fills with anti-aliased edges fits a
 /// palette of its 256 most common colours (counted in buckets of 5 bits a
 /// channel, each bucket drawn as its mean colour); every other bucket takes
 /// the nearest palette colour. A third of the size of RGB, and quicker than
-/// a general quantizer, which would cost more than the whole picture. Plain
-/// index loops: they run unoptimised in the test builds.
-fn encode_indexed(pixmap: &resvg::tiny_skia::Pixmap) -> Result<Vec<u8>, PictureError> {
+/// a general quantizer, which would cost more than the whole picture.
+///
+/// It works on runs of one colour (flat fills make long runs) and fills
+/// each run's indices at once: plain index loops, because they run
+/// unoptimised in the test builds, where the pictures of every report go
+/// through here.
+fn encode_indexed(pixmap: &Pixmap) -> Result<Vec<u8>, PictureError> {
     const BUCKETS: usize = 1 << 15;
     // The picture is opaque (the paper is painted first), so the
     // premultiplied bytes are the colours.
-    let rgba = pixmap.data();
-    let n = rgba.len() / 4;
-    let mut keys = vec![0u16; n];
+    let (px, _) = pixmap.data().as_chunks::<4>();
+    let n = px.len();
+    // (end of the run, its bucket); a run starts where the last one ended
+    let mut runs: Vec<(u32, u16)> = Vec::with_capacity(n / 8);
     let mut count = vec![0u32; BUCKETS];
     let mut sum = vec![0u64; BUCKETS * 3];
     let mut i = 0;
     while i < n {
-        let (r, g, b) = (rgba[4 * i] as usize, rgba[4 * i + 1] as usize, rgba[4 * i + 2] as usize);
+        let p = px[i];
+        let mut j = i + 1;
+        while j < n && px[j] == p {
+            j += 1;
+        }
+        let (r, g, b) = (p[0] as usize, p[1] as usize, p[2] as usize);
         let k = ((r >> 3) << 10) | ((g >> 3) << 5) | (b >> 3);
-        keys[i] = k as u16;
-        count[k] += 1;
-        sum[3 * k] += r as u64;
-        sum[3 * k + 1] += g as u64;
-        sum[3 * k + 2] += b as u64;
-        i += 1;
+        let len = (j - i) as u64;
+        count[k] += len as u32;
+        sum[3 * k] += r as u64 * len;
+        sum[3 * k + 1] += g as u64 * len;
+        sum[3 * k + 2] += b as u64 * len;
+        runs.push((j as u32, k as u16));
+        i = j;
     }
     let mut used: Vec<usize> = (0..BUCKETS).filter(|&k| count[k] > 0).collect();
     used.sort_by(|a, b| count[*b].cmp(&count[*a]).then(a.cmp(b)));
@@ -293,10 +383,10 @@ fn encode_indexed(pixmap: &resvg::tiny_skia::Pixmap) -> Result<Vec<u8>, PictureE
         index[k] = best as u8;
     }
     let mut data = vec![0u8; n];
-    let mut i = 0;
-    while i < n {
-        data[i] = index[keys[i] as usize];
-        i += 1;
+    let mut from = 0;
+    for &(end, k) in &runs {
+        data[from..end as usize].fill(index[k as usize]);
+        from = end as usize;
     }
     let palette: Vec<u8> = palette.iter().flat_map(|c| c.map(|v| v as u8)).collect();
     let mut out = Vec::new();

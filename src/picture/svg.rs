@@ -143,7 +143,46 @@ fn tower(c: Pt, s: f64) -> String {
     )
 }
 
-pub fn draw(scene: &Scene<'_>, width: f64) -> Result<String, PictureError> {
+/// The SVG of a scene and where its layers start: the base (paper, sea,
+/// regions filled by controller), the overlay that every picture of the
+/// map shares (borders, coasts, crossing arrows, names, capitals, ports)
+/// and the top (this phase's moves, units, marks, title, legend). The PNG
+/// renders the overlay once per process (`super::png_of`).
+pub struct Layers {
+    pub text: String,
+    /// End of the `<svg>` start tag.
+    open_end: usize,
+    /// End of the base, start of the overlay.
+    base_end: usize,
+    /// End of the overlay, start of the top.
+    overlay_end: usize,
+}
+
+const CLOSE: &str = "</svg>\n";
+
+impl Layers {
+    fn part(&self, from: usize, to: usize) -> String {
+        let mut s = String::with_capacity(self.open_end + (to - from) + CLOSE.len());
+        s.push_str(&self.text[..self.open_end]);
+        s.push_str(&self.text[from..to]);
+        s.push_str(CLOSE);
+        s
+    }
+    /// The base alone, as an SVG document.
+    pub fn base(&self) -> String {
+        self.part(self.open_end, self.base_end)
+    }
+    /// The shared overlay alone (transparent elsewhere).
+    pub fn overlay(&self) -> String {
+        self.part(self.base_end, self.overlay_end)
+    }
+    /// The top alone (transparent elsewhere).
+    pub fn top(&self) -> String {
+        self.part(self.overlay_end, self.text.len() - CLOSE.len())
+    }
+}
+
+pub fn draw(scene: &Scene<'_>, width: f64) -> Result<Layers, PictureError> {
     let map = &scene.scenario.map;
     let proj =
         Projection::fit(map, width, TITLE_H).ok_or_else(|| PictureError::NoGeometry(scene.scenario.id.clone()))?;
@@ -158,6 +197,7 @@ pub fn draw(scene: &Scene<'_>, width: f64) -> Result<String, PictureError> {
         s,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="DejaVu Serif" font-weight="bold" font-stretch="condensed">"#
     );
+    let open_end = s.len();
     let _ = write!(s, r#"<rect width="100%" height="100%" fill="{PAPER}"/>"#);
     let _ = write!(
         s,
@@ -233,6 +273,7 @@ pub fn draw(scene: &Scene<'_>, width: f64) -> Result<String, PictureError> {
     for (fill, d) in &by_fill {
         let _ = write!(s, r#"<path d="{d}" fill="{fill}"/>"#);
     }
+    let base_end = s.len();
     let _ = write!(
         s,
         r##"<path d="{sea_borders}" fill="none" stroke="#7fa6c2" stroke-width="1.2" stroke-dasharray="6 4"/>"##
@@ -307,6 +348,8 @@ pub fn draw(scene: &Scene<'_>, width: f64) -> Result<String, PictureError> {
         s,
         r##"<path d="{stars}" fill="#c0392b" stroke="#fff" stroke-width="0.8"/><path d="{ports}" fill="#fff" stroke="#123f63" stroke-width="1.8"/>"##
     );
+
+    let overlay_end = s.len();
 
     // This phase's moves: curved arrows in the mover's colour.
     for m in &scene.moves {
@@ -426,8 +469,13 @@ pub fn draw(scene: &Scene<'_>, width: f64) -> Result<String, PictureError> {
 
     title(&mut s, scene, width);
     legend(&mut s, scene, width, TITLE_H + proj.height);
-    s.push_str("</svg>\n");
-    Ok(s)
+    s.push_str(CLOSE);
+    Ok(Layers {
+        text: s,
+        open_end,
+        base_end,
+        overlay_end,
+    })
 }
 
 struct Counter {
