@@ -1,8 +1,9 @@
 //! Map pictures: the whole 1805 map with 64 corps on it, 1600 px wide, on
-//! one core. Prints the time of each step, the whole picture against the
-//! issue's 100 ms, and a baseline measured in the same run: the SVG text
-//! alone (no rasterising) and an empty canvas of the same size rasterised
-//! and encoded. Run with `cargo bench --bench picture`.
+//! one core. Prints the first picture of a process (regions and shared
+//! overlay computed) and the later ones (reused) against the issue's
+//! 100 ms, the SVG text alone, and a baseline measured in the same run: an
+//! empty canvas of the same size rasterised and encoded. Run with
+//! `nice -n 19 cargo bench --bench picture`.
 #![allow(clippy::disallowed_methods)] // a benchmark reads the clock
 
 use empereur::ids::{Nation, PowerId};
@@ -62,6 +63,11 @@ fn main() {
         "1805-fall-france",
     );
     let corps = scene.state.corps.iter().filter(|c| c.location.is_some()).count();
+    // The first picture of a process also computes the regions and renders
+    // the overlay every picture of the map shares; the later ones reuse them.
+    let t = Instant::now();
+    scene.png().expect("png");
+    let first = t.elapsed().as_secs_f64() * 1000.0;
     let svg = scene.svg().expect("svg");
     let png = picture::png(&svg).expect("png");
     let runs = 15;
@@ -90,12 +96,13 @@ fn main() {
         size.height(),
         png.len() / 1024
     );
-    println!("  whole picture (scene -> SVG -> PNG): {whole:7.1} ms   (issue: <= 100 ms)");
-    println!("  of which SVG text only:               {svg_only:7.1} ms");
-    println!("  of which SVG -> PNG (resvg + encode): {raster:7.1} ms");
+    println!("  first picture of a process:           {first:7.1} ms   (issue: <= 100 ms)");
+    println!("  each later picture (scene -> PNG):    {whole:7.1} ms   (issue: <= 100 ms)");
+    println!("  the SVG text only:                    {svg_only:7.1} ms");
+    println!("  the whole SVG -> PNG, nothing reused: {raster:7.1} ms");
     println!("  baseline, empty canvas -> PNG:        {baseline:7.1} ms");
     println!(
-        "  ratio whole / empty canvas:           {:7.1}x   (the machine's load cancels out of the ratio)",
+        "  ratio later picture / empty canvas:    {:7.1}x   (the machine's load cancels out of the ratio)",
         whole / baseline
     );
 }

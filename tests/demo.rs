@@ -59,6 +59,28 @@ fn the_demo_plays_a_season_and_its_game_verifies() {
         );
     }
 
+    // Every power's and the moderator's mail carried a map picture (the
+    // demo writes the attachments it mailed), and the demo says where.
+    let pictures = t.path().join("pictures").join("report");
+    for who in [
+        "moderator",
+        "france",
+        "britain",
+        "russia",
+        "austria",
+        "prussia",
+        "spain",
+        "ottoman",
+    ] {
+        let png = pictures.join(format!("map-1805-fall-france-{who}.png"));
+        let bytes = fs::read(&png).unwrap_or_else(|e| panic!("{}: {e}\n{out}", png.display()));
+        assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "{} is no PNG", png.display());
+        assert!(bytes.len() <= 400 * 1024, "{}: {} bytes", png.display(), bytes.len());
+        assert!(png.with_extension("svg").is_file(), "no SVG beside {}", png.display());
+    }
+    let france = pictures.join("map-1805-fall-france-france.png");
+    assert!(out.contains(&france.display().to_string()), "{out}");
+
     let (code, out) = run(&["verify", "--game"], &game);
     assert_eq!(code, 0, "{out}");
     // The seeds are fresh each run, so the number of rolls may vary.

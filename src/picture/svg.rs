@@ -144,9 +144,9 @@ fn tower(c: Pt, s: f64) -> String {
 }
 
 /// The SVG of a scene and where its layers start: the base (paper, sea,
-/// regions filled by controller), the overlay that every picture of the
+/// regions filled by controller, this phase's moves), the overlay that every picture of the
 /// map shares (borders, coasts, crossing arrows, names, capitals, ports)
-/// and the top (this phase's moves, units, marks, title, legend). The PNG
+/// and the top (units, battles and sieges, title, legend). The PNG
 /// renders the overlay once per process (`super::png_of`).
 pub struct Layers {
     pub text: String,
@@ -273,6 +273,32 @@ pub fn draw(scene: &Scene<'_>, width: f64) -> Result<Layers, PictureError> {
     for (fill, d) in &by_fill {
         let _ = write!(s, r#"<path d="{d}" fill="{fill}"/>"#);
     }
+    // This phase's moves: curved arrows in the mover's colour, under the
+    // borders and names (their halo keeps the names readable) and the units.
+    for m in &scene.moves {
+        let (Some(a), Some(b)) = (anchor(&m.from), anchor(&m.to)) else {
+            continue;
+        };
+        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+        let len = (dx * dx + dy * dy).sqrt();
+        if len < 1.0 {
+            continue;
+        }
+        let (ux, uy) = (dx / len, dy / len);
+        let (a2, b2) = ((a.0 + ux * 8.0, a.1 + uy * 8.0), (b.0 - ux * 12.0, b.1 - uy * 12.0));
+        let c = (
+            (a2.0 + b2.0) / 2.0 - uy * len * 0.15,
+            (a2.1 + b2.1) / 2.0 + ux * len * 0.15,
+        );
+        let col = nation_strong(&m.nation);
+        let d = format!("M{:.1},{:.1}Q{:.1},{:.1} {:.1},{:.1}", a2.0, a2.1, c.0, c.1, b2.0, b2.1);
+        let h = head(b2, (b2.0 - c.0, b2.1 - c.1), 13.0);
+        let _ = write!(
+            s,
+            r##"<path d="{d}" fill="none" stroke="#ffffff" stroke-width="6.5" stroke-linecap="round"/><path d="{d}" fill="none" stroke="{col}" stroke-width="3.5" stroke-linecap="round"/><path d="{h}" fill="{col}" stroke="#ffffff" stroke-width="1.2"/>"##
+        );
+    }
+
     let base_end = s.len();
     let _ = write!(
         s,
@@ -350,31 +376,6 @@ pub fn draw(scene: &Scene<'_>, width: f64) -> Result<Layers, PictureError> {
     );
 
     let overlay_end = s.len();
-
-    // This phase's moves: curved arrows in the mover's colour.
-    for m in &scene.moves {
-        let (Some(a), Some(b)) = (anchor(&m.from), anchor(&m.to)) else {
-            continue;
-        };
-        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
-        let len = (dx * dx + dy * dy).sqrt();
-        if len < 1.0 {
-            continue;
-        }
-        let (ux, uy) = (dx / len, dy / len);
-        let (a2, b2) = ((a.0 + ux * 8.0, a.1 + uy * 8.0), (b.0 - ux * 12.0, b.1 - uy * 12.0));
-        let c = (
-            (a2.0 + b2.0) / 2.0 - uy * len * 0.15,
-            (a2.1 + b2.1) / 2.0 + ux * len * 0.15,
-        );
-        let col = nation_strong(&m.nation);
-        let d = format!("M{:.1},{:.1}Q{:.1},{:.1} {:.1},{:.1}", a2.0, a2.1, c.0, c.1, b2.0, b2.1);
-        let h = head(b2, (b2.0 - c.0, b2.1 - c.1), 13.0);
-        let _ = write!(
-            s,
-            r##"<path d="{d}" fill="none" stroke="#ffffff" stroke-width="6.5" stroke-linecap="round"/><path d="{d}" fill="none" stroke="{col}" stroke-width="3.5" stroke-linecap="round"/><path d="{h}" fill="{col}" stroke="#ffffff" stroke-width="1.2"/>"##
-        );
-    }
 
     // Units: corps counters under the name, squadrons (boats) below them.
     let mut at: BTreeMap<String, Vec<Counter>> = BTreeMap::new();
