@@ -494,7 +494,13 @@ fn a_player_verifies_the_exported_history_against_their_mailbox() {
 fn verify_names_the_resolutions_whose_dice_the_moderator_could_foresee() {
     let (_t, g) = new_game();
     let quiet = resolve(&g, None);
-    submit(&g, PowerId::Prussia, "mail:eve@example.org", "2026-01-01T10:00:00Z", None);
+    submit(
+        &g,
+        PowerId::Prussia,
+        "mail:eve@example.org",
+        "2026-01-01T10:00:00Z",
+        None,
+    );
     let mailed = resolve(&g, None);
     let manual = resolve(&g, Some("3,0,6"));
     let r = empereur::ops::verify::verify_game(&GameDir::new(&g), &Default::default()).unwrap();

@@ -225,15 +225,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
             svg,
             png,
             ..
-        } => {
-            if svg.is_none() && png.is_none() {
-                anyhow::bail!("map --game draws a picture: give --svg FILE or --png FILE (or both)");
-            }
-            for f in ops::map::picture(&game, power.as_deref(), svg.as_deref(), png.as_deref())? {
-                println!("{}", f.display());
-            }
-            Ok(ops::Done::Yes)
-        }
+        } => ops::map::draw(&game, power.as_deref(), svg.as_deref(), png.as_deref()),
         Command::Map { scenario, format, .. } => ops::map::run(&scenario, format),
         Command::Scenario(ScenarioCmd::Check { dir }) => ops::scenario_check(&dir),
         Command::New {

@@ -135,7 +135,19 @@ pub fn resolution(dir: &crate::store::GameDir, entry: &str) -> Result<Option<Las
     }))
 }
 
-/// `empereur map --game DIR [--power P] --svg FILE | --png FILE`: the
+/// `empereur map --game DIR [--power P] --svg FILE | --png FILE`: write
+/// the picture and print the files written.
+pub fn draw(game: &Path, power: Option<&str>, svg: Option<&Path>, png: Option<&Path>) -> Result<Done> {
+    if svg.is_none() && png.is_none() {
+        anyhow::bail!("map --game draws a picture: give --svg FILE or --png FILE (or both)");
+    }
+    for f in picture(game, power, svg, png)? {
+        crate::outln!("{}", f.display())?;
+    }
+    Ok(Done::Yes)
+}
+
+/// The game's map as a picture, written to the files given: the
 /// game's map now, as `power` (or the moderator) sees it, with the moves,
 /// battles and sieges of the last resolution. Returns the files written.
 pub fn picture(game: &Path, power: Option<&str>, svg: Option<&Path>, png: Option<&Path>) -> Result<Vec<PathBuf>> {
