@@ -154,6 +154,24 @@ fn status_help_and_orders_are_answered_in_the_acknowledgement_and_store_nothing(
     assert!(!body.contains("NO  STATUS"), "a command is no rejected order: {body}");
     // None of them is an order: nothing stored, France is not in.
     assert!(submission::load_all(&GameDir::new(&game)).unwrap().is_empty());
+    let journal = std::fs::read_to_string(GameDir::new(&game).journal()).unwrap();
+    for c in ["STATUS", "HELP", "ORDERS"] {
+        assert!(journal.contains(&format!("france asked {c}\n")), "{journal}");
+    }
+    // A mail with neither orders that count nor commands is still empty.
+    let (v, _) = send(
+        &game,
+        "france@demo.example.org",
+        "s2",
+        &text("france", "austerlitz", "WAIT"),
+    );
+    assert_eq!(
+        v,
+        Verdict::Empty {
+            power: PowerId::France,
+            rejected: 1
+        }
+    );
 }
 
 #[test]
@@ -371,6 +389,7 @@ fn set_password_changes_it_and_the_address_on_record_is_copied() {
     let journal = std::fs::read_to_string(GameDir::new(&game).journal()).unwrap();
     assert!(journal.contains("france changed its password by mail"));
     assert!(!journal.contains("marengo"));
+    assert!(journal.contains("france asked SET PASSWORD [hidden]"), "{journal}");
 }
 
 #[test]
