@@ -171,7 +171,21 @@ fn status_help_and_orders_are_answered_in_the_acknowledgement_and_store_nothing(
             power: PowerId::France,
             rejected: 1
         }
+    ); // Nor is a mail of header lines alone: nothing was asked.
+    let (v, mails) = send(
+        &game,
+        "france@demo.example.org",
+        "s3",
+        &text("france", "austerlitz", ""),
     );
+    assert_eq!(
+        v,
+        Verdict::Empty {
+            power: PowerId::France,
+            rejected: 0
+        }
+    );
+    assert!(ack(&mails).body.contains("NOTHING was stored"));
 }
 
 #[test]
