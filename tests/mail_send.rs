@@ -274,3 +274,121 @@ fn the_sendmail_transport_pipes_the_message_with_its_envelope() {
     assert!(msg.contains("Subject: test e5"), "{msg}");
     assert!(g.sent().join("e5.eml").exists());
 }
+
+/// A loopback SMTP server that refuses `refuse` at RCPT with a 550 and
+/// takes everything else; it counts the RCPT commands it refused.
+fn refusing_server(refuse: &'static str) -> (u16, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::io::{BufRead, BufReader, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let refused = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let count = refused.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { return };
+            let mut out = stream.try_clone().unwrap();
+            let mut lines = BufReader::new(stream);
+            let _ = out.write_all(b"220 fake ESMTP\r\n");
+            let mut data = false;
+            let mut line = String::new();
+            while lines.read_line(&mut line).is_ok_and(|n| n > 0) {
+                let cmd = line.trim_end().to_ascii_uppercase();
+                let reply: &[u8] = if data {
+                    if cmd == "." {
+                        data = false;
+                        b"250 queued\r\n"
+                    } else {
+                        b""
+                    }
+                } else if cmd.starts_with("EHLO") || cmd.starts_with("HELO") {
+                    b"250 fake\r\n"
+                } else if cmd.starts_with("RCPT") && cmd.contains(&refuse.to_ascii_uppercase()) {
+                    count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    b"550 5.1.1 no such user\r\n"
+                } else if cmd == "DATA" {
+                    data = true;
+                    b"354 go on\r\n"
+                } else if cmd == "QUIT" {
+                    let _ = out.write_all(b"221 bye\r\n");
+                    break;
+                } else {
+                    b"250 ok\r\n"
+                };
+                let _ = out.write_all(reply);
+                line.clear();
+            }
+        }
+    });
+    (port, refused)
+}
+
+// A permanent refusal (5xx) is held, not retried on every run and not
+// lost; the moderator is told once; `send --release` sends it again.
+#[test]
+fn a_permanent_refusal_is_held_the_moderator_told_and_release_sends_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = game(tmp.path());
+    let g = GameDir::new(&dir);
+    for id in outbox::queued(&g).unwrap() {
+        std::fs::remove_file(outbox::eml_path(&g, &id)).unwrap();
+        std::fs::remove_file(outbox::env_path(&g, &id)).unwrap();
+    }
+    outbox::queue(&g, &mail("r5")).unwrap();
+    let (port, refused) = refusing_server("ann@example.org");
+    let cfg = Transport::Smtp(SmtpConfig {
+        host: "127.0.0.1".into(),
+        port: Some(port),
+        security: Security::Plain,
+        user: None,
+        password_env: None,
+        password_file: None,
+        ca_file: None,
+        tls_name: None,
+        timeout_secs: Some(5),
+    });
+    let s = transport::sender(&g, &cfg).unwrap();
+    let d = transport::send_all(&g, Some(&s), &[], now()).unwrap();
+    assert!(
+        matches!(&d[0], Delivery::Refused { id, error } if id == "r5" && error.contains("550")),
+        "{d:?}"
+    );
+    assert_eq!(refused.load(std::sync::atomic::Ordering::SeqCst), 1);
+    let env = outbox::read_envelope(&outbox::env_path(&g, "r5")).unwrap();
+    assert!(env.refused.as_deref().is_some_and(|e| e.contains("550")), "{env:?}");
+    assert!(outbox::eml_path(&g, "r5").exists(), "kept in the outbox");
+    // The moderator's note is queued beside it, and goes out.
+    let queued = outbox::queued(&g).unwrap();
+    assert_eq!(queued.len(), 2, "{queued:?}");
+    let note = queued.iter().find(|id| *id != "r5").unwrap().clone();
+    let text = std::fs::read_to_string(outbox::eml_path(&g, &note)).unwrap();
+    assert!(
+        text.contains("gm@demo.example.org") && text.contains("--release r5"),
+        "{text}"
+    );
+    // Later runs neither retry it nor tell the moderator again.
+    for _ in 0..3 {
+        let d = transport::send_all(&g, Some(&s), &[], now()).unwrap();
+        assert!(
+            d.iter()
+                .any(|x| matches!(x, Delivery::Refused { id, .. } if id == "r5")),
+            "{d:?}"
+        );
+    }
+    assert_eq!(refused.load(std::sync::atomic::Ordering::SeqCst), 1, "not retried");
+    assert_eq!(
+        outbox::queued(&g).unwrap(),
+        vec!["r5".to_string()],
+        "the note went once"
+    );
+    let journal = std::fs::read_to_string(g.journal()).unwrap();
+    assert_eq!(
+        journal.matches("r5 to ann@example.org refused for good").count(),
+        1,
+        "{journal}"
+    );
+    // Released (the address fixed on the server's side): sent.
+    let file = transport::sender(&g, &Transport::default()).unwrap();
+    let d = transport::send_all(&g, Some(&file), &["r5".into()], now()).unwrap();
+    assert!(matches!(&d[0], Delivery::Sent { id, .. } if id == "r5"), "{d:?}");
+    assert!(g.sent().join("r5.eml").exists());
+}

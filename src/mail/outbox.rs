@@ -85,6 +85,9 @@ pub struct Envelope {
     /// between, and the message is held rather than sent twice.
     #[serde(default)]
     pub sending: bool,
+    /// A permanent refusal (SMTP 5xx): held until `send --release`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
     /// When the server accepted it (in `sent/`).
     #[serde(default)]
     pub sent: Option<String>,

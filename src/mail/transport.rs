@@ -104,20 +104,22 @@ fn smtp(dir: &GameDir, s: &SmtpConfig) -> Result<lettre::SmtpTransport> {
 }
 
 impl Sender {
-    fn send_raw(&self, env: &LettreEnvelope, bytes: &[u8]) -> Result<String, String> {
+    /// The server's reply, or (what went wrong, whether the refusal is
+    /// permanent: an SMTP 5xx, which sending again will not change).
+    fn send_raw(&self, env: &LettreEnvelope, bytes: &[u8]) -> Result<String, (String, bool)> {
         match self {
             Sender::File(t, path) => t
                 .send_raw(env, bytes)
                 .map(|id| format!("written to {}/{id}.eml", path.display()))
-                .map_err(|e| e.to_string()),
+                .map_err(|e| (e.to_string(), false)),
             Sender::Sendmail(t) => t
                 .send_raw(env, bytes)
                 .map(|_| "sendmail ok".into())
-                .map_err(|e| e.to_string()),
+                .map_err(|e| (e.to_string(), false)),
             Sender::Smtp(t) => t
                 .send_raw(env, bytes)
                 .map(|r| format!("{} {}", r.code(), r.message().collect::<Vec<_>>().join(" ")))
-                .map_err(|e| e.to_string()),
+                .map_err(|e| (e.to_string(), e.is_permanent())),
         }
     }
 }
@@ -136,6 +138,12 @@ pub enum Delivery {
     /// Interrupted by a crash during an earlier send: held.
     Held {
         id: String,
+    },
+    /// Refused for good by the server (SMTP 5xx), now or on an earlier
+    /// send: held until `send --release`, never retried on its own.
+    Refused {
+        id: String,
+        error: String,
     },
     /// `--dry-run`: would be sent.
     WouldSend {
@@ -167,6 +175,15 @@ pub fn send_all(
             });
             continue;
         };
+        if let Some(error) = &env.refused
+            && !release.contains(&id)
+        {
+            out.push(Delivery::Refused {
+                id,
+                error: error.clone(),
+            });
+            continue;
+        }
         if env.sending && !release.contains(&id) {
             dir.journal_line(&when, &format!("send: {id} held: an earlier send was interrupted; it may have been delivered (release with send --release {id})"))?;
             out.push(Delivery::Held { id });
@@ -175,6 +192,7 @@ pub fn send_all(
         let bytes = fs::read(outbox::eml_path(dir, &id)).with_context(|| format!("cannot read queued message {id}"))?;
         let lenv = lettre_envelope(&env)?;
         env.sending = true;
+        env.refused = None;
         env.attempts += 1;
         outbox::write_envelope(&env_path, &env)?;
         // Durable before the message leaves: after a power loss it is
@@ -196,7 +214,25 @@ pub fn send_all(
                 dir.journal_line(&when, &format!("send: {id} to {} accepted: {reply}", env.to.join(", ")))?;
                 out.push(Delivery::Sent { id, reply });
             }
-            Err(error) => {
+            Err((error, true)) => {
+                // Held: the same server would refuse it again. The
+                // moderator is told once (unless the refused mail is the
+                // moderator's own: that would only be refused in turn).
+                env.sending = false;
+                env.last_error = Some(error.clone());
+                env.refused = Some(error.clone());
+                outbox::write_envelope(&env_path, &env)?;
+                dir.journal_line(
+                    &when,
+                    &format!(
+                        "send: {id} to {} refused for good, held (release with send --release {id}): {error}",
+                        env.to.join(", ")
+                    ),
+                )?;
+                tell_moderator_refused(dir, &env, &error, now)?;
+                out.push(Delivery::Refused { id, error });
+            }
+            Err((error, false)) => {
                 env.sending = false;
                 env.last_error = Some(error.clone());
                 outbox::write_envelope(&env_path, &env)?;
@@ -213,6 +249,38 @@ pub fn send_all(
         }
     }
     Ok(out)
+}
+
+/// Queue a note to the moderator that `env` was refused for good.
+fn tell_moderator_refused(dir: &GameDir, env: &Envelope, error: &str, now: DateTime<Utc>) -> Result<()> {
+    let Ok(config) = dir.load_config() else {
+        return Ok(());
+    };
+    let moderator = &config.moderator.email;
+    if env.to.iter().any(|t| t.eq_ignore_ascii_case(moderator)) {
+        return Ok(());
+    }
+    let game = &config.game;
+    let body = format!(
+        "The mail server refused a message of game {game} for good:\n\n  to: {}\n  subject: {}\n  server: {}\n\nIt is held in the outbox and will not be retried on its own. Once the\ncause is fixed (an address in game.toml, the server's limits), send it\nagain with\n\n  empereur send --game <game dir> --release {}\n",
+        super::escape::line(&env.to.join(", "), 500),
+        super::escape::line(&env.subject, 300),
+        super::escape::line(error, 500),
+        env.id
+    );
+    let m = outbox::OutMail {
+        id: outbox::stable_id(&["refused", game, &env.id]),
+        from: outbox::Addr::new(Some(&format!("Empereur {game}")), config.mail_address()),
+        to: vec![outbox::Addr::new(Some(&config.moderator.name), moderator)],
+        cc: vec![],
+        subject: format!("Empereur {game}: the mail server refused a message"),
+        in_reply_to: None,
+        body,
+        attachments: vec![],
+        date: now,
+    };
+    outbox::queue(dir, &m)?;
+    Ok(())
 }
 
 fn lettre_envelope(env: &Envelope) -> Result<LettreEnvelope> {

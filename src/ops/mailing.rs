@@ -415,6 +415,9 @@ pub fn deliver(dir: &GameDir, now: DateTime<Utc>) -> Result<(usize, Vec<String>)
             Delivery::Held { id } => attention.push(format!(
                 "message {id} is held: an earlier send was interrupted; check and `empereur send --release {id}`"
             )),
+            Delivery::Refused { id, error } => attention.push(format!(
+                "{id} refused for good by the mail server (held; send --release {id}): {error}"
+            )),
             Delivery::WouldSend { .. } => {}
         }
     }

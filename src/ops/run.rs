@@ -450,6 +450,9 @@ fn run_game_grouped(dir: &GameDir, incoming: &[Source], now: DateTime<Utc>) -> R
             Delivery::Held { id } => report.attention.push(format!(
                 "message {id} is held: an earlier send was interrupted; check and `empereur send --release {id}`"
             )),
+            Delivery::Refused { id, error } => report.attention.push(format!(
+                "{id} refused for good by the mail server (held; send --release {id}): {error}"
+            )),
             Delivery::WouldSend { .. } => {}
         }
     }

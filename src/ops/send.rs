@@ -17,8 +17,9 @@ pub struct SendArgs {
     /// List what would be sent; send nothing.
     #[arg(long)]
     pub dry_run: bool,
-    /// Send a message held because an earlier send was interrupted (it
-    /// may have been delivered once already).
+    /// Send a held message again: one an earlier send was interrupted in
+    /// (it may have been delivered once already) or one the server
+    /// refused for good (5xx).
     #[arg(long)]
     pub release: Vec<String>,
 }
@@ -36,6 +37,10 @@ pub fn run(a: &SendArgs) -> Result<Done> {
             Delivery::Held { id } => {
                 ok = false;
                 crate::outln!("HELD {id}: an earlier send was interrupted; release with --release {id}")?
+            }
+            Delivery::Refused { id, error } => {
+                ok = false;
+                crate::outln!("REFUSED {id}: {error} (held; send again with --release {id})")?
             }
             Delivery::WouldSend { id, to, subject } => {
                 crate::outln!("would send {id} to {}: {subject}", to.join(", "))?
