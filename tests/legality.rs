@@ -419,3 +419,53 @@ fn checking_a_long_file_of_rejected_lines_stays_linear() {
         "2,000 lines took {ratio:.1}x as long as 500 ({large:?} vs {small:?})"
     );
 }
+
+/// France at war with Austria, French corps 1 beside an Austrian province
+/// that no corps holds (its corps taken off the map); that province.
+fn french_corps_beside_an_empty_austrian_province() -> (State, String) {
+    let mut state = state_at("1805-fall-france");
+    state.relations.set_war(PowerId::France, PowerId::Austria, true);
+    let (target, from) = scenario()
+        .map
+        .provinces
+        .iter()
+        .filter(|p| p.owner == empereur::map::Owner::Major(PowerId::Austria) && !p.white)
+        .find_map(|p| {
+            let from = scenario().map.land_neighbours(&p.id).next()?;
+            Some((p.id.clone(), from.to_string()))
+        })
+        .expect("an Austrian province with a land neighbour");
+    for c in state.corps.iter_mut() {
+        if c.location.as_deref() == Some(target.as_str()) || c.location.as_deref() == Some(from.as_str()) {
+            c.location = None;
+        }
+    }
+    let france = empereur::ids::Nation::Major(PowerId::France);
+    state.corps_mut(&france, 1).unwrap().location = Some(from);
+    (state, target)
+}
+
+#[test]
+fn a_siege_of_the_province_a_move_of_the_same_set_enters_is_accepted_by_both() {
+    // The parser refused this against the start-of-phase state.
+    let (state, target) = french_corps_beside_an_empty_austrian_province();
+    let name = &scenario().map.province(&target).unwrap().name;
+    let text = format!("MOVE corps 1 -> {name}\nBESIEGE corps 1 in {name}");
+    let c = check(&state, PowerId::France, &text);
+    assert!(c.all_accepted(), "{:?}", c.diagnostics);
+    let out = resolve(&state, PowerId::France, &c, 5);
+    assert!(out.iter().any(|o| o.kind == Kind::Siege), "{out:?}");
+    assert_agree(&c, &out);
+}
+
+#[test]
+fn a_siege_where_the_corps_will_not_stand_is_refused_by_both() {
+    let (state, target) = french_corps_beside_an_empty_austrian_province();
+    let name = &scenario().map.province(&target).unwrap().name;
+    let c = check(&state, PowerId::France, &format!("BESIEGE corps 1 in {name}"));
+    assert!(!c.all_accepted());
+    assert_eq!(c.diagnostics[0].code, "illegal", "{:?}", c.diagnostics);
+    assert!(c.diagnostics[0].message.contains("is not in"), "{:?}", c.diagnostics);
+    let out = resolve(&state, PowerId::France, &c, 5);
+    assert_agree(&c, &out);
+}

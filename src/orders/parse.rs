@@ -374,47 +374,25 @@ impl<'c, 'a> LineParser<'c, 'a> {
             "besiege" | "siege" => {
                 let units = self.units(cur)?;
                 let corps = self.all_corps(&units)?;
-                let here = self.stack_location(&units);
+                // Where the corps stand when the siege runs (after this
+                // set's moves) is the legality gate's to judge, not the
+                // start-of-phase state's.
                 let province = if cur.eat_any(&["in", "at"]) || !cur.at_end() {
-                    let (p, span) = self.province_arg(cur)?;
-                    if let Some(h) = &here
-                        && *h != p.id
-                    {
-                        self.errs.push(Diagnostic::error(
-                            Problem::NotThere,
-                            format!("the corps stand in {}, not in {}", self.pname(h), p.name),
-                            span,
-                        ));
-                    }
-                    p.id.clone()
+                    self.province_arg(cur)?.0.id.clone()
                 } else {
-                    here.unwrap_or_default()
+                    self.stack_location(&units).unwrap_or_default()
                 };
                 Ok(Order::Besiege { corps, province })
             }
             "garrison" => {
                 let units = self.units(cur)?;
                 let corps = self.one_corps(&units)?;
-                let here = self.stack_location(&units);
+                // As for BESIEGE: the legality gate judges where the corps
+                // stands after this set's moves.
                 let province = if cur.eat_any(&["in", "at"]) || !cur.at_end() {
-                    let (p, span) = self.province_arg(cur)?;
-                    if let Some(h) = &here
-                        && *h != p.id
-                    {
-                        self.errs.push(Diagnostic::error(
-                            Problem::NotThere,
-                            format!(
-                                "{} stands in {}, not in {}",
-                                self.unit_name(&corps),
-                                self.pname(h),
-                                p.name
-                            ),
-                            span,
-                        ));
-                    }
-                    p.id.clone()
+                    self.province_arg(cur)?.0.id.clone()
                 } else {
-                    here.unwrap_or_default()
+                    self.stack_location(&units).unwrap_or_default()
                 };
                 // 3.41: minor divisions cannot be garrisons.
                 if let Some(c) = self.ctx.state.corps(&corps.nation, corps.number)
