@@ -8,6 +8,12 @@
 #   .ci/mailrig.sh test         install, start in a temp dir, run the e2e
 #                               test, stop (always), all under hard timeouts
 #
+# Pipe delivery (docs/mail.md): mail to campaign@rig.test goes through
+# Postfix's pipe(8) to DIR/pipe/empereur ingest --game DIR/pipe/game -,
+# run as nobody, as the docs set it up (EMPEREUR_LOCK_WAIT is 2 s so the
+# locked-game case is quick). The test puts the binary and the game there
+# before it mails that address.
+#
 # Nothing can leave the machine: Postfix listens on loopback ports only,
 # delivers only to the virtual domain rig.test, and every other
 # destination is an error transport. Needs root (Debian/Ubuntu).
@@ -21,6 +27,7 @@ IMAP_PORT=$((PORT_BASE + 43))
 IMAPS_PORT=$((PORT_BASE + 93))
 DOMAIN=rig.test
 USERS="gm france austria"
+PIPE_ADDR=campaign@$DOMAIN
 VUID=$(id -u nobody)
 VGID=$(getent group nogroup | cut -d: -f3)
 
@@ -69,6 +76,11 @@ configure() {
         echo "$u@$DOMAIN:{PLAIN}$u-pw::::::" >> "$d/dovecot/users"
         mkdir -p "$d/vmail/$DOMAIN/$u"/{new,cur,tmp}
     done
+    # Listed so smtpd accepts it; transport_maps sends it to the pipe.
+    echo "$PIPE_ADDR $DOMAIN/campaign/" >> "$d/postfix/vmailbox"
+    echo "$PIPE_ADDR empereur:" > "$d/postfix/transport"
+    mkdir -p "$d/pipe"
+    chmod 755 "$d/pipe"
     chown -R "$VUID:$VGID" "$d/vmail"
     chmod 755 "$d" "$d/vmail"
     cat > "$d/postfix/main.cf" <<CF
@@ -93,6 +105,8 @@ virtual_mailbox_maps = texthash:$d/postfix/vmailbox
 virtual_uid_maps = static:$VUID
 virtual_gid_maps = static:$VGID
 virtual_minimum_uid = 1
+transport_maps = texthash:$d/postfix/transport
+empereur_destination_recipient_limit = 1
 smtpd_relay_restrictions = permit_mynetworks, permit_sasl_authenticated, reject_unauth_destination
 smtpd_tls_cert_file = $d/tls/leaf.pem
 smtpd_tls_key_file = $d/tls/leaf.key
@@ -135,6 +149,8 @@ virtual   unix  - n n - - virtual
 anvil     unix  - - n - 1 anvil
 scache    unix  - - n - 1 scache
 postlog   unix-dgram n - n - 1 postlogd
+empereur  unix  -       n       n       -       1       pipe
+  flags=Rq user=nobody argv=/usr/bin/env EMPEREUR_LOCK_WAIT=2 $d/pipe/empereur ingest --game $d/pipe/game -
 CF
     cat > "$d/dovecot/dovecot.conf" <<CF
 base_dir = $d/dovecot/run
@@ -185,6 +201,8 @@ EMPEREUR_RIG_SMTPS_PORT=$SMTPS_PORT
 EMPEREUR_RIG_IMAP_PORT=$IMAP_PORT
 EMPEREUR_RIG_IMAPS_PORT=$IMAPS_PORT
 EMPEREUR_RIG_CA=$d/tls/ca.pem
+EMPEREUR_RIG_PIPE_ADDR=$PIPE_ADDR
+EMPEREUR_RIG_PIPE_DIR=$d/pipe
 CF
 }
 

@@ -4,7 +4,10 @@
 //! them into the moderator's Maildir, `ingest` reads them, `send` delivers
 //! the acknowledgements over submission (STARTTLS + AUTH), the turn
 //! reports over implicit TLS, and the test reads them back from the
-//! players' Maildirs. Ignored unless run by the rig script, which sets
+//! players' Maildirs. Mail to the rig's game address goes through
+//! Postfix's `pipe(8)` to `empereur ingest --game DIR -`, set up as
+//! docs/mail.md says (exit codes, locked game, mail loops, reply cap).
+//! Ignored unless run by the rig script, which sets
 //! `EMPEREUR_MAIL_RIG` to the rig directory.
 #![allow(clippy::disallowed_methods)] // tests read files, the environment and the clock
 
@@ -442,4 +445,346 @@ fn press_from_one_player_arrives_in_the_others_mailbox() {
         "{body}"
     );
     assert!(!body.contains("austerlitz"), "{body}");
+}
+
+/// Lines Postfix logged for deliveries through the `empereur` pipe(8)
+/// transport, with `status=<what>`.
+fn pipe_log(rig: &Rig, status: &str) -> Vec<String> {
+    let log = std::fs::read_to_string(rig.dir.join("postfix/maillog")).unwrap_or_default();
+    log.lines()
+        .filter(|l| l.contains("relay=empereur") && l.contains(&format!("status={status}")))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Wait up to 30 s until Postfix has logged `n` more pipe deliveries
+/// with `status` than `before`.
+fn wait_pipe(rig: &Rig, status: &str, before: usize, n: usize) -> Vec<String> {
+    let start = Instant::now();
+    loop {
+        let lines = pipe_log(rig, status);
+        if lines.len() >= before + n || start.elapsed() > Duration::from_secs(30) {
+            assert!(
+                lines.len() >= before + n,
+                "{} of {n} pipe deliveries with status={status} after 30 s; maillog:\n{}",
+                lines.len() - before,
+                std::fs::read_to_string(rig.dir.join("postfix/maillog"))
+                    .unwrap_or_default()
+                    .lines()
+                    .rev()
+                    .take(20)
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            );
+            return lines[before..].to_vec();
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Hand a raw message to Postfix's plain SMTP port.
+fn send_raw(rig: &Rig, envelope_from: Option<&str>, to: &str, raw: &str) {
+    let env =
+        lettre::address::Envelope::new(envelope_from.map(|f| f.parse().unwrap()), vec![to.parse().unwrap()]).unwrap();
+    let t = lettre::SmtpTransport::builder_dangerous("127.0.0.1")
+        .port(rig.port("EMPEREUR_RIG_SMTP_PORT"))
+        .timeout(Some(Duration::from_secs(10)))
+        .build();
+    t.send_raw(&env, raw.replace('\n', "\r\n").as_bytes()).unwrap();
+}
+
+/// The pipe runs as nobody (docs/mail.md: `user=` owns the game); what
+/// this test (root) wrote into the game goes back to that user.
+fn give_to_pipe_user(dir: &Path) {
+    let ok = std::process::Command::new("chown")
+        .args(["-R", "nobody:"])
+        .arg(dir)
+        .status()
+        .unwrap();
+    assert!(ok.success());
+}
+
+fn archived(dir: &Path) -> Vec<Vec<u8>> {
+    let inbox = GameDir::new(dir).inbox();
+    ["new", "cur"]
+        .iter()
+        .flat_map(|s| std::fs::read_dir(inbox.join(s)).unwrap())
+        .map(|e| std::fs::read(e.unwrap().path()).unwrap())
+        .collect()
+}
+
+fn from_mailer_daemon(raw: &[u8]) -> bool {
+    let m = parse(raw);
+    m.from()
+        .and_then(|f| f.first())
+        .and_then(|a| a.address())
+        .is_some_and(|a| a.to_ascii_lowercase().starts_with("mailer-daemon"))
+        || mail_parser::MimeHeaders::content_type(&m)
+            .is_some_and(|c| c.ctype() == "multipart" && c.subtype() == Some("report"))
+}
+
+/// Pipe delivery (item 2 of docs/mail.md's set-up, exactly as documented:
+/// Postfix `pipe(8)`, `flags=Rq user=…`) and mail loops, end to end.
+/// - A refused order is answered by the game and delivered by Postfix
+///   (exit 0): the sender gets the game's reply and no bounce.
+/// - A message for a locked game is deferred (exit 75), archived all the
+///   same, and delivered and processed when Postfix retries.
+/// - Twenty automatic mails (vacation replies, bulk, lists, our own
+///   X-Loop, our own address, a delivery report by content, and a real
+///   Postfix bounce) get no reply at all.
+/// - What the game sends carries `X-Loop` and `Auto-Submitted`, and one
+///   address gets at most `max_replies_per_day` replies.
+#[test]
+#[ignore = "needs real mail servers: run .ci/mailrig.sh test"]
+fn pipe_delivery_follows_sysexits_and_automatic_mail_gets_no_reply() {
+    let rig = Rig::from_env();
+    let before = baseline(&rig);
+    let game_addr = rig.env["EMPEREUR_RIG_PIPE_ADDR"].clone();
+    let pipe_dir = PathBuf::from(&rig.env["EMPEREUR_RIG_PIPE_DIR"]);
+    let root = pipe_dir.join("game");
+    if root.exists() {
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+    let bin = pipe_dir.join("empereur");
+    std::fs::copy(env!("CARGO_BIN_EXE_empereur"), &bin).unwrap();
+    let players = empereur::store::players::parse("players", players_toml()).unwrap();
+    ops::new::create_from(
+        &ops::new::NewOptions {
+            dir: root.clone(),
+            scenario: "1805".into(),
+            players: PathBuf::new(),
+            options: vec![],
+            id: Some("demo".into()),
+        },
+        players,
+    )
+    .unwrap();
+    std::fs::write(root.join("smtp-password"), "gm-pw\n").unwrap();
+    set_transport(&root, &rig, Security::Starttls, "EMPEREUR_RIG_SUB_PORT");
+    let g = GameDir::new(&root);
+    let mut cfg = g.load_config().unwrap();
+    cfg.mail.address = Some(game_addr.clone());
+    cfg.mail.max_replies_per_day = Some(3);
+    std::fs::write(g.config(), cfg.to_toml()).unwrap();
+    give_to_pipe_user(&root);
+    let sent0 = pipe_log(&rig, "sent").len();
+    let deferred0 = pipe_log(&rig, "deferred").len();
+    let bounced0 = pipe_log(&rig, "bounced").len();
+    let send = ops::send::SendArgs {
+        game: root.clone(),
+        dry_run: false,
+        release: vec![],
+    };
+    let send_all = || {
+        let out = ops::send::send(&send, Utc::now()).unwrap();
+        assert!(out.iter().all(|d| matches!(d, Delivery::Sent { .. })), "{out:?}");
+        give_to_pipe_user(&root);
+        out.len()
+    };
+
+    // 1. A refused order (wrong password): delivered, answered, no bounce.
+    send_raw(
+        &rig,
+        Some("france@rig.test"),
+        &game_addr,
+        &format!(
+            "From: Napoleon's Player <france@rig.test>\nTo: {game_addr}\nSubject: orders\nMessage-ID: <refused-{}@rig.test>\n\nGAME demo\nPOWER france\nPASSWORD wagram\nMOVE FIRST\nEND\n",
+            Utc::now().timestamp_nanos_opt().unwrap_or(0)
+        ),
+    );
+    wait_pipe(&rig, "sent", sent0, 1);
+    assert_eq!(archived(&root).len(), 1);
+    assert_eq!(send_all(), 1, "the refusal is the answer");
+    let fr = wait_for(&rig, &before, "france", 1);
+    assert!(fr.iter().all(|m| !from_mailer_daemon(m)), "no bounce");
+    let reply = parse(&fr[0]);
+    assert!(
+        flat(&reply.body_text(0).unwrap()).contains("wrong password for France"),
+        "{:?}",
+        reply.body_text(0)
+    );
+    let head = String::from_utf8_lossy(&fr[0]);
+    let head = head.split("\r\n\r\n").next().unwrap();
+    assert!(head.contains(&format!("X-Loop: {game_addr}")), "{head}");
+    assert!(head.contains("Auto-Submitted: auto-replied"), "{head}");
+
+    // 2. A locked game: deferred (75), archived already, delivered on retry.
+    let nonce = format!("locked-{}", Utc::now().timestamp_nanos_opt().unwrap_or(0));
+    let lock = g.lock().unwrap();
+    send_raw(
+        &rig,
+        Some("france@rig.test"),
+        &game_addr,
+        &format!(
+            "From: france@rig.test\nTo: {game_addr}\nSubject: {nonce}\nMessage-ID: <{nonce}@rig.test>\n\nGAME demo\nPOWER france\nPASSWORD austerlitz\nMOVE FIRST\nEND\n"
+        ),
+    );
+    let deferred = wait_pipe(&rig, "deferred", deferred0, 1);
+    assert!(
+        archived(&root)
+            .iter()
+            .any(|m| String::from_utf8_lossy(m).contains(&nonce)),
+        "archived before the lock was needed: {deferred:?}"
+    );
+    assert_eq!(pipe_log(&rig, "sent").len(), sent0 + 1, "not delivered while locked");
+    drop(lock);
+    give_to_pipe_user(&root);
+    let flush = std::process::Command::new("timeout")
+        .args(["20", "postqueue", "-c"])
+        .arg(rig.dir.join("postfix"))
+        .arg("-f")
+        .status()
+        .unwrap();
+    assert!(flush.success());
+    wait_pipe(&rig, "sent", sent0, 2);
+    let journal = std::fs::read_to_string(g.journal()).unwrap();
+    assert!(
+        journal.lines().any(|l| l.contains("accepted") && l.contains("france")),
+        "{journal}"
+    );
+    assert_eq!(send_all(), 1);
+    let fr = wait_for(&rig, &before, "france", 2);
+    assert!(fr.iter().all(|m| !from_mailer_daemon(m)), "no bounce");
+    assert!(
+        fr.iter()
+            .any(|m| flat(&parse(m).body_text(0).unwrap()).contains("Your orders for France in game demo")),
+        "the order that waited is answered"
+    );
+
+    // 3. Mail loops: twenty automatic mails, none answered.
+    let quoted = "> GAME demo\n> POWER france\n> PASSWORD wagram\n> MOVE FIRST\n";
+    let mut auto: Vec<(String, String)> = Vec::new(); // (from, extra headers)
+    for (from, headers) in [
+        (
+            "france@rig.test",
+            "Auto-Submitted: auto-replied\nSubject: Out of Office: orders",
+        ),
+        (
+            "austria@rig.test",
+            "Auto-Submitted: auto-generated\nSubject: Re: orders",
+        ),
+        ("france@rig.test", "Auto-Submitted: auto-notified\nSubject: orders"),
+        ("austria@rig.test", "X-Autoreply: yes\nSubject: Re: orders"),
+        ("france@rig.test", "X-Autorespond: vacation\nSubject: Re: orders"),
+        ("austria@rig.test", "Precedence: bulk\nSubject: orders"),
+        ("france@rig.test", "Precedence: junk\nSubject: orders"),
+        ("austria@rig.test", "Precedence: list\nSubject: orders"),
+        ("france@rig.test", "Precedence: auto_reply\nSubject: orders"),
+        ("austria@rig.test", "List-Id: <diplomacy.rig.test>\nSubject: orders"),
+        (
+            "france@rig.test",
+            "List-Unsubscribe: <mailto:leave@rig.test>\nSubject: orders",
+        ),
+        ("austria@rig.test", "X-Loop: GAMEADDR\nSubject: Re: orders"),
+        // Our X-Loop in capitals is still ours.
+        ("france@rig.test", "X-Loop: UPPERADDR\nSubject: orders"),
+        ("GAMEADDR", "Subject: Re: orders"),
+        (
+            "austria@rig.test",
+            "Subject: Automatic reply: orders\nAuto-Submitted: auto-replied",
+        ),
+        (
+            "france@rig.test",
+            "Subject: Abwesenheitsnotiz\nX-Autoreply: yes\nPrecedence: bulk",
+        ),
+        ("MAILER-DAEMON@rig.test", "Subject: Undelivered Mail Returned to Sender"),
+        ("postmaster@rig.test", "Subject: Delivery Status Notification (Failure)"),
+    ] {
+        let from = from.replace("GAMEADDR", &game_addr);
+        auto.push((
+            from,
+            headers
+                .replace("GAMEADDR", &game_addr)
+                .replace("UPPERADDR", &game_addr.to_uppercase()),
+        ));
+    }
+    for (i, (from, headers)) in auto.iter().enumerate() {
+        send_raw(
+            &rig,
+            Some(from),
+            &game_addr,
+            &format!(
+                "From: {from}\nTo: {game_addr}\nMessage-ID: <auto-{i}-{nonce}@rig.test>\n{headers}\n\nI am away until Monday.\n\n{quoted}"
+            ),
+        );
+    }
+    // A delivery report by its content, from a player's own address.
+    send_raw(
+        &rig,
+        Some("france@rig.test"),
+        &game_addr,
+        &format!(
+            "From: france@rig.test\nTo: {game_addr}\nSubject: orders\nMessage-ID: <dsn-{nonce}@rig.test>\nMIME-Version: 1.0\nContent-Type: multipart/report; report-type=delivery-status; boundary=\"b\"\n\n--b\nContent-Type: text/plain\n\nGAME demo\nPOWER france\nPASSWORD wagram\n--b\nContent-Type: message/delivery-status\n\nReporting-MTA: dns; rig.test\n\nFinal-Recipient: rfc822; x@rig.test\nAction: failed\nStatus: 5.1.1\n--b--\n"
+        ),
+    );
+    // A real bounce made by Postfix: mail from the game's address to a
+    // place the rig cannot deliver comes back to the game as a DSN.
+    // (Through sendmail(1): smtpd would refuse the address at once.)
+    let mut sendmail = std::process::Command::new("timeout")
+        .args(["20", "sendmail", "-C"])
+        .arg(rig.dir.join("postfix"))
+        .args(["-f", &game_addr, "nobody@elsewhere.test"])
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = sendmail.stdin.take().unwrap();
+        write!(
+            stdin,
+            "From: {game_addr}\nTo: nobody@elsewhere.test\nSubject: report\n\nGAME demo\nPOWER france\n"
+        )
+        .unwrap();
+    }
+    assert!(sendmail.wait().unwrap().success());
+    let n_auto = auto.len() + 2;
+    assert_eq!(n_auto, 20);
+    wait_pipe(&rig, "sent", sent0 + 2, n_auto);
+    assert_eq!(pipe_log(&rig, "bounced").len(), bounced0, "the pipe never bounced");
+    assert_eq!(archived(&root).len(), 2 + n_auto, "every automatic mail is archived");
+    assert_eq!(send_all(), 0, "no reply to any automatic mail");
+    let journal = std::fs::read_to_string(g.journal()).unwrap();
+    let ignored: Vec<&str> = journal.lines().filter(|l| l.contains(": not answered (")).collect();
+    assert_eq!(ignored.len(), n_auto, "{journal}");
+    assert!(
+        ignored
+            .iter()
+            .any(|l| l.contains("from mailer-daemon@") && !l.contains(&nonce)),
+        "Postfix's own bounce came back through the pipe: {journal}"
+    );
+    assert!(
+        ignored.iter().any(|l| l.contains("a delivery or read report")),
+        "{journal}"
+    );
+
+    // 4. At most max_replies_per_day (3) replies to one address a day.
+    for i in 0..5 {
+        send_raw(
+            &rig,
+            Some("austria@rig.test"),
+            &game_addr,
+            &format!(
+                "From: austria@rig.test\nTo: {game_addr}\nSubject: orders {i}\nMessage-ID: <cap-{i}-{nonce}@rig.test>\n\nGAME demo\nPOWER austria\nMOVE FIRST\nEND\n"
+            ),
+        );
+    }
+    wait_pipe(&rig, "sent", sent0 + 2 + n_auto, 5);
+    assert_eq!(send_all(), 3, "three replies, then the journal only");
+    wait_for(&rig, &before, "austria", 3);
+    std::thread::sleep(Duration::from_secs(1));
+    let journal = std::fs::read_to_string(g.journal()).unwrap();
+    assert_eq!(
+        journal
+            .lines()
+            .filter(|l| l.contains("replies to that address today already"))
+            .count(),
+        2,
+        "{journal}"
+    );
+    let au = maildir_files(&rig, "austria")
+        .into_iter()
+        .filter(|p| !before["austria"].iter().any(|b| unique(b) == unique(p)))
+        .count();
+    assert_eq!(au, 3, "no fourth reply arrived");
+    assert_eq!(pipe_log(&rig, "bounced").len(), bounced0, "the pipe never bounced");
 }
