@@ -374,8 +374,33 @@ pub fn desertion(scenario: &Scenario, state: &mut State, out: &mut Vec<Outcome>)
 
 /// 3.41: the major power holding every province of a minor power, if one
 /// does.
+///
+/// 2.5: a province where the minor starts with a garrison of conquest of
+/// its own (the Swedish division in Finland) does not count: while that
+/// division stands nobody controls the minor; once it is gone the minor
+/// goes to whoever holds its other provinces, whoever holds that one.
 pub fn conqueror(scenario: &Scenario, state: &State, minor: &str) -> Option<PowerId> {
-    let provs: Vec<&str> = scenario.map.owned_by(minor).map(|p| p.id.as_str()).collect();
+    let own = Nation::Minor(minor.to_string());
+    let start_garrisons = scenario
+        .minors
+        .get(minor)
+        .map(|m| m.garrisons.as_slice())
+        .unwrap_or(&[]);
+    let mut provs = Vec::new();
+    for p in scenario.map.owned_by(minor) {
+        if start_garrisons.contains(&p.id) {
+            // 2.5: "This Division must be eliminated to control" the minor
+            if state
+                .provinces
+                .get(&p.id)
+                .is_some_and(|ps| ps.garrison.as_ref().is_some_and(|g| g.nation == own))
+            {
+                return None;
+            }
+            continue;
+        }
+        provs.push(p.id.as_str());
+    }
     let first = controller(scenario, state, provs.first()?)?;
     provs
         .iter()
@@ -419,6 +444,12 @@ pub fn minor_conquests(scenario: &Scenario, state: &mut State, out: &mut Vec<Out
             )
             .power(c)
             .why("every province of the minor power is held by it (4.21)");
+            for g in scenario.minors.get(&m).map(|s| s.garrisons.as_slice()).unwrap_or(&[]) {
+                // 2.5
+                o = o.why(format!(
+                    "2.5: its garrison of conquest in {g} is gone, so {g} need not be held"
+                ));
+            }
             if let Some(old) = old {
                 o = o.why(format!(
                     "its squadrons and unbuilt forces leave {}; its corps in play stay with {} until destroyed or deserted",

@@ -12,6 +12,7 @@ pub mod economy;
 pub mod embargo;
 pub mod events;
 pub mod legality;
+pub mod npc_surrender;
 pub mod outcome;
 pub mod sequence;
 pub mod victory;
@@ -89,6 +90,8 @@ pub fn roles(_scenario: &Scenario, state: &State) -> Roles {
 /// trigger: the capital held by an enemy, `surrender.toml`), or one the
 /// mover offers with its terms.
 fn surrender_step(scenario: &Scenario, st: &mut State, p: PowerId, theirs: &[OrderLine], out: &mut Vec<Outcome>) {
+    // 5.122: the mover's allied NPCs surrender in its Peace Step
+    npc_surrender::allied_npcs(scenario, st, p, out);
     if let Some(victor) = war::surrender::due(scenario, st, p) {
         let terms = war::surrender::default_terms(scenario);
         out.extend(war::surrender::surrender(scenario, st, p, victor, &terms));
@@ -192,6 +195,7 @@ pub fn resolve(
             war::naval_phase(scenario, &mut st, p, &military, dice, &mut out)?;
             war::land_phase(scenario, &mut st, p, &military, dice, &mut out)?;
             diplomacy::refresh_npcs(&mut st, &mut out);
+            sequence::late_chits(&mut st, p, &mut out); // 3.31, 4.6
         }
         Step::Build => {
             builds::build_phase(scenario, &mut st, &accepted, &mut out);

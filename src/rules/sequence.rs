@@ -239,6 +239,65 @@ pub fn turn_start(
     Ok(())
 }
 
+/// 3.31, 4.6: the chits change when an NPC's status changes during a
+/// Combat Season (after `diplomacy::refresh_npcs`). An NPC that became
+/// Controlled and has no Player Turn this season gets one, after the last
+/// chit still to move (house: the seeds do not say where its chit goes);
+/// a power still to move that holds no chit any more (an NPC that went
+/// back to Inactive or became Allied) loses its turn. `mover` is the
+/// power whose turn is being resolved.
+pub fn late_chits(state: &mut State, mover: PowerId, out: &mut Vec<Outcome>) {
+    let holders = chit_holders(state);
+    let here = state.turn_order.iter().position(|p| *p == mover).unwrap_or(0);
+    let turn = state.turn();
+    let mut order = state.turn_order.clone();
+    let dropped: Vec<PowerId> = order
+        .iter()
+        .skip(here + 1)
+        .copied()
+        .filter(|p| !holders.contains(p))
+        .collect();
+    order.retain(|p| !dropped.contains(p));
+    for p in dropped {
+        out.push(
+            Outcome::new(
+                "4.6",
+                Kind::ChitDraw,
+                format!("{} loses its Player Turn of {turn}", p.name()),
+            )
+            .power(p)
+            .why(format!(
+                "3.31: {} holds no chit any more: it is no longer a Controlled NPC",
+                p.name()
+            )),
+        );
+    }
+    for p in holders {
+        if order.contains(&p) {
+            continue;
+        }
+        order.push(p);
+        let by = match state.power(p).control {
+            Control::Controlled { by } => format!(", run by {}", by.name()),
+            _ => String::new(),
+        };
+        out.push(
+            Outcome::new(
+                "4.6",
+                Kind::ChitDraw,
+                format!("{} gets a Player Turn in {turn}{by}, after the other chits", p.name()),
+            )
+            .power(p)
+            .why(format!(
+                "3.31: {} became a Controlled NPC during the season and holds a chit now",
+                p.name()
+            ))
+            .why("house: its chit goes after the last chit still to move"),
+        );
+    }
+    state.turn_order = order;
+}
+
 /// 1.2: the number of turns from the scenario's start to its end.
 pub fn turns_in_calendar(scenario: &Scenario) -> u32 {
     let mut t = scenario.start;
