@@ -97,21 +97,27 @@ pub fn refresh_npcs(state: &mut State, out: &mut Vec<Outcome>) {
     }
 }
 
-#[allow(clippy::too_many_arguments)] // the rule and order text ride along for the outcome
+/// What asked for an NPC Alliance roll: the order line's text (or the
+/// event's), the rule it is made under (4.4, 4.71, 4.72), and `asker`,
+/// naming the order line or event ([`super::asked_by_order`], `event`) so
+/// the die's purpose is unique.
+pub struct AllianceRoll<'a> {
+    pub text: &'a str,
+    pub rule: &'a str,
+    pub asker: &'a str,
+}
+
 /// 4.4 / 4.71: `p` tries to ally the NPC `npc` on the NPC Alliance Table.
-/// `asker` names the order line or event that asked for the roll
-/// ([`super::asked_by_order`], `event`), so its die's purpose is unique.
 pub fn npc_alliance(
     scenario: &Scenario,
     state: &mut State,
     p: PowerId,
     npc: PowerId,
-    text: &str,
-    rule: &str,
-    asker: &str,
+    roll: &AllianceRoll,
     dice: &mut dyn Dice,
     out: &mut Vec<Outcome>,
 ) -> Result<(), EngineError> {
+    let AllianceRoll { text, rule, asker } = *roll;
     let t = &scenario.tables.diplomacy;
     if !is_npc(state, npc) || npc == p {
         out.push(rejected(rule, p, text, &format!("{} is not an NPC", npc.name())));
@@ -233,7 +239,12 @@ pub fn npc_roll(
     for (i, l) in mine.iter().enumerate() {
         if let Order::NpcAlliance { npc } = &l.order {
             let asker = super::asked_by_order(i);
-            npc_alliance(scenario, state, mover, *npc, &l.text, "4.71", &asker, dice, out)?;
+            let roll = AllianceRoll {
+                text: &l.text,
+                rule: "4.71",
+                asker: &asker,
+            };
+            npc_alliance(scenario, state, mover, *npc, &roll, dice, out)?;
         }
     }
     Ok(())
@@ -319,77 +330,12 @@ pub fn political_steps(
     dice: &mut dyn Dice,
     out: &mut Vec<Outcome>,
 ) -> Result<(), EngineError> {
-    let now = state.turn();
     let mine: Vec<_> = orders.get(&mover).cloned().unwrap_or_default();
     // 5.2 Alliance Step.
     for l in &mine {
         match &l.order {
-            Order::ProposeAlliance { to } => {
-                if is_npc(state, *to) {
-                    out.push(rejected(
-                        "5.2",
-                        mover,
-                        &l.text,
-                        "NPCs are allied through the NPC Alliance Table (npc alliance)",
-                    ));
-                } else if state.relations.at_war(mover, *to) {
-                    out.push(rejected("5.2", mover, &l.text, &format!("at war with {}", to.name())));
-                } else if accepts(
-                    orders,
-                    *to,
-                    |o| matches!(o, Order::AcceptAlliance { from } if *from == mover),
-                ) {
-                    state.relations.set_alliance(mover, *to, true);
-                    out.push(
-                        Outcome::new(
-                            "5.2",
-                            Kind::Alliance,
-                            format!("{} and {} are allied", mover.name(), to.name()),
-                        )
-                        .power(mover)
-                        .order(&l.text),
-                    );
-                } else {
-                    out.push(
-                        Outcome::new(
-                            "5.2",
-                            Kind::AllianceRefused,
-                            format!("{} does not accept {}'s alliance", to.name(), mover.name()),
-                        )
-                        .power(mover)
-                        .order(&l.text),
-                    );
-                }
-            }
-            Order::BreakAlliance { with } => {
-                if !state.relations.allied(mover, *with) {
-                    out.push(rejected(
-                        "5.2",
-                        mover,
-                        &l.text,
-                        &format!("not allied with {}", with.name()),
-                    ));
-                } else {
-                    state.relations.set_alliance(mover, *with, false);
-                    // 4.256: an ally of France leaves the embargo by leaving the alliance.
-                    if (mover == PowerId::France || *with == PowerId::France) && state.embargo.active {
-                        let other = if mover == PowerId::France { *with } else { mover };
-                        state.power_mut(other).in_embargo = false;
-                    }
-                    if state.power(*with).control == (Control::Allied { with: mover }) {
-                        state.power_mut(*with).control = Control::Inactive;
-                    }
-                    out.push(
-                        Outcome::new(
-                            "5.2",
-                            Kind::AllianceBroken,
-                            format!("{} breaks its alliance with {}", mover.name(), with.name()),
-                        )
-                        .power(mover)
-                        .order(&l.text),
-                    );
-                }
-            }
+            Order::ProposeAlliance { to } => propose_alliance(state, mover, *to, orders, &l.text, out),
+            Order::BreakAlliance { with } => break_alliance(state, mover, *with, &l.text, out),
             _ => {}
         }
     }
@@ -397,58 +343,7 @@ pub fn political_steps(
     // 5.3 War Declaration Step.
     for (i, l) in mine.iter().enumerate() {
         if let Order::DeclareWar { on } = &l.order {
-            let on = *on;
-            let reason = if on == mover {
-                Some("a power cannot declare war on itself".to_string())
-            } else if state.relations.at_war(mover, on) {
-                Some(format!("already at war with {}", on.name()))
-            } else if state.relations.allied(mover, on) {
-                Some(format!("allied with {}: break the alliance first (5.2)", on.name()))
-            } else {
-                state
-                    .relations
-                    .enforced(mover, on, now)
-                    .map(|e| format!("enforced peace with {} until {}", on.name(), e.until))
-            };
-            if let Some(r) = reason {
-                out.push(rejected("5.3", mover, &l.text, &r));
-                continue;
-            }
-            let purpose = format!(
-                "war-declaration/{}/{mover}/{on}/{}",
-                state.phase,
-                super::asked_by_order(i)
-            );
-            let v = dice.roll(&purpose, D10)?;
-            let cancel = &scenario.tables.diplomacy.cancel_declaration;
-            if cancel.contains(&v) {
-                out.push(
-                    Outcome::new(
-                        "5.3",
-                        Kind::DeclarationCancelled,
-                        format!("{}'s declaration of war on {} is cancelled", mover.name(), on.name()),
-                    )
-                    .power(mover)
-                    .order(&l.text)
-                    .die(&purpose, v)
-                    .why(format!("Cancel Declaration Table: {v} cancels (rows {cancel:?})")),
-                );
-                continue;
-            }
-            state.relations.set_war(mover, on, true);
-            // 3.31: the target's Allied NPCs share its wars; so do the mover's.
-            out.push(
-                Outcome::new(
-                    "5.3",
-                    Kind::WarDeclared,
-                    format!("{} declares war on {}", mover.name(), on.name()),
-                )
-                .power(mover)
-                .order(&l.text)
-                .die(&purpose, v)
-                .why(format!("Cancel Declaration Table: {v} lets it stand")),
-            );
-            refresh_npcs(state, out);
+            declare_war(scenario, state, mover, *on, (i, &l.text), dice, out)?;
         }
     }
     // 4.24 embargo orders and 4.212 gifts during the turn.
@@ -460,6 +355,150 @@ pub fn political_steps(
             _ => {}
         }
     }
+    Ok(())
+}
+
+/// 5.2: `mover` proposes an alliance to `to`, made when `to` accepts it
+/// in the same phase.
+fn propose_alliance(
+    state: &mut State,
+    mover: PowerId,
+    to: PowerId,
+    orders: &PhaseOrders,
+    text: &str,
+    out: &mut Vec<Outcome>,
+) {
+    if is_npc(state, to) {
+        out.push(rejected(
+            "5.2",
+            mover,
+            text,
+            "NPCs are allied through the NPC Alliance Table (npc alliance)",
+        ));
+    } else if state.relations.at_war(mover, to) {
+        out.push(rejected("5.2", mover, text, &format!("at war with {}", to.name())));
+    } else if accepts(
+        orders,
+        to,
+        |o| matches!(o, Order::AcceptAlliance { from } if *from == mover),
+    ) {
+        state.relations.set_alliance(mover, to, true);
+        out.push(
+            Outcome::new(
+                "5.2",
+                Kind::Alliance,
+                format!("{} and {} are allied", mover.name(), to.name()),
+            )
+            .power(mover)
+            .order(text),
+        );
+    } else {
+        out.push(
+            Outcome::new(
+                "5.2",
+                Kind::AllianceRefused,
+                format!("{} does not accept {}'s alliance", to.name(), mover.name()),
+            )
+            .power(mover)
+            .order(text),
+        );
+    }
+}
+
+/// 5.2: `mover` breaks its alliance with `with`.
+fn break_alliance(state: &mut State, mover: PowerId, with: PowerId, text: &str, out: &mut Vec<Outcome>) {
+    if !state.relations.allied(mover, with) {
+        out.push(rejected(
+            "5.2",
+            mover,
+            text,
+            &format!("not allied with {}", with.name()),
+        ));
+    } else {
+        state.relations.set_alliance(mover, with, false);
+        // 4.256: an ally of France leaves the embargo by leaving the alliance.
+        if (mover == PowerId::France || with == PowerId::France) && state.embargo.active {
+            let other = if mover == PowerId::France { with } else { mover };
+            state.power_mut(other).in_embargo = false;
+        }
+        if state.power(with).control == (Control::Allied { with: mover }) {
+            state.power_mut(with).control = Control::Inactive;
+        }
+        out.push(
+            Outcome::new(
+                "5.2",
+                Kind::AllianceBroken,
+                format!("{} breaks its alliance with {}", mover.name(), with.name()),
+            )
+            .power(mover)
+            .order(text),
+        );
+    }
+}
+
+/// 5.3: `mover` declares war on `on` with the order line `(index, text)`;
+/// the Cancel Declaration Table may cancel it.
+fn declare_war(
+    scenario: &Scenario,
+    state: &mut State,
+    mover: PowerId,
+    on: PowerId,
+    (i, text): (usize, &str),
+    dice: &mut dyn Dice,
+    out: &mut Vec<Outcome>,
+) -> Result<(), EngineError> {
+    let now = state.turn();
+    let reason = if on == mover {
+        Some("a power cannot declare war on itself".to_string())
+    } else if state.relations.at_war(mover, on) {
+        Some(format!("already at war with {}", on.name()))
+    } else if state.relations.allied(mover, on) {
+        Some(format!("allied with {}: break the alliance first (5.2)", on.name()))
+    } else {
+        state
+            .relations
+            .enforced(mover, on, now)
+            .map(|e| format!("enforced peace with {} until {}", on.name(), e.until))
+    };
+    if let Some(r) = reason {
+        out.push(rejected("5.3", mover, text, &r));
+        return Ok(());
+    }
+    let purpose = format!(
+        "war-declaration/{}/{mover}/{on}/{}",
+        state.phase,
+        super::asked_by_order(i)
+    );
+    let v = dice.roll(&purpose, D10)?;
+    let cancel = &scenario.tables.diplomacy.cancel_declaration;
+    if cancel.contains(&v) {
+        out.push(
+            Outcome::new(
+                "5.3",
+                Kind::DeclarationCancelled,
+                format!("{}'s declaration of war on {} is cancelled", mover.name(), on.name()),
+            )
+            .power(mover)
+            .order(text)
+            .die(&purpose, v)
+            .why(format!("Cancel Declaration Table: {v} cancels (rows {cancel:?})")),
+        );
+        return Ok(());
+    }
+    state.relations.set_war(mover, on, true);
+    // 3.31: the target's Allied NPCs share its wars; so do the mover's.
+    out.push(
+        Outcome::new(
+            "5.3",
+            Kind::WarDeclared,
+            format!("{} declares war on {}", mover.name(), on.name()),
+        )
+        .power(mover)
+        .order(text)
+        .die(&purpose, v)
+        .why(format!("Cancel Declaration Table: {v} lets it stand")),
+    );
+    refresh_npcs(state, out);
     Ok(())
 }
 

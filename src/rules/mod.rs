@@ -4,6 +4,9 @@
 //! handed. [`resolve`] runs the open phase; [`legality::judge`] decides,
 //! for the checker and for [`resolve`] alike, which orders of a set the
 //! phase can carry out. One concern per file, citing the book.
+// A function a reader can hold: over `too-many-lines-threshold`
+// (clippy.toml) it is split by the steps the book names.
+#![warn(clippy::too_many_lines)]
 
 pub mod bid;
 pub mod builds;
@@ -307,7 +310,12 @@ fn winter(
         for (i, l) in lines.iter().enumerate() {
             if let Order::NpcAlliance { npc } = &l.order {
                 let asker = asked_by_order(i);
-                diplomacy::npc_alliance(scenario, st, *p, *npc, &l.text, "4.4", &asker, dice, out)?; // 4.4
+                let roll = diplomacy::AllianceRoll {
+                    text: &l.text,
+                    rule: "4.4",
+                    asker: &asker,
+                };
+                diplomacy::npc_alliance(scenario, st, *p, *npc, &roll, dice, out)?; // 4.4
             }
         }
     }

@@ -56,7 +56,12 @@ pub fn naval_phase(
     out: &mut Vec<Outcome>,
 ) -> Result<(), EngineError> {
     record_standing(state, power, orders, out);
-    let mut battles = 0u32;
+    let mut phase = naval::Phase {
+        scenario,
+        power,
+        dice,
+        battles: 0,
+    };
     let mut moved = std::collections::BTreeSet::new();
     for l in orders {
         match &l.order {
@@ -79,30 +84,17 @@ pub fn naval_phase(
                     );
                     continue;
                 }
-                out.extend(naval::execute_move(
-                    scenario,
-                    state,
-                    dice,
-                    power,
+                let sortie = naval::Sortie {
                     squadron,
                     path,
                     carrying,
-                    to_port.as_deref(),
-                    &l.text,
-                    &mut battles,
-                )?);
+                    to_port: to_port.as_deref(),
+                    text: &l.text,
+                };
+                out.extend(naval::execute_move(&mut phase, state, &sortie)?);
             }
             Order::NavalAttack { squadron, sea } => {
-                out.extend(naval::attack(
-                    scenario,
-                    state,
-                    dice,
-                    power,
-                    squadron,
-                    sea,
-                    &l.text,
-                    &mut battles,
-                )?);
+                out.extend(naval::attack(&mut phase, state, squadron, sea, &l.text)?);
             }
             Order::Blockade { squadron, port } => {
                 out.push(naval::blockade(scenario, state, power, squadron, port, &l.text));
@@ -136,16 +128,13 @@ pub fn land_phase(
     let mut moves = movement::Moves::default();
     for l in orders {
         if let Order::Move { corps, commander, path } = &l.order {
-            out.push(movement::execute(
-                scenario,
-                state,
-                power,
+            let order = movement::MoveOrder {
                 corps,
-                commander.as_deref(),
+                commander: commander.as_deref(),
                 path,
-                &l.text,
-                &mut moves,
-            ));
+                text: &l.text,
+            };
+            out.push(movement::execute(scenario, state, power, &order, &mut moves));
         }
     }
     // battles wherever the active side's armies share a province with an

@@ -77,6 +77,63 @@ pub fn check(
     commander: Option<&str>,
     path: &[String],
 ) -> Result<Plan, Rejection> {
+    let (from, mover) = check_stack(scenario, state, power, corps)?;
+    let rating = commander_rating(scenario, state, power, commander, &from)?;
+    let t = &scenario.tables.movement;
+    let allowance = t.allowance_for(mover.id(), rating);
+    let mut rest: &[String] = path;
+    if rest.first() == Some(&from) {
+        rest = &rest[1..];
+    }
+    if rest.is_empty() {
+        return Err(rej("5.5", "the path has no province to move to"));
+    }
+    let stack = Stack {
+        scenario,
+        state,
+        mover,
+        corps,
+        controlled_npc: matches!(state.power(mover).control, Control::Controlled { .. }),
+    };
+    let mut steps = Vec::new();
+    let mut cur = from.clone();
+    for (i, next) in rest.iter().enumerate() {
+        let cost = stack.step_cost(&cur, next, i)?;
+        stack.check_entry(next, i + 1 < rest.len())?;
+        steps.push((next.clone(), cost));
+        cur = next.clone();
+    }
+    let plan = Plan {
+        from,
+        steps,
+        allowance,
+        mover,
+    };
+    if plan.cost() > allowance {
+        return Err(rej(
+            "5.5",
+            format!(
+                "the path costs {} movement points; the allowance is {allowance} (Movement Allowances Table{})",
+                plan.cost(),
+                match rating {
+                    Some(r) => format!(", commander rating {r}, 2.24"),
+                    None => String::new(),
+                }
+            ),
+        ));
+    }
+    Ok(plan)
+}
+
+/// 5.5 the stack: every corps named once, ordered by `power`, arrived,
+/// on the map with divisions, all in one province. Returns that province
+/// and the power whose allowance applies.
+fn check_stack(
+    scenario: &Scenario,
+    state: &State,
+    power: PowerId,
+    corps: &[UnitKey],
+) -> Result<(String, PowerId), Rejection> {
     let Some(first) = corps.first() else {
         return Err(rej("5.5", "a move names at least one corps"));
     };
@@ -123,97 +180,119 @@ pub fn check(
             mover = state.corps_power(c);
         }
     }
-    let from = from.unwrap_or_default();
-    let mover = mover.unwrap_or(power);
-    let rating = match commander {
-        None => None,
-        Some(n) => {
-            let Some(cm) = state.commanders.iter().find(|c| c.name.eq_ignore_ascii_case(n)) else {
-                return Err(rej("2.24", format!("there is no commander {n}")));
-            };
-            if !orders_for(state, power, &Nation::Major(cm.nation)) {
-                return Err(rej("2.24", format!("{} does not give the orders of {n}", power.name())));
-            }
-            if cm.location.as_deref() != Some(from.as_str()) {
-                return Err(rej(
-                    "2.24",
-                    format!("{n} is not with the stack in {}", name(scenario, &from)),
-                ));
-            }
-            Some(cm.rating)
-        }
+    Ok((from.unwrap_or_default(), mover.unwrap_or(power)))
+}
+
+/// 2.24: the commander leading the stack, if any, and his rating.
+fn commander_rating(
+    scenario: &Scenario,
+    state: &State,
+    power: PowerId,
+    commander: Option<&str>,
+    from: &str,
+) -> Result<Option<u8>, Rejection> {
+    let Some(n) = commander else {
+        return Ok(None);
     };
-    let t = &scenario.tables.movement;
-    let allowance = t.allowance_for(mover.id(), rating);
-    let mut steps = Vec::new();
-    let mut cur = from.clone();
-    let mut rest: &[String] = path;
-    if rest.first() == Some(&from) {
-        rest = &rest[1..];
+    let Some(cm) = state.commanders.iter().find(|c| c.name.eq_ignore_ascii_case(n)) else {
+        return Err(rej("2.24", format!("there is no commander {n}")));
+    };
+    if !orders_for(state, power, &Nation::Major(cm.nation)) {
+        return Err(rej("2.24", format!("{} does not give the orders of {n}", power.name())));
     }
-    if rest.is_empty() {
-        return Err(rej("5.5", "the path has no province to move to"));
+    if cm.location.as_deref() != Some(from) {
+        return Err(rej(
+            "2.24",
+            format!("{n} is not with the stack in {}", name(scenario, from)),
+        ));
     }
-    let controlled_npc = matches!(state.power(mover).control, Control::Controlled { .. });
-    for (i, next) in rest.iter().enumerate() {
-        let Some(p) = scenario.map.province(next) else {
+    Ok(Some(cm.rating))
+}
+
+/// A stack on its path: what each step of [`check`] looks at.
+struct Stack<'a> {
+    scenario: &'a Scenario,
+    state: &'a State,
+    mover: PowerId,
+    corps: &'a [UnitKey],
+    controlled_npc: bool,
+}
+
+impl Stack<'_> {
+    /// The movement points of the step from `cur` to `next` (step `i` of
+    /// the path): across a border or a crossing arrow (12.2.1), never
+    /// off the map (2.13).
+    fn step_cost(&self, cur: &str, next: &str, i: usize) -> Result<u32, Rejection> {
+        let (scenario, state, mover) = (self.scenario, self.state, self.mover);
+        let t = &scenario.tables.movement;
+        if scenario.map.province(next).is_none() {
             return Err(rej(
                 "2.13",
                 format!("'{next}' is not a province of the map (no off-map moves)"),
             ));
-        };
-        let cost = if scenario.map.adjacent(&cur, next) {
-            t.province_cost
-        } else if let Some(a) = scenario.map.arrow(&cur, next) {
-            // 12.2.1 (house simplification, see the module doc)
-            let enemy_fleet = state.squadrons.iter().any(|s| {
-                s.location == Location::Sea(a.sea.clone()) && hostile(state, &Nation::Major(mover), &s.nation)
-            });
-            let both_ends = friendly(state, mover, &cur) && friendly(state, mover, next);
-            if enemy_fleet && (a.kind >= 2 || !both_ends) {
-                return Err(rej(
-                    "12.2.1",
-                    format!(
-                        "the crossing arrow {}–{} is closed by an enemy squadron in {}",
-                        name(scenario, &cur),
-                        name(scenario, next),
-                        name(scenario, &a.sea)
-                    ),
-                ));
-            }
-            // 12.2.1 (EiA option `naval`): to cross into enemy land a
-            // corps must begin its move next to the arrow
-            let enemy_land = state
-                .provinces
-                .get(next)
-                .and_then(|ps| ps.controller.as_ref())
-                .is_some_and(|n| hostile(state, &Nation::Major(mover), n));
-            if super::option_naval::enabled(state) && i > 0 && enemy_land {
-                return Err(rej(
-                    "12.2.1",
-                    format!(
-                        "to cross the arrow into enemy {} the stack must begin its move in {}",
-                        name(scenario, next),
-                        name(scenario, &cur)
-                    ),
-                ));
-            }
-            if a.kind >= 2 {
-                t.arrow_double_cost
-            } else {
-                t.arrow_single_cost
-            }
-        } else {
+        }
+        if scenario.map.adjacent(cur, next) {
+            return Ok(t.province_cost);
+        }
+        let Some(a) = scenario.map.arrow(cur, next) else {
             return Err(rej(
                 "2.13",
-                format!("{} is not adjacent to {}", name(scenario, next), name(scenario, &cur)),
+                format!("{} is not adjacent to {}", name(scenario, next), name(scenario, cur)),
             ));
+        };
+        // 12.2.1 (house simplification, see the module doc)
+        let enemy_fleet = state
+            .squadrons
+            .iter()
+            .any(|s| s.location == Location::Sea(a.sea.clone()) && hostile(state, &Nation::Major(mover), &s.nation));
+        let both_ends = friendly(state, mover, cur) && friendly(state, mover, next);
+        if enemy_fleet && (a.kind >= 2 || !both_ends) {
+            return Err(rej(
+                "12.2.1",
+                format!(
+                    "the crossing arrow {}–{} is closed by an enemy squadron in {}",
+                    name(scenario, cur),
+                    name(scenario, next),
+                    name(scenario, &a.sea)
+                ),
+            ));
+        }
+        // 12.2.1 (EiA option `naval`): to cross into enemy land a
+        // corps must begin its move next to the arrow
+        let enemy_land = state
+            .provinces
+            .get(next)
+            .and_then(|ps| ps.controller.as_ref())
+            .is_some_and(|n| hostile(state, &Nation::Major(mover), n));
+        if super::option_naval::enabled(state) && i > 0 && enemy_land {
+            return Err(rej(
+                "12.2.1",
+                format!(
+                    "to cross the arrow into enemy {} the stack must begin its move in {}",
+                    name(scenario, next),
+                    name(scenario, cur)
+                ),
+            ));
+        }
+        Ok(if a.kind >= 2 {
+            t.arrow_double_cost
+        } else {
+            t.arrow_single_cost
+        })
+    }
+
+    /// Whether the stack may enter `next` (a province of the map), and
+    /// pass through it when `passing` (more steps follow).
+    fn check_entry(&self, next: &str, passing: bool) -> Result<(), Rejection> {
+        let (scenario, state, mover) = (self.scenario, self.state, self.mover);
+        let Some(p) = scenario.map.province(next) else {
+            return Ok(());
         };
         if let Some((rule, why)) = entry_refused(scenario, state, mover, next) {
             return Err(rej(&rule, why));
         }
         // 3.31: a Controlled NPC's units stay in its home or controlled provinces
-        if controlled_npc {
+        if self.controlled_npc {
             let home = p.owner == Owner::Major(mover) && p.kind.is_home();
             let held = state
                 .provinces
@@ -242,38 +321,17 @@ pub fn check(
             ));
         }
         // 5.5: an enemy army stops the stack (unless masked, 5.513)
-        if i + 1 < rest.len() {
+        if passing {
             let enemy = hostile_divisions(state, mover, next);
-            if enemy > 0 && !masks(scenario, state, corps, enemy) {
+            if enemy > 0 && !masks(scenario, state, self.corps, enemy) {
                 return Err(rej(
                     "5.5",
                     format!("the stack would stop in {} to give battle to the army there", p.name),
                 ));
             }
         }
-        steps.push((next.clone(), cost));
-        cur = next.clone();
+        Ok(())
     }
-    let plan = Plan {
-        from,
-        steps,
-        allowance,
-        mover,
-    };
-    if plan.cost() > allowance {
-        return Err(rej(
-            "5.5",
-            format!(
-                "the path costs {} movement points; the allowance is {allowance} (Movement Allowances Table{})",
-                plan.cost(),
-                match rating {
-                    Some(r) => format!(", commander rating {r}, 2.24"),
-                    None => String::new(),
-                }
-            ),
-        ));
-    }
-    Ok(plan)
 }
 
 /// 5.513 (house): a stack masks an enemy army it outnumbers by at least
@@ -300,18 +358,29 @@ pub struct Moves {
     pub contacts: Vec<String>,
 }
 
+/// A move order (5.5): the stack, the commander leading it, its path,
+/// and the order's text.
+pub struct MoveOrder<'a> {
+    pub corps: &'a [UnitKey],
+    pub commander: Option<&'a str>,
+    pub path: &'a [String],
+    pub text: &'a str,
+}
+
 /// Carry out one move order (checked again against the current state).
-#[allow(clippy::too_many_arguments)]
 pub fn execute(
     scenario: &Scenario,
     state: &mut State,
     power: PowerId,
-    corps: &[UnitKey],
-    commander: Option<&str>,
-    path: &[String],
-    text: &str,
+    order: &MoveOrder,
     moves: &mut Moves,
 ) -> Outcome {
+    let MoveOrder {
+        corps,
+        commander,
+        path,
+        text,
+    } = *order;
     if let Some(k) = corps.iter().find(|k| moves.moved.contains(k)) {
         return Outcome::new("5.5", Kind::OrderFailed, format!("{k} has already moved this phase"))
             .power(power)

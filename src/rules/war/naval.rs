@@ -300,149 +300,242 @@ fn sink(state: &mut State, k: &UnitKey) {
     }
 }
 
+/// A power's Naval Phase as its orders are carried out: the dice and the
+/// naval battles fought so far (their number names each battle's dice).
+pub struct Phase<'a> {
+    pub scenario: &'a Scenario,
+    pub power: PowerId,
+    pub dice: &'a mut dyn Dice,
+    pub battles: u32,
+}
+
+/// A naval move order (5.4): the squadron, its path of sea zones, the
+/// corps it carries and the port it ends in, with the order's text.
+pub struct Sortie<'a> {
+    pub squadron: &'a UnitKey,
+    pub path: &'a [String],
+    pub carrying: &'a [UnitKey],
+    pub to_port: Option<&'a str>,
+    pub text: &'a str,
+}
+
+/// How a squadron's voyage through the zones of its route ended.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Voyage {
+    /// Reached the end of its route.
+    Sailed,
+    /// Intercepted and not victorious: stays at sea where it was caught.
+    Stopped,
+    /// Sunk in a naval battle.
+    Sunk,
+}
+
+/// The squadron under way: who commands it and the key its dice name.
+struct Under {
+    me: Nation,
+    mover: PowerId,
+    sk: String,
+}
+
 /// Carry out a naval move, with blockade running and interception.
-#[allow(clippy::too_many_arguments)]
-pub fn execute_move(
-    scenario: &Scenario,
-    state: &mut State,
-    dice: &mut dyn Dice,
-    power: PowerId,
-    squadron: &UnitKey,
-    path: &[String],
-    carrying: &[UnitKey],
-    to_port: Option<&str>,
-    text: &str,
-    battles: &mut u32,
-) -> Result<Vec<Outcome>, DiceError> {
-    let fail = |r: Rejection| {
-        vec![
+pub fn execute_move(ph: &mut Phase, state: &mut State, order: &Sortie) -> Result<Vec<Outcome>, DiceError> {
+    let (scenario, power) = (ph.scenario, ph.power);
+    let squadron = order.squadron;
+    if let Err(r) = check_move(
+        scenario,
+        state,
+        power,
+        squadron,
+        order.path,
+        order.carrying,
+        order.to_port,
+    ) {
+        return Ok(vec![
             Outcome::new(&r.rule, Kind::OrderFailed, r.reason)
                 .power(power)
-                .order(text)
+                .order(order.text)
                 .only(vec![power]),
-        ]
-    };
-    if let Err(r) = check_move(scenario, state, power, squadron, path, carrying, to_port) {
-        return Ok(fail(r));
+        ]);
     }
-    let t = &scenario.tables.naval;
     let mut out = Vec::new();
     let Some(s) = state.squadron(&squadron.nation, squadron.number).cloned() else {
         return Ok(out);
     };
-    let me = s.nation.clone();
-    let mover = state.commanding_power(&me).unwrap_or(power);
-    let sk = skey(&squadron.nation, squadron.number);
-    // blockade running (after 12.2.9)
-    if let Location::Port(port) = &s.location {
-        let blockaders = state
-            .squadrons
-            .iter()
-            .filter(|b| b.blockading.as_deref() == Some(port.as_str()) && hostile(state, &me, &b.nation))
-            .count();
-        if blockaders > 0 {
-            let p = format!("blockade-run/{port}/{sk}");
-            let (d, ok, rule_why) = if super::option_naval::enabled(state) {
-                // 12.2.9.1 (EiA option)
-                let r = super::option_naval::blockade_run(!carrying.is_empty());
-                let d = dice.roll(&p, r.sides)?;
-                let total = d as i32 + r.modifier;
-                (
-                    d,
-                    total <= r.at_most,
-                    format!(
-                        "12.2.9.1: d{} {d} {:+} (carrying land forces) = {total} against at most {}",
-                        r.sides, r.modifier, r.at_most
-                    ),
-                )
-            } else {
-                let d = dice.roll(&p, t.die)?;
-                (
-                    d,
-                    d <= t.blockade_run_target,
-                    format!(
-                        "die {d} against at most {} (tables/naval.toml blockade_run_target)",
-                        t.blockade_run_target
-                    ),
-                )
-            };
-            let o = Outcome::new(
-                "5.4",
-                if ok { Kind::BlockadeRun } else { Kind::OrderFailed },
-                format!(
-                    "{squadron} {} the blockade of {}",
-                    if ok { "slips through" } else { "fails to break" },
-                    name(scenario, port)
-                ),
-            )
-            .power(power)
-            .order(text)
-            .die(&p, d)
-            .why(rule_why);
-            out.push(o);
-            if !ok {
-                return Ok(out);
-            }
+    let under = Under {
+        mover: state.commanding_power(&s.nation).unwrap_or(power),
+        sk: skey(&squadron.nation, squadron.number),
+        me: s.nation.clone(),
+    };
+    if let Location::Port(port) = &s.location
+        && let Some(o) = run_blockade(ph, state, order, &under, port)?
+    {
+        let ok = o.kind != Kind::OrderFailed;
+        out.push(o);
+        if !ok {
+            return Ok(out);
         }
     }
-    let zones: Vec<String> = route(&s.location, path).to_vec();
-    let mut stopped = false;
-    let mut sunk = false;
+    let zones: Vec<String> = route(&s.location, order.path).to_vec();
+    let mut voyage = Voyage::Sailed;
     let mut reached = s.location.clone();
     for (step, z) in zones.iter().enumerate() {
         reached = Location::Sea(z.clone());
         set_loc(state, squadron, reached.clone());
-        // interceptors: hostile squadrons at sea here, or in ports on it
-        let mut by_power: BTreeMap<Option<PowerId>, Vec<UnitKey>> = BTreeMap::new();
-        for x in &state.squadrons {
-            if !hostile(state, &me, &x.nation) {
-                continue;
-            }
-            let here = match &x.location {
-                Location::Sea(q) => q == z,
-                Location::Port(p) => {
-                    t.intercept_from_port
-                        && scenario.map.province(p).is_some_and(|pp| pp.seas.contains(z))
-                        && !state.squadrons.iter().any(|b| {
-                            b.blockading.as_deref() == Some(p.as_str()) && hostile(state, &x.nation, &b.nation)
-                        })
-                }
-            };
-            if here {
-                by_power
-                    .entry(state.commanding_power(&x.nation))
-                    .or_default()
-                    .push(UnitKey::squadron(x.nation.clone(), x.number));
-            }
+        voyage = intercept(ph, state, order, &under, z, step, &mut out)?;
+        if voyage != Voyage::Sailed {
+            break;
         }
-        for (ip, keys) in by_power {
-            let (on, decided) = match ip {
-                Some(p) => standing::intercepts(state, p),
-                None => (true, standing::Decided::Default("minor powers always intercept".into())),
-            };
-            let who = ip
-                .map(|p| p.id().to_string())
-                .unwrap_or_else(|| keys[0].nation.to_string());
-            if !on {
-                out.push(
-                    Outcome::new(
-                        "5.4",
-                        Kind::NoInterception,
-                        format!("{who} lets {squadron} pass {}", name(scenario, z)),
-                    )
-                    .why(format!("{decided}"))
-                    .only([Some(mover), ip].into_iter().flatten().collect()),
-                );
-                continue;
+    }
+    if voyage == Voyage::Sunk {
+        out.extend(lose_cargo(state, power, order));
+        return Ok(out);
+    }
+    out.push(arrive(scenario, state, order, &under, reached, voyage, zones.len()).power(power));
+    Ok(out)
+}
+
+/// Blockade running (after 12.2.9): a squadron leaving a port enemy
+/// squadrons blockade rolls to slip through. `None` when no enemy
+/// blockades the port; else the roll's outcome, of kind `OrderFailed`
+/// when the squadron stays in port.
+fn run_blockade(
+    ph: &mut Phase,
+    state: &State,
+    order: &Sortie,
+    under: &Under,
+    port: &str,
+) -> Result<Option<Outcome>, DiceError> {
+    let t = &ph.scenario.tables.naval;
+    let blockaders = state
+        .squadrons
+        .iter()
+        .filter(|b| b.blockading.as_deref() == Some(port) && hostile(state, &under.me, &b.nation))
+        .count();
+    if blockaders == 0 {
+        return Ok(None);
+    }
+    let p = format!("blockade-run/{port}/{}", under.sk);
+    let (d, ok, rule_why) = if super::option_naval::enabled(state) {
+        // 12.2.9.1 (EiA option)
+        let r = super::option_naval::blockade_run(!order.carrying.is_empty());
+        let d = ph.dice.roll(&p, r.sides)?;
+        let total = d as i32 + r.modifier;
+        (
+            d,
+            total <= r.at_most,
+            format!(
+                "12.2.9.1: d{} {d} {:+} (carrying land forces) = {total} against at most {}",
+                r.sides, r.modifier, r.at_most
+            ),
+        )
+    } else {
+        let d = ph.dice.roll(&p, t.die)?;
+        (
+            d,
+            d <= t.blockade_run_target,
+            format!(
+                "die {d} against at most {} (tables/naval.toml blockade_run_target)",
+                t.blockade_run_target
+            ),
+        )
+    };
+    Ok(Some(
+        Outcome::new(
+            "5.4",
+            if ok { Kind::BlockadeRun } else { Kind::OrderFailed },
+            format!(
+                "{} {} the blockade of {}",
+                order.squadron,
+                if ok { "slips through" } else { "fails to break" },
+                name(ph.scenario, port)
+            ),
+        )
+        .power(ph.power)
+        .order(order.text)
+        .die(&p, d)
+        .why(rule_why),
+    ))
+}
+
+/// The hostile squadrons that may intercept in zone `z`, by commanding
+/// power: at sea there, or (`intercept_from_port`) in an unblockaded port
+/// on it.
+fn interceptors(scenario: &Scenario, state: &State, me: &Nation, z: &str) -> BTreeMap<Option<PowerId>, Vec<UnitKey>> {
+    let t = &scenario.tables.naval;
+    let mut by_power: BTreeMap<Option<PowerId>, Vec<UnitKey>> = BTreeMap::new();
+    for x in &state.squadrons {
+        if !hostile(state, me, &x.nation) {
+            continue;
+        }
+        let here = match &x.location {
+            Location::Sea(q) => q == z,
+            Location::Port(p) => {
+                t.intercept_from_port
+                    && scenario
+                        .map
+                        .province(p)
+                        .is_some_and(|pp| pp.seas.iter().any(|s| s == z))
+                    && !state
+                        .squadrons
+                        .iter()
+                        .any(|b| b.blockading.as_deref() == Some(p.as_str()) && hostile(state, &x.nation, &b.nation))
             }
-            // the step, because a route may cross the same zone twice
-            let p = format!("intercept/{z}/{sk}/{who}/step-{}", step + 1);
-            let d = dice.roll(&p, t.die)?;
-            let target = t.intercept_target
-                - t.intercept_per_extra_squadron * (keys.len() as i32 - 1)
-                - nat_mod(&t.intercept_nationality, ip);
-            let hit = d as i32 >= target;
-            let o = Outcome::new(
+        };
+        if here {
+            by_power
+                .entry(state.commanding_power(&x.nation))
+                .or_default()
+                .push(UnitKey::squadron(x.nation.clone(), x.number));
+        }
+    }
+    by_power
+}
+
+/// Interception in zone `z`, step `step` of the route: each power with
+/// squadrons there that intercepts rolls (Naval Location/Interception
+/// table); a hit is a naval battle.
+fn intercept(
+    ph: &mut Phase,
+    state: &mut State,
+    order: &Sortie,
+    under: &Under,
+    z: &str,
+    step: usize,
+    out: &mut Vec<Outcome>,
+) -> Result<Voyage, DiceError> {
+    let scenario = ph.scenario;
+    let t = &scenario.tables.naval;
+    let squadron = order.squadron;
+    for (ip, keys) in interceptors(scenario, state, &under.me, z) {
+        let (on, decided) = match ip {
+            Some(p) => standing::intercepts(state, p),
+            None => (true, standing::Decided::Default("minor powers always intercept".into())),
+        };
+        let who = ip
+            .map(|p| p.id().to_string())
+            .unwrap_or_else(|| keys[0].nation.to_string());
+        let seen_by: Vec<PowerId> = [Some(under.mover), ip].into_iter().flatten().collect();
+        if !on {
+            out.push(
+                Outcome::new(
+                    "5.4",
+                    Kind::NoInterception,
+                    format!("{who} lets {squadron} pass {}", name(scenario, z)),
+                )
+                .why(format!("{decided}"))
+                .only(seen_by),
+            );
+            continue;
+        }
+        // the step, because a route may cross the same zone twice
+        let p = format!("intercept/{z}/{}/{who}/step-{}", under.sk, step + 1);
+        let d = ph.dice.roll(&p, t.die)?;
+        let target = t.intercept_target
+            - t.intercept_per_extra_squadron * (keys.len() as i32 - 1)
+            - nat_mod(&t.intercept_nationality, ip);
+        let hit = d as i32 >= target;
+        out.push(
+            Outcome::new(
                 "5.4",
                 Kind::Interception,
                 format!(
@@ -456,93 +549,104 @@ pub fn execute_move(
                 "Naval Location/Interception: die {d} against {target} ({} less {} per extra squadron, nationality) ({decided})",
                 t.intercept_target, t.intercept_per_extra_squadron
             ))
-            .only([Some(mover), ip].into_iter().flatten().collect());
-            out.push(o);
-            if !hit {
-                continue;
-            }
-            for k in &keys {
-                set_loc(state, k, Location::Sea(z.clone()));
-            }
-            *battles += 1;
-            let (bo, won) = battle(
-                scenario,
-                state,
-                dice,
-                z,
-                *battles,
-                std::slice::from_ref(squadron),
-                &keys,
-            )?;
-            out.push(bo);
-            if state.squadron(&squadron.nation, squadron.number).is_none() {
-                sunk = true;
-            }
-            if won != Some(true) {
-                stopped = true;
-                break;
-            }
+            .only(seen_by),
+        );
+        if !hit {
+            continue;
         }
-        if stopped || sunk {
-            break;
+        for k in &keys {
+            set_loc(state, k, Location::Sea(z.to_string()));
+        }
+        ph.battles += 1;
+        let (bo, won) = battle(
+            scenario,
+            state,
+            ph.dice,
+            z,
+            ph.battles,
+            std::slice::from_ref(squadron),
+            &keys,
+        )?;
+        out.push(bo);
+        if state.squadron(&squadron.nation, squadron.number).is_none() {
+            return Ok(Voyage::Sunk);
+        }
+        if won != Some(true) {
+            return Ok(Voyage::Stopped);
         }
     }
-    let names: Vec<String> = carrying.iter().map(|k| k.to_string()).collect();
-    if sunk {
-        for k in carrying {
-            let divs = state
-                .corps_mut(&k.nation, k.number)
-                .map(|c| {
-                    c.location = None;
-                    std::mem::take(&mut c.divisions)
-                })
-                .unwrap_or_default();
-            for d in &divs {
-                to_pool(state, d);
-            }
+    Ok(Voyage::Sailed)
+}
+
+/// House: corps aboard a sunk squadron are lost, their divisions to the
+/// pool (2.51).
+fn lose_cargo(state: &mut State, power: PowerId, order: &Sortie) -> Option<Outcome> {
+    for k in order.carrying {
+        let divs = state
+            .corps_mut(&k.nation, k.number)
+            .map(|c| {
+                c.location = None;
+                std::mem::take(&mut c.divisions)
+            })
+            .unwrap_or_default();
+        for d in &divs {
+            to_pool(state, d);
         }
-        if !carrying.is_empty() {
-            out.push(
-                Outcome::new(
-                    "5.4",
-                    Kind::TransportLost,
-                    format!("{} go down with {squadron}", names.join(", ")),
-                )
-                .power(power)
-                .why("house: corps aboard a sunk squadron are lost; divisions return to the pool (2.51)"),
-            );
-        }
-        return Ok(out);
     }
+    if order.carrying.is_empty() {
+        return None;
+    }
+    let names: Vec<String> = order.carrying.iter().map(|k| k.to_string()).collect();
+    Some(
+        Outcome::new(
+            "5.4",
+            Kind::TransportLost,
+            format!("{} go down with {}", names.join(", "), order.squadron),
+        )
+        .power(power)
+        .why("house: corps aboard a sunk squadron are lost; divisions return to the pool (2.51)"),
+    )
+}
+
+/// The end of a voyage that did not sink: the corps carried land and the
+/// squadron enters the port when it sailed its route, or they stay
+/// ashore when it was stopped at sea.
+fn arrive(
+    scenario: &Scenario,
+    state: &mut State,
+    order: &Sortie,
+    under: &Under,
+    mut reached: Location,
+    voyage: Voyage,
+    zones: usize,
+) -> Outcome {
+    let squadron = order.squadron;
+    let names: Vec<String> = order.carrying.iter().map(|k| k.to_string()).collect();
     let mut summary = format!("{squadron} sails to {}", loc_name(scenario, &reached));
-    if !stopped && let Some(p) = to_port {
-        if !carrying.is_empty() {
-            for k in carrying {
+    let stopped = voyage == Voyage::Stopped;
+    if !stopped && let Some(p) = order.to_port {
+        if !order.carrying.is_empty() {
+            for k in order.carrying {
                 if let Some(c) = state.corps_mut(&k.nation, k.number) {
                     c.location = Some(p.to_string());
                 }
             }
             summary.push_str(&format!(" and lands {} in {}", names.join(", "), name(scenario, p)));
         }
-        if scenario.map.province(p).is_some_and(|x| x.port) && friendly(state, mover, p) {
+        if scenario.map.province(p).is_some_and(|x| x.port) && friendly(state, under.mover, p) {
             reached = Location::Port(p.to_string());
-            set_loc(state, squadron, reached.clone());
+            set_loc(state, squadron, reached);
             summary.push_str(&format!("; it enters the port of {}", name(scenario, p)));
         }
-    } else if stopped && !carrying.is_empty() {
+    } else if stopped && !order.carrying.is_empty() {
         summary.push_str(&format!("; stopped at sea, {} stay ashore", names.join(", ")));
     }
-    out.push(
-        Outcome::new("5.4", Kind::NavalMove, summary)
-            .power(power)
-            .order(text)
-            .why(format!(
-                "{} sea zone(s) of an allowance of {}",
-                zones.len(),
-                t.allowance_for(mover.id())
-            )),
-    );
-    Ok(out)
+    Outcome::new("5.4", Kind::NavalMove, summary)
+        .order(order.text)
+        .why(format!(
+            "{zones} sea zone(s) of an allowance of {}",
+            scenario.tables.naval.allowance_for(under.mover.id())
+        ))
 }
 
 fn set_loc(state: &mut State, k: &UnitKey, l: Location) {
@@ -596,17 +700,14 @@ pub fn check_attack(
 }
 
 /// Attack the enemy squadrons in a sea zone (5.4).
-#[allow(clippy::too_many_arguments)]
 pub fn attack(
-    scenario: &Scenario,
+    ph: &mut Phase,
     state: &mut State,
-    dice: &mut dyn Dice,
-    power: PowerId,
     squadron: &UnitKey,
     sea: &str,
     text: &str,
-    battles: &mut u32,
 ) -> Result<Vec<Outcome>, DiceError> {
+    let (scenario, power) = (ph.scenario, ph.power);
     if let Err(r) = check_attack(scenario, state, power, squadron, sea) {
         return Ok(vec![
             Outcome::new(&r.rule, Kind::OrderFailed, r.reason)
@@ -635,8 +736,8 @@ pub fn attack(
         .map(|x| UnitKey::squadron(x.nation.clone(), x.number))
         .collect();
     set_loc(state, squadron, Location::Sea(sea.to_string()));
-    *battles += 1;
-    let (o, _) = battle(scenario, state, dice, sea, *battles, &own, &enemies)?;
+    ph.battles += 1;
+    let (o, _) = battle(scenario, state, ph.dice, sea, ph.battles, &own, &enemies)?;
     Ok(vec![o.order(text)])
 }
 

@@ -109,41 +109,18 @@ pub fn besiege(
     let Some(p) = scenario.map.province(province) else {
         return Ok(Outcome::new("2.13", Kind::OrderFailed, "no such province").power(power));
     };
+    let siege = Siege {
+        power,
+        corps,
+        province,
+        p,
+    };
     let ps = state.provinces.get(province).cloned().unwrap_or_default();
-    let mut o = Outcome::new("5.5", Kind::Siege, String::new())
+    let o = Outcome::new("5.5", Kind::Siege, String::new())
         .power(power)
         .order(text)
         .at(province);
-    let mut mods = 0i32;
-    let mut add = |o: Outcome, v: i32, what: String| -> Outcome {
-        if v != 0 {
-            mods += v;
-            o.why(format!("{v:+} {what}"))
-        } else {
-            o
-        }
-    };
-    o = add(
-        o,
-        t.per_extra_corps * (corps.len() as i32 - 1),
-        format!("{} besieging corps", corps.len()),
-    );
-    let best = state
-        .commanders
-        .iter()
-        .filter(|c| c.location.as_deref() == Some(province) && orders_for(state, power, &Nation::Major(c.nation)))
-        .map(|c| (c.rating, c.name.clone()))
-        .max();
-    if let Some((r, nm)) = &best {
-        o = add(o, t.leader_rating * *r as i32, format!("commander {nm} rating {r}"));
-    }
-    let arts = corps
-        .iter()
-        .filter_map(|k| state.corps(&k.nation, k.number))
-        .flat_map(|c| c.divisions.iter())
-        .filter(|d| d.arm == Arm::Artillery)
-        .count() as i32;
-    o = add(o, t.per_artillery * arts, format!("{arts} artillery division(s)"));
+    let (mut o, mods) = siege.modifiers(scenario, state, o);
     let purpose = format!("siege/{province}");
     let die = dice.roll(&purpose, t.die)?;
     o = o.die(&purpose, die);
@@ -167,101 +144,163 @@ pub fn besiege(
         return Ok(o);
     }
 
-    let owner = original_owner(p);
-    // 2.11: the intrinsic garrison defends while no other power holds the
-    // province: its original owner, or nobody (an ownerless minor)
-    let from_owner = p.garrison > 0 && (ps.controller.is_none() || ps.controller == owner);
-    let mut target = if p.kind.is_home() {
-        t.home_target
-    } else {
-        t.minor_target
-    };
-    let mut tw = format!(
-        "target {} ({} province)",
-        target,
-        if p.kind.is_home() { "home" } else { "minor" }
-    );
-    if from_owner {
-        target += p.garrison as i32;
-        tw.push_str(&format!(
-            " + intrinsic garrison {} (2.11: not yet taken from its original owner)",
-            p.garrison
-        ));
-    }
-    if ps.garrison.is_some() {
-        target += t.garrison_division;
-        tw.push_str(&format!(" + {} garrison division (2.23)", t.garrison_division));
-    }
+    let (target, tw) = siege.target(scenario, &ps);
     o = o.why(format!("{tw} = {target}; die {die} {mods:+} = {total}"));
     if total < target {
         o.summary = format!("{} fails to take {} ({total} < {target})", power.name(), p.name);
         return Ok(o);
     }
-    // success: the old garrison division returns to its pool (2.51)
-    if let Some(g) = &ps.garrison {
-        to_pool_arm(state, &g.nation, Arm::Infantry);
-        o = o.why(format!(
-            "the {} garrison division is destroyed (2.51: to its pool)",
-            g.nation
-        ));
-    }
-    let retaking_home = p.kind.is_home() && p.owner == Owner::Major(power);
-    if retaking_home {
-        if let Some(x) = state.provinces.get_mut(province) {
-            x.controller = Some(Nation::Major(power));
-            x.garrison = None;
-        }
-        o.summary = format!("{} retakes its home province {}", power.name(), p.name);
-        return Ok(capture_award(state, p, power, o));
-    }
-    // 2.23: a garrison is one infantry division from a besieging corps
-    let donor = corps.iter().find(|k| {
-        state.corps(&k.nation, k.number).is_some_and(|c| {
-            c.divisions
-                .iter()
-                .any(|d| d.arm == Arm::Infantry && d.nation == Nation::Major(power))
-        })
-    });
-    let Some(donor) = donor.cloned() else {
-        if let Some(x) = state.provinces.get_mut(province) {
-            // the old garrison is gone: the province reverts to its
-            // original owner (house)
-            x.controller = owner.clone();
-            x.garrison = None;
-        }
-        o.summary = format!(
-            "{} breaks the defence of {} but has no {} infantry division to garrison it (2.23)",
-            power.name(),
-            p.name,
-            power.adjective()
-        );
-        return Ok(o);
-    };
-    if let Some(c) = state.corps_mut(&donor.nation, donor.number)
-        && let Some(pos) = c
-            .divisions
-            .iter()
-            .rposition(|d| d.arm == Arm::Infantry && d.nation == Nation::Major(power))
-    {
-        c.divisions.remove(pos);
-    }
-    let kind = if p.kind.is_home() { "occupation" } else { "conquest" };
-    if let Some(x) = state.provinces.get_mut(province) {
-        x.controller = Some(Nation::Major(power));
-        x.garrison = Some(Garrison {
-            nation: Nation::Major(power),
-        });
-    }
-    o = o.why(format!(
-        "2.23: an infantry division of {donor} stays as garrison of {kind}"
-    ));
-    o.summary = format!("{} takes {} and leaves a garrison of {kind}", power.name(), p.name);
-    Ok(capture_award(state, p, power, o))
+    Ok(siege.take(state, &ps, o))
 }
 
-/// 2.5: a province worth VP on capture ("Gibraltar is worth 10 VPs",
-/// `capture_vp` in `provinces.toml`) gives them to the power that takes
-/// control of it from another; the loser pays nothing.
+/// A siege being resolved: the besieger, its corps and the province.
+struct Siege<'a> {
+    power: PowerId,
+    corps: &'a [UnitKey],
+    province: &'a str,
+    p: &'a crate::map::Province,
+}
+
+impl Siege<'_> {
+    /// The Siege Combat modifiers: extra corps, the best commander
+    /// present, artillery. Each is a why line of `o`; returns their sum.
+    fn modifiers(&self, scenario: &Scenario, state: &State, mut o: Outcome) -> (Outcome, i32) {
+        let t = &scenario.tables.siege;
+        let (power, corps, province) = (self.power, self.corps, self.province);
+        let mut mods = 0i32;
+        let mut add = |o: Outcome, v: i32, what: String| -> Outcome {
+            if v != 0 {
+                mods += v;
+                o.why(format!("{v:+} {what}"))
+            } else {
+                o
+            }
+        };
+        o = add(
+            o,
+            t.per_extra_corps * (corps.len() as i32 - 1),
+            format!("{} besieging corps", corps.len()),
+        );
+        let best = state
+            .commanders
+            .iter()
+            .filter(|c| c.location.as_deref() == Some(province) && orders_for(state, power, &Nation::Major(c.nation)))
+            .map(|c| (c.rating, c.name.clone()))
+            .max();
+        if let Some((r, nm)) = &best {
+            o = add(o, t.leader_rating * *r as i32, format!("commander {nm} rating {r}"));
+        }
+        let arts = corps
+            .iter()
+            .filter_map(|k| state.corps(&k.nation, k.number))
+            .flat_map(|c| c.divisions.iter())
+            .filter(|d| d.arm == Arm::Artillery)
+            .count() as i32;
+        o = add(o, t.per_artillery * arts, format!("{arts} artillery division(s)"));
+        (o, mods)
+    }
+
+    /// The target the roll must reach, and its why line: home or minor
+    /// province, the intrinsic garrison against its original owner
+    /// (2.11), a garrison division (2.23).
+    fn target(&self, scenario: &Scenario, ps: &crate::state::ProvinceState) -> (i32, String) {
+        let t = &scenario.tables.siege;
+        let p = self.p;
+        let owner = original_owner(p);
+        // 2.11: the intrinsic garrison defends while no other power holds the
+        // province: its original owner, or nobody (an ownerless minor)
+        let from_owner = p.garrison > 0 && (ps.controller.is_none() || ps.controller == owner);
+        let mut target = if p.kind.is_home() {
+            t.home_target
+        } else {
+            t.minor_target
+        };
+        let mut tw = format!(
+            "target {} ({} province)",
+            target,
+            if p.kind.is_home() { "home" } else { "minor" }
+        );
+        if from_owner {
+            target += p.garrison as i32;
+            tw.push_str(&format!(
+                " + intrinsic garrison {} (2.11: not yet taken from its original owner)",
+                p.garrison
+            ));
+        }
+        if ps.garrison.is_some() {
+            target += t.garrison_division;
+            tw.push_str(&format!(" + {} garrison division (2.23)", t.garrison_division));
+        }
+        (target, tw)
+    }
+
+    /// A successful siege: the old garrison to its pool (2.51); an owner
+    /// retakes its home province, anyone else leaves a garrison (2.23).
+    fn take(&self, state: &mut State, ps: &crate::state::ProvinceState, mut o: Outcome) -> Outcome {
+        let (power, corps, province, p) = (self.power, self.corps, self.province, self.p);
+        // success: the old garrison division returns to its pool (2.51)
+        if let Some(g) = &ps.garrison {
+            to_pool_arm(state, &g.nation, Arm::Infantry);
+            o = o.why(format!(
+                "the {} garrison division is destroyed (2.51: to its pool)",
+                g.nation
+            ));
+        }
+        let retaking_home = p.kind.is_home() && p.owner == Owner::Major(power);
+        if retaking_home {
+            if let Some(x) = state.provinces.get_mut(province) {
+                x.controller = Some(Nation::Major(power));
+                x.garrison = None;
+            }
+            o.summary = format!("{} retakes its home province {}", power.name(), p.name);
+            return capture_award(state, p, power, o);
+        }
+        // 2.23: a garrison is one infantry division from a besieging corps
+        let donor = corps.iter().find(|k| {
+            state.corps(&k.nation, k.number).is_some_and(|c| {
+                c.divisions
+                    .iter()
+                    .any(|d| d.arm == Arm::Infantry && d.nation == Nation::Major(power))
+            })
+        });
+        let Some(donor) = donor.cloned() else {
+            if let Some(x) = state.provinces.get_mut(province) {
+                // the old garrison is gone: the province reverts to its
+                // original owner (house)
+                x.controller = original_owner(p);
+                x.garrison = None;
+            }
+            o.summary = format!(
+                "{} breaks the defence of {} but has no {} infantry division to garrison it (2.23)",
+                power.name(),
+                p.name,
+                power.adjective()
+            );
+            return o;
+        };
+        if let Some(c) = state.corps_mut(&donor.nation, donor.number)
+            && let Some(pos) = c
+                .divisions
+                .iter()
+                .rposition(|d| d.arm == Arm::Infantry && d.nation == Nation::Major(power))
+        {
+            c.divisions.remove(pos);
+        }
+        let kind = if p.kind.is_home() { "occupation" } else { "conquest" };
+        if let Some(x) = state.provinces.get_mut(province) {
+            x.controller = Some(Nation::Major(power));
+            x.garrison = Some(Garrison {
+                nation: Nation::Major(power),
+            });
+        }
+        o = o.why(format!(
+            "2.23: an infantry division of {donor} stays as garrison of {kind}"
+        ));
+        o.summary = format!("{} takes {} and leaves a garrison of {kind}", power.name(), p.name);
+        capture_award(state, p, power, o)
+    }
+}
+
 fn capture_award(state: &mut State, p: &crate::map::Province, power: PowerId, o: Outcome) -> Outcome {
     if p.capture_vp == 0 {
         return o;

@@ -162,98 +162,27 @@ pub fn surrender(
     victor: PowerId,
     terms: &Terms,
 ) -> Vec<Outcome> {
-    let t = &scenario.tables.surrender;
-    let mut o = Outcome::new(
+    let o = Outcome::new(
         "5.12",
         Kind::Surrender,
         format!("{} surrenders to {}", loser.name(), victor.name()),
     )
     .power(loser);
-    // 2.7: peace and the enforced peace record
-    state.relations.set_war(loser, victor, false);
-    let until = add_seasons(state.turn(), t.enforced_peace_seasons);
-    let powers = if loser <= victor {
-        [loser, victor]
-    } else {
-        [victor, loser]
+    let s = Surrender {
+        scenario,
+        loser,
+        victor,
     };
-    state.relations.enforced_peace.retain(|e| e.powers != powers);
-    state.relations.enforced_peace.push(EnforcedPeace { powers, until });
-    state.relations.enforced_peace.sort();
-    o = o.why(format!(
-        "2.7: enforced peace until {until} ({} seasons, tables/surrender.toml)",
-        t.enforced_peace_seasons
-    ));
+    let o = s.enforce_peace(state, o);
     // what the loser holds as it surrenders: all it can cede (5.12)
     let held: BTreeSet<String> = crate::rules::economy::controlled(scenario, state, loser)
         .into_iter()
         .collect();
-    // terms: Gold and VP. Reparations beyond the treasury are not paid
-    // from a negative treasury: the rest is a deficit (4.211, 4.221).
-    let gold = terms.gold as i64;
-    if gold > 0 {
-        let pay = gold.min(state.power(loser).gold.max(0));
-        state.power_mut(loser).gold -= pay;
-        state.power_mut(victor).gold += pay;
-        if pay > 0 {
-            o = o.gold(loser, -pay).gold(victor, pay);
-        }
-        if pay < gold {
-            state.power_mut(loser).debt += gold - pay;
-            o = o.why(format!(
-                "reparations: {} pays {pay} of {gold} Gold; the other {} Gold are a deficit (4.211, 4.221)",
-                loser.name(),
-                gold - pay
-            ));
-        }
-    }
-    let vp_terms = terms.vp as i64;
-    // QA03: only the surrendering power loses VP, never its allies
-    let lose_vp = t.surrender_vp - vp_terms;
-    state.power_mut(loser).vp += lose_vp;
-    state.power_mut(victor).vp += t.victor_vp + vp_terms;
-    o = o.vp(loser, lose_vp).vp(victor, t.victor_vp + vp_terms);
-    o = o.why(format!(
-        "VP: {} {lose_vp:+}, {} {:+}; allies of {} lose nothing (QA03)",
-        loser.name(),
-        victor.name(),
-        t.victor_vp + vp_terms,
-        loser.name()
-    ));
-    let me = Nation::Major(loser);
-    // 3.4, 2.12e: minor provinces and remapable home provinces given up
-    for p in &scenario.map.provinces {
-        let Some(ps) = state.provinces.get(&p.id).cloned() else {
-            continue;
-        };
-        if ps.controller.as_ref() != Some(&me) {
-            continue;
-        }
-        let own_home = p.kind == ProvinceKind::Home && p.owner == Owner::Major(loser);
-        if own_home {
-            continue;
-        }
-        if ps.garrison.as_ref().is_some_and(|g| g.nation == me) {
-            to_pool_arm(state, &me, Arm::Infantry);
-        }
-        let back = super::control::original_owner(p).filter(|n| n != &me);
-        if let Some(x) = state.provinces.get_mut(&p.id) {
-            x.controller = back;
-            x.garrison = None;
-        }
-        o = o.why(format!(
-            "{} gives up {}{}",
-            loser.name(),
-            p.name,
-            if p.kind == ProvinceKind::RemapableHome {
-                " (remapable home province, as if minor, 2.12e)"
-            } else {
-                " (3.4)"
-            }
-        ));
-    }
+    let o = s.pay(state, terms, o);
+    let o = s.give_up_provinces(state, o);
     // terms: provinces ceded to the victor (5.1, 5.12), garrisoned from
     // its pool; only what the loser held when it surrendered
+    let mut o = o;
     let mut ceded = BTreeSet::new();
     for pid in &terms.provinces {
         let (done, why) = cede(scenario, state, loser, victor, pid, &held);
@@ -262,77 +191,8 @@ pub fn surrender(
         }
         o = o.why(why);
     }
-    // 5.127: the victor vacates the surrenderer's home provinces
-    // (a home province ceded by the terms is the victor's now: it stays)
-    let homes: Vec<String> = scenario
-        .home_provinces(loser)
-        .map(|p| p.id.clone())
-        .filter(|h| !ceded.contains(h))
-        .collect();
-    for h in &homes {
-        if let Some(ps) = state.provinces.get(h).cloned()
-            && let Some(g) = &ps.garrison
-            && state.commanding_power(&g.nation) == Some(victor)
-        {
-            to_pool_arm(state, &g.nation, Arm::Infantry);
-            if let Some(x) = state.provinces.get_mut(h) {
-                x.garrison = None;
-                x.controller = Some(me.clone());
-            }
-            o = o.why(format!(
-                "5.127: the {} garrison leaves {}",
-                victor.adjective(),
-                name(scenario, h)
-            ));
-        }
-        if state
-            .provinces
-            .get(h)
-            .is_some_and(|ps| ps.controller.as_ref().and_then(|c| state.commanding_power(c)) == Some(victor))
-            && let Some(x) = state.provinces.get_mut(h)
-        {
-            x.controller = Some(me.clone());
-        }
-        let victors: Vec<(Nation, u32)> = state
-            .corps_in(h)
-            .filter(|c| state.corps_power(c) == Some(victor))
-            .map(|c| (c.nation.clone(), c.number))
-            .collect();
-        for (n, num) in victors {
-            let dest = nearest_friendly(scenario, state, victor, h);
-            if let Some(c) = state.corps_mut(&n, num) {
-                c.location = dest.clone();
-            }
-            o = o.why(format!(
-                "5.127: {n} corps {num} leaves {} for {}",
-                name(scenario, h),
-                dest.as_deref()
-                    .map(|d| name(scenario, d))
-                    .unwrap_or_else(|| "off the map".into())
-            ));
-        }
-    }
-    // 5.123: repatriation of the surrenderer's corps
-    let abroad: Vec<(Nation, u32, String)> = state
-        .corps
-        .iter()
-        .filter(|c| state.corps_power(c) == Some(loser))
-        .filter_map(|c| c.location.clone().map(|l| (c.nation.clone(), c.number, l)))
-        .filter(|(_, _, l)| !friendly(state, loser, l))
-        .collect();
-    for (n, num, l) in abroad {
-        let dest = nearest_friendly(scenario, state, loser, &l);
-        if let Some(c) = state.corps_mut(&n, num) {
-            c.location = dest.clone();
-        }
-        o = o.why(format!(
-            "5.123: {n} corps {num} is repatriated from {} to {}",
-            name(scenario, &l),
-            dest.as_deref()
-                .map(|d| name(scenario, d))
-                .unwrap_or_else(|| "off the map".into())
-        ));
-    }
+    let o = s.vacate_homes(state, &ceded, o);
+    let mut o = s.repatriate(state, o);
     // 3.31: an NPC at peace with every PC becomes inactive again
     if matches!(state.power(loser).control, Control::Controlled { .. }) && !state.relations.at_war_with_any(loser) {
         state.power_mut(loser).control = Control::Inactive;
@@ -343,4 +203,194 @@ pub fn surrender(
     }
     state.power_mut(loser).capital_lost_turns = 0;
     vec![o]
+}
+
+/// A surrender being carried out (5.12): each step adds its why lines to
+/// the surrender's outcome.
+struct Surrender<'a> {
+    scenario: &'a Scenario,
+    loser: PowerId,
+    victor: PowerId,
+}
+
+impl Surrender<'_> {
+    /// 2.7: peace and the enforced peace record.
+    fn enforce_peace(&self, state: &mut State, o: Outcome) -> Outcome {
+        let (loser, victor) = (self.loser, self.victor);
+        let t = &self.scenario.tables.surrender;
+        state.relations.set_war(loser, victor, false);
+        let until = add_seasons(state.turn(), t.enforced_peace_seasons);
+        let powers = if loser <= victor {
+            [loser, victor]
+        } else {
+            [victor, loser]
+        };
+        state.relations.enforced_peace.retain(|e| e.powers != powers);
+        state.relations.enforced_peace.push(EnforcedPeace { powers, until });
+        state.relations.enforced_peace.sort();
+        o.why(format!(
+            "2.7: enforced peace until {until} ({} seasons, tables/surrender.toml)",
+            t.enforced_peace_seasons
+        ))
+    }
+
+    /// The terms' Gold and VP, and the surrender's VP (QA03).
+    fn pay(&self, state: &mut State, terms: &Terms, mut o: Outcome) -> Outcome {
+        let (loser, victor) = (self.loser, self.victor);
+        let t = &self.scenario.tables.surrender;
+        // terms: Gold and VP. Reparations beyond the treasury are not paid
+        // from a negative treasury: the rest is a deficit (4.211, 4.221).
+        let gold = terms.gold as i64;
+        if gold > 0 {
+            let pay = gold.min(state.power(loser).gold.max(0));
+            state.power_mut(loser).gold -= pay;
+            state.power_mut(victor).gold += pay;
+            if pay > 0 {
+                o = o.gold(loser, -pay).gold(victor, pay);
+            }
+            if pay < gold {
+                state.power_mut(loser).debt += gold - pay;
+                o = o.why(format!(
+                    "reparations: {} pays {pay} of {gold} Gold; the other {} Gold are a deficit (4.211, 4.221)",
+                    loser.name(),
+                    gold - pay
+                ));
+            }
+        }
+        let vp_terms = terms.vp as i64;
+        // QA03: only the surrendering power loses VP, never its allies
+        let lose_vp = t.surrender_vp - vp_terms;
+        state.power_mut(loser).vp += lose_vp;
+        state.power_mut(victor).vp += t.victor_vp + vp_terms;
+        o = o.vp(loser, lose_vp).vp(victor, t.victor_vp + vp_terms);
+        o = o.why(format!(
+            "VP: {} {lose_vp:+}, {} {:+}; allies of {} lose nothing (QA03)",
+            loser.name(),
+            victor.name(),
+            t.victor_vp + vp_terms,
+            loser.name()
+        ));
+        o
+    }
+
+    /// 3.4, 2.12e: the loser gives up the minor provinces and remapable
+    /// home provinces it holds.
+    fn give_up_provinces(&self, state: &mut State, mut o: Outcome) -> Outcome {
+        let (scenario, loser) = (self.scenario, self.loser);
+        let me = Nation::Major(loser);
+        for p in &scenario.map.provinces {
+            let Some(ps) = state.provinces.get(&p.id).cloned() else {
+                continue;
+            };
+            if ps.controller.as_ref() != Some(&me) {
+                continue;
+            }
+            let own_home = p.kind == ProvinceKind::Home && p.owner == Owner::Major(loser);
+            if own_home {
+                continue;
+            }
+            if ps.garrison.as_ref().is_some_and(|g| g.nation == me) {
+                to_pool_arm(state, &me, Arm::Infantry);
+            }
+            let back = super::control::original_owner(p).filter(|n| n != &me);
+            if let Some(x) = state.provinces.get_mut(&p.id) {
+                x.controller = back;
+                x.garrison = None;
+            }
+            o = o.why(format!(
+                "{} gives up {}{}",
+                loser.name(),
+                p.name,
+                if p.kind == ProvinceKind::RemapableHome {
+                    " (remapable home province, as if minor, 2.12e)"
+                } else {
+                    " (3.4)"
+                }
+            ));
+        }
+        o
+    }
+
+    /// 5.127: the victor vacates the surrenderer's home provinces (a home
+    /// province ceded by the terms is the victor's now: it stays).
+    fn vacate_homes(&self, state: &mut State, ceded: &BTreeSet<String>, mut o: Outcome) -> Outcome {
+        let (scenario, loser, victor) = (self.scenario, self.loser, self.victor);
+        let me = Nation::Major(loser);
+        let homes: Vec<String> = scenario
+            .home_provinces(loser)
+            .map(|p| p.id.clone())
+            .filter(|h| !ceded.contains(h))
+            .collect();
+        for h in &homes {
+            if let Some(ps) = state.provinces.get(h).cloned()
+                && let Some(g) = &ps.garrison
+                && state.commanding_power(&g.nation) == Some(victor)
+            {
+                to_pool_arm(state, &g.nation, Arm::Infantry);
+                if let Some(x) = state.provinces.get_mut(h) {
+                    x.garrison = None;
+                    x.controller = Some(me.clone());
+                }
+                o = o.why(format!(
+                    "5.127: the {} garrison leaves {}",
+                    victor.adjective(),
+                    name(scenario, h)
+                ));
+            }
+            if state
+                .provinces
+                .get(h)
+                .is_some_and(|ps| ps.controller.as_ref().and_then(|c| state.commanding_power(c)) == Some(victor))
+                && let Some(x) = state.provinces.get_mut(h)
+            {
+                x.controller = Some(me.clone());
+            }
+            let victors: Vec<(Nation, u32)> = state
+                .corps_in(h)
+                .filter(|c| state.corps_power(c) == Some(victor))
+                .map(|c| (c.nation.clone(), c.number))
+                .collect();
+            for (n, num) in victors {
+                let dest = nearest_friendly(scenario, state, victor, h);
+                if let Some(c) = state.corps_mut(&n, num) {
+                    c.location = dest.clone();
+                }
+                o = o.why(format!(
+                    "5.127: {n} corps {num} leaves {} for {}",
+                    name(scenario, h),
+                    dest.as_deref()
+                        .map(|d| name(scenario, d))
+                        .unwrap_or_else(|| "off the map".into())
+                ));
+            }
+        }
+        o
+    }
+
+    /// 5.123: the surrenderer's corps outside its home or controlled
+    /// provinces go to the nearest friendly province.
+    fn repatriate(&self, state: &mut State, mut o: Outcome) -> Outcome {
+        let (scenario, loser) = (self.scenario, self.loser);
+        let abroad: Vec<(Nation, u32, String)> = state
+            .corps
+            .iter()
+            .filter(|c| state.corps_power(c) == Some(loser))
+            .filter_map(|c| c.location.clone().map(|l| (c.nation.clone(), c.number, l)))
+            .filter(|(_, _, l)| !friendly(state, loser, l))
+            .collect();
+        for (n, num, l) in abroad {
+            let dest = nearest_friendly(scenario, state, loser, &l);
+            if let Some(c) = state.corps_mut(&n, num) {
+                c.location = dest.clone();
+            }
+            o = o.why(format!(
+                "5.123: {n} corps {num} is repatriated from {} to {}",
+                name(scenario, &l),
+                dest.as_deref()
+                    .map(|d| name(scenario, d))
+                    .unwrap_or_else(|| "off the map".into())
+            ));
+        }
+        o
+    }
 }
