@@ -163,6 +163,8 @@ pub enum Command {
         after_help = "Example:\n  empereur replace-player --game campaign --power spain --players new-spain.toml"
     )]
     ReplacePlayer(ops::workflow::ReplacePlayerArgs),
+    /// Seat a new player on a power without one (a join request); an NPC becomes a Player Country at the next Turn Start (3.2).
+    Seat(ops::seat::SeatArgs),
     /// Mail every history entry not mailed yet (reports, openings), in order, and deliver.
     Mail(ops::mailing::MailArgs),
     /// Send a power's report and phase opening again (the last entry, or --entry N).
@@ -276,6 +278,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
         Command::Resume(a) => ops::workflow::resume(&a),
         Command::Extend(a) => ops::workflow::extend(&a),
         Command::ReplacePlayer(a) => ops::workflow::replace_player(&a),
+        Command::Seat(a) => ops::seat::run(&a),
         Command::Undo(a) => ops::moderate::undo(&a),
         Command::Preview(a) => ops::moderate::preview(&a),
         // == end workflow ==

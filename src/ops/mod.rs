@@ -20,6 +20,7 @@ pub mod moderate;
 pub mod new;
 pub mod resolve;
 pub mod run;
+pub mod seat;
 pub mod send;
 pub mod show;
 pub mod submit;

@@ -653,6 +653,11 @@ fn resolve_locked(dir: &GameDir, opts: &ResolveOptions, engine: Engine) -> Resul
     let redo_of = redo.as_ref().map(|r| r.entry.clone());
     let preface = preface_outcomes(&opts.late, redo_of.as_deref(), &changed);
     res.outcomes.splice(0..0, preface);
+    // 3.2: a player the moderator seated on an NPC takes the seat when a
+    // Turn Start opens; the entry records who, so replay does the same.
+    let seated = seats_due(&config, &state, &res.state);
+    res.outcomes
+        .extend(rules::seating::seat_players(&mut res.state, &seated));
     let rolls = dice.log().to_vec();
 
     let next = res.state.phase;
@@ -672,6 +677,7 @@ fn resolve_locked(dir: &GameDir, opts: &ResolveOptions, engine: Engine) -> Resul
     draft.beacon_signature = beacon.as_ref().map(|b| crate::dice::to_hex(&b.signature));
     draft.redo_of = redo_of;
     draft.changed = changed;
+    draft.seated = seated;
     let mut notes = Vec::new();
     if let Some(list) = &opts.manual_dice {
         notes.push(format!("resolved with manual dice entered by the moderator: {list}"));
@@ -764,6 +770,25 @@ fn submission_bytes(dir: &GameDir, p: PowerId, s: &submission::Submission) -> Re
 /// Accepted orders of every power as the engine sees them (verify replay).
 pub fn orders_of(subs: &BTreeMap<PowerId, submission::Submission>) -> PhaseOrders {
     subs.iter().map(|(p, s)| (*p, s.orders.clone())).collect()
+}
+
+/// The NPCs with a player in `game.toml` that become Player Countries as
+/// the resolution of `before` opens `after` (3.2: at a Turn Start, never
+/// out of the country bid).
+pub fn seats_due(
+    config: &store::GameConfig,
+    before: &crate::state::State,
+    after: &crate::state::State,
+) -> Vec<PowerId> {
+    if after.phase.step != crate::ids::Step::TurnStart || before.phase.step == crate::ids::Step::Bid {
+        return Vec::new();
+    }
+    config
+        .players
+        .iter()
+        .map(|p| p.power)
+        .filter(|p| !after.power(*p).control.is_player())
+        .collect()
 }
 
 /// Record a moderator action that replaces the state (a correction) as a

@@ -1084,6 +1084,8 @@ fn replay_entry(
     }
     let preface = super::resolve::preface_outcomes(&rec.late, rec.redo_of.as_deref(), &rec.changed);
     res.outcomes.splice(0..0, preface);
+    res.outcomes
+        .extend(rules::seating::seat_players(&mut res.state, &rec.seated));
     let got = res.state.to_toml();
     let want = content.get("state-after.toml").cloned().unwrap_or_default();
     if got.as_bytes() == want.as_slice() {

@@ -17,6 +17,7 @@ pub mod events;
 pub mod legality;
 pub mod npc_surrender;
 pub mod outcome;
+pub mod seating;
 pub mod sequence;
 pub mod victory;
 pub mod war;

@@ -78,6 +78,11 @@ pub struct EntryRecord {
     /// `redo_of` (what the report says changed).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub changed: Vec<PowerId>,
+    /// Of a resolve entry that opened a Turn Start: the NPCs the
+    /// moderator had seated a player on, made Player Countries after the
+    /// engine ran (3.2, `rules::seating`); replay does the same.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seated: Vec<PowerId>,
     /// Of an undo entry: the entry rolled back.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub undone: Option<String>,
@@ -197,6 +202,7 @@ pub struct Draft {
     pub late: Vec<PowerId>,
     pub redo_of: Option<String>,
     pub changed: Vec<PowerId>,
+    pub seated: Vec<PowerId>,
     pub undone: Option<String>,
     pub abandoned_phase: Option<PhaseId>,
     pub abandoned_commitment: Option<String>,
@@ -220,6 +226,7 @@ impl Draft {
             late: Vec::new(),
             redo_of: None,
             changed: Vec::new(),
+            seated: Vec::new(),
             undone: None,
             abandoned_phase: None,
             abandoned_commitment: None,
@@ -330,6 +337,7 @@ pub fn stage(dir: &GameDir, draft: &Draft) -> Result<(EntryInfo, Vec<u8>)> {
         late: draft.late.clone(),
         redo_of: draft.redo_of.clone(),
         changed: draft.changed.clone(),
+        seated: draft.seated.clone(),
         undone: draft.undone.clone(),
         abandoned_phase: draft.abandoned_phase,
         abandoned_commitment: draft.abandoned_commitment.clone(),
