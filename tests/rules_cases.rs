@@ -47,6 +47,10 @@
 //! divisions = 2                  # optional: how many divisions it holds
 //! commanded_by = "france"        # optional: the power that commands it, or "none"
 //!
+//! seating = ["france", "russia"]  # instead of resolving: check this seating (3.0)
+//! [expect]
+//! seating = "nobody plays"       # "legal", or a substring of the refusal
+//!
 //! [[expect.outcome]]             # an outcome that must (or must not) exist
 //! kind = "embargo-income-loss"
 //! power = "spain"                # optional filters and checks:
@@ -96,6 +100,9 @@ struct Case {
     orders: Vec<CaseOrder>,
     #[serde(default)]
     dice: BTreeMap<String, u32>,
+    /// 3.0: a seating to check with `rules::setup::check_seating`
+    /// instead of resolving a phase.
+    seating: Option<Vec<PowerId>>,
     #[serde(default)]
     expect: Expect,
 }
@@ -145,6 +152,8 @@ struct Expect {
     outcome: Vec<ExpectOutcome>,
     #[serde(default)]
     corps: Vec<ExpectCorps>,
+    /// With `seating`: "legal", or a substring of the refusal.
+    seating: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -243,8 +252,24 @@ fn matches(o: &Outcome, e: &ExpectOutcome) -> bool {
             .is_none_or(|s| o.why.iter().any(|w| w.contains(s.as_str())))
 }
 
+/// A seating case: the verdict of `rules::setup::check_seating`.
+fn run_seating(seating: &[PowerId], want: Option<&String>) -> Verdict {
+    let Some(want) = want else {
+        return Verdict::Fail(vec!["`seating` needs `expect.seating`".into()]);
+    };
+    let powers: BTreeSet<PowerId> = seating.iter().copied().collect();
+    match (rules::setup::check_seating(&powers), want.as_str()) {
+        (Ok(()), "legal") => Verdict::Pass,
+        (Err(e), w) if w != "legal" && e.to_string().contains(w) => Verdict::Pass,
+        (got, _) => Verdict::Fail(vec![format!("seating {seating:?}: expected {want:?}, got {got:?}")]),
+    }
+}
+
 /// Run one case.
 fn run(scenario: &Scenario, case: &Case) -> Verdict {
+    if let Some(seating) = &case.seating {
+        return run_seating(seating, case.expect.seating.as_ref());
+    }
     let missing: Vec<&String> = case
         .needs_provinces
         .iter()

@@ -19,6 +19,7 @@ pub mod npc_surrender;
 pub mod outcome;
 pub mod seating;
 pub mod sequence;
+pub mod setup;
 pub mod victory;
 pub mod war;
 
