@@ -147,8 +147,12 @@ pub enum Command {
     /// The one command for cron: fetch, ingest, resolve what is due, mail.
     Run(ops::run::RunArgs),
     /// The open phase, its deadline, who is in, who is late, what is queued.
-    #[command(after_help = "Example:\n  empereur status --game campaign")]
-    Status(ops::workflow::GameOnly),
+    #[command(
+        after_help = "Examples:\n  empereur status --game campaign\n  empereur status --games /srv/empereur   # every hosted game, one line each"
+    )]
+    Status(ops::games::StatusArgs),
+    /// Every game hosted under a directory, one line each: phase, deadline, who is late, paused or over.
+    Games(ops::games::GamesArgs),
     /// Stop the clock (deadlines wait until `resume`).
     #[command(after_help = "Example:\n  empereur pause --game campaign")]
     Pause(ops::workflow::GameOnly),
@@ -273,7 +277,8 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
 
         // == workflow ==
         Command::Run(a) => ops::run::run(&a),
-        Command::Status(a) => ops::workflow::status(&a),
+        Command::Status(a) => ops::games::status(&a),
+        Command::Games(a) => ops::games::run(&a),
         Command::Pause(a) => ops::workflow::pause(&a),
         Command::Resume(a) => ops::workflow::resume(&a),
         Command::Extend(a) => ops::workflow::extend(&a),

@@ -12,6 +12,7 @@ pub mod demo;
 pub mod dice_cmd;
 pub mod export;
 pub mod fetch;
+pub mod games;
 pub mod ingest;
 pub mod lock;
 pub mod mailing;

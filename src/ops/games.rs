@@ -1,0 +1,252 @@
+//! `empereur games --root DIR` (also `status --games DIR`): the
+//! moderator's overview of every game hosted under a directory (each
+//! subdirectory with a `game.toml`, as `run --games` finds them), one line
+//! each: the open phase, its deadline, who is in, who is late, paused or
+//! over. Read only: no lock is taken and no clock is started, so it is safe
+//! beside a running `run`. A game that cannot be read gets its line with
+//! the reason, the others are listed all the same, and the command exits 2.
+#![allow(clippy::disallowed_methods)] // adapter
+
+use super::{Done, Format, clock};
+use crate::ids::PowerId;
+use crate::schedule::Due;
+use crate::store::GameDir;
+use anyhow::Result;
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+#[derive(clap::Args, Debug, Clone)]
+#[command(
+    after_help = "Example:\n  empereur games --root /srv/empereur\n\nOne line per game: directory, game id, open phase, deadline (the game's time zone), then what it waits for. Exit 2 when a game could not be read (its line says why; the others are listed)."
+)]
+pub struct GamesArgs {
+    /// The directory holding the games (each subdirectory with a game.toml).
+    #[arg(long)]
+    pub root: PathBuf,
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+}
+
+/// `empereur status`: one game, or with `--games` every game under a directory.
+#[derive(clap::Args, Debug, Clone)]
+pub struct StatusArgs {
+    /// The game directory.
+    #[arg(long, short = 'g', default_value = ".", conflicts_with = "games")]
+    pub game: PathBuf,
+    /// A directory of games: one line each, as `empereur games --root`.
+    #[arg(long)]
+    pub games: Option<PathBuf>,
+}
+
+/// Where a hosted game stands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "state")]
+pub enum Standing {
+    /// The game has ended (the reason).
+    Over {
+        why: String,
+    },
+    Paused,
+    /// Waiting for orders; `missing` have none in yet.
+    Waiting {
+        missing: Vec<PowerId>,
+    },
+    /// Past the deadline, inside grace; `missing` have none in yet.
+    Grace {
+        missing: Vec<PowerId>,
+    },
+    /// Everyone is in; resolves once the change-of-mind delay has passed.
+    AllIn,
+    /// Due now (the next `run` resolves it); `late` sent nothing.
+    Due {
+        late: Vec<PowerId>,
+    },
+    /// No clock yet (it starts at the next `run` or `mail`).
+    NoClock {
+        missing: Vec<PowerId>,
+    },
+}
+
+/// One game's line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GameLine {
+    /// The game's directory name under the root.
+    pub dir: String,
+    pub game: String,
+    pub phase: String,
+    /// RFC 3339, UTC.
+    pub deadline: Option<String>,
+    /// The deadline as players read it (the game's time zone).
+    #[serde(skip)]
+    pub deadline_local: Option<String>,
+    /// Powers that must order and have orders in / must order.
+    pub in_count: usize,
+    pub must_count: usize,
+    #[serde(flatten)]
+    pub standing: Standing,
+}
+
+/// A line of the overview: a game, or why its directory could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Listed {
+    Game(GameLine),
+    Unreadable { dir: String, why: String },
+}
+
+/// The overview of every game under `root`, at `now`.
+pub fn overview(root: &Path, now: DateTime<Utc>) -> Result<Vec<Listed>> {
+    let mut out = Vec::new();
+    for d in super::run::game_dirs(root)? {
+        let name = d
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        out.push(match game_line(&d, &name, now) {
+            Ok(l) => Listed::Game(l),
+            Err(e) => Listed::Unreadable {
+                dir: name,
+                why: format!("{e:#}"),
+            },
+        });
+    }
+    Ok(out)
+}
+
+fn game_line(path: &Path, name: &str, now: DateTime<Utc>) -> Result<GameLine> {
+    let dir = GameDir::new(path);
+    let config = dir.load_config()?;
+    let scenario = dir.load_scenario(&config)?;
+    let state = dir.load_state()?;
+    let schedule = dir.load_schedule()?;
+    let subs = super::workflow::submitted(&dir)?;
+    let roles = crate::rules::roles(&scenario, &state);
+    let missing: Vec<PowerId> = roles.must.iter().copied().filter(|p| !subs.contains_key(p)).collect();
+    let tz = config.tz();
+    let clock = dir.load_clock()?.filter(|c| c.phase == Some(state.phase));
+    let deadline = clock
+        .as_ref()
+        .map(|c| c.deadline(now, &config.deadlines, tz, &schedule.absences));
+    let standing = match (&state.over, &clock) {
+        (Some(why), _) => Standing::Over { why: why.clone() },
+        (None, None) => Standing::NoClock {
+            missing: missing.clone(),
+        },
+        (None, Some(c)) => match c.due(now, &config.deadlines, tz, &schedule.absences, &roles.must, &subs) {
+            Due::Paused => Standing::Paused,
+            Due::Waiting { .. } => Standing::Waiting {
+                missing: missing.clone(),
+            },
+            Due::Grace { .. } => Standing::Grace {
+                missing: missing.clone(),
+            },
+            Due::ChangeOfMind { .. } => Standing::AllIn,
+            Due::Early => Standing::Due { late: vec![] },
+            Due::Late { missing } => Standing::Due { late: missing },
+        },
+    };
+    Ok(GameLine {
+        dir: name.to_string(),
+        game: config.game.clone(),
+        phase: state.phase.to_string(),
+        deadline: deadline.map(|d| d.to_rfc3339()),
+        deadline_local: deadline.map(|d| d.with_timezone(&tz).format("%a %Y-%m-%d %H:%M %Z").to_string()),
+        in_count: roles.must.len() - missing.len(),
+        must_count: roles.must.len(),
+        standing,
+    })
+}
+
+fn ids(v: &[PowerId]) -> String {
+    v.iter().map(|p| p.id()).collect::<Vec<_>>().join(", ")
+}
+
+/// The text line of a game.
+pub fn render(l: &GameLine) -> String {
+    let what = match &l.standing {
+        Standing::Over { why } => format!("over: {why}"),
+        Standing::Paused => "paused".to_string(),
+        Standing::Waiting { missing } if missing.is_empty() => "waiting".to_string(),
+        Standing::Waiting { missing } => format!("waiting for {}", ids(missing)),
+        Standing::Grace { missing } => format!("past the deadline, in grace; late: {}", ids(missing)),
+        Standing::AllIn => "everyone is in".to_string(),
+        Standing::Due { late } if late.is_empty() => "due now".to_string(),
+        Standing::Due { late } => format!("due now; late: {}", ids(late)),
+        Standing::NoClock { missing } if missing.is_empty() => "no deadline yet".to_string(),
+        Standing::NoClock { missing } => format!("no deadline yet; waiting for {}", ids(missing)),
+    };
+    let deadline = match (&l.standing, &l.deadline_local) {
+        (Standing::Over { .. }, _) => "-".to_string(),
+        (_, Some(d)) => d.clone(),
+        (_, None) => "-".to_string(),
+    };
+    format!(
+        "{:<12} {:<12} {:<24} {:<26} in {}/{}  {what}",
+        l.dir, l.game, l.phase, deadline, l.in_count, l.must_count
+    )
+}
+
+/// `empereur games --root DIR`
+pub fn run(a: &GamesArgs) -> Result<Done> {
+    list(&a.root, a.format)
+}
+
+/// `empereur status`: one game, or every game under `--games`.
+pub fn status(a: &StatusArgs) -> Result<Done> {
+    match &a.games {
+        Some(root) => list(root, Format::Text),
+        None => super::workflow::status(&super::workflow::GameOnly { game: a.game.clone() }),
+    }
+}
+
+fn list(root: &Path, format: Format) -> Result<Done> {
+    let lines = overview(root, clock::now()?)?;
+    let bad: Vec<String> = lines
+        .iter()
+        .filter_map(|l| match l {
+            Listed::Unreadable { dir, .. } => Some(dir.clone()),
+            Listed::Game(_) => None,
+        })
+        .collect();
+    match format {
+        Format::Json | Format::Toml => {
+            let games: Vec<&GameLine> = lines
+                .iter()
+                .filter_map(|l| match l {
+                    Listed::Game(g) => Some(g),
+                    Listed::Unreadable { .. } => None,
+                })
+                .collect();
+            let unreadable: Vec<serde_json::Value> = lines
+                .iter()
+                .filter_map(|l| match l {
+                    Listed::Unreadable { dir, why } => Some(serde_json::json!({ "dir": dir, "error": why })),
+                    Listed::Game(_) => None,
+                })
+                .collect();
+            let v = serde_json::json!({ "games": games, "unreadable": unreadable });
+            match format {
+                Format::Json => crate::outln!("{}", serde_json::to_string_pretty(&v)?)?,
+                _ => crate::out!("{}", toml::to_string(&v)?)?,
+            }
+        }
+        Format::Text => {
+            if lines.is_empty() {
+                crate::outln!(
+                    "no games under {} (a game is a directory with a game.toml)",
+                    root.display()
+                )?;
+            }
+            for l in &lines {
+                match l {
+                    Listed::Game(g) => crate::outln!("{}", render(g))?,
+                    Listed::Unreadable { dir, why } => crate::outln!("{dir:<12} cannot be read: {why}")?,
+                }
+            }
+        }
+    }
+    if !bad.is_empty() {
+        anyhow::bail!("{} game(s) could not be read: {}", bad.len(), bad.join(", "));
+    }
+    Ok(Done::Yes)
+}
