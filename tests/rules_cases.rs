@@ -1,14 +1,26 @@
 #![allow(clippy::disallowed_methods)] // test adapter: reads the case files
-//! THE rule-case harness: every `tests/cases/<area>/<name>.toml` is one
-//! situation from the book, run through `rules::resolve` and checked.
-//! All cases run; every failure is reported by case name and reason.
+//! THE rule-case harness: every `tests/cases/<area>/<name>.toml` and
+//! `tests/war_cases/<area>/<name>.toml` is one situation from the book,
+//! in one format, run here and checked. All cases run; every failure is
+//! reported by case name and reason.
+//!
+//! A case either resolves whole phases through `rules::resolve`
+//! (`phase = "1807-winter"`), or runs one step of a Player Turn on its own
+//! (`phase = "land" | "naval" | "validate" | "surrender" | "due"`, with
+//! `active`), or checks a seating (`seating`). It runs on the shipped 1805
+//! map, or on the small fixture map `tests/fixtures/war/` when it says
+//! `map = "war"` (the default for `tests/war_cases/`, written for it).
+//! The step keys (`[setup]`, `[surrender]`, the `[expect]` keys by unit
+//! or province) are documented in `tests/case_harness/mod.rs`.
 //!
 //! A case file:
 //! ```toml
 //! rule = "4.256"                 # section it tests (required)
 //! description = "..."
+//! map = "1805"                   # or "war"
 //! players = ["france", "spain"]  # Player Countries (default: all seven)
-//! phase = "1807-winter"          # the open phase to resolve
+//! phase = "1807-winter"          # the open phase to resolve, or a step
+//! active = "france"              # the mover of a step
 //! needs_provinces = ["naples"]   # skipped (loudly) while the map lacks them
 //! phases = 1                     # how many phases to resolve (orders go to the first)
 //! default_die = 5                # value of any die not scripted (else unscripted dice fail)
@@ -29,7 +41,8 @@
 //! number = 1
 //! at = "sea:north_sea"           # or "port:<province>"
 //!
-//! [[orders]]                     # the Order enum's serde form
+//! [[orders]]                     # the Order enum's serde form (or by power:
+//!                                #   [[orders.france]] with the Order's fields)
 //! power = "france"
 //! order = { order = "buy_vp", gold = 8 }
 //!
@@ -65,7 +78,7 @@
 //! Every case also checks `rules::audit` (Gold/VP changes explained), and
 //! that the order checker refuses exactly the orders the engine refuses.
 
-use empereur::ids::{Nation, PhaseId, PowerId};
+use empereur::ids::{Nation, PhaseId, PowerId, Step};
 use empereur::orders::ast::{Order, OrderLine};
 use empereur::orders::text::normalise;
 use empereur::rules::Kind;
@@ -74,6 +87,9 @@ use empereur::scenario::{Arm, Scenario};
 use empereur::state::{Division, Location, State};
 use empereur::testing::ScriptedDice;
 use serde::Deserialize;
+
+mod case_harness;
+use case_harness::{CorpsExpect, Expect, ExpectOutcome, STEPS, SetItem, Setup, SurrenderCase};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -83,23 +99,39 @@ struct Case {
     rule: String,
     #[serde(default)]
     description: String,
+    /// `1805` (the shipped scenario) or `war` (the small fixture map);
+    /// by default the 1805 map for `tests/cases/`, the fixture for
+    /// `tests/war_cases/`.
+    map: Option<String>,
     players: Option<Vec<PowerId>>,
+    /// The open phase to resolve (`1807-winter`), or one step of
+    /// `active`'s Player Turn run on its own (`land`, `naval`,
+    /// `validate`, `surrender`, `due`).
     phase: Option<String>,
+    /// The mover of a Player Turn step.
+    active: Option<PowerId>,
     #[serde(default)]
     needs_provinces: Vec<String>,
     #[serde(default = "one")]
     phases: u32,
+    #[serde(alias = "dice_default")]
     default_die: Option<u32>,
     #[serde(default)]
-    set: Vec<SetValue>,
+    set: Vec<SetItem>,
     #[serde(default)]
     place: Vec<Place>,
     #[serde(default)]
     place_squadron: Vec<PlaceSquadron>,
+    /// Step cases: wars, alliances, enforced peaces, options and the
+    /// `case_harness` set paths.
     #[serde(default)]
-    orders: Vec<CaseOrder>,
+    setup: Setup,
+    #[serde(default)]
+    orders: CaseOrders,
     #[serde(default)]
     dice: BTreeMap<String, u32>,
+    /// `phase = "surrender"`: who surrenders to whom, on what terms.
+    surrender: Option<SurrenderCase>,
     /// 3.0: a seating to check with `rules::setup::check_seating`
     /// instead of resolving a phase.
     seating: Option<Vec<PowerId>>,
@@ -107,15 +139,38 @@ struct Case {
     expect: Expect,
 }
 
-fn one() -> u32 {
-    1
+/// Orders as a list of `{ power, order }`, or by power
+/// (`[[orders.france]]`, the Order's serde form).
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum CaseOrders {
+    List(Vec<CaseOrder>),
+    ByPower(BTreeMap<PowerId, Vec<Order>>),
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SetValue {
-    path: String,
-    value: toml::Value,
+impl Default for CaseOrders {
+    fn default() -> Self {
+        CaseOrders::List(Vec::new())
+    }
+}
+
+impl CaseOrders {
+    fn by_power(&self) -> BTreeMap<PowerId, Vec<Order>> {
+        match self {
+            CaseOrders::ByPower(m) => m.clone(),
+            CaseOrders::List(v) => {
+                let mut m: BTreeMap<PowerId, Vec<Order>> = BTreeMap::new();
+                for o in v {
+                    m.entry(o.power).or_default().push(o.order.clone());
+                }
+                m
+            }
+        }
+    }
+}
+
+fn one() -> u32 {
+    1
 }
 
 #[derive(Deserialize)]
@@ -141,46 +196,6 @@ struct PlaceSquadron {
 struct CaseOrder {
     power: PowerId,
     order: Order,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct Expect {
-    #[serde(default)]
-    state: Vec<SetValue>,
-    #[serde(default)]
-    outcome: Vec<ExpectOutcome>,
-    #[serde(default)]
-    corps: Vec<ExpectCorps>,
-    /// With `seating`: "legal", or a substring of the refusal.
-    seating: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ExpectCorps {
-    nation: Nation,
-    number: u32,
-    at: String,
-    divisions: Option<usize>,
-    commanded_by: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ExpectOutcome {
-    /// A misspelt kind fails to parse: the case is malformed.
-    kind: Kind,
-    power: Option<PowerId>,
-    gold: Option<i64>,
-    vp: Option<i64>,
-    summary: Option<String>,
-    why: Option<String>,
-    #[serde(default)]
-    absent: bool,
-    /// The first such outcome comes before every outcome of this kind
-    /// (the order of the book's steps).
-    before: Option<Kind>,
 }
 
 enum Verdict {
@@ -287,13 +302,21 @@ fn run(scenario: &Scenario, case: &Case) -> Verdict {
         .unwrap_or_else(|| PowerId::ALL.to_vec())
         .into_iter()
         .collect();
+    // one step of a Player Turn run on its own, or whole phases resolved
+    let step = case.phase.as_deref().filter(|p| STEPS.contains(p));
     let mut state = State::initial(scenario, "case", &players, BTreeSet::new());
     let mut fails = Vec::new();
-    if let Some(ph) = &case.phase {
-        match ph.parse::<PhaseId>() {
+    match (step, &case.phase, case.active) {
+        (Some(_), _, Some(active)) => state.phase.step = Step::PlayerTurn(active),
+        (Some(st), _, None) => return Verdict::Fail(vec![format!("phase '{st}' needs `active`")]),
+        (None, Some(ph), _) => match ph.parse::<PhaseId>() {
             Ok(p) => state.phase = p,
             Err(e) => return Verdict::Fail(vec![e]),
-        }
+        },
+        (None, None, _) => {}
+    }
+    if let Err(e) = case_harness::apply_setup(&mut state, &case.setup) {
+        return Verdict::Fail(vec![e]);
     }
     for s in &case.set {
         match set_path(&state, &s.path, &s.value) {
@@ -350,41 +373,108 @@ fn run(scenario: &Scenario, case: &Case) -> Verdict {
     if let Err(e) = state.validate(scenario) {
         return Verdict::Fail(vec![format!("starting state invalid: {e:?}")]);
     }
-    let mut orders = PhaseOrders::new();
-    for o in &case.orders {
-        orders.entry(o.power).or_default().push(OrderLine {
-            order: o.order.clone(),
-            text: format!("{:?}", o.order),
-            span: empereur::diagnostic::Span::new(0, 0, 0),
-        });
-    }
-    let checker = checker_refusals(scenario, &state, &orders);
+    let by_power = case.orders.by_power();
     let mut dice = ScriptedDice::new(case.dice.clone(), case.default_die);
     let mut outcomes = Vec::new();
+    if let (Some(step), Some(active)) = (step, case.active) {
+        let mine = by_power.get(&active).map(Vec::as_slice).unwrap_or(&[]);
+        match case_harness::run_step(
+            scenario,
+            &mut state,
+            step,
+            active,
+            mine,
+            &mut dice,
+            case.surrender.as_ref(),
+            &case.expect,
+            &mut fails,
+        ) {
+            Ok(out) => outcomes = out,
+            Err(e) => return Verdict::Fail(vec![e]),
+        }
+    } else {
+        let mut orders = PhaseOrders::new();
+        for (p, os) in &by_power {
+            for o in os {
+                orders.entry(*p).or_default().push(OrderLine {
+                    order: o.clone(),
+                    text: format!("{o:?}"),
+                    span: empereur::diagnostic::Span::new(0, 0, 0),
+                });
+            }
+        }
+        if let Err(f) = resolve_phases(scenario, case, &mut state, &orders, &mut dice, &mut outcomes) {
+            return Verdict::Fail(f);
+        }
+    }
+    check_expectations(&state, &outcomes, &case.expect, &mut fails);
+    if fails.is_empty() {
+        Verdict::Pass
+    } else {
+        if step.is_some() {
+            for o in &outcomes {
+                fails.push(format!("  outcome [{}] {}: {}", o.kind, o.rule, o.summary));
+                fails.extend(o.why.iter().map(|w| format!("      {w}")));
+                fails.extend(o.dice.iter().map(|d| format!("      die {} = {}", d.purpose, d.result)));
+            }
+        }
+        Verdict::Fail(fails)
+    }
+}
+
+/// Resolve `case.phases` phases through `rules::resolve` (orders go to
+/// the first), checking the audit and that the checker agrees with the
+/// engine on every order.
+fn resolve_phases(
+    scenario: &Scenario,
+    case: &Case,
+    state: &mut State,
+    orders: &PhaseOrders,
+    dice: &mut ScriptedDice,
+    outcomes: &mut Vec<Outcome>,
+) -> Result<(), Vec<String>> {
+    let mut fails = Vec::new();
+    let checker = checker_refusals(scenario, state, orders);
     for i in 0..case.phases {
         let o = if i == 0 { orders.clone() } else { PhaseOrders::new() };
-        match rules::resolve(scenario, &state, &o, &mut dice) {
+        match rules::resolve(scenario, state, &o, dice) {
             Ok(r) => {
-                if let Err(e) = rules::audit(&state, &r.state, &r.outcomes) {
+                if let Err(e) = rules::audit(state, &r.state, &r.outcomes) {
                     fails.push(format!("audit after phase {}: {e}", state.phase));
                 }
                 if i == 0 {
-                    fails.extend(disagreements(&orders, &checker, &r.outcomes));
+                    fails.extend(disagreements(orders, &checker, &r.outcomes));
                 }
-                state = r.state;
+                *state = r.state;
                 outcomes.extend(r.outcomes);
             }
-            Err(e) => return Verdict::Fail(vec![format!("resolve {}: {e}", state.phase)]),
+            Err(e) => {
+                fails.push(format!("resolve {}: {e}", state.phase));
+                return Err(fails);
+            }
         }
     }
-    for e in &case.expect.state {
-        match get_path(&state, &e.path) {
+    if fails.is_empty() { Ok(()) } else { Err(fails) }
+}
+
+/// Every expectation of a case, after it ran.
+fn check_expectations(state: &State, outcomes: &[Outcome], expect: &Expect, fails: &mut Vec<String>) {
+    case_harness::check(state, outcomes, expect, fails);
+    let corps = match &expect.corps {
+        CorpsExpect::At(at) => {
+            case_harness::check_corps_at(state, at, fails);
+            &[][..]
+        }
+        CorpsExpect::List(v) => v.as_slice(),
+    };
+    for e in &expect.state {
+        match get_path(state, &e.path) {
             Ok(v) if v == e.value => {}
             Ok(v) => fails.push(format!("{}: expected {}, got {}", e.path, e.value, v)),
             Err(err) => fails.push(err),
         }
     }
-    for e in &case.expect.corps {
+    for e in corps {
         let Some(c) = state.corps(&e.nation, e.number) else {
             fails.push(format!("no corps {} {}", e.nation, e.number));
             continue;
@@ -418,7 +508,7 @@ fn run(scenario: &Scenario, case: &Case) -> Verdict {
             }
         }
     }
-    for e in &case.expect.outcome {
+    for e in &expect.outcome {
         let first = outcomes.iter().position(|o| matches(o, e));
         if let (Some(i), Some(k)) = (first, e.before)
             && let Some(j) = outcomes.iter().position(|o| o.kind == k)
@@ -461,11 +551,6 @@ fn run(scenario: &Scenario, case: &Case) -> Verdict {
                 }
             ));
         }
-    }
-    if fails.is_empty() {
-        Verdict::Pass
-    } else {
-        Verdict::Fail(fails)
     }
 }
 
@@ -521,15 +606,18 @@ fn case_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 #[test]
 fn rule_cases() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases");
+    let base = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    case_files(&root, &mut files);
+    for dir in ["tests/cases", "tests/war_cases"] {
+        case_files(&base.join(dir), &mut files);
+    }
     files.sort();
-    assert!(!files.is_empty(), "no rule cases under tests/cases");
-    let scenario = Scenario::embedded("1805").expect("the 1805 scenario loads");
+    assert!(files.len() >= 100, "expected the rule cases, found {}", files.len());
+    let shipped = Scenario::embedded("1805").expect("the 1805 scenario loads");
+    let fixture = case_harness::fixture();
     let (mut passed, mut skipped, mut failed) = (Vec::new(), Vec::new(), Vec::new());
     for f in &files {
-        let name = f.strip_prefix(&root).unwrap_or(f).display().to_string();
+        let name = f.strip_prefix(base).unwrap_or(f).display().to_string();
         let text = match std::fs::read_to_string(f) {
             Ok(t) => t,
             Err(e) => {
@@ -544,7 +632,22 @@ fn rule_cases() {
                 continue;
             }
         };
-        match run(&scenario, &case) {
+        // the small fixture map only where a case asks for it (the
+        // military cases written for it say so by their folder)
+        let default_map = if name.starts_with("tests/war_cases") {
+            "war"
+        } else {
+            "1805"
+        };
+        let scenario = match case.map.as_deref().unwrap_or(default_map) {
+            "1805" => &shipped,
+            "war" => &fixture,
+            other => {
+                failed.push(format!("{name}: no map '{other}' (1805 or war)"));
+                continue;
+            }
+        };
+        match run(scenario, &case) {
             Verdict::Pass => passed.push(name),
             Verdict::Skip(why) => skipped.push(format!("{name} ({}): {why}", case.rule)),
             Verdict::Fail(why) => failed.push(format!(
