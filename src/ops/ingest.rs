@@ -197,6 +197,10 @@ pub fn ingest_sources(
     // before each batch is marked processed (see `store::durable`).
     let group = crate::store::durable::group();
     let mut run = Run::new(now);
+    // Files named one by one (a quarantined message among them) are
+    // processed again; a Maildir, an mbox or a mail server's pipe
+    // delivers again what was seen before.
+    run.retry_quarantined = a.maildir.is_none() && a.mbox.is_none() && a.files.iter().all(|f| f.as_os_str() != "-");
     let mut out = Vec::new();
     match (&a.game, &a.games) {
         (Some(g), None) => {
