@@ -98,6 +98,7 @@ fn a_join_request_with_a_password_seats_the_sender_on_an_npc_that_plays_from_the
             "--email",
             ANA,
             "--password-from-mail",
+            "--house-seating",
         ],
         &game,
     );
@@ -178,6 +179,7 @@ fn a_generated_password_is_mailed_and_works() {
             "Otto",
             "--email",
             "otto@else.example.net",
+            "--house-seating",
         ],
         &game,
     );
@@ -216,7 +218,16 @@ fn a_played_power_a_taken_address_or_no_password_mail_is_refused_with_exit_1() {
     let game = new_game(tmp.path());
     let before = std::fs::read(game.join("game.toml")).unwrap();
     let seat = |power: &str, email: &str, from_mail: bool| {
-        let mut a = vec!["seat", "--power", power, "--name", "X", "--email", email];
+        let mut a = vec![
+            "seat",
+            "--power",
+            power,
+            "--name",
+            "X",
+            "--email",
+            email,
+            "--house-seating",
+        ];
         if from_mail {
             a.push("--password-from-mail");
         }
@@ -251,4 +262,109 @@ fn a_played_power_a_taken_address_or_no_password_mail_is_refused_with_exit_1() {
     // Not a power at all: bad arguments (exit 2).
     let (code, _, _) = seat("bavaria", "x@else.example.net", false);
     assert_eq!(code, 2);
+}
+
+#[test]
+fn a_seat_follows_3_0_unless_the_moderator_asks_for_a_house_seating() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = tmp.path().join("two");
+    let players = r#"
+[moderator]
+name = "GM"
+email = "gm@demo.example.org"
+
+[[player]]
+power = "france"
+name = "F"
+email = "france@demo.example.org"
+password = "austerlitz"
+
+[[player]]
+power = "britain"
+name = "B"
+email = "britain@demo.example.org"
+password = "trafalgar"
+"#;
+    let o = empereur::ops::new::NewOptions {
+        dir: game.clone(),
+        scenario: "1805".into(),
+        players: Default::default(),
+        options: vec![],
+        id: Some("two".into()),
+    };
+    empereur::ops::new::create_from(&o, empereur::store::players::parse("players.toml", players).unwrap()).unwrap();
+    let seat = |power: &str, extra: &[&str]| {
+        let mut a = vec!["seat", "--power", power, "--name", "N", "--email", "n@else.example.net"];
+        a.extend_from_slice(extra);
+        empereur(&a, &game)
+    };
+    // The third player of a game plays Russia (3.0).
+    let (code, _, err) = seat("prussia", &[]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("3.0: with 3 players the Player Countries are France, Great Britain, Russia; nobody plays Russia; Prussia would be an NPC; --house-seating seats the player anyway"),
+        "{err}"
+    );
+    assert!(
+        GameDir::new(&game)
+            .load_config()
+            .unwrap()
+            .player(PowerId::Prussia)
+            .is_none()
+    );
+    let (code, out, err) = seat("prussia", &["--house-seating"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let journal = std::fs::read_to_string(GameDir::new(&game).journal()).unwrap();
+    assert!(journal.contains("a house seating (3.0: with 3 players"), "{journal}");
+}
+
+#[test]
+fn the_player_3_0_gives_next_is_seated_without_asking() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = tmp.path().join("two");
+    let players = r#"
+[moderator]
+name = "GM"
+email = "gm@demo.example.org"
+
+[[player]]
+power = "france"
+name = "F"
+email = "france@demo.example.org"
+password = "austerlitz"
+
+[[player]]
+power = "britain"
+name = "B"
+email = "britain@demo.example.org"
+password = "trafalgar"
+"#;
+    let o = empereur::ops::new::NewOptions {
+        dir: game.clone(),
+        scenario: "1805".into(),
+        players: Default::default(),
+        options: vec![],
+        id: Some("two".into()),
+    };
+    empereur::ops::new::create_from(&o, empereur::store::players::parse("players.toml", players).unwrap()).unwrap();
+    let (code, out, err) = empereur(
+        &[
+            "seat",
+            "--power",
+            "russia",
+            "--name",
+            "N",
+            "--email",
+            "n@else.example.net",
+        ],
+        &game,
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        GameDir::new(&game)
+            .load_config()
+            .unwrap()
+            .player(PowerId::Russia)
+            .is_some()
+    );
 }

@@ -8,6 +8,11 @@
 //! opening. A power that has a player changes hands with
 //! `replace-player` instead.
 //!
+//! 3.0 decides which powers a number of players plays (France and
+//! Britain, then Russia, Austria, Prussia, Spain, the Ottoman Empire): a
+//! seat that would leave another set is refused unless the moderator asks
+//! for a house seating (`--house-seating`), and the journal says so.
+//!
 //! The password is either one the player chose and sent in their join
 //! request (`--password-from-mail`: the last mail from that address in
 //! the inbox with a `PASSWORD` line), so it never travels from the
@@ -27,7 +32,7 @@ use std::path::{Path, PathBuf};
 
 #[derive(clap::Args, Debug, Clone)]
 #[command(
-    after_help = "Examples:\n  empereur seat --game campaign --power spain --name \"Ana\" --email ana@example.org --password-from-mail\n  empereur seat --game campaign --power spain --name \"Ana\" --email ana@example.org\n\nExit codes: 0 seated, 1 refused (the power has a player, the address is taken or cannot be mailed, no join mail with a PASSWORD line), 2 an operational error."
+    after_help = "Examples:\n  empereur seat --game campaign --power spain --name \"Ana\" --email ana@example.org --password-from-mail\n  empereur seat --game campaign --power spain --name \"Ana\" --email ana@example.org\n\nExit codes: 0 seated, 1 refused (the power has a player, 3.0 gives another power to that many players, the address is taken or cannot be mailed, no join mail with a PASSWORD line), 2 an operational error."
 )]
 pub struct SeatArgs {
     /// The game directory.
@@ -49,6 +54,10 @@ pub struct SeatArgs {
     /// IANA time zone the player reads deadlines in (default: the game's).
     #[arg(long)]
     pub timezone: Option<String>,
+    /// Seat even when the powers played would not be those 3.0 gives for
+    /// that many players (a house seating).
+    #[arg(long)]
+    pub house_seating: bool,
 }
 
 /// What a seat did.
@@ -72,6 +81,8 @@ pub enum SeatRefusal {
     AddressTaken(String),
     #[error("{0}")]
     Unmailable(String),
+    #[error("{0}; --house-seating seats the player anyway")]
+    Seating(String),
     #[error(
         "no mail from {0} with a PASSWORD line in the inbox; ask them to send one, or seat them without --password-from-mail (a password is generated and mailed)"
     )]
@@ -132,6 +143,14 @@ pub fn seat_game(dir: &GameDir, a: &SeatArgs, now: DateTime<Utc>) -> Result<Resu
             email: p.email.clone(),
         }));
     }
+    // 3.0: the number of players decides which powers are played.
+    let seated: std::collections::BTreeSet<PowerId> = config.players.iter().map(|p| p.power).chain([power]).collect();
+    let house = crate::rules::setup::check_seating(&seated).err();
+    if let Some(why) = &house
+        && !a.house_seating
+    {
+        return Ok(Err(SeatRefusal::Seating(why.to_string())));
+    }
     if let Err(why) = crate::store::players::valid_email(&email) {
         return Ok(Err(SeatRefusal::Unmailable(why)));
     }
@@ -163,7 +182,7 @@ pub fn seat_game(dir: &GameDir, a: &SeatArgs, now: DateTime<Utc>) -> Result<Resu
     dir.journal_line(
         &clock::stamp(now),
         &format!(
-            "moderator seated {} <{email}> on {power}{} (password {})",
+            "moderator seated {} <{email}> on {power}{} (password {}){}",
             a.name.trim(),
             match from {
                 Some(ph) => format!("; a Player Country from {ph}"),
@@ -173,6 +192,10 @@ pub fn seat_game(dir: &GameDir, a: &SeatArgs, now: DateTime<Utc>) -> Result<Resu
                 "generated"
             } else {
                 "from the player's mail"
+            },
+            match &house {
+                Some(why) => format!("; a house seating ({why})"),
+                None => String::new(),
             }
         ),
     )?;
