@@ -84,171 +84,28 @@ fn uncomment(line: &str) -> &str {
 /// Quoted text (`>` lines), signatures (`-- `) and everything after `END`
 /// are ignored. Never panics, whatever the input.
 pub fn check(source: &str, scenario: &Scenario, state: &State, power: Option<PowerId>) -> Checked {
-    let mut out = Checked::default();
-    let mut diags: Vec<Diagnostic> = Vec::new();
-    let mut order_lines: Vec<(usize, &str)> = Vec::new();
-    let mut power_line: Option<Span> = None;
-    let mut phase_line: Option<Span> = None;
-    let mut game_bad = false;
-    let mut seen: Vec<&str> = Vec::new();
+    let mut msg = Message::read(source, state);
+    let power = msg.which_power(power);
 
-    // Greetings above the first header line are not orders.
-    let preamble = source
-        .lines()
-        .position(|l| HEADER.contains(&first_word(l).as_str()))
-        .unwrap_or(0);
-    for (i, raw) in source.lines().enumerate() {
-        let no = i + 1;
-        let t = raw.trim();
-        if t.starts_with('>') || i < preamble {
-            continue; // quoted earlier mail, greetings
-        }
-        if raw == "-- " || t == "--" {
-            break; // signature block
-        }
-        let first = first_word(t);
-        if first == "end" || first == "signoff" {
-            break;
-        }
-        if let Some(&key) = HEADER.iter().find(|k| **k == first) {
-            let (value, col) = rest_of(raw, key.len());
-            let kw_span = Span::new(
-                no,
-                raw.chars().count() - raw.trim_start().chars().count() + 1,
-                key.len(),
-            );
-            if seen.contains(&key) {
-                diags.push(Diagnostic::error(
-                    Problem::DuplicateHeader,
-                    format!("a second {} line", key.to_uppercase()),
-                    kw_span,
-                ));
-                continue;
-            }
-            seen.push(key);
-            // Values of GAME, POWER and PHASE may carry a comment.
-            let short = uncomment(value).trim();
-            let short_span = Span::new(no, col, short.chars().count().max(1));
-            if value.is_empty() || (key != "password" && key != "entropy" && short.is_empty()) {
-                diags.push(Diagnostic::error(
-                    Problem::Syntax,
-                    format!("{} needs a value", key.to_uppercase()),
-                    kw_span,
-                ));
-                continue;
-            }
-            match key {
-                "game" => {
-                    out.header.game = Some(short.to_string());
-                    if !short.eq_ignore_ascii_case(&state.game) {
-                        game_bad = true;
-                        diags.push(
-                            Diagnostic::error(
-                                Problem::WrongGame,
-                                format!("these orders are for game '{short}', but this is game '{}'", state.game),
-                                short_span,
-                            )
-                            .with_help("no order of this message is applied"),
-                        );
-                    }
-                }
-                "power" => match PowerId::parse(short) {
-                    Some(p) => {
-                        out.header.power = Some(p);
-                        power_line = Some(short_span);
-                    }
-                    None => {
-                        let all: Vec<&str> = PowerId::ALL
-                            .iter()
-                            .flat_map(|p| p.spellings().iter().copied())
-                            .collect();
-                        let close: Vec<&str> = suggest(short, all)
-                            .into_iter()
-                            .filter_map(PowerId::parse)
-                            .map(PowerId::name)
-                            .collect();
-                        let d =
-                            Diagnostic::error(Problem::UnknownPower, format!("no major power '{short}'"), short_span);
-                        diags.push(match close.first() {
-                            Some(c) => d.with_help(format!("did you mean {c}?")),
-                            None => d.with_help("powers: France, Britain, Russia, Austria, Prussia, Spain, Ottoman"),
-                        });
-                    }
-                },
-                "password" => out.header.password = Some(value.to_string()),
-                "entropy" => out.header.entropy = Some(value.to_string()),
-                _ => match short.parse::<PhaseId>() {
-                    Ok(ph) => {
-                        out.header.phase = Some(ph);
-                        phase_line = Some(short_span);
-                    }
-                    Err(e) => diags.push(
-                        Diagnostic::error(Problem::BadPhase, e, short_span)
-                            .with_help(format!("the open phase is {}", state.phase)),
-                    ),
-                },
-            }
-            continue;
-        }
-        let body = uncomment(raw);
-        if body.trim().is_empty() {
-            continue;
-        }
-        // NO ORDERS / PASS: an explicit empty submission.
-        let words: Vec<String> = body.split_whitespace().map(str::to_ascii_uppercase).collect();
-        if words == ["NO", "ORDERS"] || words == ["PASS"] {
-            out.header.no_orders = true;
-            continue;
-        }
-        order_lines.push((no, body));
-    }
-
-    let power = match (power, out.header.power) {
-        (Some(p), Some(h)) if p != h => {
-            diags.push(
-                Diagnostic::error(
-                    Problem::WrongPower,
-                    format!(
-                        "these orders are for {}, but they are checked for {}",
-                        h.name(),
-                        p.name()
-                    ),
-                    power_line.unwrap_or(Span::line(1)),
-                )
-                .with_help("no order of this message is applied"),
-            );
-            None
-        }
-        (Some(p), _) | (None, Some(p)) => Some(p),
-        (None, None) => {
-            if !diags.iter().any(|d| d.code == Problem::UnknownPower) {
-                diags.push(
-                    Diagnostic::error(
-                        Problem::NoPower,
-                        "no POWER line: which power are these orders for?",
-                        Span::line(1),
-                    )
-                    .with_help("start the message with a line such as 'POWER France'"),
-                );
-            }
-            None
-        }
-    };
-
-    let stale = out.header.phase.filter(|ph| *ph != state.phase);
+    let stale = msg.header.phase.filter(|ph| *ph != state.phase);
     if let Some(ph) = stale {
-        diags.push(
+        msg.diags.push(
             Diagnostic::error(
                 Problem::StalePhase,
                 format!("orders are for phase {ph} but the open phase is {}", state.phase),
-                phase_line.unwrap_or(Span::line(1)),
+                msg.phase_line.unwrap_or(Span::line(1)),
             )
             .with_help("no order of this message is applied; send orders for the open phase"),
         );
     }
 
+    let mut out = Checked {
+        header: std::mem::take(&mut msg.header),
+        ..Checked::default()
+    };
+    let mut diags = std::mem::take(&mut msg.diags);
     if let Some(power) = power {
-        let parsed = parse_lines(scenario, state, power, &order_lines, &mut diags);
+        let parsed = parse_lines(scenario, state, power, &msg.order_lines, &mut diags);
         let set: Vec<&ast::Order> = parsed.iter().map(|l| &l.order).collect();
         let verdicts = crate::rules::legality::judge(scenario, state, power, &set);
         for (line, verdict) in parsed.into_iter().zip(verdicts) {
@@ -268,7 +125,7 @@ pub fn check(source: &str, scenario: &Scenario, state: &State, power: Option<Pow
 
     // A message for another game or phase applies nothing (never to the
     // wrong phase); say so on each order it held.
-    if stale.is_some() || game_bad || power.is_none() {
+    if stale.is_some() || msg.game_bad || power.is_none() {
         for o in out.accepted.drain(..) {
             diags.push(Diagnostic::error(
                 Problem::NotApplied,
@@ -280,6 +137,195 @@ pub fn check(source: &str, scenario: &Scenario, state: &State, power: Option<Pow
     diags.sort_by_key(|d| (d.span.line, d.span.col));
     out.diagnostics = diags;
     out
+}
+
+/// An order message read line by line: its header, its order lines (with
+/// their line numbers), where the POWER and PHASE values stand, and the
+/// diagnostics of the header.
+struct Message<'s> {
+    state: &'s State,
+    header: Header,
+    diags: Vec<Diagnostic>,
+    order_lines: Vec<(usize, &'s str)>,
+    power_line: Option<Span>,
+    phase_line: Option<Span>,
+    game_bad: bool,
+    seen: Vec<&'static str>,
+}
+
+impl<'s> Message<'s> {
+    fn read(source: &'s str, state: &'s State) -> Message<'s> {
+        let mut msg = Message {
+            state,
+            header: Header::default(),
+            diags: Vec::new(),
+            order_lines: Vec::new(),
+            power_line: None,
+            phase_line: None,
+            game_bad: false,
+            seen: Vec::new(),
+        };
+        // Greetings above the first header line are not orders.
+        let preamble = source
+            .lines()
+            .position(|l| HEADER.contains(&first_word(l).as_str()))
+            .unwrap_or(0);
+        for (i, raw) in source.lines().enumerate() {
+            let no = i + 1;
+            let t = raw.trim();
+            if t.starts_with('>') || i < preamble {
+                continue; // quoted earlier mail, greetings
+            }
+            if raw == "-- " || t == "--" {
+                break; // signature block
+            }
+            let first = first_word(t);
+            if first == "end" || first == "signoff" {
+                break;
+            }
+            if let Some(&key) = HEADER.iter().find(|k| **k == first) {
+                msg.header_line(key, raw, no);
+                continue;
+            }
+            let body = uncomment(raw);
+            if body.trim().is_empty() {
+                continue;
+            }
+            // NO ORDERS / PASS: an explicit empty submission.
+            let words: Vec<String> = body.split_whitespace().map(str::to_ascii_uppercase).collect();
+            if words == ["NO", "ORDERS"] || words == ["PASS"] {
+                msg.header.no_orders = true;
+                continue;
+            }
+            msg.order_lines.push((no, body));
+        }
+        msg
+    }
+
+    /// A header line `raw` (line `no`) starting with keyword `key`.
+    fn header_line(&mut self, key: &'static str, raw: &str, no: usize) {
+        let state = self.state;
+        let (value, col) = rest_of(raw, key.len());
+        let kw_span = Span::new(
+            no,
+            raw.chars().count() - raw.trim_start().chars().count() + 1,
+            key.len(),
+        );
+        if self.seen.contains(&key) {
+            self.diags.push(Diagnostic::error(
+                Problem::DuplicateHeader,
+                format!("a second {} line", key.to_uppercase()),
+                kw_span,
+            ));
+            return;
+        }
+        self.seen.push(key);
+        // Values of GAME, POWER and PHASE may carry a comment.
+        let short = uncomment(value).trim();
+        let short_span = Span::new(no, col, short.chars().count().max(1));
+        if value.is_empty() || (key != "password" && key != "entropy" && short.is_empty()) {
+            self.diags.push(Diagnostic::error(
+                Problem::Syntax,
+                format!("{} needs a value", key.to_uppercase()),
+                kw_span,
+            ));
+            return;
+        }
+        match key {
+            "game" => {
+                self.header.game = Some(short.to_string());
+                if !short.eq_ignore_ascii_case(&state.game) {
+                    self.game_bad = true;
+                    self.diags.push(
+                        Diagnostic::error(
+                            Problem::WrongGame,
+                            format!("these orders are for game '{short}', but this is game '{}'", state.game),
+                            short_span,
+                        )
+                        .with_help("no order of this message is applied"),
+                    );
+                }
+            }
+            "power" => self.power_value(short, short_span),
+            "password" => self.header.password = Some(value.to_string()),
+            "entropy" => self.header.entropy = Some(value.to_string()),
+            _ => match short.parse::<PhaseId>() {
+                Ok(ph) => {
+                    self.header.phase = Some(ph);
+                    self.phase_line = Some(short_span);
+                }
+                Err(e) => self.diags.push(
+                    Diagnostic::error(Problem::BadPhase, e, short_span)
+                        .with_help(format!("the open phase is {}", state.phase)),
+                ),
+            },
+        }
+    }
+
+    /// The value of the POWER line, a major power (with the closest
+    /// spelling as help when it is none).
+    fn power_value(&mut self, short: &str, short_span: Span) {
+        match PowerId::parse(short) {
+            Some(p) => {
+                self.header.power = Some(p);
+                self.power_line = Some(short_span);
+            }
+            None => {
+                let all: Vec<&str> = PowerId::ALL
+                    .iter()
+                    .flat_map(|p| p.spellings().iter().copied())
+                    .collect();
+                let close: Vec<&str> = suggest(short, all)
+                    .into_iter()
+                    .filter_map(PowerId::parse)
+                    .map(PowerId::name)
+                    .collect();
+                let d = Diagnostic::error(Problem::UnknownPower, format!("no major power '{short}'"), short_span);
+                self.diags.push(match close.first() {
+                    Some(c) => d.with_help(format!("did you mean {c}?")),
+                    None => d.with_help("powers: France, Britain, Russia, Austria, Prussia, Spain, Ottoman"),
+                });
+            }
+        }
+    }
+
+    /// The power the orders are for: the one asked for (`power`) and the
+    /// POWER line must agree; one of them must be there.
+    fn which_power(&mut self, power: Option<PowerId>) -> Option<PowerId> {
+        let diags = &mut self.diags;
+        let power_line = self.power_line;
+        match (power, self.header.power) {
+            (Some(p), Some(h)) if p != h => {
+                diags.push(
+                    Diagnostic::error(
+                        Problem::WrongPower,
+                        format!(
+                            "these orders are for {}, but they are checked for {}",
+                            h.name(),
+                            p.name()
+                        ),
+                        power_line.unwrap_or(Span::line(1)),
+                    )
+                    .with_help("no order of this message is applied"),
+                );
+                None
+            }
+            (Some(p), _) | (None, Some(p)) => Some(p),
+            (None, None) => {
+                if !diags.iter().any(|d| d.code == Problem::UnknownPower) {
+                    diags.push(
+                        Diagnostic::error(
+                            Problem::NoPower,
+                            "no POWER line: which power are these orders for?",
+                            Span::line(1),
+                        )
+                        .with_help("start the message with a line such as 'POWER France'"),
+                    );
+                }
+                None
+            }
+        }
+    }
 }
 
 /// Parse the order lines and resolve their names; lines with an error

@@ -285,6 +285,21 @@ fn kind_of(t: &Token<'_>) -> Option<UnitKind> {
     }
 }
 
+/// The error for a line whose first word starts no order, with the
+/// closest keyword as help.
+fn unknown(kw: &str, first: &Token<'_>) -> Diagnostic {
+    let close = suggest(kw, KEYWORDS.iter().copied());
+    let d = Diagnostic::error(
+        Problem::UnknownOrder,
+        format!("'{}' does not start an order", first.text),
+        first.span,
+    );
+    match close.first() {
+        Some(k) => d.with_help(format!("did you mean {}?", k.to_uppercase())),
+        None => d.with_help("orders start with a word such as MOVE, SAIL, BUILD, DECLARE, OFFER; see orders/README.md"),
+    }
+}
+
 /// The parser of one line, with the diagnostics it found.
 pub struct LineParser<'c, 'a> {
     pub ctx: &'c Ctx<'a>,
@@ -317,6 +332,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
         }
     }
 
+    /// One method per order keyword: the first word picks it.
     fn dispatch(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Order> {
         let Some(first) = cur.next() else {
             return Err(Diagnostic::error(Problem::Syntax, "empty order", cur.line_span));
@@ -324,284 +340,331 @@ impl<'c, 'a> LineParser<'c, 'a> {
         let kw = first.text.to_ascii_lowercase();
         match kw.as_str() {
             "bid" => self.bid(cur),
-            "cooperate" | "co-operate" => {
-                cur.eat("with");
-                let (with, _) = self.power_arg(cur)?;
-                Ok(Order::Cooperate { with })
-            }
-            "move" | "march" if cur.is("first") && cur.peek_at(1).is_none() => {
-                cur.next();
-                Ok(Order::MoveFirst)
-            }
-            "move" | "march" | "sail" => {
-                let units = self.units(cur)?;
-                if units.first().is_some_and(|u| u.0.kind == UnitKind::Squadron) || kw == "sail" {
-                    self.naval_move(cur, units)
-                } else {
-                    self.land_move(cur, units)
-                }
-            }
-            "attack" => {
-                let units = self.units(cur)?;
-                if units.first().is_some_and(|u| u.0.kind == UnitKind::Squadron) {
-                    let squadron = self.one_squadron(&units)?;
-                    cur.eat_any(&["in", "at"]);
-                    let sea = self.sea_arg(cur)?;
-                    Ok(Order::NavalAttack { squadron, sea })
-                } else {
-                    self.land_move(cur, units)
-                }
-            }
-            "blockade" => {
-                let units = self.units(cur)?;
-                let squadron = self.one_squadron(&units)?;
-                cur.eat_any(&["in", "at", "of", "port"]);
-                cur.eat("port");
-                cur.eat("of");
-                let (p, span) = self.province_arg(cur)?;
-                if !p.port {
-                    self.errs.push(Diagnostic::error(
-                        Problem::NotAPort,
-                        format!("{} has no port to blockade", p.name),
-                        span,
-                    ));
-                }
-                Ok(Order::Blockade {
-                    squadron,
-                    port: p.id.clone(),
-                })
-            }
-            "besiege" | "siege" => {
-                let units = self.units(cur)?;
-                let corps = self.all_corps(&units)?;
-                // Where the corps stand when the siege runs (after this
-                // set's moves) is the legality gate's to judge, not the
-                // start-of-phase state's.
-                let province = if cur.eat_any(&["in", "at"]) || !cur.at_end() {
-                    self.province_arg(cur)?.0.id.clone()
-                } else {
-                    self.stack_location(&units).unwrap_or_default()
-                };
-                Ok(Order::Besiege { corps, province })
-            }
-            "garrison" => {
-                let units = self.units(cur)?;
-                let corps = self.one_corps(&units)?;
-                // As for BESIEGE: the legality gate judges where the corps
-                // stands after this set's moves.
-                let province = if cur.eat_any(&["in", "at"]) || !cur.at_end() {
-                    self.province_arg(cur)?.0.id.clone()
-                } else {
-                    self.stack_location(&units).unwrap_or_default()
-                };
-                // 3.41: minor divisions cannot be garrisons.
-                if let Some(c) = self.ctx.state.corps(&corps.nation, corps.number)
-                    && !c
-                        .divisions
-                        .iter()
-                        .any(|d| d.arm == Arm::Infantry && d.nation.major().is_some())
-                {
-                    self.errs.push(Diagnostic::error(
-                        Problem::NoInfantry,
-                        format!(
-                            "{} has no infantry division of a major power to leave as a garrison (2.23, 3.41)",
-                            self.unit_name(&corps)
-                        ),
-                        units[0].1,
-                    ));
-                }
-                Ok(Order::Garrison { corps, province })
-            }
-            "withdraw" => {
-                cur.expect(
-                    "garrison",
-                    "'garrison' (WITHDRAW GARRISON FROM <province> INTO <corps>)",
-                )?;
-                cur.eat_any(&["from", "in", "at", "of"]);
-                let (p, pspan) = self.province_arg(cur)?;
-                if !(cur.eat_any(&["into", "to", "in"]) || cur.eat_sep()) {
-                    return Err(cur.expected("'into' and a corps"));
-                }
-                let units = self.units(cur)?;
-                let corps = self.one_corps(&units)?;
-                let mine = self
-                    .ctx
-                    .state
-                    .provinces
-                    .get(&p.id)
-                    .and_then(|ps| ps.garrison.as_ref())
-                    .is_some_and(|g| g.nation == Nation::Major(self.ctx.power));
-                if !mine {
-                    self.errs.push(Diagnostic::error(
-                        Problem::NoGarrison,
-                        format!("there is no {} garrison in {}", self.ctx.power.adjective(), p.name),
-                        pspan,
-                    ));
-                }
-                if let Some(c) = self.ctx.state.corps(&corps.nation, corps.number) {
-                    if c.location.as_deref() != Some(p.id.as_str()) {
-                        self.errs.push(Diagnostic::error(
-                            Problem::NotThere,
-                            format!("{} is not in {}", self.unit_name(&corps), p.name),
-                            units[0].1,
-                        ));
-                    } else if c.divisions.len() >= c.capacity() {
-                        self.errs.push(Diagnostic::error(
-                            Problem::CorpsFull,
-                            format!(
-                                "{} already holds {} divisions, its most (2.22, 2.5)",
-                                self.unit_name(&corps),
-                                c.capacity()
-                            ),
-                            units[0].1,
-                        ));
-                    }
-                }
-                Ok(Order::WithdrawGarrison {
-                    province: p.id.clone(),
-                    corps,
-                })
-            }
-            "offer" => {
-                cur.expect("peace", "'peace' (OFFER PEACE TO <power>)")?;
-                cur.eat("to");
-                let (to, _) = self.power_arg(cur)?;
-                let terms = self.terms(cur)?;
-                Ok(Order::OfferPeace { to, terms })
-            }
-            "accept" => {
-                if cur.eat("peace") {
-                    cur.eat_any(&["from", "with", "of"]);
-                    let (from, _) = self.power_arg(cur)?;
-                    Ok(Order::AcceptPeace { from })
-                } else if cur.eat("alliance") {
-                    cur.eat_any(&["from", "with", "of"]);
-                    let (from, _) = self.power_arg(cur)?;
-                    Ok(Order::AcceptAlliance { from })
-                } else {
-                    Err(cur.expected("'peace' or 'alliance'"))
-                }
-            }
-            "reject" | "refuse" => {
-                cur.expect("peace", "'peace' (REJECT PEACE FROM <power>)")?;
-                cur.eat_any(&["from", "with", "of"]);
-                let (from, _) = self.power_arg(cur)?;
-                Ok(Order::RejectPeace { from })
-            }
-            "surrender" => {
-                cur.eat("to");
-                let (to, _) = self.power_arg(cur)?;
-                let terms = self.terms(cur)?;
-                Ok(Order::Surrender { to, terms })
-            }
-            "propose" => {
-                cur.expect("alliance", "'alliance' (PROPOSE ALLIANCE TO <power>)")?;
-                cur.eat_any(&["to", "with"]);
-                let (to, _) = self.power_arg(cur)?;
-                Ok(Order::ProposeAlliance { to })
-            }
-            "break" => {
-                cur.expect("alliance", "'alliance' (BREAK ALLIANCE WITH <power>)")?;
-                cur.eat_any(&["with", "to"]);
-                let (with, _) = self.power_arg(cur)?;
-                Ok(Order::BreakAlliance { with })
-            }
-            "declare" => {
-                if cur.eat("war") {
-                    cur.eat_any(&["on", "against", "with"]);
-                    let (on, _) = self.power_arg(cur)?;
-                    Ok(Order::DeclareWar { on })
-                } else if self.embargo_words(cur) {
-                    Ok(Order::Embargo {
-                        action: EmbargoAction::Declare,
-                    })
-                } else {
-                    Err(cur.expected("'war' or 'continental system'"))
-                }
-            }
-            "join" | "leave" | "cancel" => {
-                if !self.embargo_words(cur) {
-                    return Err(cur.expected("'continental system'"));
-                }
-                let action = match kw.as_str() {
-                    "join" => EmbargoAction::Join,
-                    "leave" => EmbargoAction::Leave,
-                    _ => EmbargoAction::Cancel,
-                };
-                Ok(Order::Embargo { action })
-            }
-            "continental" | "embargo" => {
-                if kw == "continental" {
-                    cur.expect("system", "'system'")?;
-                }
-                cur.eat_colon();
-                let action = match cur.next() {
-                    Some(t) if t.is("declare") => EmbargoAction::Declare,
-                    Some(t) if t.is("join") => EmbargoAction::Join,
-                    Some(t) if t.is("leave") => EmbargoAction::Leave,
-                    Some(t) if t.is("cancel") => EmbargoAction::Cancel,
-                    Some(t) => {
-                        return Err(Diagnostic::error(
-                            Problem::Syntax,
-                            format!("expected declare, join, leave or cancel, found '{}'", t.text),
-                            t.span,
-                        ));
-                    }
-                    None => return Err(cur.expected("declare, join, leave or cancel")),
-                };
-                Ok(Order::Embargo { action })
-            }
-            "ally" | "npc" => {
-                if kw == "npc" {
-                    cur.expect("alliance", "'alliance' (NPC ALLIANCE WITH <power>)")?;
-                }
-                cur.eat_any(&["with", "to"]);
-                let (npc, span) = self.power_arg(cur)?;
-                if self.ctx.state.power(npc).control.is_player() {
-                    self.errs.push(Diagnostic::error(
-                        Problem::NotAnNpc,
-                        format!("{} is a Player Country; use PROPOSE ALLIANCE (5.2)", npc.name()),
-                        span,
-                    ));
-                }
-                Ok(Order::NpcAlliance { npc })
-            }
-            "gift" | "give" | "loan" | "lend" => {
-                let (gold, _) = cur.number("an amount of Gold")?;
-                cur.eat("gold");
-                cur.expect("to", "'to' and a power")?;
-                let (to, _) = self.power_arg(cur)?;
-                Ok(if kw == "loan" || kw == "lend" {
-                    Order::Loan { to, gold }
-                } else {
-                    Order::Gift { to, gold }
-                })
-            }
-            "buy" => {
-                // BUY VP [WITH] n [GOLD]  |  BUY VP FOR n GOLD
-                cur.expect("vp", "'vp' (BUY VP WITH <n> GOLD)")?;
-                cur.eat_any(&["with", "for"]);
-                let (gold, _) = cur.number("the Gold to spend")?;
-                cur.eat("gold");
-                Ok(Order::BuyVp { gold })
-            }
+            "cooperate" | "co-operate" => self.cooperate(cur),
+            "move" | "march" if cur.is("first") && cur.peek_at(1).is_none() => self.move_first(cur),
+            "move" | "march" | "sail" => self.movement(cur, &kw),
+            "attack" => self.attack(cur),
+            "blockade" => self.blockade(cur),
+            "besiege" | "siege" => self.besiege(cur),
+            "garrison" => self.garrison(cur),
+            "withdraw" => self.withdraw(cur),
+            "offer" => self.offer(cur),
+            "accept" => self.accept(cur),
+            "reject" | "refuse" => self.reject(cur),
+            "surrender" => self.surrender(cur),
+            "propose" => self.propose(cur),
+            "break" => self.break_alliance(cur),
+            "declare" => self.declare(cur),
+            "join" | "leave" | "cancel" => self.embargo_verb(cur, &kw),
+            "continental" | "embargo" => self.embargo(cur, &kw),
+            "ally" | "npc" => self.npc_alliance(cur, &kw),
+            "gift" | "give" | "loan" | "lend" => self.gift(cur, &kw),
+            "buy" => self.buy(cur),
             "build" => self.build(cur),
             "standing" | "always" => self.standing(cur),
-            _ => {
-                let close = suggest(&kw, KEYWORDS.iter().copied());
-                let d = Diagnostic::error(
-                    Problem::UnknownOrder,
-                    format!("'{}' does not start an order", first.text),
-                    first.span,
-                );
-                Err(match close.first() {
-                    Some(k) => d.with_help(format!("did you mean {}?", k.to_uppercase())),
-                    None => d.with_help(
-                        "orders start with a word such as MOVE, SAIL, BUILD, DECLARE, OFFER; see orders/README.md",
+            _ => Err(unknown(&kw, &first)),
+        }
+    }
+
+    /// COOPERATE WITH <power>
+    fn cooperate(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Order> {
+        cur.eat("with");
+        let (with, _) = self.power_arg(cur)?;
+        Ok(Order::Cooperate { with })
+    }
+
+    /// MOVE FIRST: France opts to take the first Player Turn (4.6)
+    fn move_first(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Order> {
+        cur.next();
+        Ok(Order::MoveFirst)
+    }
+
+    /// MOVE, MARCH, SAIL: a land or naval move, by the units named
+    fn movement(&mut self, cur: &mut Cur<'_, '_>, kw: &str) -> PResult<Order> {
+        let units = self.units(cur)?;
+        if units.first().is_some_and(|u| u.0.kind == UnitKind::Squadron) || kw == "sail" {
+            self.naval_move(cur, units)
+        } else {
+            self.land_move(cur, units)
+        }
+    }
+
+    /// ATTACK: a naval attack by a squadron, else a land move
+    fn attack(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Order> {
+        let units = self.units(cur)?;
+        if units.first().is_some_and(|u| u.0.kind == UnitKind::Squadron) {
+            let squadron = self.one_squadron(&units)?;
+            cur.eat_any(&["in", "at"]);
+            let sea = self.sea_arg(cur)?;
+            Ok(Order::NavalAttack { squadron, sea })
+        } else {
+            self.land_move(cur, units)
+        }
+    }
+
+    /// BLOCKADE <squadron> [PORT OF] <province>
+    fn blockade(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Order> {
+        let units = self.units(cur)?;
+        let squadron = self.one_squadron(&units)?;
+        cur.eat_any(&["in", "at", "of", "port"]);
+        cur.eat("port");
+        cur.eat("of");
+        let (p, span) = self.province_arg(cur)?;
+        if !p.port {
+            self.errs.push(Diagnostic::error(
+                Problem::NotAPort,
+                format!("{} has no port to blockade", p.name),
+                span,
+            ));
+        }
+        Ok(Order::Blockade {
+            squadron,
+            port: p.id.clone(),
+        })
+    }
+
+    /// BESIEGE <corps...> [IN <province>]
+    fn besiege(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Order> {
+        let units = self.units(cur)?;
+        let corps = self.all_corps(&units)?;
+        // Where the corps stand when the siege runs (after this
+        // set's moves) is the legality gate's to judge, not the
+        // start-of-phase state's.
+        let province = if cur.eat_any(&["in", "at"]) || !cur.at_end() {
+            self.province_arg(cur)?.0.id.clone()
+        } else {
+            self.stack_location(&units).unwrap_or_default()
+        };
+        Ok(Order::Besiege { corps, province })
+    }
+
+    /// GARRISON <corps> [IN <province>]
+    fn garrison(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Order> {
+        let units = self.units(cur)?;
+        let corps = self.one_corps(&units)?;
+        // As for BESIEGE: the legality gate judges where the corps
+        // stands after this set's moves.
+        let province = if cur.eat_any(&["in", "at"]) || !cur.at_end() {
+            self.province_arg(cur)?.0.id.clone()
+        } else {
+            self.stack_location(&units).unwrap_or_default()
+        };
+        // 3.41: minor divisions cannot be garrisons.
+        if let Some(c) = self.ctx.state.corps(&corps.nation, corps.number)
+            && !c
+                .divisions
+                .iter()
+                .any(|d| d.arm == Arm::Infantry && d.nation.major().is_some())
+        {
+            self.errs.push(Diagnostic::error(
+                Problem::NoInfantry,
+                format!(
+                    "{} has no infantry division of a major power to leave as a garrison (2.23, 3.41)",
+                    self.unit_name(&corps)
+                ),
+                units[0].1,
+            ));
+        }
+        Ok(Order::Garrison { corps, province })
+    }
+
+    /// WITHDRAW GARRISON FROM <province> INTO <corps>
+    fn withdraw(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Order> {
+        cur.expect(
+            "garrison",
+            "'garrison' (WITHDRAW GARRISON FROM <province> INTO <corps>)",
+        )?;
+        cur.eat_any(&["from", "in", "at", "of"]);
+        let (p, pspan) = self.province_arg(cur)?;
+        if !(cur.eat_any(&["into", "to", "in"]) || cur.eat_sep()) {
+            return Err(cur.expected("'into' and a corps"));
+        }
+        let units = self.units(cur)?;
+        let corps = self.one_corps(&units)?;
+        let mine = self
+            .ctx
+            .state
+            .provinces
+            .get(&p.id)
+            .and_then(|ps| ps.garrison.as_ref())
+            .is_some_and(|g| g.nation == Nation::Major(self.ctx.power));
+        if !mine {
+            self.errs.push(Diagnostic::error(
+                Problem::NoGarrison,
+                format!("there is no {} garrison in {}", self.ctx.power.adjective(), p.name),
+                pspan,
+            ));
+        }
+        if let Some(c) = self.ctx.state.corps(&corps.nation, corps.number) {
+            if c.location.as_deref() != Some(p.id.as_str()) {
+                self.errs.push(Diagnostic::error(
+                    Problem::NotThere,
+                    format!("{} is not in {}", self.unit_name(&corps), p.name),
+                    units[0].1,
+                ));
+            } else if c.divisions.len() >= c.capacity() {
+                self.errs.push(Diagnostic::error(
+                    Problem::CorpsFull,
+                    format!(
+                        "{} already holds {} divisions, its most (2.22, 2.5)",
+                        self.unit_name(&corps),
+                        c.capacity()
                     ),
-                })
+                    units[0].1,
+                ));
             }
         }
+        Ok(Order::WithdrawGarrison {
+            province: p.id.clone(),
+            corps,
+        })
+    }
+
+    /// OFFER PEACE TO <power> [terms]
+    fn offer(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Order> {
+        cur.expect("peace", "'peace' (OFFER PEACE TO <power>)")?;
+        cur.eat("to");
+        let (to, _) = self.power_arg(cur)?;
+        let terms = self.terms(cur)?;
+        Ok(Order::OfferPeace { to, terms })
+    }
+
+    /// ACCEPT PEACE FROM <power> | ACCEPT ALLIANCE FROM <power>
+    fn accept(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Order> {
+        if cur.eat("peace") {
+            cur.eat_any(&["from", "with", "of"]);
+            let (from, _) = self.power_arg(cur)?;
+            Ok(Order::AcceptPeace { from })
+        } else if cur.eat("alliance") {
+            cur.eat_any(&["from", "with", "of"]);
+            let (from, _) = self.power_arg(cur)?;
+            Ok(Order::AcceptAlliance { from })
+        } else {
+            Err(cur.expected("'peace' or 'alliance'"))
+        }
+    }
+
+    /// REJECT PEACE FROM <power>
+    fn reject(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Order> {
+        cur.expect("peace", "'peace' (REJECT PEACE FROM <power>)")?;
+        cur.eat_any(&["from", "with", "of"]);
+        let (from, _) = self.power_arg(cur)?;
+        Ok(Order::RejectPeace { from })
+    }
+
+    /// SURRENDER TO <power> [terms]
+    fn surrender(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Order> {
+        cur.eat("to");
+        let (to, _) = self.power_arg(cur)?;
+        let terms = self.terms(cur)?;
+        Ok(Order::Surrender { to, terms })
+    }
+
+    /// PROPOSE ALLIANCE TO <power>
+    fn propose(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Order> {
+        cur.expect("alliance", "'alliance' (PROPOSE ALLIANCE TO <power>)")?;
+        cur.eat_any(&["to", "with"]);
+        let (to, _) = self.power_arg(cur)?;
+        Ok(Order::ProposeAlliance { to })
+    }
+
+    /// BREAK ALLIANCE WITH <power>
+    fn break_alliance(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Order> {
+        cur.expect("alliance", "'alliance' (BREAK ALLIANCE WITH <power>)")?;
+        cur.eat_any(&["with", "to"]);
+        let (with, _) = self.power_arg(cur)?;
+        Ok(Order::BreakAlliance { with })
+    }
+
+    /// DECLARE WAR ON <power> | DECLARE CONTINENTAL SYSTEM
+    fn declare(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Order> {
+        if cur.eat("war") {
+            cur.eat_any(&["on", "against", "with"]);
+            let (on, _) = self.power_arg(cur)?;
+            Ok(Order::DeclareWar { on })
+        } else if self.embargo_words(cur) {
+            Ok(Order::Embargo {
+                action: EmbargoAction::Declare,
+            })
+        } else {
+            Err(cur.expected("'war' or 'continental system'"))
+        }
+    }
+
+    /// JOIN, LEAVE, CANCEL CONTINENTAL SYSTEM
+    fn embargo_verb(&mut self, cur: &mut Cur<'_, '_>, kw: &str) -> PResult<Order> {
+        if !self.embargo_words(cur) {
+            return Err(cur.expected("'continental system'"));
+        }
+        let action = match kw {
+            "join" => EmbargoAction::Join,
+            "leave" => EmbargoAction::Leave,
+            _ => EmbargoAction::Cancel,
+        };
+        Ok(Order::Embargo { action })
+    }
+
+    /// CONTINENTAL SYSTEM: <declare|join|leave|cancel>
+    fn embargo(&mut self, cur: &mut Cur<'_, '_>, kw: &str) -> PResult<Order> {
+        if kw == "continental" {
+            cur.expect("system", "'system'")?;
+        }
+        cur.eat_colon();
+        let action = match cur.next() {
+            Some(t) if t.is("declare") => EmbargoAction::Declare,
+            Some(t) if t.is("join") => EmbargoAction::Join,
+            Some(t) if t.is("leave") => EmbargoAction::Leave,
+            Some(t) if t.is("cancel") => EmbargoAction::Cancel,
+            Some(t) => {
+                return Err(Diagnostic::error(
+                    Problem::Syntax,
+                    format!("expected declare, join, leave or cancel, found '{}'", t.text),
+                    t.span,
+                ));
+            }
+            None => return Err(cur.expected("declare, join, leave or cancel")),
+        };
+        Ok(Order::Embargo { action })
+    }
+
+    /// NPC ALLIANCE WITH <power> (4.4, 4.71)
+    fn npc_alliance(&mut self, cur: &mut Cur<'_, '_>, kw: &str) -> PResult<Order> {
+        if kw == "npc" {
+            cur.expect("alliance", "'alliance' (NPC ALLIANCE WITH <power>)")?;
+        }
+        cur.eat_any(&["with", "to"]);
+        let (npc, span) = self.power_arg(cur)?;
+        if self.ctx.state.power(npc).control.is_player() {
+            self.errs.push(Diagnostic::error(
+                Problem::NotAnNpc,
+                format!("{} is a Player Country; use PROPOSE ALLIANCE (5.2)", npc.name()),
+                span,
+            ));
+        }
+        Ok(Order::NpcAlliance { npc })
+    }
+
+    /// GIFT (LOAN) <n> GOLD TO <power>
+    fn gift(&mut self, cur: &mut Cur<'_, '_>, kw: &str) -> PResult<Order> {
+        let (gold, _) = cur.number("an amount of Gold")?;
+        cur.eat("gold");
+        cur.expect("to", "'to' and a power")?;
+        let (to, _) = self.power_arg(cur)?;
+        Ok(if kw == "loan" || kw == "lend" {
+            Order::Loan { to, gold }
+        } else {
+            Order::Gift { to, gold }
+        })
+    }
+
+    /// BUY VP WITH <n> GOLD
+    fn buy(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Order> {
+        // BUY VP [WITH] n [GOLD]  |  BUY VP FOR n GOLD
+        cur.expect("vp", "'vp' (BUY VP WITH <n> GOLD)")?;
+        cur.eat_any(&["with", "for"]);
+        let (gold, _) = cur.number("the Gold to spend")?;
+        cur.eat("gold");
+        Ok(Order::BuyVp { gold })
     }
 
     fn embargo_words(&self, cur: &mut Cur<'_, '_>) -> bool {

@@ -10,6 +10,17 @@ use crate::map::{LonLat, Owner, ProvinceKind};
 use std::collections::{BTreeSet, VecDeque};
 
 pub fn references(s: &Scenario, files: &ScenarioFiles, pr: &mut Problems) {
+    province_references(s, files, pr);
+    sea_references(s, files, pr);
+    arrow_references(s, files, pr);
+    land_reachable(s, files, pr);
+    power_references(s, files, pr);
+    minor_references(s, files, pr);
+}
+
+/// Provinces: ids unique and well-formed; their neighbours, seas, owners
+/// and loyal minors exist.
+fn province_references(s: &Scenario, files: &ScenarioFiles, pr: &mut Problems) {
     let text = |f: &str| files.get(f).map(String::as_str);
     let map = &s.map;
     let pf = "provinces.toml";
@@ -93,6 +104,12 @@ pub fn references(s: &Scenario, files: &ScenarioFiles, pr: &mut Problems) {
             );
         }
     }
+}
+
+/// Sea zones: their adjacencies exist.
+fn sea_references(s: &Scenario, files: &ScenarioFiles, pr: &mut Problems) {
+    let text = |f: &str| files.get(f).map(String::as_str);
+    let map = &s.map;
     let sf = "seas.toml";
     for sea in &map.seas {
         let needle = format!("id = \"{}\"", sea.id);
@@ -117,6 +134,12 @@ pub fn references(s: &Scenario, files: &ScenarioFiles, pr: &mut Problems) {
             }
         }
     }
+}
+
+/// Crossing arrows: their ends and sea zones exist.
+fn arrow_references(s: &Scenario, files: &ScenarioFiles, pr: &mut Problems) {
+    let text = |f: &str| files.get(f).map(String::as_str);
+    let map = &s.map;
     let af = "arrows.toml";
     for a in &map.arrows {
         let needle = format!("from = \"{}\"", a.from);
@@ -147,8 +170,14 @@ pub fn references(s: &Scenario, files: &ScenarioFiles, pr: &mut Problems) {
             );
         }
     }
-    // Every land area reachable from every other by land and arrows,
-    // except islands, which must at least touch a sea.
+}
+
+/// Every land area reachable from every other by land and arrows,
+/// except islands, which must at least touch a sea.
+fn land_reachable(s: &Scenario, files: &ScenarioFiles, pr: &mut Problems) {
+    let text = |f: &str| files.get(f).map(String::as_str);
+    let map = &s.map;
+    let pf = "provinces.toml";
     if let Some(first) = map.provinces.first() {
         let mut reach: BTreeSet<&str> = BTreeSet::new();
         let mut q = VecDeque::from([first.id.as_str()]);
@@ -178,6 +207,12 @@ pub fn references(s: &Scenario, files: &ScenarioFiles, pr: &mut Problems) {
             }
         }
     }
+}
+
+/// Powers: every major power is complete and its references exist.
+fn power_references(s: &Scenario, files: &ScenarioFiles, pr: &mut Problems) {
+    let text = |f: &str| files.get(f).map(String::as_str);
+    let map = &s.map;
     let wf = "powers.toml";
     for p in PowerId::ALL {
         let Some(spec) = s.powers.get(&p) else {
@@ -278,6 +313,12 @@ pub fn references(s: &Scenario, files: &ScenarioFiles, pr: &mut Problems) {
             }
         }
     }
+}
+
+/// Minor powers: their corps and references exist.
+fn minor_references(s: &Scenario, files: &ScenarioFiles, pr: &mut Problems) {
+    let text = |f: &str| files.get(f).map(String::as_str);
+    let map = &s.map;
     let mf = "minors.toml";
     for m in s.minors.values() {
         let needle = format!("id = \"{}\"", m.id);
@@ -328,6 +369,17 @@ pub fn references(s: &Scenario, files: &ScenarioFiles, pr: &mut Problems) {
 /// capitals, minor powers' provinces (3.41, 3.42), arrows' seas (12.2.1),
 /// garrisons (2.5) and unit numbers.
 pub fn consistency(s: &Scenario, files: &ScenarioFiles, pr: &mut Problems) {
+    province_consistency(s, files, pr);
+    sea_consistency(s, files, pr);
+    arrow_consistency(s, files, pr);
+    minor_consistency(s, files, pr);
+    garrison_consistency(s, files, pr);
+    setup_consistency(s, files, pr);
+}
+
+/// Provinces: islands touch a sea (2.11), home and minor provinces and
+/// their owners (2.12), capital flags.
+fn province_consistency(s: &Scenario, files: &ScenarioFiles, pr: &mut Problems) {
     let text = |f: &str| files.get(f).map(String::as_str);
     let map = &s.map;
     let pf = "provinces.toml";
@@ -392,6 +444,12 @@ pub fn consistency(s: &Scenario, files: &ScenarioFiles, pr: &mut Problems) {
             bad(format!("province '{}' has no owner, so its kind must be minor", p.id));
         }
     }
+}
+
+/// Sea zones: ids unique and well-formed, none adjacent to itself.
+fn sea_consistency(s: &Scenario, files: &ScenarioFiles, pr: &mut Problems) {
+    let text = |f: &str| files.get(f).map(String::as_str);
+    let map = &s.map;
     let sf = "seas.toml";
     let mut seen = BTreeSet::new();
     for sea in &map.seas {
@@ -411,7 +469,12 @@ pub fn consistency(s: &Scenario, files: &ScenarioFiles, pr: &mut Problems) {
             pr.at(sf, text(sf), &needle, format!("sea '{}' is adjacent to itself", sea.id));
         }
     }
-    // 12.2.1: an arrow crosses a sea zone that both its ends border.
+}
+
+/// 12.2.1: an arrow crosses a sea zone that both its ends border.
+fn arrow_consistency(s: &Scenario, files: &ScenarioFiles, pr: &mut Problems) {
+    let text = |f: &str| files.get(f).map(String::as_str);
+    let map = &s.map;
     let af = "arrows.toml";
     for a in &map.arrows {
         let needle = format!("from = \"{}\"", a.from);
@@ -437,7 +500,12 @@ pub fn consistency(s: &Scenario, files: &ScenarioFiles, pr: &mut Problems) {
             );
         }
     }
-    // 3.41, 3.42: every minor power has provinces.
+}
+
+/// 3.41, 3.42: every minor power has provinces.
+fn minor_consistency(s: &Scenario, files: &ScenarioFiles, pr: &mut Problems) {
+    let text = |f: &str| files.get(f).map(String::as_str);
+    let map = &s.map;
     let mf = "minors.toml";
     for m in s.minors.values() {
         let needle = format!("id = \"{}\"", m.id);
@@ -493,8 +561,14 @@ pub fn consistency(s: &Scenario, files: &ScenarioFiles, pr: &mut Problems) {
             }
         }
     }
-    // 2.5: a province holds at most one garrison at start, never in the
-    // garrisoning power's own home.
+}
+
+/// 2.5: a province holds at most one garrison at start, never in the
+/// garrisoning power's own home.
+fn garrison_consistency(s: &Scenario, files: &ScenarioFiles, pr: &mut Problems) {
+    let text = |f: &str| files.get(f).map(String::as_str);
+    let map = &s.map;
+    let mf = "minors.toml";
     let wf = "powers.toml";
     let mut garrisoned: BTreeSet<&str> = BTreeSet::new();
     for spec in s.powers.values() {
@@ -567,8 +641,15 @@ pub fn consistency(s: &Scenario, files: &ScenarioFiles, pr: &mut Problems) {
             }
         }
     }
-    // 3.2, 3.3: units set up in their own provinces (owned, or garrisoned
-    // at start); a squadron in a port among them.
+}
+
+/// 3.2, 3.3: units set up in their own provinces (owned, or garrisoned
+/// at start); a squadron in a port among them.
+fn setup_consistency(s: &Scenario, files: &ScenarioFiles, pr: &mut Problems) {
+    let text = |f: &str| files.get(f).map(String::as_str);
+    let map = &s.map;
+    let wf = "powers.toml";
+    let mf = "minors.toml";
     for spec in s.powers.values() {
         let needle = format!("id = \"{}\"", spec.id);
         let own = |at: &str| {

@@ -288,19 +288,6 @@ impl Scenario {
             return Err(pr.errors);
         };
         let text = |f: &str| files.get(f).map(String::as_str);
-
-        let source = |pr: &mut Problems, file: &str, needle: &str, s: &str| -> Source {
-            Source::parse(s).unwrap_or_else(|| {
-                pr.at(
-                    file,
-                    text(file),
-                    needle,
-                    format!("source '{s}' must start with 'seed <rule>' or 'house: <reason>'"),
-                );
-                Source::House { reason: String::new() }
-            })
-        };
-
         let start = Turn::parse(&scen.start);
         let end = Turn::parse(&scen.end);
         if start.is_none() {
@@ -319,249 +306,27 @@ impl Scenario {
                 format!("end '{}' is not a turn like 1815-fall", scen.end),
             );
         }
-        let scen_source = source(&mut pr, "scenario.toml", "source", &scen.source);
+        let scen_source = source(&mut pr, files, "scenario.toml", "source", &scen.source);
 
         // Seas first: provinces derive their trade-port flag from them.
-        let mut sea_list = Vec::new();
-        for s in seas.sea {
-            sea_list.push(Sea {
-                id: s.id,
-                name: s.name,
-                aliases: s.aliases,
-                trade: s.trade,
-                adjacent: s.adjacent,
-                pos: s.pos,
-                water: s.water,
-                polygon: s.polygon.unwrap_or_default(),
-            });
-        }
-        let trade_seas: BTreeMap<&str, bool> = sea_list.iter().map(|s| (s.id.as_str(), s.trade)).collect();
-
-        let prov_default = source(&mut pr, "provinces.toml", "source", &provs.source);
-        let mut prov_list = Vec::new();
-        for p in provs.province {
-            let needle = format!("id = \"{}\"", p.id);
-            let kind = ProvinceKind::parse(&p.kind).unwrap_or_else(|| {
-                pr.at(
-                    "provinces.toml",
-                    text("provinces.toml"),
-                    &needle,
-                    format!(
-                        "province '{}': kind '{}' is not one of home, minor, minor_power, loyal_minor, remapable_home",
-                        p.id, p.kind
-                    ),
-                );
-                ProvinceKind::Minor
-            });
-            let owner = match p.owner.as_str() {
-                "none" => Owner::None,
-                o => match PowerId::ALL.into_iter().find(|x| x.id() == o) {
-                    Some(pw) => Owner::Major(pw),
-                    None => Owner::Minor(o.to_string()),
-                },
-            };
-            let src = match &p.source {
-                Some(s) => source(&mut pr, "provinces.toml", &needle, s),
-                None => prov_default.clone(),
-            };
-            let trade_port = p
-                .seas
-                .iter()
-                .any(|s| trade_seas.get(s.as_str()).copied().unwrap_or(false));
-            prov_list.push(Province {
-                id: p.id,
-                name: p.name,
-                aliases: p.aliases,
-                econ: p.econ,
-                pol: p.pol,
-                capture_vp: p.capture_vp,
-                garrison: p.garrison,
-                kind,
-                owner,
-                capital: p.capital,
-                white: p.white,
-                seas: p.seas,
-                port: p.port,
-                trade_port,
-                double_loc: p.double_loc,
-                loyal: p.loyal,
-                region: p.region,
-                adjacent: p.adjacent,
-                source: src,
-                pos: p.pos,
-                polygon: p.polygon.unwrap_or_default(),
-            });
-        }
+        let sea_list = load_seas(seas.sea);
+        let prov_list = load_provinces(&mut pr, files, &provs.source, provs.province, &sea_list);
 
         // The map pictures' geometry: one provenance for positions and
         // water points of both files.
         let geometry_source = match (&provs.geometry_source, &seas.geometry_source) {
-            (Some(g), _) => Some(source(&mut pr, "provinces.toml", "geometry_source", g)),
-            (None, Some(g)) => Some(source(&mut pr, "seas.toml", "geometry_source", g)),
+            (Some(g), _) => Some(source(&mut pr, files, "provinces.toml", "geometry_source", g)),
+            (None, Some(g)) => Some(source(&mut pr, files, "seas.toml", "geometry_source", g)),
             (None, None) => None,
         };
         if let (Some(_), Some(g)) = (&provs.geometry_source, &seas.geometry_source) {
-            source(&mut pr, "seas.toml", "geometry_source", g);
+            source(&mut pr, files, "seas.toml", "geometry_source", g);
         }
 
-        let arrow_default = source(&mut pr, "arrows.toml", "source", &arrows.source);
-        let mut arrow_list = Vec::new();
-        for a in arrows.arrow {
-            let src = match &a.source {
-                Some(s) => source(&mut pr, "arrows.toml", &format!("from = \"{}\"", a.from), s),
-                None => arrow_default.clone(),
-            };
-            arrow_list.push(Arrow {
-                from: a.from,
-                to: a.to,
-                sea: a.sea,
-                kind: a.kind,
-                source: src,
-            });
-        }
+        let arrow_list = load_arrows(&mut pr, files, arrows);
         let map = Map::new(prov_list, sea_list, arrow_list);
-
-        let power_default = source(&mut pr, "powers.toml", "source", &powers.source);
-        let mut power_map = BTreeMap::new();
-        for p in powers.power {
-            let needle = format!("id = \"{}\"", p.id);
-            let Some(id) = PowerId::ALL.into_iter().find(|x| x.id() == p.id) else {
-                pr.at(
-                    "powers.toml",
-                    text("powers.toml"),
-                    &needle,
-                    format!("'{}' is not a major power id", p.id),
-                );
-                continue;
-            };
-            let src = match &p.source {
-                Some(s) => source(&mut pr, "powers.toml", &needle, s),
-                None => power_default.clone(),
-            };
-            let corps = corps_specs(&mut pr, "powers.toml", text("powers.toml"), &needle, &p.corps);
-            let commanders = p
-                .commander
-                .iter()
-                .map(|c| CommanderSpec {
-                    name: c.name.clone(),
-                    rating: c.rating,
-                    at: c.at.clone(),
-                    arrives: c.arrives.as_deref().and_then(|t| {
-                        let turn = Turn::parse(t);
-                        if turn.is_none() {
-                            pr.at(
-                                "powers.toml",
-                                text("powers.toml"),
-                                &c.name,
-                                format!("commander {}: arrives '{t}' is not a turn like 1807-spring", c.name),
-                            );
-                        }
-                        turn
-                    }),
-                    primary: c.primary,
-                })
-                .collect();
-            power_map.insert(
-                id,
-                PowerSpec {
-                    id,
-                    capital: p.capital,
-                    vp_goal: p.vp_goal,
-                    gold: p.gold,
-                    costs: costs(p.costs),
-                    pool: pool(p.pool),
-                    garrisons: p.garrisons,
-                    corps,
-                    squadrons: p
-                        .squadron
-                        .iter()
-                        .map(|s| SquadronSpec {
-                            number: s.number,
-                            at: s.at.clone(),
-                        })
-                        .collect(),
-                    commanders,
-                    source: src,
-                },
-            );
-        }
-
-        let minor_default = source(&mut pr, "minors.toml", "source", &minors.source);
-        let mut minor_map = BTreeMap::new();
-        for m in minors.minor {
-            let needle = format!("id = \"{}\"", m.id);
-            let kind = match m.kind.as_str() {
-                "minor_power" => MinorKind::MinorPower,
-                "minor_province_forces" => MinorKind::MinorProvinceForces,
-                "loyal" => MinorKind::Loyal,
-                other => {
-                    pr.at(
-                        "minors.toml",
-                        text("minors.toml"),
-                        &needle,
-                        format!(
-                            "minor '{}': kind '{other}' is not one of minor_power, minor_province_forces, loyal",
-                            m.id
-                        ),
-                    );
-                    MinorKind::MinorPower
-                }
-            };
-            let controller = m.controller.as_deref().and_then(|c| {
-                let p = PowerId::ALL.into_iter().find(|x| x.id() == c);
-                if p.is_none() {
-                    pr.at(
-                        "minors.toml",
-                        text("minors.toml"),
-                        &needle,
-                        format!("minor '{}': controller '{c}' is not a major power", m.id),
-                    );
-                }
-                p
-            });
-            let src = match &m.source {
-                Some(s) => source(&mut pr, "minors.toml", &needle, s),
-                None => minor_default.clone(),
-            };
-            if m.id.parse::<Nation>().ok().and_then(|n| n.major()).is_some() {
-                pr.at(
-                    "minors.toml",
-                    text("minors.toml"),
-                    &needle,
-                    format!("minor id '{}' is a major power's id", m.id),
-                );
-            }
-            let corps = corps_specs(&mut pr, "minors.toml", text("minors.toml"), &needle, &m.corps);
-            minor_map.insert(
-                m.id.clone(),
-                MinorSpec {
-                    id: m.id,
-                    name: m.name,
-                    adjective: m.adjective,
-                    aliases: m.aliases,
-                    kind,
-                    controller,
-                    costs: m.costs.map(costs).unwrap_or(Costs {
-                        infantry: 0,
-                        cavalry: 0,
-                        artillery: 0,
-                        squadron: 0,
-                    }),
-                    pool: pool(m.pool),
-                    corps,
-                    squadrons: m
-                        .squadron
-                        .iter()
-                        .map(|s| SquadronSpec {
-                            number: s.number,
-                            at: s.at.clone(),
-                        })
-                        .collect(),
-                    garrisons: m.garrisons,
-                    source: src,
-                },
-            );
-        }
+        let power_map = load_powers(&mut pr, files, powers);
+        let minor_map = load_minors(&mut pr, files, minors);
 
         let scenario = Scenario {
             id: scen.id,
@@ -657,6 +422,281 @@ impl Scenario {
         }
         out
     }
+}
+
+/// A `source` value (provenance): `seed <rule>` or `house: <reason>`.
+fn source(pr: &mut Problems, files: &ScenarioFiles, file: &str, needle: &str, s: &str) -> Source {
+    Source::parse(s).unwrap_or_else(|| {
+        pr.at(
+            file,
+            files.get(file).map(String::as_str),
+            needle,
+            format!("source '{s}' must start with 'seed <rule>' or 'house: <reason>'"),
+        );
+        Source::House { reason: String::new() }
+    })
+}
+
+/// The sea zones of `seas.toml`.
+fn load_seas(seas: Vec<schema::RawSea>) -> Vec<Sea> {
+    let mut sea_list = Vec::new();
+    for s in seas {
+        sea_list.push(Sea {
+            id: s.id,
+            name: s.name,
+            aliases: s.aliases,
+            trade: s.trade,
+            adjacent: s.adjacent,
+            pos: s.pos,
+            water: s.water,
+            polygon: s.polygon.unwrap_or_default(),
+        });
+    }
+    sea_list
+}
+
+/// The provinces of `provinces.toml`; a province's trade-port flag comes
+/// from the seas it borders.
+fn load_provinces(
+    pr: &mut Problems,
+    files: &ScenarioFiles,
+    default_source: &str,
+    provinces: Vec<schema::RawProvince>,
+    sea_list: &[Sea],
+) -> Vec<Province> {
+    let text = |f: &str| files.get(f).map(String::as_str);
+    let trade_seas: BTreeMap<&str, bool> = sea_list.iter().map(|s| (s.id.as_str(), s.trade)).collect();
+
+    let prov_default = source(pr, files, "provinces.toml", "source", default_source);
+    let mut prov_list = Vec::new();
+    for p in provinces {
+        let needle = format!("id = \"{}\"", p.id);
+        let kind = ProvinceKind::parse(&p.kind).unwrap_or_else(|| {
+            pr.at(
+                "provinces.toml",
+                text("provinces.toml"),
+                &needle,
+                format!(
+                    "province '{}': kind '{}' is not one of home, minor, minor_power, loyal_minor, remapable_home",
+                    p.id, p.kind
+                ),
+            );
+            ProvinceKind::Minor
+        });
+        let owner = match p.owner.as_str() {
+            "none" => Owner::None,
+            o => match PowerId::ALL.into_iter().find(|x| x.id() == o) {
+                Some(pw) => Owner::Major(pw),
+                None => Owner::Minor(o.to_string()),
+            },
+        };
+        let src = match &p.source {
+            Some(s) => source(pr, files, "provinces.toml", &needle, s),
+            None => prov_default.clone(),
+        };
+        let trade_port = p
+            .seas
+            .iter()
+            .any(|s| trade_seas.get(s.as_str()).copied().unwrap_or(false));
+        prov_list.push(Province {
+            id: p.id,
+            name: p.name,
+            aliases: p.aliases,
+            econ: p.econ,
+            pol: p.pol,
+            capture_vp: p.capture_vp,
+            garrison: p.garrison,
+            kind,
+            owner,
+            capital: p.capital,
+            white: p.white,
+            seas: p.seas,
+            port: p.port,
+            trade_port,
+            double_loc: p.double_loc,
+            loyal: p.loyal,
+            region: p.region,
+            adjacent: p.adjacent,
+            source: src,
+            pos: p.pos,
+            polygon: p.polygon.unwrap_or_default(),
+        });
+    }
+    prov_list
+}
+
+/// The crossing arrows of `arrows.toml` (12.2.1).
+fn load_arrows(pr: &mut Problems, files: &ScenarioFiles, arrows: schema::ArrowsFile) -> Vec<Arrow> {
+    let arrow_default = source(pr, files, "arrows.toml", "source", &arrows.source);
+    let mut arrow_list = Vec::new();
+    for a in arrows.arrow {
+        let src = match &a.source {
+            Some(s) => source(pr, files, "arrows.toml", &format!("from = \"{}\"", a.from), s),
+            None => arrow_default.clone(),
+        };
+        arrow_list.push(Arrow {
+            from: a.from,
+            to: a.to,
+            sea: a.sea,
+            kind: a.kind,
+            source: src,
+        });
+    }
+    arrow_list
+}
+
+/// The major powers of `powers.toml`.
+fn load_powers(pr: &mut Problems, files: &ScenarioFiles, powers: schema::PowersFile) -> BTreeMap<PowerId, PowerSpec> {
+    let text = |f: &str| files.get(f).map(String::as_str);
+    let power_default = source(pr, files, "powers.toml", "source", &powers.source);
+    let mut power_map = BTreeMap::new();
+    for p in powers.power {
+        let needle = format!("id = \"{}\"", p.id);
+        let Some(id) = PowerId::ALL.into_iter().find(|x| x.id() == p.id) else {
+            pr.at(
+                "powers.toml",
+                text("powers.toml"),
+                &needle,
+                format!("'{}' is not a major power id", p.id),
+            );
+            continue;
+        };
+        let src = match &p.source {
+            Some(s) => source(pr, files, "powers.toml", &needle, s),
+            None => power_default.clone(),
+        };
+        let corps = corps_specs(pr, "powers.toml", text("powers.toml"), &needle, &p.corps);
+        let commanders = p
+            .commander
+            .iter()
+            .map(|c| CommanderSpec {
+                name: c.name.clone(),
+                rating: c.rating,
+                at: c.at.clone(),
+                arrives: c.arrives.as_deref().and_then(|t| {
+                    let turn = Turn::parse(t);
+                    if turn.is_none() {
+                        pr.at(
+                            "powers.toml",
+                            text("powers.toml"),
+                            &c.name,
+                            format!("commander {}: arrives '{t}' is not a turn like 1807-spring", c.name),
+                        );
+                    }
+                    turn
+                }),
+                primary: c.primary,
+            })
+            .collect();
+        power_map.insert(
+            id,
+            PowerSpec {
+                id,
+                capital: p.capital,
+                vp_goal: p.vp_goal,
+                gold: p.gold,
+                costs: costs(p.costs),
+                pool: pool(p.pool),
+                garrisons: p.garrisons,
+                corps,
+                squadrons: p
+                    .squadron
+                    .iter()
+                    .map(|s| SquadronSpec {
+                        number: s.number,
+                        at: s.at.clone(),
+                    })
+                    .collect(),
+                commanders,
+                source: src,
+            },
+        );
+    }
+
+    power_map
+}
+
+/// The minor powers of `minors.toml`.
+fn load_minors(pr: &mut Problems, files: &ScenarioFiles, minors: schema::MinorsFile) -> BTreeMap<String, MinorSpec> {
+    let text = |f: &str| files.get(f).map(String::as_str);
+    let minor_default = source(pr, files, "minors.toml", "source", &minors.source);
+    let mut minor_map = BTreeMap::new();
+    for m in minors.minor {
+        let needle = format!("id = \"{}\"", m.id);
+        let kind = match m.kind.as_str() {
+            "minor_power" => MinorKind::MinorPower,
+            "minor_province_forces" => MinorKind::MinorProvinceForces,
+            "loyal" => MinorKind::Loyal,
+            other => {
+                pr.at(
+                    "minors.toml",
+                    text("minors.toml"),
+                    &needle,
+                    format!(
+                        "minor '{}': kind '{other}' is not one of minor_power, minor_province_forces, loyal",
+                        m.id
+                    ),
+                );
+                MinorKind::MinorPower
+            }
+        };
+        let controller = m.controller.as_deref().and_then(|c| {
+            let p = PowerId::ALL.into_iter().find(|x| x.id() == c);
+            if p.is_none() {
+                pr.at(
+                    "minors.toml",
+                    text("minors.toml"),
+                    &needle,
+                    format!("minor '{}': controller '{c}' is not a major power", m.id),
+                );
+            }
+            p
+        });
+        let src = match &m.source {
+            Some(s) => source(pr, files, "minors.toml", &needle, s),
+            None => minor_default.clone(),
+        };
+        if m.id.parse::<Nation>().ok().and_then(|n| n.major()).is_some() {
+            pr.at(
+                "minors.toml",
+                text("minors.toml"),
+                &needle,
+                format!("minor id '{}' is a major power's id", m.id),
+            );
+        }
+        let corps = corps_specs(pr, "minors.toml", text("minors.toml"), &needle, &m.corps);
+        minor_map.insert(
+            m.id.clone(),
+            MinorSpec {
+                id: m.id,
+                name: m.name,
+                adjective: m.adjective,
+                aliases: m.aliases,
+                kind,
+                controller,
+                costs: m.costs.map(costs).unwrap_or(Costs {
+                    infantry: 0,
+                    cavalry: 0,
+                    artillery: 0,
+                    squadron: 0,
+                }),
+                pool: pool(m.pool),
+                corps,
+                squadrons: m
+                    .squadron
+                    .iter()
+                    .map(|s| SquadronSpec {
+                        number: s.number,
+                        at: s.at.clone(),
+                    })
+                    .collect(),
+                garrisons: m.garrisons,
+                source: src,
+            },
+        );
+    }
+
+    minor_map
 }
 
 fn keep<T>(pr: &mut Problems, r: Result<T, ScenarioError>) -> Option<T> {

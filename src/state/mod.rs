@@ -9,7 +9,7 @@ pub mod view;
 
 use crate::ids::{Nation, PhaseId, PowerId, Step, Turn};
 use crate::map::Owner;
-use crate::scenario::{Arm, Pool, Scenario};
+use crate::scenario::{Arm, CorpsSpec, Pool, Scenario, SquadronSpec};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -273,6 +273,83 @@ pub struct Relations {
     pub enforced_peace: Vec<EnforcedPeace>,
 }
 
+/// 3.5: each major power's mat: Gold, 100 VP, its force pool; `players`
+/// are Player Countries, the rest inactive NPCs (3.3).
+fn initial_powers(scenario: &Scenario, players: &BTreeSet<PowerId>) -> BTreeMap<PowerId, PowerState> {
+    let mut powers = BTreeMap::new();
+    for (id, spec) in &scenario.powers {
+        powers.insert(
+            *id,
+            PowerState {
+                control: if players.contains(id) {
+                    Control::Player
+                } else {
+                    Control::Inactive
+                },
+                gold: spec.gold,
+                vp: 100, // 3.5: 100 minus the bid (no bid: 0)
+                debt: 0,
+                bid: 0,
+                capital_lost_turns: 0,
+                pool: spec.pool.into(),
+                embargo_years: 0,
+                in_embargo: false,
+            },
+        );
+    }
+    powers
+}
+
+/// Every province controlled by its owner (a minor power's by the minor).
+fn initial_provinces(scenario: &Scenario) -> BTreeMap<String, ProvinceState> {
+    let mut provinces = BTreeMap::new();
+    for p in &scenario.map.provinces {
+        let controller = match &p.owner {
+            Owner::Major(m) => Some(Nation::Major(*m)),
+            Owner::Minor(m) => scenario.minors.get(m).map(|_| Nation::Minor(m.clone())),
+            Owner::None => None,
+        };
+        provinces.insert(
+            p.id.clone(),
+            ProvinceState {
+                controller,
+                garrison: None,
+                rebellion: false,
+            },
+        );
+    }
+    provinces
+}
+
+/// `nation`'s corps as set up: on the map, or off it until they arrive.
+fn set_up_corps<'a>(nation: &'a Nation, specs: &'a [CorpsSpec]) -> impl Iterator<Item = Corps> + 'a {
+    specs.iter().map(move |c| Corps {
+        nation: nation.clone(),
+        number: c.number,
+        location: if c.arrives.is_some() { None } else { c.at.clone() },
+        divisions: c
+            .divisions
+            .iter()
+            .map(|a| Division {
+                arm: *a,
+                nation: nation.clone(),
+            })
+            .collect(),
+        arrives: c.arrives,
+        held_by: None,
+    })
+}
+
+/// `nation`'s squadrons as set up, each in its port.
+fn set_up_squadrons<'a>(nation: &'a Nation, specs: &'a [SquadronSpec]) -> impl Iterator<Item = Squadron> + 'a {
+    specs.iter().map(move |s| Squadron {
+        nation: nation.clone(),
+        number: s.number,
+        location: Location::Port(s.at.clone()),
+        blockading: None,
+    })
+}
+
 fn pair(a: PowerId, b: PowerId) -> [PowerId; 2] {
     if a <= b { [a, b] } else { [b, a] }
 }
@@ -424,43 +501,7 @@ impl State {
     /// 3.0–3.6: the set-up from the player mats. `players` are the powers
     /// with a player (the rest are NPCs, 3.3).
     pub fn initial(scenario: &Scenario, game: &str, players: &BTreeSet<PowerId>, options: BTreeSet<String>) -> State {
-        let mut powers = BTreeMap::new();
-        for (id, spec) in &scenario.powers {
-            powers.insert(
-                *id,
-                PowerState {
-                    control: if players.contains(id) {
-                        Control::Player
-                    } else {
-                        Control::Inactive
-                    },
-                    gold: spec.gold,
-                    vp: 100, // 3.5: 100 minus the bid (no bid: 0)
-                    debt: 0,
-                    bid: 0,
-                    capital_lost_turns: 0,
-                    pool: spec.pool.into(),
-                    embargo_years: 0,
-                    in_embargo: false,
-                },
-            );
-        }
-        let mut provinces = BTreeMap::new();
-        for p in &scenario.map.provinces {
-            let controller = match &p.owner {
-                Owner::Major(m) => Some(Nation::Major(*m)),
-                Owner::Minor(m) => scenario.minors.get(m).map(|_| Nation::Minor(m.clone())),
-                Owner::None => None,
-            };
-            provinces.insert(
-                p.id.clone(),
-                ProvinceState {
-                    controller,
-                    garrison: None,
-                    rebellion: false,
-                },
-            );
-        }
+        let mut provinces = initial_provinces(scenario);
         let mut corps = Vec::new();
         let mut squadrons = Vec::new();
         let mut commanders = Vec::new();
@@ -472,31 +513,8 @@ impl State {
                     ps.controller = Some(nation.clone());
                 }
             }
-            for c in &spec.corps {
-                corps.push(Corps {
-                    nation: nation.clone(),
-                    number: c.number,
-                    location: if c.arrives.is_some() { None } else { c.at.clone() },
-                    divisions: c
-                        .divisions
-                        .iter()
-                        .map(|a| Division {
-                            arm: *a,
-                            nation: nation.clone(),
-                        })
-                        .collect(),
-                    arrives: c.arrives,
-                    held_by: None,
-                });
-            }
-            for s in &spec.squadrons {
-                squadrons.push(Squadron {
-                    nation: nation.clone(),
-                    number: s.number,
-                    location: Location::Port(s.at.clone()),
-                    blockading: None,
-                });
-            }
+            corps.extend(set_up_corps(&nation, &spec.corps));
+            squadrons.extend(set_up_squadrons(&nation, &spec.squadrons));
             for c in &spec.commanders {
                 commanders.push(Commander {
                     name: c.name.clone(),
@@ -528,31 +546,8 @@ impl State {
                     ps.garrison = Some(Garrison { nation: nation.clone() });
                 }
             }
-            for c in &m.corps {
-                corps.push(Corps {
-                    nation: nation.clone(),
-                    number: c.number,
-                    location: if c.arrives.is_some() { None } else { c.at.clone() },
-                    divisions: c
-                        .divisions
-                        .iter()
-                        .map(|a| Division {
-                            arm: *a,
-                            nation: nation.clone(),
-                        })
-                        .collect(),
-                    arrives: c.arrives,
-                    held_by: None,
-                });
-            }
-            for s in &m.squadrons {
-                squadrons.push(Squadron {
-                    nation: nation.clone(),
-                    number: s.number,
-                    location: Location::Port(s.at.clone()),
-                    blockading: None,
-                });
-            }
+            corps.extend(set_up_corps(&nation, &m.corps));
+            squadrons.extend(set_up_squadrons(&nation, &m.squadrons));
         }
         State {
             game: game.to_string(),
@@ -563,7 +558,7 @@ impl State {
                 step: Step::TurnStart,
             },
             turn_order: Vec::new(),
-            powers,
+            powers: initial_powers(scenario, players),
             minors,
             provinces,
             corps,
