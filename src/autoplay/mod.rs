@@ -10,6 +10,7 @@
 //! | `war.rs` | military orders (naval and land) |
 //! | `rng.rs` | the seeded generator and the seeded dice |
 //! | `balance.rs` | seeded campaigns in process, for calibration (`empereur balance`) |
+#![warn(clippy::too_many_lines)] // clippy.toml: too-many-lines-threshold
 
 pub mod balance;
 pub mod political;

@@ -31,8 +31,6 @@ fn pick<T: Copy>(rng: &mut Rng, v: &[T]) -> Option<T> {
 pub fn generate(scenario: &Scenario, state: &State, power: PowerId, rng_seed: u64) -> Vec<OrderLine> {
     let mut rng = Rng::new(rng_seed ^ (power as u64).wrapping_mul(0x2545_F491_4F6C_DD1D));
     let mut out = Vec::new();
-    let chance = |rng: &mut Rng, pct: u32| rng.below(100) <= pct;
-    let others: Vec<PowerId> = PowerId::ALL.into_iter().filter(|p| *p != power).collect();
     match state.phase.step {
         Step::Bid => {
             let vp = rng.below(11) - 1;
@@ -49,62 +47,7 @@ pub fn generate(scenario: &Scenario, state: &State, power: PowerId, rng_seed: u6
                 out.push(line(Order::MoveFirst, "move first".into()));
             }
         }
-        Step::PlayerTurn(m) if m == power => {
-            if chance(&mut rng, 15)
-                && let Some(on) = pick(&mut rng, &others)
-            {
-                out.push(line(Order::DeclareWar { on }, format!("declare war on {on}")));
-            }
-            let enemies = state.relations.enemies(power);
-            if chance(&mut rng, 25)
-                && let Some(to) = pick(&mut rng, &enemies)
-            {
-                let gold = rng.below(6) - 1;
-                out.push(line(
-                    Order::OfferPeace {
-                        to,
-                        terms: Terms {
-                            gold,
-                            vp: 0,
-                            provinces: Vec::new(),
-                        },
-                    },
-                    format!("offer peace to {to} gold {gold}"),
-                ));
-            }
-            let pcs: Vec<PowerId> = others
-                .iter()
-                .copied()
-                .filter(|p| state.power(*p).control.is_player())
-                .collect();
-            if chance(&mut rng, 10)
-                && let Some(to) = pick(&mut rng, &pcs)
-            {
-                out.push(line(Order::ProposeAlliance { to }, format!("propose alliance to {to}")));
-            }
-            let npcs: Vec<PowerId> = others
-                .iter()
-                .copied()
-                .filter(|p| !state.power(*p).control.is_player())
-                .collect();
-            if chance(&mut rng, 15)
-                && let Some(npc) = pick(&mut rng, &npcs)
-            {
-                out.push(line(Order::NpcAlliance { npc }, format!("npc alliance {npc}")));
-            }
-            if power == PowerId::France
-                && !state.embargo.active
-                && crate::rules::embargo::may_declare(scenario, state)
-                && chance(&mut rng, 60)
-            {
-                out.push(line(
-                    Order::Embargo {
-                        action: EmbargoAction::Declare,
-                    },
-                    "embargo declare".into(),
-                ));
-            }
-        }
+        Step::PlayerTurn(m) if m == power => own_turn(scenario, state, power, &mut rng, &mut out),
         Step::PlayerTurn(m) => {
             if state.relations.at_war(power, m) && chance(&mut rng, 40) {
                 out.push(line(Order::AcceptPeace { from: m }, format!("accept peace from {m}")));
@@ -116,70 +59,8 @@ pub fn generate(scenario: &Scenario, state: &State, power: PowerId, rng_seed: u6
                 ));
             }
         }
-        Step::Build => {
-            let nation = Nation::Major(power);
-            let open: Vec<u32> = state
-                .corps
-                .iter()
-                .filter(|c| c.nation == nation && c.location.is_some() && c.divisions.len() < c.capacity())
-                .map(|c| c.number)
-                .collect();
-            let pool = state.power(power).pool;
-            let arms: Vec<Arm> = [Arm::Infantry, Arm::Cavalry, Arm::Artillery]
-                .into_iter()
-                .filter(|a| pool.of(*a) > 0)
-                .collect();
-            if chance(&mut rng, 70)
-                && let (Some(number), Some(arm)) = (pick(&mut rng, &open), pick(&mut rng, &arms))
-            {
-                out.push(line(
-                    Order::Build {
-                        corps: crate::state::UnitKey::corps(nation.clone(), number),
-                        items: vec![BuildItem {
-                            count: 1,
-                            arm,
-                            nation: nation.clone(),
-                        }],
-                    },
-                    format!("build 1 {} in {power} corps {number}", arm.short()),
-                ));
-            }
-            let cap = &scenario.power(power).capital;
-            if pool.squadrons > 0 && scenario.map.province(cap).is_some_and(|p| p.port) && chance(&mut rng, 20) {
-                out.push(line(
-                    Order::BuildSquadron {
-                        port: cap.clone(),
-                        count: 1,
-                    },
-                    format!("build 1 squadron in {cap}"),
-                ));
-            }
-        }
-        Step::Winter => {
-            let gold = state.power(power).gold.max(0) as u32;
-            if gold >= scenario.tables.economy.gold_per_vp && chance(&mut rng, 60) {
-                let spend = rng.below(gold / 2 + 1);
-                out.push(line(Order::BuyVp { gold: spend }, format!("buy vp {spend}")));
-            }
-            let allies = state.relations.allies(power);
-            if chance(&mut rng, 10)
-                && let Some(to) = pick(&mut rng, &allies)
-                && state.power(to).control.is_player()
-            {
-                let g = rng.below(5);
-                out.push(line(Order::Gift { to, gold: g }, format!("gift {g} to {to}")));
-            }
-            let inactive: Vec<PowerId> = others
-                .iter()
-                .copied()
-                .filter(|p| state.power(*p).control == Control::Inactive)
-                .collect();
-            if chance(&mut rng, 10)
-                && let Some(npc) = pick(&mut rng, &inactive)
-            {
-                out.push(line(Order::NpcAlliance { npc }, format!("npc alliance {npc}")));
-            }
-        }
+        Step::Build => build(scenario, state, power, &mut rng, &mut out),
+        Step::Winter => winter(scenario, state, power, &mut rng, &mut out),
     }
     let set: Vec<&Order> = out.iter().map(|l| &l.order).collect();
     let keep: Vec<bool> = crate::rules::legality::judge(scenario, state, power, &set)
@@ -189,4 +70,139 @@ pub fn generate(scenario: &Scenario, state: &State, power: PowerId, rng_seed: u6
     let mut keep = keep.into_iter();
     out.retain(|_| keep.next().unwrap_or(false));
     out
+}
+
+/// A `pct` per cent chance.
+fn chance(rng: &mut Rng, pct: u32) -> bool {
+    rng.below(100) <= pct
+}
+
+/// The orders of `power`'s own Player Turn: war, peace, alliances, the
+/// Continental System.
+fn own_turn(scenario: &Scenario, state: &State, power: PowerId, rng: &mut Rng, out: &mut Vec<OrderLine>) {
+    let others: Vec<PowerId> = PowerId::ALL.into_iter().filter(|p| *p != power).collect();
+    if chance(rng, 15)
+        && let Some(on) = pick(rng, &others)
+    {
+        out.push(line(Order::DeclareWar { on }, format!("declare war on {on}")));
+    }
+    let enemies = state.relations.enemies(power);
+    if chance(rng, 25)
+        && let Some(to) = pick(rng, &enemies)
+    {
+        let gold = rng.below(6) - 1;
+        out.push(line(
+            Order::OfferPeace {
+                to,
+                terms: Terms {
+                    gold,
+                    vp: 0,
+                    provinces: Vec::new(),
+                },
+            },
+            format!("offer peace to {to} gold {gold}"),
+        ));
+    }
+    let pcs: Vec<PowerId> = others
+        .iter()
+        .copied()
+        .filter(|p| state.power(*p).control.is_player())
+        .collect();
+    if chance(rng, 10)
+        && let Some(to) = pick(rng, &pcs)
+    {
+        out.push(line(Order::ProposeAlliance { to }, format!("propose alliance to {to}")));
+    }
+    let npcs: Vec<PowerId> = others
+        .iter()
+        .copied()
+        .filter(|p| !state.power(*p).control.is_player())
+        .collect();
+    if chance(rng, 15)
+        && let Some(npc) = pick(rng, &npcs)
+    {
+        out.push(line(Order::NpcAlliance { npc }, format!("npc alliance {npc}")));
+    }
+    if power == PowerId::France
+        && !state.embargo.active
+        && crate::rules::embargo::may_declare(scenario, state)
+        && chance(rng, 60)
+    {
+        out.push(line(
+            Order::Embargo {
+                action: EmbargoAction::Declare,
+            },
+            "embargo declare".into(),
+        ));
+    }
+}
+
+/// The Build step: a division in a corps with room, a squadron in a
+/// capital with a port.
+fn build(scenario: &Scenario, state: &State, power: PowerId, rng: &mut Rng, out: &mut Vec<OrderLine>) {
+    let nation = Nation::Major(power);
+    let open: Vec<u32> = state
+        .corps
+        .iter()
+        .filter(|c| c.nation == nation && c.location.is_some() && c.divisions.len() < c.capacity())
+        .map(|c| c.number)
+        .collect();
+    let pool = state.power(power).pool;
+    let arms: Vec<Arm> = [Arm::Infantry, Arm::Cavalry, Arm::Artillery]
+        .into_iter()
+        .filter(|a| pool.of(*a) > 0)
+        .collect();
+    if chance(rng, 70)
+        && let (Some(number), Some(arm)) = (pick(rng, &open), pick(rng, &arms))
+    {
+        out.push(line(
+            Order::Build {
+                corps: crate::state::UnitKey::corps(nation.clone(), number),
+                items: vec![BuildItem {
+                    count: 1,
+                    arm,
+                    nation: nation.clone(),
+                }],
+            },
+            format!("build 1 {} in {power} corps {number}", arm.short()),
+        ));
+    }
+    let cap = &scenario.power(power).capital;
+    if pool.squadrons > 0 && scenario.map.province(cap).is_some_and(|p| p.port) && chance(rng, 20) {
+        out.push(line(
+            Order::BuildSquadron {
+                port: cap.clone(),
+                count: 1,
+            },
+            format!("build 1 squadron in {cap}"),
+        ));
+    }
+}
+
+/// Winter: VP bought, Gold given to an allied player, an NPC alliance roll.
+fn winter(scenario: &Scenario, state: &State, power: PowerId, rng: &mut Rng, out: &mut Vec<OrderLine>) {
+    let others: Vec<PowerId> = PowerId::ALL.into_iter().filter(|p| *p != power).collect();
+    let gold = state.power(power).gold.max(0) as u32;
+    if gold >= scenario.tables.economy.gold_per_vp && chance(rng, 60) {
+        let spend = rng.below(gold / 2 + 1);
+        out.push(line(Order::BuyVp { gold: spend }, format!("buy vp {spend}")));
+    }
+    let allies = state.relations.allies(power);
+    if chance(rng, 10)
+        && let Some(to) = pick(rng, &allies)
+        && state.power(to).control.is_player()
+    {
+        let g = rng.below(5);
+        out.push(line(Order::Gift { to, gold: g }, format!("gift {g} to {to}")));
+    }
+    let inactive: Vec<PowerId> = others
+        .iter()
+        .copied()
+        .filter(|p| state.power(*p).control == Control::Inactive)
+        .collect();
+    if chance(rng, 10)
+        && let Some(npc) = pick(rng, &inactive)
+    {
+        out.push(line(Order::NpcAlliance { npc }, format!("npc alliance {npc}")));
+    }
 }

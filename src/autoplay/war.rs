@@ -30,129 +30,153 @@ fn line(order: Order, text: String) -> OrderLine {
 pub fn generate(scenario: &Scenario, state: &State, power: PowerId, seed: u64) -> Vec<OrderLine> {
     let mut rng = Rng::new(seed ^ (power as u64).wrapping_mul(0xA24B_AED4_963E_E407));
     let mut out = Vec::new();
-    // squadrons
     for s in &state.squadrons {
-        if !orders_for(state, power, &s.nation) {
-            continue;
-        }
-        let key = UnitKey::squadron(s.nation.clone(), s.number);
-        let roll = rng.index(4);
-        let here: Vec<String> = match &s.location {
-            Location::Port(p) => scenario.map.province(p).map(|x| x.seas.clone()).unwrap_or_default(),
-            Location::Sea(z) => scenario.map.sea(z).map(|x| x.adjacent.clone()).unwrap_or_default(),
-        };
-        if roll == 0 {
-            if let Location::Sea(z) = &s.location
-                && let Some(p) = scenario.map.provinces.iter().find(|p| {
-                    p.port
-                        && p.seas.contains(z)
-                        && !control::friendly(state, power, &p.id)
-                        && state.provinces.get(&p.id).is_some_and(|ps| ps.controller.is_some())
-                })
-            {
-                let o = Order::Blockade {
-                    squadron: key.clone(),
-                    port: p.id.clone(),
-                };
-                if validate(scenario, state, power, &o).is_ok() {
-                    out.push(line(o, format!("{key} blockade {}", p.id)));
-                }
-            }
-            continue;
-        }
-        if here.is_empty() || roll == 1 {
-            continue;
-        }
-        // attack an enemy in reach, if there is one
-        let reach: Vec<String> = match &s.location {
-            Location::Sea(z) => vec![z.clone()],
-            Location::Port(_) => here.clone(),
-        };
-        if let Some(z) = reach.iter().find(|z| {
-            validate(
-                scenario,
-                state,
-                power,
-                &Order::NavalAttack {
-                    squadron: key.clone(),
-                    sea: (*z).clone(),
-                },
-            )
-            .is_ok()
-        }) {
-            out.push(line(
-                Order::NavalAttack {
-                    squadron: key.clone(),
-                    sea: z.clone(),
-                },
-                format!("{key} attack {z}"),
-            ));
-            continue;
-        }
-        let z = here[rng.index(here.len())].clone();
-        let o = Order::NavalMove {
-            squadron: key.clone(),
-            path: vec![z.clone()],
-            carrying: vec![],
-            to_port: None,
-        };
-        if validate(scenario, state, power, &o).is_ok() {
-            out.push(line(o, format!("{key} sail {z}")));
-        }
+        squadron_order(scenario, state, power, s, &mut rng, &mut out);
     }
-    // corps
     for c in &state.corps {
-        if !orders_corps(state, power, c) || c.divisions.is_empty() {
-            continue;
-        }
-        let Some(loc) = c.location.clone() else { continue };
-        if c.arrives.is_some_and(|t| t > state.turn()) {
-            continue;
-        }
-        let key = c.key();
-        let sieg = Order::Besiege {
-            corps: vec![key.clone()],
-            province: loc.clone(),
-        };
-        if validate(scenario, state, power, &sieg).is_ok() && rng.index(3) > 0 {
-            out.push(line(sieg, format!("{key} besiege {loc}")));
-            continue;
-        }
-        if rng.index(4) == 0 {
-            continue;
-        }
-        // a random walk: first step among the legal neighbours, then
-        // longer while it stays legal (each candidate checked by validate)
-        let mv = |path: &[String]| Order::Move {
-            corps: vec![key.clone()],
-            commander: None,
-            path: path.to_vec(),
-        };
-        let firsts: Vec<String> = scenario
-            .map
-            .land_neighbours(&loc)
-            .map(str::to_string)
-            .filter(|n| validate(scenario, state, power, &mv(&[loc.clone(), n.clone()])).is_ok())
-            .collect();
-        if firsts.is_empty() {
-            continue;
-        }
-        let mut path = vec![loc.clone(), firsts[rng.index(firsts.len())].clone()];
-        let extra = rng.index(scenario.tables.movement.allowance.max(1) as usize);
-        for _ in 0..extra {
-            let cur = path[path.len() - 1].clone();
-            let nb: Vec<&str> = scenario.map.land_neighbours(&cur).collect();
-            if nb.is_empty() {
-                break;
-            }
-            let mut longer = path.clone();
-            longer.push(nb[rng.index(nb.len())].to_string());
-            if validate(scenario, state, power, &mv(&longer)).is_err() {
-                break;
-            }
-            path = longer;
-        }
-        out.push(line(mv(&path), format!("{key} move {}", path[1..].join(" "))));
+        corps_order(scenario, state, power, c, &mut rng, &mut out);
     }
     out
+}
+
+/// A random legal order for squadron `s`, if it gets one: a blockade,
+/// an attack on an enemy in reach, or a move to a neighbouring zone.
+fn squadron_order(
+    scenario: &Scenario,
+    state: &State,
+    power: PowerId,
+    s: &crate::state::Squadron,
+    rng: &mut Rng,
+    out: &mut Vec<OrderLine>,
+) {
+    if !orders_for(state, power, &s.nation) {
+        return;
+    }
+    let key = UnitKey::squadron(s.nation.clone(), s.number);
+    let roll = rng.index(4);
+    let here: Vec<String> = match &s.location {
+        Location::Port(p) => scenario.map.province(p).map(|x| x.seas.clone()).unwrap_or_default(),
+        Location::Sea(z) => scenario.map.sea(z).map(|x| x.adjacent.clone()).unwrap_or_default(),
+    };
+    if roll == 0 {
+        if let Location::Sea(z) = &s.location
+            && let Some(p) = scenario.map.provinces.iter().find(|p| {
+                p.port
+                    && p.seas.contains(z)
+                    && !control::friendly(state, power, &p.id)
+                    && state.provinces.get(&p.id).is_some_and(|ps| ps.controller.is_some())
+            })
+        {
+            let o = Order::Blockade {
+                squadron: key.clone(),
+                port: p.id.clone(),
+            };
+            if validate(scenario, state, power, &o).is_ok() {
+                out.push(line(o, format!("{key} blockade {}", p.id)));
+            }
+        }
+        return;
+    }
+    if here.is_empty() || roll == 1 {
+        return;
+    }
+    // attack an enemy in reach, if there is one
+    let reach: Vec<String> = match &s.location {
+        Location::Sea(z) => vec![z.clone()],
+        Location::Port(_) => here.clone(),
+    };
+    if let Some(z) = reach.iter().find(|z| {
+        validate(
+            scenario,
+            state,
+            power,
+            &Order::NavalAttack {
+                squadron: key.clone(),
+                sea: (*z).clone(),
+            },
+        )
+        .is_ok()
+    }) {
+        out.push(line(
+            Order::NavalAttack {
+                squadron: key.clone(),
+                sea: z.clone(),
+            },
+            format!("{key} attack {z}"),
+        ));
+        return;
+    }
+    let z = here[rng.index(here.len())].clone();
+    let o = Order::NavalMove {
+        squadron: key.clone(),
+        path: vec![z.clone()],
+        carrying: vec![],
+        to_port: None,
+    };
+    if validate(scenario, state, power, &o).is_ok() {
+        out.push(line(o, format!("{key} sail {z}")));
+    }
+}
+
+/// A random legal order for corps `c`, if it gets one: a siege where it
+/// stands, or a random walk.
+fn corps_order(
+    scenario: &Scenario,
+    state: &State,
+    power: PowerId,
+    c: &crate::state::Corps,
+    rng: &mut Rng,
+    out: &mut Vec<OrderLine>,
+) {
+    if !orders_corps(state, power, c) || c.divisions.is_empty() {
+        return;
+    }
+    let Some(loc) = c.location.clone() else { return };
+    if c.arrives.is_some_and(|t| t > state.turn()) {
+        return;
+    }
+    let key = c.key();
+    let sieg = Order::Besiege {
+        corps: vec![key.clone()],
+        province: loc.clone(),
+    };
+    if validate(scenario, state, power, &sieg).is_ok() && rng.index(3) > 0 {
+        out.push(line(sieg, format!("{key} besiege {loc}")));
+        return;
+    }
+    if rng.index(4) == 0 {
+        return;
+    }
+    // a random walk: first step among the legal neighbours, then
+    // longer while it stays legal (each candidate checked by validate)
+    let mv = |path: &[String]| Order::Move {
+        corps: vec![key.clone()],
+        commander: None,
+        path: path.to_vec(),
+    };
+    let firsts: Vec<String> = scenario
+        .map
+        .land_neighbours(&loc)
+        .map(str::to_string)
+        .filter(|n| validate(scenario, state, power, &mv(&[loc.clone(), n.clone()])).is_ok())
+        .collect();
+    if firsts.is_empty() {
+        return;
+    }
+    let mut path = vec![loc.clone(), firsts[rng.index(firsts.len())].clone()];
+    let extra = rng.index(scenario.tables.movement.allowance.max(1) as usize);
+    for _ in 0..extra {
+        let cur = path[path.len() - 1].clone();
+        let nb: Vec<&str> = scenario.map.land_neighbours(&cur).collect();
+        if nb.is_empty() {
+            break;
+        }
+        let mut longer = path.clone();
+        longer.push(nb[rng.index(nb.len())].to_string());
+        if validate(scenario, state, power, &mv(&longer)).is_err() {
+            break;
+        }
+        path = longer;
+    }
+    out.push(line(mv(&path), format!("{key} move {}", path[1..].join(" "))));
 }

@@ -190,7 +190,6 @@ pub fn draw(scene: &Scene<'_>, width: f64) -> Result<Layers, PictureError> {
         return Err(PictureError::NoGeometry(scene.scenario.id.clone()));
     }
     let regions = Regions::new(map, &proj);
-    let state = &scene.state;
     let height = (TITLE_H + proj.height + LEGEND_H).round();
     let mut s = String::with_capacity(200_000);
     let _ = write!(
@@ -204,24 +203,126 @@ pub fn draw(scene: &Scene<'_>, width: f64) -> Result<Layers, PictureError> {
         r#"<rect x="0" y="{TITLE_H}" width="{width:.0}" height="{:.1}" fill="{SEA}"/>"#,
         proj.height
     );
+    let anchors = Anchors::new(map, &proj);
 
-    // Where each province and sea zone is drawn.
-    let anchor_p: BTreeMap<&str, Pt> = map
-        .provinces
-        .iter()
-        .filter_map(|p| p.pos.map(|pos| (p.id.as_str(), proj.xy(pos))))
-        .collect();
-    let anchor_z: BTreeMap<&str, Pt> = map
-        .seas
-        .iter()
-        .filter_map(|z| z.pos.map(|pos| (z.id.as_str(), proj.xy(pos))))
-        .collect();
-    let anchor = |pl: &Place| match pl {
-        Place::Province(p) => anchor_p.get(p.as_str()).copied(),
-        Place::Sea(z) => anchor_z.get(z.as_str()).copied(),
-    };
+    // Coast glow under the land, then the land by fill colour.
+    let mut edges = Edges::new(&regions);
+    let _ = write!(
+        s,
+        r##"<path d="{}" fill="none" stroke="#a9cbe0" stroke-width="9" stroke-linejoin="round"/>"##,
+        edges.coast
+    );
+    land(&mut s, scene, &regions, &proj, &mut edges.borders);
+    let Edges {
+        coast,
+        borders,
+        sea_borders,
+    } = &edges;
+    // This phase's moves: curved arrows in the mover's colour, under the
+    // borders and names (their halo keeps the names readable) and the units.
+    moves(&mut s, scene, &anchors);
 
-    // Fill of each province: its controller now.
+    let base_end = s.len();
+    let _ = write!(
+        s,
+        r##"<path d="{sea_borders}" fill="none" stroke="#7fa6c2" stroke-width="1.2" stroke-dasharray="6 4"/>"##
+    );
+    let _ = write!(
+        s,
+        r##"<path d="{borders}" fill="none" stroke="#6d6a60" stroke-width="0.9" stroke-linejoin="round"/>"##
+    );
+    let _ = write!(
+        s,
+        r#"<path d="{coast}" fill="none" stroke="{COAST}" stroke-width="1.8" stroke-linejoin="round"/>"#
+    );
+    crossing_arrows(&mut s, map, &anchors);
+    names(&mut s, map, &anchors);
+
+    let overlay_end = s.len();
+    units(&mut s, scene, &anchors);
+    marks(&mut s, scene, &anchors);
+
+    title(&mut s, scene, width);
+    legend(&mut s, scene, width, TITLE_H + proj.height);
+    s.push_str(CLOSE);
+    Ok(Layers {
+        text: s,
+        open_end,
+        base_end,
+        overlay_end,
+    })
+}
+
+/// Where each province and sea zone is drawn.
+struct Anchors<'m> {
+    province: BTreeMap<&'m str, Pt>,
+    sea: BTreeMap<&'m str, Pt>,
+}
+
+impl<'m> Anchors<'m> {
+    fn new(map: &'m crate::map::Map, proj: &Projection) -> Self {
+        Anchors {
+            province: map
+                .provinces
+                .iter()
+                .filter_map(|p| p.pos.map(|pos| (p.id.as_str(), proj.xy(pos))))
+                .collect(),
+            sea: map
+                .seas
+                .iter()
+                .filter_map(|z| z.pos.map(|pos| (z.id.as_str(), proj.xy(pos))))
+                .collect(),
+        }
+    }
+
+    fn of(&self, pl: &Place) -> Option<Pt> {
+        match pl {
+            Place::Province(p) => self.province.get(p.as_str()).copied(),
+            Place::Sea(z) => self.sea.get(z.as_str()).copied(),
+        }
+    }
+}
+
+/// The edges of the map's cells, as SVG path data: coasts, borders
+/// between provinces, borders between sea zones.
+struct Edges {
+    coast: String,
+    borders: String,
+    sea_borders: String,
+}
+
+impl Edges {
+    fn new(regions: &Regions) -> Edges {
+        let mut coast = String::new();
+        let mut borders = String::new();
+        let mut sea_borders = String::new();
+        for (i, cell) in regions.cells.iter().enumerate() {
+            let n = cell.points.len();
+            for k in 0..n {
+                let Some(j) = cell.across[k] else { continue };
+                let (a, b) = (cell.points[k], cell.points[(k + 1) % n]);
+                let seg = format!("M{:.1},{:.1}L{:.1},{:.1}", a.0, a.1, b.0, b.1);
+                match (cell.site, regions.sites[j].0) {
+                    (Site::Land(x), Site::Land(y)) if x != y && i < j => borders.push_str(&seg),
+                    (Site::Land(_), Site::Sea(_)) => coast.push_str(&seg),
+                    (Site::Sea(x), Site::Sea(y)) if x != y && i < j => sea_borders.push_str(&seg),
+                    _ => {}
+                }
+            }
+        }
+        Edges {
+            coast,
+            borders,
+            sea_borders,
+        }
+    }
+}
+
+/// The land, by fill colour (each province's controller now); provinces
+/// drawn from their own polygon add it to `borders`.
+fn land(s: &mut String, scene: &Scene<'_>, regions: &Regions, proj: &Projection, borders: &mut String) {
+    let map = &scene.scenario.map;
+    let state = &scene.state;
     let fill_of = |id: &str| -> &'static str {
         match state.provinces.get(id).and_then(|ps| ps.controller.as_ref()) {
             Some(Nation::Major(p)) => colours(*p).0,
@@ -233,28 +334,6 @@ pub fn draw(scene: &Scene<'_>, width: f64) -> Result<Layers, PictureError> {
         }
     };
 
-    // Coast glow under the land, then the land by fill colour.
-    let mut coast = String::new();
-    let mut borders = String::new();
-    let mut sea_borders = String::new();
-    for (i, cell) in regions.cells.iter().enumerate() {
-        let n = cell.points.len();
-        for k in 0..n {
-            let Some(j) = cell.across[k] else { continue };
-            let (a, b) = (cell.points[k], cell.points[(k + 1) % n]);
-            let seg = format!("M{:.1},{:.1}L{:.1},{:.1}", a.0, a.1, b.0, b.1);
-            match (cell.site, regions.sites[j].0) {
-                (Site::Land(x), Site::Land(y)) if x != y && i < j => borders.push_str(&seg),
-                (Site::Land(_), Site::Sea(_)) => coast.push_str(&seg),
-                (Site::Sea(x), Site::Sea(y)) if x != y && i < j => sea_borders.push_str(&seg),
-                _ => {}
-            }
-        }
-    }
-    let _ = write!(
-        s,
-        r##"<path d="{coast}" fill="none" stroke="#a9cbe0" stroke-width="9" stroke-linejoin="round"/>"##
-    );
     let mut by_fill: BTreeMap<&str, String> = BTreeMap::new();
     for cell in &regions.cells {
         if let Site::Land(i) = cell.site {
@@ -268,15 +347,17 @@ pub fn draw(scene: &Scene<'_>, width: f64) -> Result<Layers, PictureError> {
     for p in map.provinces.iter().filter(|p| !p.polygon.is_empty()) {
         let pts: Vec<Pt> = p.polygon.iter().map(|ll| proj.xy(*ll)).collect();
         path_of(&pts, by_fill.entry(fill_of(&p.id)).or_default());
-        path_of(&pts, &mut borders);
+        path_of(&pts, borders);
     }
     for (fill, d) in &by_fill {
         let _ = write!(s, r#"<path d="{d}" fill="{fill}"/>"#);
     }
-    // This phase's moves: curved arrows in the mover's colour, under the
-    // borders and names (their halo keeps the names readable) and the units.
+}
+
+/// This phase's moves: curved arrows in the mover's colour.
+fn moves(s: &mut String, scene: &Scene<'_>, anchors: &Anchors<'_>) {
     for m in &scene.moves {
-        let (Some(a), Some(b)) = (anchor(&m.from), anchor(&m.to)) else {
+        let (Some(a), Some(b)) = (anchors.of(&m.from), anchors.of(&m.to)) else {
             continue;
         };
         let (dx, dy) = (b.0 - a.0, b.1 - a.1);
@@ -298,24 +379,15 @@ pub fn draw(scene: &Scene<'_>, width: f64) -> Result<Layers, PictureError> {
             r##"<path d="{d}" fill="none" stroke="#ffffff" stroke-width="6.5" stroke-linecap="round"/><path d="{d}" fill="none" stroke="{col}" stroke-width="3.5" stroke-linecap="round"/><path d="{h}" fill="{col}" stroke="#ffffff" stroke-width="1.2"/>"##
         );
     }
+}
 
-    let base_end = s.len();
-    let _ = write!(
-        s,
-        r##"<path d="{sea_borders}" fill="none" stroke="#7fa6c2" stroke-width="1.2" stroke-dasharray="6 4"/>"##
-    );
-    let _ = write!(
-        s,
-        r##"<path d="{borders}" fill="none" stroke="#6d6a60" stroke-width="0.9" stroke-linejoin="round"/>"##
-    );
-    let _ = write!(
-        s,
-        r#"<path d="{coast}" fill="none" stroke="{COAST}" stroke-width="1.8" stroke-linejoin="round"/>"#
-    );
-
-    // Crossing arrows (12.2.1): dashed, a head at each end; double arrows wider.
+/// Crossing arrows (12.2.1): dashed, a head at each end; double arrows wider.
+fn crossing_arrows(s: &mut String, map: &crate::map::Map, anchors: &Anchors<'_>) {
     for a in &map.arrows {
-        let (Some(p), Some(q)) = (anchor_p.get(a.from.as_str()), anchor_p.get(a.to.as_str())) else {
+        let (Some(p), Some(q)) = (
+            anchors.province.get(a.from.as_str()),
+            anchors.province.get(a.to.as_str()),
+        ) else {
             continue;
         };
         let dir = (q.0 - p.0, q.1 - p.1);
@@ -335,20 +407,22 @@ pub fn draw(scene: &Scene<'_>, width: f64) -> Result<Layers, PictureError> {
             head(p2, (-dir.0, -dir.1), 8.0)
         );
     }
+}
 
-    // Sea zone names.
+/// Sea zone names; province names, capitals (star above the name), ports
+/// (anchor dot).
+fn names(s: &mut String, map: &crate::map::Map, anchors: &Anchors<'_>) {
     let _ = write!(
         s,
         r##"<g font-size="13" fill="#2b5a7e" text-anchor="middle" font-style="italic" letter-spacing="1">"##
     );
     for z in &map.seas {
-        if let Some(&(x, y)) = anchor_z.get(z.id.as_str()) {
+        if let Some(&(x, y)) = anchors.sea.get(z.id.as_str()) {
             let _ = write!(s, r#"<text x="{x:.1}" y="{:.1}">{}</text>"#, y + 4.0, esc(&z.name));
         }
     }
     s.push_str("</g>");
 
-    // Province names, capitals (star above the name), ports (anchor dot).
     let fs = 11.0;
     let mut stars = String::new();
     let mut ports = String::new();
@@ -357,7 +431,7 @@ pub fn draw(scene: &Scene<'_>, width: f64) -> Result<Layers, PictureError> {
         r#"<g font-size="{fs}" fill="{INK}" text-anchor="middle" stroke="{PAPER}" stroke-width="2.6" stroke-linejoin="round" paint-order="stroke">"#
     );
     for p in &map.provinces {
-        let Some(&(x, y)) = anchor_p.get(p.id.as_str()) else {
+        let Some(&(x, y)) = anchors.province.get(p.id.as_str()) else {
             continue;
         };
         let _ = write!(s, r#"<text x="{x:.1}" y="{:.1}">{}</text>"#, y + 4.0, esc(&p.name));
@@ -374,10 +448,11 @@ pub fn draw(scene: &Scene<'_>, width: f64) -> Result<Layers, PictureError> {
         s,
         r##"<path d="{stars}" fill="#c0392b" stroke="#fff" stroke-width="0.8"/><path d="{ports}" fill="#fff" stroke="#123f63" stroke-width="1.8"/>"##
     );
+}
 
-    let overlay_end = s.len();
-
-    // Units: corps counters under the name, squadrons (boats) below them.
+/// Units: corps counters under the name, squadrons (boats) below them.
+fn units(s: &mut String, scene: &Scene<'_>, anchors: &Anchors<'_>) {
+    let state = &scene.state;
     let mut at: BTreeMap<String, Vec<Counter>> = BTreeMap::new();
     for c in &state.corps {
         let Some(loc) = &c.location else { continue };
@@ -406,10 +481,10 @@ pub fn draw(scene: &Scene<'_>, width: f64) -> Result<Layers, PictureError> {
     let _ = write!(s, r#"<g font-size="10.5" text-anchor="middle">"#);
     for (key, units) in &at {
         let base = if let Some(p) = key.strip_prefix("p:") {
-            anchor_p.get(p).map(|&(x, y)| (x, y + 9.0))
+            anchors.province.get(p).map(|&(x, y)| (x, y + 9.0))
         } else {
             key.strip_prefix("z:")
-                .and_then(|z| anchor_z.get(z))
+                .and_then(|z| anchors.sea.get(z))
                 .map(|&(x, y)| (x, y + 9.0))
         };
         let Some((x0, y0)) = base else { continue };
@@ -451,10 +526,12 @@ pub fn draw(scene: &Scene<'_>, width: f64) -> Result<Layers, PictureError> {
         }
     }
     s.push_str("</g>");
+}
 
-    // Battles and sieges of this phase.
+/// Battles and sieges of this phase.
+fn marks(s: &mut String, scene: &Scene<'_>, anchors: &Anchors<'_>) {
     for m in &scene.marks {
-        let Some((x, y)) = anchor(&m.place) else { continue };
+        let Some((x, y)) = anchors.of(&m.place) else { continue };
         let c = (x - 16.0, y - 12.0);
         let d = match m.kind {
             MarkKind::Battle => burst(c, 10.0),
@@ -467,16 +544,6 @@ pub fn draw(scene: &Scene<'_>, width: f64) -> Result<Layers, PictureError> {
         };
         let _ = write!(s, r##"<path d="{d}" fill="{fill}" stroke="#fff" stroke-width="1.5"/>"##);
     }
-
-    title(&mut s, scene, width);
-    legend(&mut s, scene, width, TITLE_H + proj.height);
-    s.push_str(CLOSE);
-    Ok(Layers {
-        text: s,
-        open_end,
-        base_end,
-        overlay_end,
-    })
 }
 
 struct Counter {
@@ -516,9 +583,15 @@ fn legend(s: &mut String, scene: &Scene<'_>, width: f64, top: f64) {
         s,
         r##"<rect x="0" y="{top:.1}" width="{width:.0}" height="{LEGEND_H}" fill="{PAPER}" stroke="#22303c" stroke-width="2"/><g font-size="14" fill="{INK}">"##
     );
-    // Row 1: who controls what.
+    legend_controllers(s, top + 26.0);
+    legend_symbols(s, scene, top + 62.0);
+    legend_phase(s, top + 98.0);
+    s.push_str("</g>");
+}
+
+/// Legend row 1: who controls what.
+fn legend_controllers(s: &mut String, y: f64) {
     let mut x = 16.0;
-    let y = top + 26.0;
     let _ = write!(s, r#"<text x="{x}" y="{:.1}">Controller:</text>"#, y + 5.0);
     x += 92.0;
     let swatch = |s: &mut String, x: &mut f64, fill: &str, label: &str| {
@@ -539,9 +612,10 @@ fn legend(s: &mut String, scene: &Scene<'_>, width: f64, top: f64) {
     swatch(s, &mut x, MINOR_FILL, "minor power");
     swatch(s, &mut x, NEUTRAL_FILL, "uncontrolled");
     let _ = x;
+}
 
-    // Row 2: symbols.
-    let y = top + 62.0;
+/// Legend row 2: symbols.
+fn legend_symbols(s: &mut String, scene: &Scene<'_>, y: f64) {
     let mut x = 16.0;
     let _ = write!(
         s,
@@ -610,9 +684,10 @@ fn legend(s: &mut String, scene: &Scene<'_>, width: f64, top: f64) {
         x + 30.0,
         y + 5.0
     );
+}
 
-    // Row 3: this phase.
-    let y = top + 98.0;
+/// Legend row 3: what happened this phase.
+fn legend_phase(s: &mut String, y: f64) {
     let mut x = 16.0;
     let _ = write!(
         s,
@@ -645,5 +720,4 @@ fn legend(s: &mut String, scene: &Scene<'_>, width: f64, top: f64) {
         r##"<text x="{x:.1}" y="{:.1}" fill="#555">Shapes are drawn from the scenario's positions, not traced from the printed map.</text>"##,
         y + 5.0
     );
-    s.push_str("</g>");
 }
