@@ -201,21 +201,30 @@ pub fn reminders(
     deadline: Option<String>,
     now: DateTime<Utc>,
 ) -> Result<Vec<String>> {
-    reminders_in(dir, templates, config, state, missing, deadline, None, now)
+    let when = ReminderTimes {
+        deadline,
+        grace_ends: None,
+    };
+    reminders_in(dir, templates, config, state, missing, &when, now)
+}
+
+/// When a reminder says the phase resolves: the deadline, and past it
+/// the end of the grace period (both shown in the game's time zone).
+pub struct ReminderTimes {
+    pub deadline: Option<String>,
+    pub grace_ends: Option<String>,
 }
 
 /// [`reminders`], past the deadline: `grace_ends` (shown in the game's
 /// time zone) is when the phase resolves with defaults for whoever is
 /// still missing, and the mail says so.
-#[allow(clippy::too_many_arguments)]
 pub fn reminders_in(
     dir: &GameDir,
     templates: &Templates,
     config: &GameConfig,
     state: &State,
     missing: &[PowerId],
-    deadline: Option<String>,
-    grace_ends: Option<String>,
+    when: &ReminderTimes,
     now: DateTime<Utc>,
 ) -> Result<Vec<String>> {
     let mut ids = Vec::new();
@@ -224,8 +233,8 @@ pub fn reminders_in(
             game: config.game.clone(),
             phase: state.phase.to_string(),
             power: p.power.name().to_string(),
-            deadline: deadline.clone(),
-            grace_ends: grace_ends.clone(),
+            deadline: when.deadline.clone(),
+            grace_ends: when.grace_ends.clone(),
         };
         let m = OutMail {
             id: outbox::stable_id(&[

@@ -1084,9 +1084,22 @@ pub fn ingest_host(host: &Host, raw: &[u8], run: &mut Run) -> Result<Handled> {
     };
     let from = inc.from.clone().unwrap_or_default();
     let player = host.routes.iter().any(|g| g.players.contains(&from));
-    let h = refuse_unrouted(&host.dir, &host.address(), raw, &a.hash, &inc, r, player, run)?;
+    let msg = Received {
+        raw,
+        hash: &a.hash,
+        inc: &inc,
+    };
+    let h = refuse_unrouted(&host.dir, &host.address(), &msg, r, player, run)?;
     run.mark_done(&inbox, &a.hash);
     Ok(h)
+}
+
+/// A message as received: its raw bytes, their hash (its name in the
+/// inbox) and what was read from it.
+pub struct Received<'a> {
+    pub raw: &'a [u8],
+    pub hash: &'a str,
+    pub inc: &'a Incoming,
 }
 
 /// A message no game takes: journalled in the host's journal and
@@ -1094,17 +1107,15 @@ pub fn ingest_host(host: &Host, raw: &[u8], run: &mut Run) -> Result<Handled> {
 /// anyone else gets a short fixed text that echoes nothing, once a day.
 /// Automatic mail gets nothing; an unmailable sender is quarantined in
 /// the host.
-#[allow(clippy::too_many_arguments)]
 pub fn refuse_unrouted(
     host: &GameDir,
     address: &str,
-    raw: &[u8],
-    hash: &str,
-    inc: &Incoming,
+    msg: &Received,
     r: Refusal,
     player: bool,
     run: &mut Run,
 ) -> Result<Handled> {
+    let Received { raw, hash, inc } = *msg;
     let mut h = Handled {
         hash: hash.to_string(),
         message_id: inc.message_id.clone(),

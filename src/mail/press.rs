@@ -168,7 +168,10 @@ pub fn relay(ctx: &GameCtx, from: PowerId, hash: &str, n: usize, p: &Press, run:
         );
         out.replies.extend(super::ingest::send_limited(ctx, m, run, true)?);
     }
-    archive(ctx, from, hash, n, p, &names, &text, run)?;
+    // Named by time first, so `ls press/` reads in order; the message's
+    // hash and the press line's number make the name unique.
+    let key = format!("{}-{n}", &hash[..12.min(hash.len())]);
+    archive(ctx, from, p, &names, &text, &key, run)?;
     let mut block = format!(
         "PRESS (line {}): sent to {}{}.",
         p.line,
@@ -219,17 +222,9 @@ fn body(lines: &[String]) -> String {
     out.join("\n")
 }
 
-#[allow(clippy::too_many_arguments)]
-fn archive(
-    ctx: &GameCtx,
-    from: PowerId,
-    hash: &str,
-    n: usize,
-    p: &Press,
-    to: &[&str],
-    text: &str,
-    run: &Run,
-) -> Result<()> {
+/// Keep a relayed press message (`to` its recipients, `text` as sent) in
+/// `press/`, under a name ending in `key`.
+fn archive(ctx: &GameCtx, from: PowerId, p: &Press, to: &[&str], text: &str, key: &str, run: &Run) -> Result<()> {
     let phase = ctx.state.phase.to_string();
     let a = Archived {
         phase: phase.clone(),
@@ -239,13 +234,7 @@ fn archive(
         received: run.now.to_rfc3339(),
         text,
     };
-    // Named by time first, so `ls press/` reads in order.
-    let name = format!(
-        "{}-{phase}-{}-{}-{n}.toml",
-        run.now.format("%Y%m%dT%H%M%SZ"),
-        from.id(),
-        &hash[..12.min(hash.len())]
-    );
+    let name = format!("{}-{phase}-{}-{key}.toml", run.now.format("%Y%m%dT%H%M%SZ"), from.id());
     let path = ctx.dir.root.join("press").join(name);
     store::atomic_write(&path, toml::to_string(&a)?.as_bytes())
 }

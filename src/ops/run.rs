@@ -182,7 +182,18 @@ fn route_maildir(
             ingest::Route::Refused(r) => {
                 let from = inc.from.clone().unwrap_or_default();
                 let player = table.iter().any(|g| g.players.contains(&from));
-                ingest::refuse_unrouted(&hostdir, &address, &raw, &hash, &inc, r, player, &mut mrun)?;
+                ingest::refuse_unrouted(
+                    &hostdir,
+                    &address,
+                    &ingest::Received {
+                        raw: &raw,
+                        hash: &hash,
+                        inc: &inc,
+                    },
+                    r,
+                    player,
+                    &mut mrun,
+                )?;
             }
         }
         // Routed: the game archives and processes it under its lock; a
@@ -420,16 +431,11 @@ fn run_game_grouped(dir: &GameDir, incoming: &[Source], now: DateTime<Utc>) -> R
                     Due::Grace { ends } => Some(local(ends)),
                     _ => None,
                 };
-                compose::reminders_in(
-                    dir,
-                    templates,
-                    config,
-                    state,
-                    &due_now,
-                    Some(local(deadline)),
+                let when = compose::ReminderTimes {
+                    deadline: Some(local(deadline)),
                     grace_ends,
-                    now,
-                )?;
+                };
+                compose::reminders_in(dir, templates, config, state, &due_now, &when, now)?;
                 for p in &due_now {
                     pclock.reminded.entry(*p).or_default().push(now);
                 }
