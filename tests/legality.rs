@@ -469,3 +469,29 @@ fn a_siege_where_the_corps_will_not_stand_is_refused_by_both() {
     let out = resolve(&state, PowerId::France, &c, 5);
     assert_agree(&c, &out);
 }
+
+/// 5.12 runs in the Peace Step, before the embargo orders: a surrender
+/// brings the corps in Berlin home (5.123), so the Continental System
+/// declared after it lacks its troops in Berlin (4.24). The checker judged
+/// the declaration before the surrender and accepted it.
+#[test]
+fn a_surrender_counts_for_the_orders_after_it() {
+    let mut state = state_at("1805-fall-france");
+    state.relations.set_war(PowerId::France, PowerId::Russia, true);
+    let corps = state
+        .corps
+        .iter_mut()
+        .find(|c| c.nation == empereur::ids::Nation::Major(PowerId::France))
+        .unwrap();
+    corps.location = Some("berlin".into());
+    let alone = check(&state, PowerId::France, "DECLARE CONTINENTAL SYSTEM");
+    assert!(alone.refused.is_empty(), "{:?}", alone.diagnostics);
+    let c = check(
+        &state,
+        PowerId::France,
+        "DECLARE CONTINENTAL SYSTEM\nSURRENDER TO Russia GOLD 5",
+    );
+    let refused: Vec<&str> = c.refused.iter().map(|l| l.text.as_str()).collect();
+    assert_eq!(refused, ["DECLARE CONTINENTAL SYSTEM"], "{:?}", c.diagnostics);
+    assert_agree(&c, &resolve(&state, PowerId::France, &c, 1));
+}

@@ -152,6 +152,50 @@ fn every_invalid_example_gives_its_golden_diagnostics() {
     assert!(failures.is_empty(), "snapshots missing or different: {failures:?}");
 }
 
+/// Every example, valid or invalid, gets the same verdicts from the
+/// checker and the engine: the orders `check` refuses are exactly those
+/// `rules::resolve` refuses before running them (`order-rejected`). The
+/// examples that apply nothing (no power, another game or phase) have no
+/// verdicts to compare.
+#[test]
+fn checker_and_engine_agree_on_every_example() {
+    use empereur::diagnostic::Problem;
+    use empereur::rules::{self, Kind, PhaseOrders};
+    let mut compared = 0;
+    for f in examples("valid").into_iter().chain(examples("invalid")) {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let mut state = state_at(&phase_of(&text));
+        situation(&text, &mut state);
+        let c = orders::check(&text, scenario(), &state, None);
+        let applies_nothing = c.diagnostics.iter().any(|d| d.code == Problem::NotApplied);
+        let Some(power) = c.header.power.filter(|_| !applies_nothing) else {
+            continue;
+        };
+        let mut lines = c.accepted.clone();
+        lines.extend(c.refused.iter().cloned());
+        lines.sort_by_key(|l| l.span.line);
+        let orders: PhaseOrders = [(power, lines)].into();
+        let mut dice = empereur::testing::ScriptedDice::new(Default::default(), Some(1));
+        let outcomes = rules::resolve(scenario(), &state, &orders, &mut dice)
+            .unwrap_or_else(|e| panic!("{}: {e}", f.display()))
+            .outcomes;
+        let engine: BTreeSet<String> = outcomes
+            .iter()
+            .filter(|o| o.kind == Kind::OrderRejected)
+            .filter_map(|o| o.order.clone())
+            .collect();
+        let checker: BTreeSet<String> = c.refused.iter().map(|l| l.text.clone()).collect();
+        let why: Vec<&str> = outcomes
+            .iter()
+            .filter(|o| o.kind == Kind::OrderRejected)
+            .map(|o| o.summary.as_str())
+            .collect();
+        assert_eq!(checker, engine, "{}: checker and engine disagree: {why:?}", f.display());
+        compared += 1;
+    }
+    assert!(compared >= 15, "only {compared} examples compared");
+}
+
 #[test]
 fn normalised_orders_parse_back_to_the_same_orders() {
     for f in examples("valid") {

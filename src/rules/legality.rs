@@ -312,19 +312,19 @@ fn stage(order: &Order, winter: bool) -> u8 {
         Order::Standing(_) => 0,
         Order::Embargo { .. } if winter => 1, // 4.24: before the assessment
         Order::BuyVp { .. } => 2,
-        Order::NpcAlliance { .. } if winter => 8, // 4.4 closes the Winterphase
+        Order::NpcAlliance { .. } if winter => 9, // 4.4 closes the Winterphase
         Order::NpcAlliance { .. } => 3,           // 4.71 opens a Player Turn
         Order::OfferPeace { .. } => 4,            // 5.1
-        Order::ProposeAlliance { .. } | Order::BreakAlliance { .. } => 5, // 5.2
-        Order::DeclareWar { .. } => 6,            // 5.3
-        Order::Embargo { .. } | Order::Gift { .. } | Order::Loan { .. } => 7,
-        Order::Surrender { .. } => 8, // 5.12
-        Order::NavalMove { .. } | Order::NavalAttack { .. } | Order::Blockade { .. } => 9, // 5.4
-        Order::WithdrawGarrison { .. } => 10, // 5.5
-        Order::Move { .. } => 11,
-        Order::Besiege { .. } => 12,
-        Order::Garrison { .. } => 13,
-        _ => 14,
+        Order::Surrender { .. } => 5,             // 5.12, in the Peace Step (5.1)
+        Order::ProposeAlliance { .. } | Order::BreakAlliance { .. } => 6, // 5.2
+        Order::DeclareWar { .. } => 7,            // 5.3
+        Order::Embargo { .. } | Order::Gift { .. } | Order::Loan { .. } => 8,
+        Order::NavalMove { .. } | Order::NavalAttack { .. } | Order::Blockade { .. } => 10, // 5.4
+        Order::WithdrawGarrison { .. } => 11,                                               // 5.5
+        Order::Move { .. } => 12,
+        Order::Besiege { .. } => 13,
+        Order::Garrison { .. } => 14,
+        _ => 15,
     }
 }
 
@@ -467,6 +467,13 @@ impl<'a> Projection<'a> {
                     "5.12"
                 };
                 Err(Illegal::rule_of(rule, format!("not at war with {}", to.name())))
+            }
+            // 5.12: a surrender is deterministic; what it changes (peace,
+            // terms paid, corps repatriated, 5.123) counts for the rest of
+            // the set.
+            Order::Surrender { to, terms } => {
+                let (to, terms) = (*to, terms.clone());
+                self.run(|s, st, out| out.extend(war::surrender::surrender(s, st, p, to, &terms)))
             }
             Order::ProposeAlliance { to } if !self.state.power(*to).control.is_player() => Err(Illegal::rule_of(
                 "5.2",
