@@ -127,3 +127,38 @@ fn a_minor_power_is_seen_whole_by_the_power_controlling_it() {
     assert_eq!(divisions_seen(&s, PowerId::France, &nation), divisions(&s, &nation));
     assert_eq!(divisions_seen(&s, PowerId::Russia, &nation), 0);
 }
+
+/// 12.2.6.1.3.1 (EiA option `naval`): a fleet's ships are revealed only
+/// in battle, and hulks in port are their owner's (and its puppets')
+/// knowledge (12.2.8).
+#[test]
+fn foreign_ship_counts_and_hulks_are_hidden() {
+    let mut s = start();
+    for q in &mut s.squadrons {
+        q.ships = Some(5);
+    }
+    s.hulks.entry("brittany".into()).or_default().insert("france".into(), 2);
+    s.hulks
+        .entry("brittany".into())
+        .or_default()
+        .insert("britain".into(), 1);
+    s.hulks.entry("london".into()).or_default().insert("britain".into(), 3);
+    s.hulks.entry("london".into()).or_default().insert("prussia".into(), 1);
+    let v = s.view_for(PowerId::France);
+    for (seen, real) in v.squadrons.iter().zip(&s.squadrons) {
+        let own = matches!(real.nation, Nation::Major(PowerId::France | PowerId::Prussia));
+        assert_eq!(
+            seen.ships,
+            if own { Some(5) } else { None },
+            "{}-{}",
+            real.nation,
+            real.number
+        );
+    }
+    assert!(v.squadrons.iter().any(|q| q.ships.is_some()));
+    assert_eq!(v.hulks["brittany"].len(), 1);
+    assert_eq!(v.hulks["brittany"]["france"], 2);
+    assert_eq!(v.hulks["london"].len(), 1, "Prussia is France's Allied NPC");
+    let b = s.view_for(PowerId::Russia);
+    assert!(b.hulks.is_empty());
+}

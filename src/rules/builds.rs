@@ -337,6 +337,7 @@ fn build_squadrons(
             number,
             location: Location::Port(port.to_string()),
             blockading: None,
+            ships: None,
         });
     }
     Ok(Outcome::new(

@@ -203,6 +203,7 @@ pub fn resolve(
             sequence::late_chits(&mut st, p, &mut out); // 3.31, 4.6
         }
         Step::Build => {
+            war::naval_option::expenditure(scenario, &mut st, &mut out); // 12.2.9.3
             builds::build_phase(scenario, &mut st, &accepted, &mut out);
             economy::update_capitals(scenario, &mut st, &mut out);
         }
@@ -290,6 +291,7 @@ fn winter(
     economy::tax(scenario, st, out); // 4.21
     embargo::income_loss(scenario, st, out); // 4.258
     economy::expenses(st, scenario, out); // 4.22
+    war::naval_option::expenditure(scenario, st, out); // 12.2.9.3
     economy::collect_vp(scenario, st, out); // 4.23
     embargo::vp_losses(scenario, st, out); // 4.257, 4.256
     for (p, lines) in orders {

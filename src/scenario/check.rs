@@ -23,6 +23,16 @@ pub fn references(s: &Scenario, files: &ScenarioFiles, pr: &mut Problems) {
 fn province_references(s: &Scenario, files: &ScenarioFiles, pr: &mut Problems) {
     let text = |f: &str| files.get(f).map(String::as_str);
     let map = &s.map;
+    // 12.2.x: every table the naval option names is on its chart.
+    let nf = "tables/naval_option.toml";
+    for id in s.tables.naval_option.missing_tables() {
+        pr.at(
+            nf,
+            text(nf),
+            "[[crt]]",
+            format!("table '{id}' is named but no [[crt]] has that id"),
+        );
+    }
     let pf = "provinces.toml";
     let mut seen = BTreeSet::new();
     for p in &map.provinces {

@@ -296,6 +296,8 @@ pub struct Tables {
     pub siege: super::tables_war::SiegeTable,
     pub naval: super::tables_war::NavalTable,
     pub surrender: super::tables_war::SurrenderTable,
+    /// EiA optional naval rules (12.2.x, option `naval`).
+    pub naval_option: super::tables_naval::NavalOptionTable,
 }
 
 impl Tables {
@@ -311,6 +313,7 @@ impl Tables {
         let siege = table(files, pr, "tables/siege.toml");
         let naval = table(files, pr, "tables/naval.toml");
         let surrender = table(files, pr, "tables/surrender.toml");
+        let naval_option = table(files, pr, "tables/naval_option.toml");
         Some(Tables {
             build_costs: build_costs?,
             economy: economy?,
@@ -322,6 +325,7 @@ impl Tables {
             siege: siege?,
             naval: naval?,
             surrender: surrender?,
+            naval_option: naval_option?,
         })
     }
 
@@ -339,6 +343,7 @@ impl Tables {
             ("tables/siege.toml", &self.siege.source),
             ("tables/naval.toml", &self.naval.source),
             ("tables/surrender.toml", &self.surrender.source),
+            ("tables/naval_option.toml", &self.naval_option.source),
         ];
         all.iter()
             .map(|(f, s)| {

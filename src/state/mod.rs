@@ -195,6 +195,10 @@ pub struct Squadron {
     /// Blockading the port of this province (5.4).
     #[serde(default)]
     pub blockading: Option<String>,
+    /// EiA naval option (12.2.6.1.3.1): ships of the line still fit for
+    /// combat; `None` means the table's `ships_per_squadron`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ships: Option<u32>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -348,6 +352,7 @@ fn set_up_squadrons<'a>(nation: &'a Nation, specs: &'a [SquadronSpec]) -> impl I
         number: s.number,
         location: Location::Port(s.at.clone()),
         blockading: None,
+        ships: None,
     })
 }
 
@@ -454,6 +459,10 @@ pub struct State {
     /// player replaces them.
     #[serde(default)]
     pub standing: BTreeMap<PowerId, StandingOrders>,
+    /// EiA naval option (12.2.8): hulks in port, by port province and
+    /// the nation owning them.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub hulks: BTreeMap<String, BTreeMap<String, u32>>,
 }
 
 /// A power's standing orders (rules::standing): the answers to the
@@ -570,6 +579,7 @@ impl State {
             events_used: BTreeSet::new(),
             over: None,
             standing: BTreeMap::new(),
+            hulks: BTreeMap::new(),
         }
     }
 

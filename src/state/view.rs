@@ -25,6 +25,17 @@ impl State {
         }
         // standing orders are the owner's secret (rules::war::standing)
         s.standing.retain(|p, _| mine(Some(*p)));
+        // EiA option: a fleet's ships are revealed only in battle
+        // (12.2.6.1.3.1); hulks are the port owner's knowledge (12.2.8)
+        for q in &mut s.squadrons {
+            if !mine(self.commanding_power(&q.nation)) {
+                q.ships = None;
+            }
+        }
+        for owners in s.hulks.values_mut() {
+            owners.retain(|n, _| n.parse().ok().is_some_and(|p: PowerId| mine(Some(p))));
+        }
+        s.hulks.retain(|_, owners| !owners.is_empty());
         s
     }
 }

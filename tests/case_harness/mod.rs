@@ -10,6 +10,7 @@
 //! `province.<id>.controller`, `province.<id>.garrison`,
 //! `province.<id>.rebellion`, `squadron.<nation>.<n>.location`
 //! (`sea:<id>`/`port:<id>`), `squadron.<nation>.<n>.blockading`,
+//! `squadron.<nation>.<n>.ships`, `power.<p>.gold`,
 //! `power.<p>.control` (`player`, `inactive`, `controlled:<by>`,
 //! `allied:<with>`), `power.<p>.capital_lost_turns`, `standing.<p>` (a
 //! table like `StandingOrders`), `minor.<m>.controller`.
@@ -130,6 +131,16 @@ pub struct Expect {
     #[serde(default)]
     pub vp: BTreeMap<PowerId, i64>,
     #[serde(default)]
+    pub gold: BTreeMap<PowerId, i64>,
+    #[serde(default)]
+    pub debt: BTreeMap<PowerId, i64>,
+    /// Ships fit for combat in a squadron (EiA option `naval`), by `nation.n`.
+    #[serde(default)]
+    pub ships: BTreeMap<String, u32>,
+    /// Hulks in a port by owner (12.2.8): `{ paris = { france = 2 } }`.
+    #[serde(default)]
+    pub hulks: BTreeMap<String, BTreeMap<String, u32>>,
+    #[serde(default)]
     pub kinds: Vec<String>,
     #[serde(default)]
     pub no_kinds: Vec<String>,
@@ -228,6 +239,7 @@ pub fn run_step(
 ) -> Result<Vec<Outcome>, String> {
     let mut out: Vec<Outcome> = Vec::new();
     let orders = lines(orders);
+    let before = state.clone();
     match step {
         "validate" => {
             let results: Vec<_> = orders
@@ -273,6 +285,10 @@ pub fn run_step(
             }
         }
         p => return Err(format!("unknown step '{p}'")),
+    }
+    // every Gold and VP change a step makes is explained by its outcomes
+    if let Err(a) = empereur::rules::audit(&before, state, &out) {
+        fails.push(format!("audit: {a}"));
     }
     Ok(out)
 }
@@ -379,6 +395,33 @@ pub fn check(state: &State, out: &[Outcome], e: &Expect, fails: &mut Vec<String>
     for (p, want) in &e.vp {
         if state.power(*p).vp != *want {
             fails.push(format!("vp of {p}: expected {want}, got {}", state.power(*p).vp));
+        }
+    }
+    for (p, want) in &e.gold {
+        if state.power(*p).gold != *want {
+            fails.push(format!("gold of {p}: expected {want}, got {}", state.power(*p).gold));
+        }
+    }
+    for (p, want) in &e.debt {
+        if state.power(*p).debt != *want {
+            fails.push(format!("debt of {p}: expected {want}, got {}", state.power(*p).debt));
+        }
+    }
+    for (k, want) in &e.ships {
+        // a squadron without its own count has the table default; the
+        // cases name the count they expect, so `None` reads as unknown
+        let got = unit(k)
+            .ok()
+            .and_then(|(n, num)| state.squadron(&n, num))
+            .map(|q| q.ships.map_or_else(|| "default".to_string(), |x| x.to_string()));
+        if got.as_deref() != Some(want.to_string().as_str()) {
+            fails.push(format!("ships of {k}: expected {want}, got {got:?}"));
+        }
+    }
+    for (port, want) in &e.hulks {
+        let got = state.hulks.get(port).cloned().unwrap_or_default();
+        if &got != want {
+            fails.push(format!("hulks in {port}: expected {want:?}, got {got:?}"));
         }
     }
     let kinds: BTreeSet<&str> = out.iter().map(|o| o.kind.as_str()).collect();
@@ -540,6 +583,7 @@ pub fn apply_set(state: &mut State, item: &SetItem) -> Result<(), String> {
                     number,
                     location: Location::Sea("channel".into()),
                     blockading: None,
+                    ships: None,
                 });
             }
             let s = state
@@ -550,6 +594,7 @@ pub fn apply_set(state: &mut State, item: &SetItem) -> Result<(), String> {
             match field {
                 "location" => s.location = location(&str_of(v)?)?,
                 "blockading" => s.blockading = Some(str_of(v)?),
+                "ships" => s.ships = Some(v.as_integer().ok_or("ships: integer")? as u32),
                 f => return Err(format!("squadron field '{f}'")),
             }
         }
@@ -568,6 +613,7 @@ pub fn apply_set(state: &mut State, item: &SetItem) -> Result<(), String> {
                     };
                 }
                 "capital_lost_turns" => state.power_mut(p).capital_lost_turns = v.as_integer().ok_or("integer")? as u32,
+                "gold" => state.power_mut(p).gold = v.as_integer().ok_or("integer")?,
                 f => return Err(format!("power field '{f}'")),
             }
         }

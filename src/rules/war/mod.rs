@@ -12,11 +12,14 @@
 //! | `standing.rs` | standing orders and their defaults |
 //! | `surrender.rs` | 5.12 surrender, 5.123, 5.127, 2.7 enforced peace |
 //! | `option_naval.rs` | EiA optional naval rules 12.2.6.1.4.1, 12.2.9.1 (option `naval`) |
+//! | `naval_option/` | EiA naval combat (12.2.6), blockade battles and running (12.2.6.2, 12.2.9), hulks |
 
 pub mod battle;
 pub mod control;
 pub mod movement;
 pub mod naval;
+/// EiA optional naval combat, blockades and hulks (12.2.6–12.2.9).
+pub mod naval_option;
 /// EiA optional naval rules (12.2.x), switched by `state.options`.
 pub mod option_naval;
 pub mod siege;
@@ -63,6 +66,12 @@ pub fn naval_phase(
         battles: 0,
     };
     let mut moved = std::collections::BTreeSet::new();
+    // 12.2.9 (option `naval`): runs and blockade battles before anyone sails
+    let held = if option_naval::enabled(state) {
+        naval_option::blockade::step_orders(&mut phase, state, orders, out)?
+    } else {
+        Default::default()
+    };
     for l in orders {
         match &l.order {
             Order::NavalMove {
@@ -71,6 +80,10 @@ pub fn naval_phase(
                 carrying,
                 to_port,
             } => {
+                if held.contains(squadron) {
+                    moved.insert(squadron.clone());
+                    continue;
+                }
                 if !moved.insert(squadron.clone()) {
                     out.push(
                         Outcome::new(
@@ -101,6 +114,9 @@ pub fn naval_phase(
             }
             _ => {}
         }
+    }
+    if option_naval::enabled(state) {
+        naval_option::blockade::upkeep(scenario, state, power, out); // 12.2.9.3
     }
     Ok(())
 }

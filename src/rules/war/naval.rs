@@ -11,7 +11,8 @@
 //! A squadron sunk with corps aboard takes them down (their divisions go
 //! to the pool, 2.51); an intercepted transport that is not sunk stops at
 //! sea and its corps stay where they embarked. Leaving a blockaded port
-//! needs a blockade-running die (after 12.2.9). Dice: `intercept/<sea>/
+//! needs a blockade-running die (after 12.2.9; with the EiA option
+//! `naval_option::blockade` rolls it instead). Dice: `intercept/<sea>/
 //! <squadron>/<interceptor>`, `naval-battle/<sea>/<n>/<side>`,
 //! `blockade-run/<port>/<squadron>`.
 
@@ -411,34 +412,18 @@ fn run_blockade(
         .iter()
         .filter(|b| b.blockading.as_deref() == Some(port) && hostile(state, &under.me, &b.nation))
         .count();
-    if blockaders == 0 {
+    // with the EiA option the blockade step (12.2.9,
+    // `naval_option::blockade`) ran before anyone sailed
+    if blockaders == 0 || super::option_naval::enabled(state) {
         return Ok(None);
     }
     let p = format!("blockade-run/{port}/{}", under.sk);
-    let (d, ok, rule_why) = if super::option_naval::enabled(state) {
-        // 12.2.9.1 (EiA option)
-        let r = super::option_naval::blockade_run(!order.carrying.is_empty());
-        let d = ph.dice.roll(&p, r.sides)?;
-        let total = d as i32 + r.modifier;
-        (
-            d,
-            total <= r.at_most,
-            format!(
-                "12.2.9.1: d{} {d} {:+} (carrying land forces) = {total} against at most {}",
-                r.sides, r.modifier, r.at_most
-            ),
-        )
-    } else {
-        let d = ph.dice.roll(&p, t.die)?;
-        (
-            d,
-            d <= t.blockade_run_target,
-            format!(
-                "die {d} against at most {} (tables/naval.toml blockade_run_target)",
-                t.blockade_run_target
-            ),
-        )
-    };
+    let d = ph.dice.roll(&p, t.die)?;
+    let ok = d <= t.blockade_run_target;
+    let rule_why = format!(
+        "die {d} against at most {} (tables/naval.toml blockade_run_target)",
+        t.blockade_run_target
+    );
     Ok(Some(
         Outcome::new(
             "5.4",

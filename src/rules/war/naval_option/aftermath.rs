@@ -1,0 +1,153 @@
+//! After a naval battle of the EiA option: fleets written back, political
+//! points (12.2.6.1.6.3) and disabled ships (12.2.6.1.9, .9.1) taken home
+//! as hulks (12.2.8).
+
+use super::combat::{Ending, Force, Log};
+use super::ports::{From, nearest_friendly_port};
+use crate::dice::{Dice, DiceError};
+use crate::ids::PowerId;
+use crate::rules::war::control::squadron_to_pool;
+use crate::scenario::Scenario;
+use crate::scenario::tables_naval::NavalOptionTable;
+use crate::state::State;
+use std::collections::BTreeMap;
+
+/// The fleets' ships back into the state; a squadron with no ship fit
+/// for combat leaves the map (its counter returns to the pool, 2.51).
+pub fn write_back(state: &mut State, sides: &[Force; 2], log: &mut Log) {
+    for f in sides.iter().flat_map(|s| &s.fleets) {
+        let Some(i) = state
+            .squadrons
+            .iter()
+            .position(|s| s.nation == f.key.nation && s.number == f.key.number)
+        else {
+            continue;
+        };
+        if f.ships == 0 {
+            let s = state.squadrons.remove(i);
+            squadron_to_pool(state, &s.nation);
+            log.lines.push(format!(
+                "{} has no ship fit for combat left: the counter leaves the map",
+                f.key
+            ));
+        } else {
+            state.squadrons[i].ships = Some(f.ships);
+        }
+    }
+}
+
+/// 12.2.6.1.6.3: the victor gains, the defeated loses, political points
+/// per fleet counter of the defeated side, as Victory Points
+/// (`tables/naval_option.toml` `pp_per_fleet`, `vp_per_pp`). No victor,
+/// no change. Returns the VP changes made.
+pub fn political_points(
+    state: &mut State,
+    table: &NavalOptionTable,
+    sides: &[Force; 2],
+    ending: Ending,
+    log: &mut Log,
+) -> BTreeMap<PowerId, i64> {
+    let mut changes = BTreeMap::new();
+    let Some(v) = ending.victor() else {
+        return changes;
+    };
+    let per_fleet = table.pp_per_fleet * table.vp_per_pp;
+    let loser = &sides[1 - v];
+    for f in &loser.fleets {
+        if let Some(p) = state.commanding_power(&f.key.nation) {
+            *changes.entry(p).or_insert(0) -= per_fleet;
+        }
+    }
+    if let Some(p) = sides[v].power {
+        *changes.entry(p).or_insert(0) += per_fleet * loser.fleets.len() as i64;
+    }
+    changes.retain(|_, d| *d != 0);
+    for (p, d) in &changes {
+        state.power_mut(*p).vp += d;
+        log.lines.push(format!(
+            "12.2.6.1.6.3: {} {d:+} VP ({} political point(s) a fleet counter of the beaten side, {} VP each)",
+            p.name(),
+            table.pp_per_fleet,
+            table.vp_per_pp
+        ));
+    }
+    changes
+}
+
+/// 12.2.6.1.9: who holds the disabled ships: the victor takes the
+/// defeated side's and keeps its own; with no victor each side keeps its
+/// own. 12.2.6.1.9.1: each holder sends them to its nearest usable port
+/// (own, conquered or allied control); one die a ship: lost when the die
+/// is 1 or at most the distance, else a hulk in that port.
+#[allow(clippy::too_many_arguments)]
+pub fn disabled_ships(
+    scenario: &Scenario,
+    state: &mut State,
+    dice: &mut dyn Dice,
+    purpose: &str,
+    sides: &[Force; 2],
+    ending: Ending,
+    at: &From<'_>,
+    log: &mut Log,
+) -> Result<(), DiceError> {
+    let mut held = [sides[0].disabled(), sides[1].disabled()];
+    if let Some(v) = ending.victor() {
+        let taken = held[1 - v];
+        held[v] += taken;
+        held[1 - v] = 0;
+        if taken > 0 {
+            log.lines.push(format!(
+                "12.2.6.1.9: the {} takes the {taken} disabled ship(s) of the {}",
+                sides[v].role,
+                sides[1 - v].role
+            ));
+        }
+    }
+    for (i, n) in held.into_iter().enumerate() {
+        if n == 0 {
+            continue;
+        }
+        let side = &sides[i];
+        let Some(power) = side.power else {
+            log.lines.push(format!(
+                "12.2.6.1.9.1: the {} has no port to send {n} disabled ship(s) to: lost",
+                side.role
+            ));
+            continue;
+        };
+        let Some((port, dist)) = nearest_friendly_port(scenario, state, power, at) else {
+            log.lines.push(format!(
+                "12.2.6.1.9.1: {} has no port within reach for {n} disabled ship(s): lost",
+                power.name()
+            ));
+            continue;
+        };
+        let mut saved = 0;
+        let mut rolls = Vec::new();
+        for k in 1..=n {
+            let p = format!("{purpose}/disabled/{}/{k}", power.id());
+            let d = dice.roll(&p, 6)?;
+            log.dice.push((p, d));
+            let lost = d == 1 || d <= dist;
+            rolls.push(format!("{d}{}", if lost { " lost" } else { " home" }));
+            if !lost {
+                saved += 1;
+            }
+        }
+        if saved > 0 {
+            *state
+                .hulks
+                .entry(port.clone())
+                .or_default()
+                .entry(power.id().to_string())
+                .or_insert(0) += saved;
+        }
+        log.lines.push(format!(
+            "12.2.6.1.9.1: {} sends {n} disabled ship(s) to {} ({dist} MP; lost on 1 or at most {dist}): {}; {saved} reach port as hulks (12.2.8)",
+            power.name(),
+            crate::rules::war::control::name(scenario, &port),
+            rolls.join(", ")
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,492 @@
+//! Blockades under the EiA option: running a blockade (12.2.9.1), the
+//! covering sortie (12.2.9.2), the blockade battle (12.2.6.2) and the
+//! upkeep of blockading fleets (12.2.9.3).
+//!
+//! In a power's Naval Phase, before any squadron sails, every SAIL from a
+//! port an enemy blockades rolls to run the blockade (one d6, slips past
+//! on 2 or less; −1 when carrying corps, −1 when a covering sortie from the
+//! same port has at least as many ships). Runners that fail are
+//! intercepted and fight one blockade battle together with the covering
+//! squadrons. A runner whose side did not lose may go on with its move
+//! (12.2.6.1.8, last sentence); one whose side lost stays in port
+//! (12.2.6.2). Dice: `blockade-run/<port>/<squadron>`,
+//! `blockade-battle/<port>/<n>/…`.
+
+use super::aftermath;
+use super::combat::{self, Ending, Force, Log, Rules};
+use super::ports::{From, nearest_friendly_port};
+use crate::dice::{Dice, DiceError};
+use crate::ids::PowerId;
+use crate::rules::war::control::{hostile, name};
+use crate::rules::{Kind, Outcome};
+use crate::scenario::Scenario;
+use crate::state::{Location, State, UnitKey};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// 12.2.9.1: the run succeeds on a d6 total of at most this.
+pub const RUN_AT_MOST: i32 = 2;
+
+/// The squadrons blockading `port` that are hostile to `runner`.
+pub fn blockaders(state: &State, port: &str, runner: &UnitKey) -> Vec<UnitKey> {
+    state
+        .squadrons
+        .iter()
+        .filter(|b| b.blockading.as_deref() == Some(port) && hostile(state, &runner.nation, &b.nation))
+        .map(|b| UnitKey::squadron(b.nation.clone(), b.number))
+        .collect()
+}
+
+/// A squadron's port, if it is in one.
+fn port_of(state: &State, k: &UnitKey) -> Option<String> {
+    match state.squadron(&k.nation, k.number).map(|s| &s.location) {
+        Some(Location::Port(p)) => Some(p.clone()),
+        _ => None,
+    }
+}
+
+/// One SAIL order from a blockaded port.
+#[derive(Clone, Debug)]
+pub struct Runner {
+    pub squadron: UnitKey,
+    pub carrying: bool,
+    pub text: String,
+}
+
+/// A covering squadron (12.2.9.2) and its order text.
+#[derive(Clone, Debug)]
+pub struct Cover {
+    pub squadron: UnitKey,
+    pub text: String,
+}
+
+/// Who sees a naval battle: the powers of both sides and whoever gives
+/// their orders.
+fn seers(state: &State, keys: &[UnitKey]) -> Vec<PowerId> {
+    let mut s: BTreeSet<PowerId> = keys.iter().filter_map(|k| state.commanding_power(&k.nation)).collect();
+    for p in s.clone() {
+        if let Some(o) = state.ordered_by(p) {
+            s.insert(o);
+        }
+    }
+    s.into_iter().collect()
+}
+
+/// 12.2.9: the blockade step of `power`'s Naval Phase. Returns the
+/// squadrons whose SAIL is over (turned back or sunk); the others move
+/// with no further blockade roll.
+#[allow(clippy::too_many_arguments)]
+pub fn step(
+    scenario: &Scenario,
+    state: &mut State,
+    dice: &mut dyn Dice,
+    power: PowerId,
+    runners: &[Runner],
+    covers: &[Cover],
+    battles: &mut u32,
+    out: &mut Vec<Outcome>,
+) -> Result<BTreeSet<UnitKey>, DiceError> {
+    let t = &scenario.tables.naval_option;
+    // ports in play, in the order their first order was given
+    let mut ports: Vec<String> = Vec::new();
+    let mut by_port: BTreeMap<String, (Vec<&Runner>, Vec<&Cover>)> = BTreeMap::new();
+    for r in runners {
+        if let Some(p) = port_of(state, &r.squadron)
+            && !blockaders(state, &p, &r.squadron).is_empty()
+        {
+            if !by_port.contains_key(&p) {
+                ports.push(p.clone());
+            }
+            by_port.entry(p).or_default().0.push(r);
+        }
+    }
+    for c in covers {
+        if let Some(p) = port_of(state, &c.squadron)
+            && !blockaders(state, &p, &c.squadron).is_empty()
+        {
+            if !by_port.contains_key(&p) {
+                ports.push(p.clone());
+            }
+            by_port.entry(p).or_default().1.push(c);
+        }
+    }
+    let mut held = BTreeSet::new();
+    for port in ports {
+        let (rs, cs) = &by_port[&port];
+        let cover_keys: Vec<UnitKey> = cs.iter().map(|c| c.squadron.clone()).collect();
+        let cover_ships: u32 = cover_keys.iter().map(|k| combat::ships_of(state, t, k)).sum();
+        let mut failed: Vec<&Runner> = Vec::new();
+        for r in rs {
+            let ships = combat::ships_of(state, t, &r.squadron);
+            // 12.2.9.2: a covering force of at least as many ships
+            let covered = !cover_keys.is_empty() && cover_ships >= ships;
+            let (ok, o) = roll_run(scenario, state, dice, power, &port, r, covered, cover_ships, ships)?;
+            out.push(o);
+            if !ok {
+                failed.push(r);
+            }
+        }
+        if failed.is_empty() && cover_keys.is_empty() {
+            continue;
+        }
+        // 12.2.9.2: failed runners join the covering fleet's battle
+        let mut side: Vec<UnitKey> = cover_keys.clone();
+        side.extend(failed.iter().map(|r| r.squadron.clone()));
+        *battles += 1;
+        let texts: Vec<&str> = cs
+            .iter()
+            .map(|c| c.text.as_str())
+            .chain(failed.iter().map(|r| r.text.as_str()))
+            .collect();
+        let ending = battle(
+            scenario,
+            state,
+            dice,
+            power,
+            &port,
+            *battles,
+            &side,
+            &texts.join("; "),
+            out,
+        )?;
+        let lost = ending == Some(Ending::Victor(1));
+        for r in &failed {
+            let gone = state.squadron(&r.squadron.nation, r.squadron.number).is_none();
+            if lost || gone {
+                held.insert(r.squadron.clone());
+                out.push(
+                    Outcome::new(
+                        "12.2.6.2",
+                        Kind::OrderFailed,
+                        format!(
+                            "{} {} the blockade battle off {} and does not sail",
+                            r.squadron,
+                            if gone {
+                                "is lost in"
+                            } else {
+                                "is beaten back into port by"
+                            },
+                            name(scenario, &port)
+                        ),
+                    )
+                    .power(power)
+                    .order(&r.text)
+                    .only(vec![power]),
+                );
+            }
+        }
+    }
+    Ok(held)
+}
+
+/// 12.2.9.1 / 12.2.9.2: one runner's die.
+#[allow(clippy::too_many_arguments)]
+fn roll_run(
+    scenario: &Scenario,
+    state: &State,
+    dice: &mut dyn Dice,
+    power: PowerId,
+    port: &str,
+    r: &Runner,
+    covered: bool,
+    cover_ships: u32,
+    ships: u32,
+) -> Result<(bool, Outcome), DiceError> {
+    let k = &r.squadron;
+    let purpose = format!("blockade-run/{port}/{}-{}", k.nation, k.number);
+    let d = dice.roll(&purpose, 6)?;
+    let total = d as i32 - i32::from(r.carrying) - i32::from(covered);
+    let ok = total <= RUN_AT_MOST;
+    let mut keys = blockaders(state, port, k);
+    keys.push(k.clone());
+    let mut o = Outcome::new(
+        "12.2.9.1",
+        Kind::BlockadeRun,
+        format!(
+            "{k} {} the blockade of {}",
+            if ok { "slips through" } else { "is intercepted running" },
+            name(scenario, port)
+        ),
+    )
+    .power(power)
+    .order(&r.text)
+    .die(&purpose, d)
+    .only(seers(state, &keys))
+    .why(format!(
+        "12.2.9.1: d6 {d}{}{} = {total} against at most {RUN_AT_MOST}",
+        if r.carrying { " -1 (carrying land forces)" } else { "" },
+        if covered { " -1 (covering fleet, 12.2.9.2)" } else { "" }
+    ));
+    if cover_ships > 0 && !covered {
+        o = o.why(format!(
+            "12.2.9.2: the covering force's {cover_ships} ships are fewer than the runner's {ships}: no modifier"
+        ));
+    }
+    if !ok {
+        o = o.why("12.2.9.1: 3-6 is intercepted: a blockade battle follows (12.2.6.2)");
+    }
+    Ok((ok, o))
+}
+
+/// 12.2.6.2: a blockade battle off `port` between `blockaded` (the
+/// runners and covering squadrons) and every enemy squadron blockading
+/// it. Returns how it ended (None: nobody blockades any more).
+#[allow(clippy::too_many_arguments)]
+pub fn battle(
+    scenario: &Scenario,
+    state: &mut State,
+    dice: &mut dyn Dice,
+    power: PowerId,
+    port: &str,
+    n: u32,
+    blockaded: &[UnitKey],
+    text: &str,
+    out: &mut Vec<Outcome>,
+) -> Result<Option<Ending>, DiceError> {
+    let t = &scenario.tables.naval_option;
+    let Some(first) = blockaded.first() else {
+        return Ok(None);
+    };
+    let blockading = blockaders(state, port, first);
+    if blockading.is_empty() {
+        return Ok(None);
+    }
+    let (Some(t_in), Some(t_out)) = (t.crt(&t.blockade_battle.blockaded), t.crt(&t.blockade_battle.blockader)) else {
+        return Ok(None);
+    };
+    let purpose = format!("blockade-battle/{port}/{n}");
+    let mut sides = [
+        Force::new(state, t, "blockaded", blockaded),
+        Force::new(state, t, "blockader", &blockading),
+    ];
+    let mut log = Log::default();
+    log.lines.push(format!(
+        "12.2.6.2: no tactical chits; the blockaded force fights on table {}, the blockaders on table {}",
+        t_in.id, t_out.id
+    ));
+    let rules = Rules {
+        tables: [t_in, t_out],
+        rounds: 3,
+        raid: false,
+    };
+    let ending = combat::fight(t, dice, &purpose, &mut sides, &rules, &mut log)?;
+    match ending {
+        // 12.2.6.1.7: the general chase; 12.2.6.2: none for a victorious
+        // blockader
+        Ending::Victor(0) => combat::chase(t, dice, &purpose, &mut sides, 0, 0, &mut log)?,
+        Ending::Victor(_) => log.lines.push("12.2.6.2: the blockaders won: no general chase".into()),
+        _ => {}
+    }
+    aftermath::write_back(state, &sides, &mut log);
+    let vp = aftermath::political_points(state, t, &sides, ending, &mut log);
+    aftermath::disabled_ships(
+        scenario,
+        state,
+        dice,
+        &purpose,
+        &sides,
+        ending,
+        &From::Port(port),
+        &mut log,
+    )?;
+    match ending {
+        Ending::Victor(0) => retreat_blockaders(scenario, state, port, &blockading, &mut log),
+        Ending::Victor(_) => log.lines.push(format!(
+            "12.2.6.2: the surviving blockaded ships return to {}",
+            name(scenario, port)
+        )),
+        _ => log
+            .lines
+            .push("12.2.6.1.8: no victor: both forces remain, the blockade stands".into()),
+    }
+    let mut all = blockaded.to_vec();
+    all.extend(blockading.iter().cloned());
+    let side_name = |f: &Force| {
+        f.power
+            .map_or_else(|| "a minor power".to_string(), |p| p.name().to_string())
+    };
+    let summary = match ending {
+        Ending::Victor(i) => format!(
+            "Blockade battle off {}: {} defeats {}",
+            name(scenario, port),
+            side_name(&sides[i]),
+            side_name(&sides[1 - i])
+        ),
+        Ending::BothBroken => format!("Blockade battle off {}: both sides break", name(scenario, port)),
+        Ending::Inconclusive => format!("Blockade battle off {}: inconclusive", name(scenario, port)),
+    };
+    let mut o = Outcome::new("12.2.6.2", Kind::NavalBattle, summary)
+        .power(power)
+        .order(text)
+        .at(port)
+        .only(seers(state, &all));
+    for l in log.lines {
+        o = o.why(l);
+    }
+    for (p, d) in log.dice {
+        o = o.die(&p, d);
+    }
+    for (p, d) in vp {
+        o = o.vp(p, d);
+    }
+    out.push(o);
+    Ok(Some(ending))
+}
+
+/// 12.2.6.1.8 (6.3.5 is not in the seeds; house): beaten blockaders lift
+/// the blockade and make for their power's nearest usable port; with
+/// none in reach they stay at sea in their zone.
+fn retreat_blockaders(scenario: &Scenario, state: &mut State, port: &str, keys: &[UnitKey], log: &mut Log) {
+    for k in keys {
+        let Some(p) = state.commanding_power(&k.nation) else {
+            continue;
+        };
+        let to = nearest_friendly_port(scenario, state, p, &From::Port(port)).map(|(q, _)| q);
+        let Some(s) = state
+            .squadrons
+            .iter_mut()
+            .find(|s| s.nation == k.nation && s.number == k.number)
+        else {
+            continue;
+        };
+        s.blockading = None;
+        match to {
+            Some(q) => {
+                s.location = Location::Port(q.clone());
+                log.lines.push(format!(
+                    "12.2.6.1.8: {k} lifts the blockade and retires to {}",
+                    name(scenario, &q)
+                ));
+            }
+            None => log
+                .lines
+                .push(format!("12.2.6.1.8: {k} lifts the blockade and stays at sea")),
+        }
+    }
+}
+
+/// 12.2.9.3: at the end of `power`'s Naval Phase it pays $1 per fleet
+/// blockading a port, $2 when the port is more than two naval movement
+/// points from a port it (or an ally) controls.
+pub fn upkeep(scenario: &Scenario, state: &mut State, power: PowerId, out: &mut Vec<Outcome>) {
+    let t = &scenario.tables.naval_option;
+    let mut dollars = 0i64;
+    let mut why = Vec::new();
+    for s in &state.squadrons {
+        let Some(port) = &s.blockading else {
+            continue;
+        };
+        if state.commanding_power(&s.nation) != Some(power) {
+            continue;
+        }
+        let near = nearest_friendly_port(scenario, state, power, &From::Port(port));
+        let cost = match &near {
+            Some((_, d)) if *d <= 2 => 1,
+            _ => 2,
+        };
+        dollars += cost;
+        why.push(format!(
+            "{}-{} blockading {}: ${cost} ({})",
+            s.nation,
+            s.number,
+            name(scenario, port),
+            match near {
+                Some((q, d)) => format!("{} is {d} naval MP away", name(scenario, &q)),
+                None => "no port of its own or an ally within reach".into(),
+            }
+        ));
+    }
+    if dollars == 0 {
+        return;
+    }
+    pay(
+        state,
+        power,
+        dollars * t.gold_per_dollar,
+        "12.2.9.3",
+        "blockade upkeep",
+        why,
+        out,
+    );
+}
+
+/// 12.2.9.3 (8.5.1.2): $5 per fleet in a blockade box at the Money and
+/// Manpower Expenditure Step, which La Guerre's Mutual Build Phase and
+/// Winterphase economy stand for (rules-notes §6.3).
+pub fn expenditure_step(scenario: &Scenario, state: &mut State, out: &mut Vec<Outcome>) {
+    let t = &scenario.tables.naval_option;
+    for power in PowerId::ALL {
+        let fleets: Vec<String> = state
+            .squadrons
+            .iter()
+            .filter(|s| s.blockading.is_some() && state.commanding_power(&s.nation) == Some(power))
+            .map(|s| format!("{}-{}", s.nation, s.number))
+            .collect();
+        if fleets.is_empty() {
+            continue;
+        }
+        let why = vec![format!("$5 for each of {}", fleets.join(", "))];
+        let gold = 5 * fleets.len() as i64 * t.gold_per_dollar;
+        pay(state, power, gold, "12.2.9.3", "fleets in blockade boxes", why, out);
+    }
+}
+
+/// Charge `gold`; what cannot be paid becomes deficit (4.221).
+#[allow(clippy::too_many_arguments)]
+fn pay(state: &mut State, power: PowerId, gold: i64, rule: &str, what: &str, why: Vec<String>, out: &mut Vec<Outcome>) {
+    let ps = state.power_mut(power);
+    let paid = gold.min(ps.gold.max(0));
+    ps.gold -= paid;
+    ps.debt += gold - paid;
+    let mut o = Outcome::new(
+        rule,
+        Kind::Expenses,
+        format!("{} pays {gold} Gold for {what}", power.name()),
+    )
+    .power(power)
+    .gold(power, -paid)
+    .only(vec![power]);
+    for w in why {
+        o = o.why(w);
+    }
+    if gold > paid {
+        o = o.why(format!("4.221: {} Gold cannot be paid: deficit", gold - paid));
+    }
+    out.push(o);
+}
+
+/// The blockade step (12.2.9) for `power`'s military orders: every SAIL
+/// is a possible runner (only those in a blockaded port roll).
+pub fn step_orders(
+    ph: &mut crate::rules::war::naval::Phase<'_>,
+    state: &mut State,
+    orders: &[crate::orders::ast::OrderLine],
+    out: &mut Vec<Outcome>,
+) -> Result<BTreeSet<UnitKey>, DiceError> {
+    let (scenario, power) = (ph.scenario, ph.power);
+    use crate::orders::ast::Order;
+    let mut runners = Vec::new();
+    let covers = Vec::new();
+    let mut seen = BTreeSet::new();
+    for l in orders {
+        if let Order::NavalMove { squadron, carrying, .. } = &l.order
+            && seen.insert(squadron.clone())
+            && crate::rules::war::validate(scenario, state, power, &l.order).is_ok()
+        {
+            runners.push(Runner {
+                squadron: squadron.clone(),
+                carrying: !carrying.is_empty(),
+                text: l.text.clone(),
+            });
+        }
+    }
+    step(
+        scenario,
+        state,
+        &mut *ph.dice,
+        power,
+        &runners,
+        &covers,
+        &mut ph.battles,
+        out,
+    )
+}

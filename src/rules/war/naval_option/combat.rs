@@ -1,0 +1,559 @@
+//! The naval combat of the EiA option (12.2.6.1 steps three, five and six,
+//! seven and nine), shared by open sea combat, blockade battles (12.2.6.2)
+//! and port raids (12.2.6.3). What differs between them (which tables,
+//! whether a chase is allowed, harbour defences) is decided by the caller.
+//!
+//! One round: both sides roll a d6 on their table at once, modified by the
+//! nationality modifier and −1 per fleet after the second (12.2.6.1.4.1);
+//! the chart gives the ships the other side has disabled and its morale
+//! loss (`tables/naval_option.toml`). Dice: `<battle>/round-<r>/<side>`,
+//! `<battle>/chase`, `<battle>/disabled/<owner>/<i>`.
+
+use crate::dice::{Dice, DiceError};
+use crate::ids::{Nation, PowerId};
+use crate::scenario::tables_naval::{CrtTable, NavalOptionTable};
+use crate::state::{State, UnitKey};
+
+/// 12.2.6.1.3.2: morale of a nation's ships, in tenths (British and Dutch
+/// 4.0, Austrian and Prussian 2.0, all others 3.0).
+pub fn nation_morale(nation: &Nation) -> u32 {
+    match nation.id() {
+        "britain" | "holland" => 40,
+        "austria" | "prussia" => 20,
+        _ => 30,
+    }
+}
+
+/// A fleet counter (squadron) in a battle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fleet {
+    pub key: UnitKey,
+    /// Ships fit for combat.
+    pub ships: u32,
+    /// Ships disabled in this battle.
+    pub disabled: u32,
+}
+
+/// One side of a naval battle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Force {
+    /// How reports name the side (`blockader`, `attacker`, …); also the
+    /// last part of its dice purposes.
+    pub role: &'static str,
+    /// The power commanding its first fleet (None: an uncontrolled minor).
+    pub power: Option<PowerId>,
+    pub fleets: Vec<Fleet>,
+    /// 12.2.8.1: hulks fighting in a port raid (no morale).
+    pub hulks: u32,
+    pub hulks_disabled: u32,
+    /// Final morale level (12.2.6.1.3.2), tenths.
+    pub morale: u32,
+    /// Cumulative morale loss, tenths.
+    pub loss: u32,
+}
+
+impl Force {
+    pub fn new(state: &State, table: &NavalOptionTable, role: &'static str, keys: &[UnitKey]) -> Force {
+        let fleets: Vec<Fleet> = keys
+            .iter()
+            .map(|k| Fleet {
+                key: k.clone(),
+                ships: ships_of(state, table, k),
+                disabled: 0,
+            })
+            .collect();
+        let mut f = Force {
+            role,
+            power: keys.first().and_then(|k| state.commanding_power(&k.nation)),
+            fleets,
+            hulks: 0,
+            hulks_disabled: 0,
+            morale: 0,
+            loss: 0,
+        };
+        f.morale = f.final_morale();
+        f
+    }
+
+    /// Ships fit to fire (hulks included).
+    pub fn active(&self) -> u32 {
+        self.fleets.iter().map(|f| f.ships).sum::<u32>() + self.hulks
+    }
+
+    pub fn disabled(&self) -> u32 {
+        self.fleets.iter().map(|f| f.disabled).sum::<u32>() + self.hulks_disabled
+    }
+
+    /// 12.2.6.1.3.2 (method 1 of 7.5.2.6.1 read as the average weighted by
+    /// ships, rounded to the nearest tenth): hulks carry no morale
+    /// (12.2.8.1).
+    fn final_morale(&self) -> u32 {
+        let ships: u32 = self.fleets.iter().map(|f| f.ships).sum();
+        if ships == 0 {
+            return 0;
+        }
+        let weighted: u32 = self.fleets.iter().map(|f| f.ships * nation_morale(&f.key.nation)).sum();
+        (weighted + ships / 2) / ships
+    }
+
+    /// 12.2.6.1.5: the nationality modifier of the nation with most ships
+    /// on the side (ties: the first fleet's).
+    fn nationality(&self, table: &NavalOptionTable) -> i32 {
+        let mut best: Option<(&Nation, u32)> = None;
+        for f in &self.fleets {
+            let n: u32 = self
+                .fleets
+                .iter()
+                .filter(|g| g.key.nation == f.key.nation)
+                .map(|g| g.ships)
+                .sum();
+            if best.is_none_or(|(_, m)| n > m) {
+                best = Some((&f.key.nation, n));
+            }
+        }
+        best.map_or(0, |(n, _)| table.nationality_of(n.id()))
+    }
+
+    /// 12.2.6.1.6: broken (morale loss at or past its level) or every ship
+    /// disabled.
+    pub fn defeated(&self) -> bool {
+        self.active() == 0 || (self.morale > 0 && self.loss >= self.morale)
+    }
+
+    /// Disable `n` ships, each from the fleet with most ships left (ties:
+    /// the first); hulks last (12.2.8.1). Returns how many were hit.
+    fn take(&mut self, n: u32) -> u32 {
+        let mut hit = 0;
+        for _ in 0..n {
+            let best = (0..self.fleets.len())
+                .filter(|&i| self.fleets[i].ships > 0)
+                .max_by_key(|&i| (self.fleets[i].ships, std::cmp::Reverse(i)));
+            match best {
+                Some(i) => {
+                    self.fleets[i].ships -= 1;
+                    self.fleets[i].disabled += 1;
+                }
+                None if self.hulks > 0 => {
+                    self.hulks -= 1;
+                    self.hulks_disabled += 1;
+                }
+                None => break,
+            }
+            hit += 1;
+        }
+        hit
+    }
+
+    fn describe(&self) -> String {
+        let fleets: Vec<String> = self
+            .fleets
+            .iter()
+            .map(|f| format!("{} ({} ships)", f.key, f.ships))
+            .collect();
+        let mut s = fleets.join(", ");
+        if self.hulks > 0 {
+            s.push_str(&format!(", {} hulk(s)", self.hulks));
+        }
+        s
+    }
+}
+
+/// Ships of a squadron (its own count, else the table's default).
+pub fn ships_of(state: &State, table: &NavalOptionTable, k: &UnitKey) -> u32 {
+    state
+        .squadron(&k.nation, k.number)
+        .map_or(0, |s| s.ships.unwrap_or(table.ships_per_squadron))
+}
+
+fn tenths(v: u32) -> String {
+    format!("{}.{}", v / 10, v % 10)
+}
+
+/// How a battle ended (12.2.6.1.6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// The side (0 or 1) that won.
+    Victor(usize),
+    /// Both broke in the same round: neither is the victor.
+    BothBroken,
+    /// 12.2.6.1.6.2: three rounds without a decision.
+    Inconclusive,
+}
+
+impl Ending {
+    pub fn victor(self) -> Option<usize> {
+        match self {
+            Ending::Victor(i) => Some(i),
+            _ => None,
+        }
+    }
+}
+
+/// What a battle's rounds produced: the report lines and dice.
+#[derive(Clone, Debug, Default)]
+pub struct Log {
+    pub lines: Vec<String>,
+    pub dice: Vec<(String, u32)>,
+}
+
+impl Log {
+    fn roll(&mut self, dice: &mut dyn Dice, purpose: String) -> Result<u32, DiceError> {
+        let d = dice.roll(&purpose, 6)?;
+        self.dice.push((purpose, d));
+        Ok(d)
+    }
+}
+
+/// How the rounds are fought.
+pub struct Rules<'a> {
+    pub tables: [&'a CrtTable; 2],
+    /// 12.2.6.1.6.2 / 12.2.6.3.2: at most three rounds.
+    pub rounds: u32,
+    /// 12.2.6.3.2: a raid goes on after the defender breaks, the
+    /// defender no longer replying.
+    pub raid: bool,
+}
+
+/// 12.2.6.1.3–12.2.6.1.6: fight the rounds. `purpose` names the battle.
+pub fn fight(
+    table: &NavalOptionTable,
+    dice: &mut dyn Dice,
+    purpose: &str,
+    sides: &mut [Force; 2],
+    rules: &Rules<'_>,
+    log: &mut Log,
+) -> Result<Ending, DiceError> {
+    // 12.2.6.1.3.1 / .3.2: forces and final morale, revealed to both
+    for s in sides.iter() {
+        log.lines.push(format!(
+            "12.2.6.1.3: {} {}: {}; morale {}",
+            s.role,
+            s.power.map_or("minor", |p| p.name()),
+            s.describe(),
+            tenths(s.morale)
+        ));
+    }
+    let mut defender_broken = false;
+    for round in 1..=rules.rounds {
+        let firing = [sides[0].active(), sides[1].active()];
+        let mut results = [None, None];
+        for i in 0..2 {
+            // 12.2.6.3.2: a broken raid defender no longer replies
+            if rules.raid && i == 1 && defender_broken {
+                continue;
+            }
+            let d = log.roll(dice, format!("{purpose}/round-{round}/{}", sides[i].role))?;
+            let nat = sides[i].nationality(table);
+            // 12.2.6.1.4.1: minus one per fleet after the second
+            let armada = crate::rules::war::option_naval::size_penalty(sides[i].fleets.len());
+            let m = d as i32 + nat + armada;
+            let r = rules.tables[i].result(m, firing[i]);
+            log.lines.push(format!(
+                "round {round}, {}: d6 {d} {nat:+} nationality {armada:+} fleets after the second = {m} on table {} with {} ships: {} disabled, morale loss {}",
+                sides[i].role,
+                rules.tables[i].id,
+                firing[i],
+                r.disabled,
+                tenths(r.morale_tenths)
+            ));
+            results[i] = Some(r);
+        }
+        for i in 0..2 {
+            if let Some(r) = results[i] {
+                let target = &mut sides[1 - i];
+                target.take(r.disabled);
+                target.loss += r.morale_tenths;
+            }
+        }
+        for s in sides.iter() {
+            log.lines.push(format!(
+                "after round {round}: {} has {} ships fit, {} disabled, morale loss {} of {}",
+                s.role,
+                s.active(),
+                s.disabled(),
+                tenths(s.loss),
+                tenths(s.morale)
+            ));
+        }
+        let beaten = [sides[0].defeated(), sides[1].defeated()];
+        if rules.raid {
+            // 12.2.6.3.2: the raid ends when the attacker breaks or is
+            // eliminated; a broken defender only stops replying.
+            if beaten[1] {
+                defender_broken = true;
+            }
+            if beaten[0] || sides[1].active() == 0 {
+                break;
+            }
+            continue;
+        }
+        match beaten {
+            [true, true] => {
+                log.lines
+                    .push("12.2.6.1.6: both sides break in the same round: neither is the victor".into());
+                return Ok(Ending::BothBroken);
+            }
+            [true, false] => return Ok(victory(sides, 1, log)),
+            [false, true] => return Ok(victory(sides, 0, log)),
+            [false, false] => {}
+        }
+    }
+    if rules.raid {
+        return Ok(raid_ending(sides, log));
+    }
+    log.lines.push(format!(
+        "12.2.6.1.6.2: {} rounds without a decision: the battle is inconclusive",
+        rules.rounds
+    ));
+    Ok(Ending::Inconclusive)
+}
+
+/// 12.2.6.1.6: one side is defeated, the other the victor.
+fn victory(sides: &[Force; 2], v: usize, log: &mut Log) -> Ending {
+    let l = &sides[1 - v];
+    log.lines.push(format!(
+        "12.2.6.1.6: the {} {}: the {} is the victor",
+        l.role,
+        if l.active() == 0 {
+            "has every ship disabled".to_string()
+        } else {
+            format!("breaks (morale loss {} of {})", tenths(l.loss), tenths(l.morale))
+        },
+        sides[v].role
+    ));
+    Ending::Victor(v)
+}
+
+/// 12.2.6.3.3: the victor of a raid both broke (or eliminated) the other
+/// side and inflicted more losses than it received.
+fn raid_ending(sides: &[Force; 2], log: &mut Log) -> Ending {
+    let (a, d) = (&sides[0], &sides[1]);
+    let (a_lost, d_lost) = (a.disabled(), d.disabled());
+    let ending = if d.defeated() && d_lost > a_lost {
+        Ending::Victor(0)
+    } else if a.defeated() && a_lost > d_lost {
+        Ending::Victor(1)
+    } else {
+        Ending::Inconclusive
+    };
+    log.lines.push(format!(
+        "12.2.6.3.3: {} lost {a_lost} ship(s), {} lost {d_lost}: {}",
+        a.role,
+        d.role,
+        match ending {
+            Ending::Victor(i) => format!("the {} is the victor", sides[i].role),
+            _ => "a draw".into(),
+        }
+    ));
+    ending
+}
+
+/// 12.2.6.1.7: the victor's general chase, one roll on the table the
+/// chase chart gives for its morale loss; casualties only. `minus` is 1
+/// when the victor's ships used linear defence.
+pub fn chase(
+    table: &NavalOptionTable,
+    dice: &mut dyn Dice,
+    purpose: &str,
+    sides: &mut [Force; 2],
+    victor: usize,
+    minus: i32,
+    log: &mut Log,
+) -> Result<(), DiceError> {
+    let Some(id) = table.chase_table(sides[victor].loss) else {
+        return Ok(());
+    };
+    let Some(t) = table.crt(id) else {
+        return Ok(());
+    };
+    let firing: u32 = sides[victor].fleets.iter().map(|f| f.ships).sum();
+    let d = log.roll(dice, format!("{purpose}/chase"))?;
+    let m = d as i32 - minus;
+    let r = t.result(m, firing);
+    let hit = sides[1 - victor].take(r.disabled);
+    log.lines.push(format!(
+        "12.2.6.1.7: general chase by the {} (morale loss {} -> table {id}): d6 {d}{} with {firing} ships: {hit} more disabled, morale ignored",
+        sides[victor].role,
+        tenths(sides[victor].loss),
+        if minus != 0 { format!(" -{minus} linear defence") } else { String::new() }
+    ));
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::ScriptedDice;
+    use std::collections::BTreeMap;
+
+    fn fleet(nation: &str, number: u32, ships: u32) -> Fleet {
+        Fleet {
+            key: UnitKey::squadron(nation.parse().unwrap(), number),
+            ships,
+            disabled: 0,
+        }
+    }
+
+    fn force(role: &'static str, fleets: Vec<Fleet>) -> Force {
+        let mut f = Force {
+            role,
+            power: None,
+            fleets,
+            hulks: 0,
+            hulks_disabled: 0,
+            morale: 0,
+            loss: 0,
+        };
+        f.morale = f.final_morale();
+        f
+    }
+
+    fn table() -> NavalOptionTable {
+        crate::scenario::Scenario::embedded("1805").unwrap().tables.naval_option
+    }
+
+    #[test]
+    fn morale_levels_are_the_seeds() {
+        // 12.2.6.1.3.2
+        for (n, m) in [
+            ("britain", 40),
+            ("holland", 40),
+            ("austria", 20),
+            ("prussia", 20),
+            ("france", 30),
+            ("spain", 30),
+        ] {
+            assert_eq!(nation_morale(&n.parse().unwrap()), m, "{n}");
+        }
+    }
+
+    #[test]
+    fn a_mixed_side_averages_morale_by_ships() {
+        // 9 French ships (3.0) and 3 British (4.0): 3.25 -> 3.3 (nearest tenth)
+        let f = force("a", vec![fleet("france", 1, 9), fleet("britain", 1, 3)]);
+        assert_eq!(f.morale, 33);
+        // 1 British and 3 French: 3.25 as well, 13/4 = 3.25 -> 3.3
+        let f = force("a", vec![fleet("france", 1, 3), fleet("britain", 1, 1)]);
+        assert_eq!(f.morale, 33);
+        assert_eq!(force("a", vec![]).morale, 0);
+    }
+
+    #[test]
+    fn hits_fall_on_the_fullest_fleet_then_on_hulks() {
+        let mut f = force("a", vec![fleet("france", 1, 2), fleet("france", 2, 3)]);
+        f.hulks = 1;
+        // 3 -> 2 first, then the tie 2/2 goes to the first fleet
+        assert_eq!(f.take(2), 2);
+        assert_eq!((f.fleets[0].ships, f.fleets[1].ships), (1, 2));
+        assert_eq!(f.take(10), 4);
+        assert_eq!(f.active(), 0);
+        assert_eq!(f.disabled(), 6);
+        assert_eq!(f.hulks_disabled, 1);
+        assert!(f.defeated());
+    }
+
+    #[test]
+    fn a_side_breaks_when_its_loss_reaches_its_morale() {
+        let mut f = force("a", vec![fleet("france", 1, 4)]);
+        f.loss = 29;
+        assert!(!f.defeated());
+        f.loss = 30;
+        assert!(f.defeated());
+    }
+
+    #[test]
+    fn the_nationality_is_the_largest_nation_s() {
+        let t = table();
+        let f = force("a", vec![fleet("france", 1, 5), fleet("britain", 1, 6)]);
+        assert_eq!(f.nationality(&t), 1);
+        let f = force(
+            "a",
+            vec![fleet("russia", 1, 4), fleet("britain", 1, 3), fleet("russia", 2, 4)],
+        );
+        assert_eq!(f.nationality(&t), -1);
+    }
+
+    fn dice(v: &[(&str, u32)]) -> ScriptedDice {
+        let m: BTreeMap<String, u32> = v.iter().map(|(k, d)| (k.to_string(), *d)).collect();
+        ScriptedDice::new(m, None)
+    }
+
+    #[test]
+    fn three_rounds_without_a_decision_are_inconclusive() {
+        let t = table();
+        let tb = t.crt("2-1").unwrap();
+        let mut sides = [
+            force("a", vec![fleet("france", 1, 8)]),
+            force("b", vec![fleet("spain", 1, 8)]),
+        ];
+        let mut d = ScriptedDice::new(BTreeMap::new(), Some(1));
+        let mut log = Log::default();
+        let rules = Rules {
+            tables: [tb, tb],
+            rounds: 3,
+            raid: false,
+        };
+        let e = fight(&t, &mut d, "x", &mut sides, &rules, &mut log).unwrap();
+        assert_eq!(e, Ending::Inconclusive);
+        assert_eq!(log.dice.len(), 6);
+        assert_eq!(sides[0].loss, 9);
+    }
+
+    #[test]
+    fn both_breaking_in_one_round_leaves_no_victor() {
+        let t = table();
+        let tb = t.crt("6-3").unwrap();
+        let mut sides = [
+            force("a", vec![fleet("austria", 1, 8)]),
+            force("b", vec![fleet("prussia", 1, 8)]),
+        ];
+        let mut d = dice(&[("x/round-1/a", 6), ("x/round-1/b", 6)]);
+        let mut log = Log::default();
+        let rules = Rules {
+            tables: [tb, tb],
+            rounds: 3,
+            raid: false,
+        };
+        // round 1: 6 - 1 (nationality) on 6-3 = 1.4 of 2.0 each; round 2: 2.8
+        let mut d2 = dice(&[
+            ("x/round-1/a", 6),
+            ("x/round-1/b", 6),
+            ("x/round-2/a", 6),
+            ("x/round-2/b", 6),
+        ]);
+        let e = fight(&t, &mut d2, "x", &mut sides, &rules, &mut log).unwrap();
+        assert_eq!(e, Ending::BothBroken);
+        assert_eq!(e.victor(), None);
+        // a single round of 1.4 against 2.0 and 4.0 decides nothing
+        let mut sides = [
+            force("a", vec![fleet("austria", 1, 8)]),
+            force("b", vec![fleet("britain", 1, 8)]),
+        ];
+        let rules1 = Rules {
+            tables: [tb, tb],
+            rounds: 1,
+            raid: false,
+        };
+        assert_eq!(
+            fight(&t, &mut d, "x", &mut sides, &rules1, &mut log).unwrap(),
+            Ending::Inconclusive
+        );
+    }
+
+    #[test]
+    fn the_chase_rolls_on_the_table_of_the_victor_s_loss() {
+        let t = table();
+        let mut sides = [
+            force("a", vec![fleet("france", 1, 10)]),
+            force("b", vec![fleet("spain", 1, 10)]),
+        ];
+        sides[0].loss = 7; // -> table 3-2: 6 - 1 (linear defence) = 5: 15 % of 10 = 2
+        let mut d = dice(&[("x/chase", 6)]);
+        let mut log = Log::default();
+        chase(&t, &mut d, "x", &mut sides, 0, 1, &mut log).unwrap();
+        assert_eq!(sides[1].fleets[0].ships, 8);
+        assert_eq!(sides[0].loss, 7);
+        assert_eq!(sides[1].loss, 0, "a chase ignores morale");
+        assert!(log.lines[0].contains("table 3-2"), "{:?}", log.lines);
+    }
+}

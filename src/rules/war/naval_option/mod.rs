@@ -1,0 +1,30 @@
+//! The EiA optional naval rules (seed 003, 12.2.x) beyond what
+//! `option_naval` switches inside the house naval phase: the combat of
+//! 12.2.6 and what builds on it. Active only with the game option `naval`.
+//!
+//! | file | rules |
+//! |---|---|
+//! | `combat.rs` | 12.2.6.1.3–.6 rounds, morale, 12.2.6.1.7 general chase |
+//! | `aftermath.rs` | 12.2.6.1.6.3 political points, 12.2.6.1.9 disabled ships, hulks |
+//! | `blockade.rs` | 12.2.9.1–.3 blockade running and upkeep, 12.2.6.2 blockade battles |
+//! | `ports.rs` | naval distances, usable ports |
+//!
+//! Numbers the seed does not give: `tables/naval_option.toml`.
+
+pub mod aftermath;
+pub mod blockade;
+pub mod combat;
+pub mod ports;
+
+use crate::rules::Outcome;
+use crate::scenario::Scenario;
+use crate::state::State;
+
+/// 12.2.9.3 (8.5.1.2): the Money and Manpower Expenditure Step's charge
+/// for fleets in blockade boxes, in every Mutual Build Phase and
+/// Winterphase (La Guerre's economic steps); nothing without the option.
+pub fn expenditure(scenario: &Scenario, state: &mut State, out: &mut Vec<Outcome>) {
+    if super::option_naval::enabled(state) {
+        blockade::expenditure_step(scenario, state, out);
+    }
+}

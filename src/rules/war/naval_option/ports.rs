@@ -1,0 +1,117 @@
+//! Naval distances and the ports a power may use (EiA option `naval`).
+//!
+//! Distances in naval movement points, EiA style (rules-notes §2.4: a port
+//! and its blockade box are 0 apart, a box and its sea zone 1, one sea zone
+//! to the next 1). La Guerre has no boxes, so a port's box is its side of
+//! each zone it borders: two ports on one zone are 2 apart (port, box, zone,
+//! box, port), a port one zone further is 3. 12.2.9.3 ("more than two naval
+//! movement points") and 12.2.6.1.9.1 (a disabled ship's way home) read
+//! these distances.
+
+use crate::rules::war::control::friendly;
+use crate::scenario::Scenario;
+use crate::state::State;
+use std::collections::{BTreeMap, VecDeque};
+
+/// Sea-zone steps from `from` to every zone reachable (breadth first).
+fn zone_steps(scenario: &Scenario, from: &[String]) -> BTreeMap<String, u32> {
+    let mut dist = BTreeMap::new();
+    let mut queue = VecDeque::new();
+    for z in from {
+        if scenario.map.sea(z).is_some() && !dist.contains_key(z) {
+            dist.insert(z.clone(), 0);
+            queue.push_back(z.clone());
+        }
+    }
+    while let Some(z) = queue.pop_front() {
+        let d = dist[&z];
+        for s in &scenario.map.seas {
+            if !dist.contains_key(&s.id)
+                && (scenario.map.seas_adjacent(&z, &s.id) || scenario.map.seas_adjacent(&s.id, &z))
+            {
+                dist.insert(s.id.clone(), d + 1);
+                queue.push_back(s.id.clone());
+            }
+        }
+    }
+    dist
+}
+
+/// Where a distance is measured from: a port (its box) or a sea zone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum From<'a> {
+    Port(&'a str),
+    Sea(&'a str),
+}
+
+/// Naval movement points from `from` into the port of `to` (None when no
+/// sea route joins them).
+pub fn distance(scenario: &Scenario, from: &From<'_>, to: &str) -> Option<u32> {
+    let target = scenario.map.province(to)?;
+    let (start, base): (Vec<String>, u32) = match from {
+        From::Port(p) if *p == to => return Some(0),
+        From::Port(p) => (scenario.map.province(p)?.seas.clone(), 1),
+        From::Sea(z) => (vec![z.to_string()], 0),
+    };
+    let steps = zone_steps(scenario, &start);
+    // into the target's box from one of its zones: 1
+    target
+        .seas
+        .iter()
+        .filter_map(|z| steps.get(z))
+        .min()
+        .map(|d| base + d + 1)
+}
+
+/// The nearest port `power` may use (its own, conquered or allied
+/// control; 12.2.6.1.9.1, 12.2.9.3), with its distance; ties by id.
+pub fn nearest_friendly_port(
+    scenario: &Scenario,
+    state: &State,
+    power: crate::ids::PowerId,
+    from: &From<'_>,
+) -> Option<(String, u32)> {
+    scenario
+        .map
+        .provinces
+        .iter()
+        .filter(|p| p.port && friendly(state, power, &p.id))
+        .filter_map(|p| distance(scenario, from, &p.id).map(|d| (d, p.id.clone())))
+        .min()
+        .map(|(d, id)| (id, d))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distances_count_box_zone_and_box() {
+        let s = Scenario::embedded("1805").unwrap();
+        // Brittany and Normandy both border the British Isles zone? Use
+        // two ports on one zone, found from the map itself.
+        let z = &s.map.seas[0].id;
+        let on: Vec<&str> = s
+            .map
+            .provinces
+            .iter()
+            .filter(|p| p.port && p.seas.iter().any(|x| x == z))
+            .map(|p| p.id.as_str())
+            .collect();
+        assert!(on.len() >= 2, "two ports on {z}");
+        assert_eq!(distance(&s, &From::Port(on[0]), on[0]), Some(0));
+        assert_eq!(distance(&s, &From::Port(on[0]), on[1]), Some(2));
+        assert_eq!(distance(&s, &From::Sea(z), on[1]), Some(1));
+        // a zone next door: one more
+        let next = &s.map.seas[0].adjacent[0];
+        let far = s
+            .map
+            .provinces
+            .iter()
+            .find(|p| p.port && p.seas.iter().any(|x| x == next) && !p.seas.iter().any(|x| x == z))
+            .unwrap();
+        assert_eq!(distance(&s, &From::Sea(z), &far.id), Some(2));
+        assert_eq!(distance(&s, &From::Port(on[0]), &far.id), Some(3));
+        assert_eq!(distance(&s, &From::Port(on[0]), "no-such"), None);
+    }
+}

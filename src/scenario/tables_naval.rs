@@ -1,0 +1,176 @@
+//! Typed table of the EiA optional naval rules (seed 003, 12.2.x):
+//! `tables/naval_option.toml`, read by `rules::war::naval_option`.
+//!
+//! The seed gives the procedure and a few numbers (morale levels, the
+//! blockade-running die, the upkeep in $); those stay in the code beside
+//! their rule. What it takes from the core *Empires in Arms* charts (the
+//! combat resolution chart, the nationality modifiers, the tables of a
+//! blockade battle and a port raid, harbour defences, ships per fleet,
+//! political points) is not in the seeds: this table holds it, with its
+//! provenance, so a moderator who owns the charts replaces the values.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// `tables/naval_option.toml`.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct NavalOptionTable {
+    pub source: String,
+    /// Ships of the line in a squadron (an EiA fleet) that has no count
+    /// of its own in the state.
+    pub ships_per_squadron: u32,
+    /// Gold per EiA money point ($).
+    pub gold_per_dollar: i64,
+    /// 12.2.6.1.5: nationality modifiers to the combat die (power or
+    /// minor id -> modifier); absent means 0.
+    #[serde(default)]
+    pub nationality: BTreeMap<String, i32>,
+    /// 12.2.6.1.6.3: political points a victor gains (and the loser
+    /// loses) per fleet counter of the beaten side, and Victory Points
+    /// per political point (La Guerre has no political status display).
+    pub pp_per_fleet: i64,
+    pub vp_per_pp: i64,
+    /// 12.2.6.2: the tables of a blockade battle.
+    pub blockade_battle: BlockadeTables,
+    /// 12.2.6.3.2: the tables of a port raid.
+    pub port_raid: RaidTables,
+    /// 12.2.6.3.1: harbour defence strength of a port (province id ->
+    /// strength); ports not listed have `default`.
+    pub harbour_defence: HarbourDefence,
+    /// 12.2.6.1.7: the general chase chart, rows by the victor's total
+    /// morale loss (tenths), the first row whose `max_loss` is at least
+    /// it gives the table to roll on.
+    pub chase: Vec<ChaseRow>,
+    /// The combat resolution chart: named tables.
+    pub crt: Vec<CrtTable>,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct BlockadeTables {
+    /// Table of the blockading force.
+    pub blockader: String,
+    /// Table of the blockaded force (running or breaking out).
+    pub blockaded: String,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RaidTables {
+    pub attacker: String,
+    pub defender: String,
+    /// 12.2.6.3.1: the table harbour defences fire on ("5-2" in the seed).
+    pub harbour: String,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct HarbourDefence {
+    pub default: u32,
+    #[serde(default)]
+    pub ports: BTreeMap<String, u32>,
+}
+
+impl HarbourDefence {
+    pub fn of(&self, port: &str) -> u32 {
+        self.ports.get(port).copied().unwrap_or(self.default)
+    }
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChaseRow {
+    pub max_loss: u32,
+    pub table: String,
+}
+
+/// One table of the combat resolution chart: for a modified d6 (1 to 6,
+/// beyond clamped), the percentage of the firing side's ships that the
+/// target side has disabled (rounded half up) and the morale loss (in
+/// tenths) it inflicts on the target.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct CrtTable {
+    pub id: String,
+    pub disabled_percent: [u32; 6],
+    pub morale_tenths: [u32; 6],
+}
+
+/// A result of the chart: ships disabled and morale loss inflicted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CrtResult {
+    pub disabled: u32,
+    pub morale_tenths: u32,
+}
+
+impl CrtTable {
+    /// The row of a modified die (clamped to 1..=6) for `firing` ships.
+    pub fn result(&self, modified: i32, firing: u32) -> CrtResult {
+        let row = modified.clamp(1, 6) as usize - 1;
+        CrtResult {
+            disabled: (firing * self.disabled_percent[row] + 50) / 100,
+            morale_tenths: self.morale_tenths[row],
+        }
+    }
+}
+
+impl NavalOptionTable {
+    pub fn crt(&self, id: &str) -> Option<&CrtTable> {
+        self.crt.iter().find(|t| t.id == id)
+    }
+    pub fn nationality_of(&self, nation: &str) -> i32 {
+        self.nationality.get(nation).copied().unwrap_or(0)
+    }
+    /// 12.2.6.1.7: the chase table for the victor's morale loss.
+    pub fn chase_table(&self, loss_tenths: u32) -> Option<&str> {
+        self.chase
+            .iter()
+            .find(|r| loss_tenths <= r.max_loss)
+            .map(|r| r.table.as_str())
+    }
+    /// Every table a reference names exists (checked at load).
+    pub fn missing_tables(&self) -> Vec<String> {
+        let mut named: Vec<&str> = vec![
+            &self.blockade_battle.blockader,
+            &self.blockade_battle.blockaded,
+            &self.port_raid.attacker,
+            &self.port_raid.defender,
+            &self.port_raid.harbour,
+        ];
+        named.extend(self.chase.iter().map(|r| r.table.as_str()));
+        named
+            .into_iter()
+            .filter(|n| self.crt(n).is_none())
+            .map(str::to_string)
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t() -> CrtTable {
+        CrtTable {
+            id: "x".into(),
+            disabled_percent: [0, 10, 10, 20, 20, 30],
+            morale_tenths: [2, 4, 5, 6, 8, 10],
+        }
+    }
+
+    #[test]
+    fn a_die_beyond_the_chart_reads_its_last_row() {
+        assert_eq!(t().result(9, 10), t().result(6, 10));
+        assert_eq!(t().result(-2, 10), t().result(1, 10));
+        assert_eq!(t().result(6, 10).disabled, 3);
+        assert_eq!(t().result(1, 10).morale_tenths, 2);
+    }
+
+    #[test]
+    fn casualties_round_half_up() {
+        // 15 ships at 10 % = 1.5 -> 2; 14 ships = 1.4 -> 1
+        assert_eq!(t().result(2, 15).disabled, 2);
+        assert_eq!(t().result(2, 14).disabled, 1);
+    }
+}
