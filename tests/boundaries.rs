@@ -200,3 +200,45 @@ fn a_combat_option_opens_exactly_on_its_die_range() {
         }
     }
 }
+
+/// 4.221 at its edges: a deficit is repaid from whatever Gold there is,
+/// never from an empty treasury, and the power is free of debt only when
+/// all of it is paid.
+#[test]
+fn deficit_4_221_repaid_from_what_there_is_and_never_from_nothing() {
+    let (_, mut st) = setup();
+    let debt = |st: &State| (st.power(PowerId::France).gold, st.power(PowerId::France).debt);
+    let set_debt = |st: &mut State, gold: i64, debt: i64| {
+        let ps = st.power_mut(PowerId::France);
+        ps.gold = gold;
+        ps.debt = debt;
+    };
+
+    // An empty treasury pays nothing and reports nothing.
+    set_debt(&mut st, 0, 4);
+    let mut out = Vec::new();
+    assert!(!economy::repay_debt(&mut st, PowerId::France, &mut out));
+    assert_eq!(debt(&st), (0, 4));
+    assert!(out.is_empty(), "{out:?}");
+
+    // Less Gold than the deficit: all of it goes, the rest stays owed.
+    set_debt(&mut st, 3, 4);
+    assert!(!economy::repay_debt(&mut st, PowerId::France, &mut out));
+    assert_eq!(debt(&st), (0, 1));
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert_eq!(out[0].kind, empereur::rules::Kind::DeficitRepaid);
+
+    // Exactly the deficit: paid off, free to spend again.
+    set_debt(&mut st, 4, 4);
+    out.clear();
+    assert!(economy::repay_debt(&mut st, PowerId::France, &mut out));
+    assert_eq!(debt(&st), (0, 0));
+    assert_eq!(out.len(), 1, "{out:?}");
+
+    // No deficit: nothing to do, nothing reported, Gold untouched.
+    set_debt(&mut st, 9, 0);
+    out.clear();
+    assert!(economy::repay_debt(&mut st, PowerId::France, &mut out));
+    assert_eq!(debt(&st), (9, 0));
+    assert!(out.is_empty(), "{out:?}");
+}

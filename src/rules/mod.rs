@@ -400,6 +400,15 @@ mod tests {
             resolve(&s, &st, &PhaseOrders::new(), &mut d).unwrap_err(),
             EngineError::GameOver
         );
+        // What `resolve` and `verify --replay` print when the engine stops.
+        assert_eq!(EngineError::GameOver.to_string(), "the game is over");
+        let repeated = crate::dice::DiceError::Repeated {
+            purpose: "siege/vienna".into(),
+        };
+        assert_eq!(
+            EngineError::Dice(repeated).to_string(),
+            "roll 'siege/vienna' was asked for twice"
+        );
         assert_eq!(
             judge_one(&s, &st, PowerId::France, &Order::MoveFirst),
             Err(legality::Illegal::GameOver)
