@@ -495,3 +495,22 @@ fn a_surrender_counts_for_the_orders_after_it() {
     assert_eq!(refused, ["DECLARE CONTINENTAL SYSTEM"], "{:?}", c.diagnostics);
     assert_agree(&c, &resolve(&state, PowerId::France, &c, 1));
 }
+
+#[test]
+fn out_of_turn_the_refusal_names_the_answers_the_phase_takes() {
+    // In Britain's Player Turn, France may only answer Britain's offers
+    // (5.1, 5.2); a purchase is refused, and the refusal says, in the
+    // words of the order language, what France may send now.
+    let state = state_at("1805-fall-britain");
+    let c = check(&state, PowerId::France, "BUY VP WITH 8 GOLD");
+    assert!(!c.all_accepted(), "a Winter purchase accepted in a Player Turn");
+    let message = &c.diagnostics[0].message;
+    for answer in ["ACCEPT PEACE", "REJECT PEACE", "ACCEPT ALLIANCE"] {
+        assert!(message.contains(answer), "{answer} missing from: {message}");
+    }
+    assert!(
+        !message.contains("accept-peace"),
+        "an internal kind name leaked: {message}"
+    );
+    assert_agree(&c, &resolve(&state, PowerId::France, &c, 5));
+}
