@@ -28,10 +28,12 @@ pub struct MovementTable {
     pub arrow_single_cost: u32,
     /// 12.2.1: points to cross a double (type 2) arrow.
     pub arrow_double_cost: u32,
-    /// 5.513 (house): a moving stack with at least this many times the
-    /// divisions of the enemy army in a province it enters masks it and
-    /// may move on without a battle. 0 disables the exception.
-    pub bypass_ratio: u32,
+    /// 5.54 (house): a moving stack with at least this many times the
+    /// divisions of the enemy army in a province it enters overruns it:
+    /// no battle, the army is destroyed. 0 disables overruns.
+    pub overrun_ratio: u32,
+    /// 5.54 (house): movement points an overrun costs beyond the step.
+    pub overrun_cost: u32,
 }
 
 impl MovementTable {
@@ -309,7 +311,8 @@ mod tests {
             province_cost: 1,
             arrow_single_cost: 1,
             arrow_double_cost: 2,
-            bypass_ratio: 4,
+            overrun_ratio: 4,
+            overrun_cost: 1,
         };
         assert_eq!(t.allowance_for("france", None), 3);
         assert_eq!(t.allowance_for("france", Some(2)), 4);

@@ -4,7 +4,8 @@
 //!
 //! | file | rules |
 //! |---|---|
-//! | `movement.rs` | 5.5 land movement, 2.13, 2.24, 3.31, 12.2.1 arrows, 5.513 |
+//! | `movement.rs` | 5.5 land movement, 2.13, 2.24, 3.31, 12.2.1 arrows |
+//! | `overrun.rs` | 5.54 overrun (the 5.513 exception to stopping) |
 //! | `battle.rs` | 5.6 land battles (2.41 sequence), 2.25 ghosts, 5.59 pursuit |
 //! | `siege.rs` | sieges, garrisons, 2.11, 2.12, 2.23, 2.25 rebellions |
 //! | `control.rs` | 4.21 control, sides, 2.51 force pool, 3.41 conquest |
@@ -22,6 +23,7 @@ pub mod naval;
 pub mod naval_option;
 /// EiA optional naval rules (12.2.x), switched by `state.options`.
 pub mod option_naval;
+pub mod overrun;
 pub mod siege;
 pub mod standing;
 pub mod surrender;

@@ -2,7 +2,7 @@
 //! their movement allowance (Movement Allowances Table, 2.24 commanders
 //! raise it), across crossing arrows (12.2.1), never off the map (2.13),
 //! and stop when they enter a province with an enemy army (5.51x) unless
-//! the 5.513 exception (house: `bypass_ratio`) lets them mask it.
+//! they overrun it (5.54, `overrun.rs`: the 5.513 exception).
 //!
 //! The 2.13 corner exceptions (Bavaria–Vienna refused, East Prussia–
 //! Lithuania allowed) are adjacency data in `provinces.toml`; this file
@@ -12,6 +12,7 @@
 //! any enemy squadron there.
 
 use super::control::{entry_refused, friendly, hostile, hostile_corps, name};
+use super::overrun::overruns;
 use crate::ids::{Nation, PowerId};
 use crate::map::Owner;
 use crate::rules::Kind;
@@ -98,7 +99,9 @@ pub fn check(
     let mut steps = Vec::new();
     let mut cur = from.clone();
     for (i, next) in rest.iter().enumerate() {
-        let cost = stack.step_cost(&cur, next, i)?;
+        let enemy = hostile_divisions(state, mover, next);
+        // 5.54: overrunning an army costs extra points
+        let cost = stack.step_cost(&cur, next, i)? + super::overrun::extra_cost(scenario, state, corps, enemy);
         stack.check_entry(next, i + 1 < rest.len())?;
         steps.push((next.clone(), cost));
         cur = next.clone();
@@ -320,10 +323,11 @@ impl Stack<'_> {
                 ),
             ));
         }
-        // 5.5: an enemy army stops the stack (unless masked, 5.513)
+        // 5.5: an enemy army stops the stack, unless it overruns it (5.54,
+        // the 5.513 exception)
         if passing {
             let enemy = hostile_divisions(state, mover, next);
-            if enemy > 0 && !masks(scenario, state, self.corps, enemy) {
+            if enemy > 0 && !overruns(scenario, state, self.corps, enemy) {
                 return Err(rej(
                     "5.5",
                     format!("the stack would stop in {} to give battle to the army there", p.name),
@@ -332,21 +336,6 @@ impl Stack<'_> {
         }
         Ok(())
     }
-}
-
-/// 5.513 (house): a stack masks an enemy army it outnumbers by at least
-/// `bypass_ratio` to 1.
-pub fn masks(scenario: &Scenario, state: &State, corps: &[UnitKey], enemy: u32) -> bool {
-    let r = scenario.tables.movement.bypass_ratio;
-    if r == 0 || enemy == 0 {
-        return false;
-    }
-    let own: u32 = corps
-        .iter()
-        .filter_map(|k| state.corps(&k.nation, k.number))
-        .map(|c| c.divisions.len() as u32)
-        .sum();
-    own >= enemy * r
 }
 
 /// What the land phase remembers about moves: corps already moved, the
@@ -399,18 +388,19 @@ pub fn execute(
     let mut prev = plan.from.clone();
     let mut reached = plan.from.clone();
     let mut why = Vec::new();
-    let n = plan.steps.len();
-    for (i, (step, _)) in plan.steps.iter().enumerate() {
+    for (step, _) in &plan.steps {
         prev = reached.clone();
         reached = step.clone();
         let enemy = hostile_divisions(state, plan.mover, step);
         if enemy > 0 {
-            if i + 1 < n && masks(scenario, state, corps, enemy) {
-                why.push(format!(
-                    "5.513 (house bypass_ratio {}): the stack masks the {enemy} enemy divisions in {} and moves on",
-                    scenario.tables.movement.bypass_ratio,
-                    name(scenario, step)
-                ));
+            if overruns(scenario, state, corps, enemy) {
+                // 5.54: no battle; with points left the stack moves on (5.513)
+                let own = corps
+                    .iter()
+                    .filter_map(|k| state.corps(&k.nation, k.number))
+                    .map(|c| c.divisions.len() as u32)
+                    .sum();
+                why.extend(super::overrun::overrun(scenario, state, plan.mover, step, own));
                 continue;
             }
             why.push(format!(
