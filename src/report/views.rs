@@ -144,7 +144,7 @@ pub struct EventView {
 impl EventView {
     pub fn from_outcome(o: &Outcome) -> EventView {
         EventView {
-            rule: o.rule.clone(),
+            rule: o.rule.to_string(),
             summary: match &o.order {
                 Some(order) => format!("{order}: {}", o.summary),
                 None => o.summary.clone(),

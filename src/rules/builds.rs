@@ -67,7 +67,7 @@ pub fn build_phase(scenario: &Scenario, state: &mut State, orders: &super::Phase
         for line in lines {
             match build(scenario, state, *p, &line.order, &mut spent, out) {
                 Ok(o) => out.push(o.order(&line.text)),
-                Err(r) => out.push(rejected(&r.rule, *p, &line.text, &r.reason)),
+                Err(r) => out.push(rejected(r.rule.as_str(), *p, &line.text, &r.reason)),
             }
         }
     }
@@ -75,7 +75,7 @@ pub fn build_phase(scenario: &Scenario, state: &mut State, orders: &super::Phase
 
 fn no(rule: &str, reason: impl Into<String>) -> Rejection {
     Rejection {
-        rule: rule.to_string(),
+        rule: rule.into(),
         reason: reason.into(),
     }
 }

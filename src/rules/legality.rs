@@ -80,7 +80,7 @@ pub enum Illegal {
 impl Illegal {
     fn rule_of(rule: &str, reason: impl Into<String>) -> Illegal {
         Illegal::Rule(Rejection {
-            rule: rule.to_string(),
+            rule: rule.into(),
             reason: reason.into(),
         })
     }
@@ -96,7 +96,7 @@ impl Illegal {
             Illegal::CannotPay { .. } => "4.2",
             Illegal::PoolEmpty { .. } => "6.0",
             Illegal::AlreadyOrdered { rule, .. } => rule,
-            Illegal::Rule(r) => &r.rule,
+            Illegal::Rule(r) => r.rule.as_str(),
         }
     }
 
@@ -408,7 +408,7 @@ impl<'a> Projection<'a> {
             Some(o) => {
                 self.state = before;
                 let reason = o.summary.strip_prefix("not carried out: ").unwrap_or(&o.summary);
-                Err(Illegal::rule_of(&o.rule, reason))
+                Err(Illegal::rule_of(o.rule.as_str(), reason))
             }
             None => Ok(()),
         }

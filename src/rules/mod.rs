@@ -31,7 +31,7 @@ use crate::state::State;
 use std::collections::BTreeMap;
 use std::fmt;
 
-pub use outcome::{Kind, Outcome, Visibility};
+pub use outcome::{Kind, Outcome, Section, Visibility};
 
 /// Accepted orders of the open phase, by power.
 pub type PhaseOrders = BTreeMap<PowerId, Vec<OrderLine>>;
@@ -71,7 +71,7 @@ impl From<DiceError> for EngineError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rejection {
     /// Rule section, e.g. `2.13`.
-    pub rule: String,
+    pub rule: Section,
     pub reason: String,
 }
 

@@ -205,6 +205,83 @@ impl fmt::Display for Kind {
     }
 }
 
+/// A section of the book a rule comes from (`4.221`, `12.2.1`): numbers
+/// joined by dots. Written into `outcomes.toml` and shown as that text;
+/// a history file with anything else in a `rule` does not load.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct Section(String);
+
+impl Section {
+    /// The section `s`, if it is numbers joined by dots.
+    pub fn parse(s: &str) -> Option<Section> {
+        let numbers = !s.is_empty()
+            && s.split('.')
+                .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        numbers.then(|| Section(s.to_string()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// The engine's sections are literals of its code, each cited beside its
+/// rule: a malformed one is a bug, and panics where it is written (every
+/// rule case runs the code that writes it).
+impl From<&str> for Section {
+    #[track_caller]
+    fn from(s: &str) -> Section {
+        match Section::parse(s) {
+            Some(sec) => sec,
+            None => panic!("'{s}' is not a rule section (numbers joined by dots)"),
+        }
+    }
+}
+
+impl From<&Section> for Section {
+    fn from(s: &Section) -> Section {
+        s.clone()
+    }
+}
+
+impl TryFrom<String> for Section {
+    type Error = String;
+    fn try_from(s: String) -> Result<Section, String> {
+        Section::parse(&s).ok_or_else(|| format!("'{s}' is not a rule section (numbers joined by dots)"))
+    }
+}
+
+impl From<Section> for String {
+    fn from(s: Section) -> String {
+        s.0
+    }
+}
+
+impl fmt::Display for Section {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl PartialEq<str> for Section {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
+    }
+}
+
+impl PartialEq<&str> for Section {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
+
+impl PartialEq<String> for Section {
+    fn eq(&self, other: &String) -> bool {
+        &self.0 == other
+    }
+}
+
 /// Who may read an outcome in their report.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase", tag = "to", content = "powers")]
@@ -235,7 +312,7 @@ pub struct DieRef {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Outcome {
     /// Rule section, e.g. `4.21`.
-    pub rule: String,
+    pub rule: Section,
     /// What happened, e.g. `tax`, `order-rejected`, `battle`.
     pub kind: Kind,
     /// The power it concerns most, if any.
@@ -263,9 +340,10 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    pub fn new(rule: &str, kind: Kind, summary: impl Into<String>) -> Outcome {
+    #[track_caller]
+    pub fn new(rule: impl Into<Section>, kind: Kind, summary: impl Into<String>) -> Outcome {
         Outcome {
-            rule: rule.to_string(),
+            rule: rule.into(),
             kind,
             power: None,
             order: None,
@@ -318,6 +396,31 @@ impl Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A section is numbers joined by dots; an outcome writes it as that
+    /// text, and a history file with anything else in `rule` is refused.
+    #[test]
+    fn a_section_is_checked_and_written_as_its_text() {
+        for ok in ["5", "4.221", "12.2.9.1"] {
+            assert_eq!(Section::parse(ok).map(|s| s.to_string()).as_deref(), Some(ok));
+        }
+        for bad in ["", "5.", ".5", "5..4", "2.12e", "house", "5.4 "] {
+            assert_eq!(Section::parse(bad), None, "{bad:?}");
+        }
+        let o = Outcome::new("4.221", Kind::Tax, "x");
+        let json = serde_json::to_value(&o).unwrap();
+        assert_eq!(json["rule"], "4.221");
+        let mut bad = json.clone();
+        bad["rule"] = "4.22x".into();
+        assert!(serde_json::from_value::<Outcome>(bad).is_err());
+        assert_eq!(serde_json::from_value::<Outcome>(json).unwrap(), o);
+    }
+
+    #[test]
+    #[should_panic(expected = "is not a rule section")]
+    fn a_malformed_section_in_the_code_panics_where_it_is_written() {
+        let _ = Outcome::new("4.2a", Kind::Tax, "x");
+    }
 
     /// History files written before kinds were typed hold the same names:
     /// the Display, the serde name and `as_str` are one string.

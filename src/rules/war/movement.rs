@@ -23,7 +23,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 fn rej(rule: &str, reason: impl Into<String>) -> Rejection {
     Rejection {
-        rule: rule.to_string(),
+        rule: rule.into(),
         reason: reason.into(),
     }
 }

@@ -23,7 +23,7 @@ use crate::state::{Division, Garrison, State, UnitKey};
 
 fn rej(rule: &str, reason: impl Into<String>) -> Rejection {
     Rejection {
-        rule: rule.to_string(),
+        rule: rule.into(),
         reason: reason.into(),
     }
 }
@@ -395,7 +395,7 @@ pub fn garrison(
             .only(vec![power])
     };
     if let Err(r) = check_garrison(scenario, state, power, corps, province) {
-        return fail(&r.rule, r.reason);
+        return fail(r.rule.as_str(), r.reason);
     }
     let me = Nation::Major(power);
     let Some(cm) = state.corps_mut(&corps.nation, corps.number) else {
