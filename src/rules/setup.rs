@@ -130,6 +130,16 @@ mod tests {
     }
 
     #[test]
+    fn a_game_that_bids_opens_on_the_bid_of_its_first_year() {
+        let sc = Scenario::embedded("1805").unwrap();
+        let mut st = State::initial(&sc, "t", &set(&[France, Britain]), Default::default());
+        assert_ne!(st.phase.step, Step::Bid);
+        open_bid(&sc, &mut st);
+        assert_eq!(st.phase.to_string(), "1805-bid");
+        assert_eq!(st.phase.turn, sc.start);
+    }
+
+    #[test]
     fn one_player_or_none_is_not_a_game() {
         for v in [vec![], vec![France]] {
             let e = check_seating(&set(&v)).unwrap_err();
