@@ -72,6 +72,7 @@
 //! summary = "loses 2 Gold"       #   a substring of the summary
 //! why = "year 1"                 #   a substring of some why line
 //! before = "event"               #   it comes before every outcome of that kind
+//! count = 3                      #   exactly this many such outcomes
 //! absent = true                  #   assert no such outcome (a misspelt kind
 //!                                #   makes the case malformed)
 //! ```
@@ -518,6 +519,12 @@ fn check_expectations(state: &State, outcomes: &[Outcome], expect: &Expect, fail
         }
         if e.before.is_some_and(|k| !outcomes.iter().any(|o| o.kind == k)) {
             fails.push(format!("outcome {}: no {:?} outcome to come before", e.kind, e.before));
+        }
+        if let Some(n) = e.count {
+            let got = outcomes.iter().filter(|o| matches(o, e)).count();
+            if got != n {
+                fails.push(format!("outcome {}: expected {n} such outcomes, got {got}", e.kind));
+            }
         }
         let found = first.is_some();
         if found == e.absent {

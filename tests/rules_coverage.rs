@@ -98,3 +98,57 @@ fn every_done_section_has_a_case() {
         "sections listed as done with no rule case citing them (add a case, or say `editorial`/`data:` in the row): {missing:?}"
     );
 }
+
+/// Every worked example of the rules notes (the table "Worked examples of
+/// the rules notes") names rule cases that exist and cite its rule, or
+/// gives the reason it has none.
+#[test]
+fn every_worked_example_has_a_case_or_a_reason() {
+    let doc = std::fs::read_to_string(root().join("docs/rules-coverage.md")).expect("coverage doc");
+    let start = doc
+        .find("## Worked examples of the rules notes")
+        .expect("the worked-examples section");
+    let section = &doc[start..];
+    let section = &section[..section[3..].find("\n## ").map_or(section.len(), |i| i + 3)];
+    let mut ids = BTreeSet::new();
+    let mut bad = Vec::new();
+    for line in section.lines() {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        if cells.len() < 5 || !cells[1].contains('-') || cells[1].starts_with("---") {
+            continue;
+        }
+        let (id, rule, what) = (cells[1], cells[2].split(' ').next().unwrap_or(""), cells[3]);
+        if !ids.insert(id.to_string()) {
+            bad.push(format!("{id}: listed twice"));
+        }
+        let cases: Vec<&str> = what
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .filter(|s| s.starts_with("cases/") || s.starts_with("war_cases/"))
+            .collect();
+        if cases.is_empty() {
+            if !what.starts_with("reason: ") || what.len() < 20 {
+                bad.push(format!("{id}: neither a case nor a reason"));
+            }
+            continue;
+        }
+        for c in cases {
+            let path = root().join("tests").join(format!("{c}.toml"));
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                bad.push(format!("{id}: no case {c}"));
+                continue;
+            };
+            let v: toml::Value = toml::from_str(&text).unwrap_or_else(|e| panic!("{c}: {e}"));
+            let cites = v
+                .get("rule")
+                .and_then(|r| r.as_str())
+                .is_some_and(|r| r.split(',').any(|s| s.trim() == rule));
+            if !cites {
+                bad.push(format!("{id}: case {c} does not cite {rule}"));
+            }
+        }
+    }
+    assert!(ids.len() >= 30, "the worked examples are missing: {ids:?}");
+    assert!(bad.is_empty(), "worked examples:\n{}", bad.join("\n"));
+}

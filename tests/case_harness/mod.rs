@@ -192,6 +192,8 @@ pub struct ExpectOutcome {
     pub why: Option<String>,
     #[serde(default)]
     pub absent: bool,
+    /// How many outcomes match (with the other filters).
+    pub count: Option<usize>,
     /// The first such outcome comes before every outcome of this kind
     /// (the order of the book's steps).
     pub before: Option<Kind>,
