@@ -55,6 +55,27 @@ pub enum Situation {
     Any,
 }
 
+/// Orders of the EiA naval option (seed 003, 12.2.x; `--option naval`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "naval", rename_all = "snake_case")]
+pub enum NavalOrder {
+    /// 12.2.6.2 / 12.2.9.2: a squadron in a blockaded port attacks the
+    /// blockaders (a blockade battle); it covers SAILs from the same port.
+    Sortie { squadron: UnitKey },
+    /// 12.2.6.3: a squadron at sea raids the enemy ships and hulks in a
+    /// port its zone borders.
+    Raid { squadron: UnitKey, port: String },
+}
+
+impl NavalOrder {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            NavalOrder::Sortie { .. } => "sortie",
+            NavalOrder::Raid { .. } => "raid",
+        }
+    }
+}
+
 /// Standing orders (persist until replaced; answer the questions a battle
 /// or interception asks of a power that is not at the keyboard).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -163,6 +184,8 @@ pub enum Order {
         squadron: UnitKey,
         port: String,
     },
+    /// Orders of the EiA naval option (12.2.x).
+    Naval(NavalOrder),
 
     // Land phase (5.5)
     /// Move a stack of corps (with the commander standing with them, if
@@ -229,6 +252,7 @@ impl Order {
             Order::NavalMove { .. } => "naval-move",
             Order::NavalAttack { .. } => "naval-attack",
             Order::Blockade { .. } => "blockade",
+            Order::Naval(n) => n.kind(),
             Order::Move { .. } => "move",
             Order::Besiege { .. } => "besiege",
             Order::Garrison { .. } => "garrison",

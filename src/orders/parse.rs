@@ -17,6 +17,8 @@ use crate::map::{NameError, Province, Sea, normalise};
 use crate::scenario::{Arm, Scenario};
 use crate::state::{Location, State, UnitKey, UnitKind};
 
+/// Order words of the EiA naval option.
+mod naval;
 /// What the parser needs to resolve names.
 pub struct Ctx<'a> {
     pub scenario: &'a Scenario,
@@ -50,8 +52,10 @@ pub const KEYWORDS: &[&str] = &[
     "npc",
     "offer",
     "propose",
+    "raid",
     "reject",
     "sail",
+    "sortie",
     "standing",
     "surrender",
     "withdraw",
@@ -345,6 +349,8 @@ impl<'c, 'a> LineParser<'c, 'a> {
             "move" | "march" | "sail" => self.movement(cur, &kw),
             "attack" => self.attack(cur),
             "blockade" => self.blockade(cur),
+            "sortie" => self.sortie(cur), // 12.2.9.2 (parse/naval.rs)
+            "raid" => self.raid(cur),     // 12.2.6.3
             "besiege" | "siege" => self.besiege(cur),
             "garrison" => self.garrison(cur),
             "withdraw" => self.withdraw(cur),

@@ -2,7 +2,7 @@
 //! full unit names, display names of places. It parses back to the same
 //! order (tested), so a player may paste an acknowledgement line.
 
-use super::ast::{EmbargoAction, Order, Situation, Standing, Terms};
+use super::ast::{EmbargoAction, NavalOrder, Order, Situation, Standing, Terms};
 use super::parse::{nation_adjective, unit_name};
 use crate::ids::PowerId;
 use crate::scenario::Scenario;
@@ -97,6 +97,10 @@ pub fn normalise(s: &Scenario, order: &Order) -> String {
             format!("ATTACK {} IN {}", unit_name(s, squadron), sea(s, z))
         }
         Order::Blockade { squadron, port } => format!("BLOCKADE {} AT {}", unit_name(s, squadron), prov(s, port)),
+        Order::Naval(NavalOrder::Sortie { squadron }) => format!("SORTIE {}", unit_name(s, squadron)),
+        Order::Naval(NavalOrder::Raid { squadron, port }) => {
+            format!("RAID {} AT {}", unit_name(s, squadron), prov(s, port))
+        }
         Order::Move { corps, commander, path } => {
             let mut out = format!("MOVE {}", units(s, corps));
             if let Some(c) = commander {

@@ -188,6 +188,8 @@ fn kinds_taken(step: Step, mover: bool) -> &'static [&'static str] {
             "naval-move",
             "naval-attack",
             "blockade",
+            "sortie",
+            "raid",
             "move",
             "besiege",
             "garrison",
@@ -222,6 +224,8 @@ fn written(kind: &str) -> &'static str {
         "naval-move" => "SAIL",
         "naval-attack" => "ATTACK (naval)",
         "blockade" => "BLOCKADE",
+        "sortie" => "SORTIE",
+        "raid" => "RAID",
         "move" => "MOVE",
         "besiege" => "BESIEGE",
         "garrison" => "GARRISON",
@@ -319,8 +323,8 @@ fn stage(order: &Order, winter: bool) -> u8 {
         Order::ProposeAlliance { .. } | Order::BreakAlliance { .. } => 6, // 5.2
         Order::DeclareWar { .. } => 7,            // 5.3
         Order::Embargo { .. } | Order::Gift { .. } | Order::Loan { .. } => 8,
-        Order::NavalMove { .. } | Order::NavalAttack { .. } | Order::Blockade { .. } => 10, // 5.4
-        Order::WithdrawGarrison { .. } => 11,                                               // 5.5
+        Order::NavalMove { .. } | Order::NavalAttack { .. } | Order::Blockade { .. } | Order::Naval(_) => 10, // 5.4
+        Order::WithdrawGarrison { .. } => 11,                                                                 // 5.5
         Order::Move { .. } => 12,
         Order::Besiege { .. } => 13,
         Order::Garrison { .. } => 14,
@@ -687,6 +691,7 @@ fn is_military(order: &Order) -> bool {
         Order::NavalMove { .. }
             | Order::NavalAttack { .. }
             | Order::Blockade { .. }
+            | Order::Naval(_)
             | Order::Move { .. }
             | Order::Besiege { .. }
             | Order::Garrison { .. }

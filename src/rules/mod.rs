@@ -129,6 +129,7 @@ fn is_military(order: &Order) -> bool {
         NavalMove { .. }
             | NavalAttack { .. }
             | Blockade { .. }
+            | Naval(_)
             | Move { .. }
             | Besiege { .. }
             | Garrison { .. }

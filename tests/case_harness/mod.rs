@@ -10,7 +10,7 @@
 //! `province.<id>.controller`, `province.<id>.garrison`,
 //! `province.<id>.rebellion`, `squadron.<nation>.<n>.location`
 //! (`sea:<id>`/`port:<id>`), `squadron.<nation>.<n>.blockading`,
-//! `squadron.<nation>.<n>.ships`, `power.<p>.gold`,
+//! `squadron.<nation>.<n>.ships`, `power.<p>.gold`, `hulks.<port>.<owner>`,
 //! `power.<p>.control` (`player`, `inactive`, `controlled:<by>`,
 //! `allied:<with>`), `power.<p>.capital_lost_turns`, `standing.<p>` (a
 //! table like `StandingOrders`), `minor.<m>.controller`.
@@ -618,6 +618,11 @@ pub fn apply_set(state: &mut State, item: &SetItem) -> Result<(), String> {
                 "gold" => state.power_mut(p).gold = v.as_integer().ok_or("integer")?,
                 f => return Err(format!("power field '{f}'")),
             }
+        }
+        "hulks" => {
+            let (port, owner) = rest.split_once('.').ok_or("hulks.<port>.<owner>")?;
+            let n = v.as_integer().ok_or("hulks: integer")? as u32;
+            state.hulks.entry(port.into()).or_default().insert(owner.into(), n);
         }
         "standing" => {
             let p: PowerId = rest.parse()?;

@@ -118,6 +118,9 @@ pub fn naval_phase(
         }
     }
     if option_naval::enabled(state) {
+        naval_option::raid::raids(&mut phase, state, orders, out)?; // 12.2.6.3
+    }
+    if option_naval::enabled(state) {
         naval_option::blockade::upkeep(scenario, state, power, out); // 12.2.9.3
     }
     Ok(())
@@ -252,6 +255,7 @@ pub fn validate(scenario: &Scenario, state: &State, power: PowerId, order: &Orde
         Order::WithdrawGarrison { province, corps } => siege::check_withdraw(scenario, state, power, province, corps),
         Order::NavalAttack { squadron, sea } => naval::check_attack(scenario, state, power, squadron, sea),
         Order::Blockade { squadron, port } => naval::check_blockade(scenario, state, power, squadron, port),
+        Order::Naval(n) => naval_option::check(scenario, state, power, n),
         Order::DeclareWar { on } => match surrender::declaration_barred(state, power, *on) {
             Some(r) => Err(r),
             None => Ok(()),

@@ -12,8 +12,9 @@
 //!   turn it crossed surrenders instead of retreating (`battle`).
 //!
 //! The EiA combat (morale, rounds, chase, disabled ships and hulks) is in
-//! `naval_option`; so far blockade battles use it. Not yet: open sea
-//! combat with tactical chits, port raids, Nelson, the West Indies.
+//! `naval_option`; blockade battles (with the covering SORTIE) and port
+//! raids (RAID) use it. Not yet: open sea combat with tactical chits,
+//! Nelson, hulk capture and refits, the West Indies.
 
 use crate::state::State;
 

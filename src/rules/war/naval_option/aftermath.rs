@@ -104,50 +104,67 @@ pub fn disabled_ships(
         }
     }
     for (i, n) in held.into_iter().enumerate() {
-        if n == 0 {
-            continue;
-        }
-        let side = &sides[i];
-        let Some(power) = side.power else {
-            log.lines.push(format!(
-                "12.2.6.1.9.1: the {} has no port to send {n} disabled ship(s) to: lost",
-                side.role
-            ));
-            continue;
-        };
-        let Some((port, dist)) = nearest_friendly_port(scenario, state, power, at) else {
-            log.lines.push(format!(
-                "12.2.6.1.9.1: {} has no port within reach for {n} disabled ship(s): lost",
-                power.name()
-            ));
-            continue;
-        };
-        let mut saved = 0;
-        let mut rolls = Vec::new();
-        for k in 1..=n {
-            let p = format!("{purpose}/disabled/{}/{k}", power.id());
-            let d = dice.roll(&p, 6)?;
-            log.dice.push((p, d));
-            let lost = d == 1 || d <= dist;
-            rolls.push(format!("{d}{}", if lost { " lost" } else { " home" }));
-            if !lost {
-                saved += 1;
-            }
-        }
-        if saved > 0 {
-            *state
-                .hulks
-                .entry(port.clone())
-                .or_default()
-                .entry(power.id().to_string())
-                .or_insert(0) += saved;
-        }
-        log.lines.push(format!(
-            "12.2.6.1.9.1: {} sends {n} disabled ship(s) to {} ({dist} MP; lost on 1 or at most {dist}): {}; {saved} reach port as hulks (12.2.8)",
-            power.name(),
-            crate::rules::war::control::name(scenario, &port),
-            rolls.join(", ")
-        ));
+        send_home(scenario, state, dice, purpose, &sides[i], n, at, log)?;
     }
+    Ok(())
+}
+
+/// 12.2.6.1.9.1: `n` disabled ships held by `side` make for its nearest
+/// usable port from `at`: one die each, lost on 1 or at most the
+/// distance, else a hulk there (12.2.8).
+#[allow(clippy::too_many_arguments)]
+pub fn send_home(
+    scenario: &Scenario,
+    state: &mut State,
+    dice: &mut dyn Dice,
+    purpose: &str,
+    side: &Force,
+    n: u32,
+    at: &From<'_>,
+    log: &mut Log,
+) -> Result<(), DiceError> {
+    if n == 0 {
+        return Ok(());
+    }
+    let Some(power) = side.power else {
+        log.lines.push(format!(
+            "12.2.6.1.9.1: the {} has no port to send {n} disabled ship(s) to: lost",
+            side.role
+        ));
+        return Ok(());
+    };
+    let Some((port, dist)) = nearest_friendly_port(scenario, state, power, at) else {
+        log.lines.push(format!(
+            "12.2.6.1.9.1: {} has no port within reach for {n} disabled ship(s): lost",
+            power.name()
+        ));
+        return Ok(());
+    };
+    let mut saved = 0;
+    let mut rolls = Vec::new();
+    for k in 1..=n {
+        let p = format!("{purpose}/disabled/{}/{k}", power.id());
+        let d = dice.roll(&p, 6)?;
+        log.dice.push((p, d));
+        let lost = d == 1 || d <= dist;
+        rolls.push(format!("{d}{}", if lost { " lost" } else { " home" }));
+        if !lost {
+            saved += 1;
+        }
+    }
+    if saved > 0 {
+        *state
+            .hulks
+            .entry(port.clone())
+            .or_default()
+            .entry(power.id().to_string())
+            .or_insert(0) += saved;
+    }
+    log.lines.push(format!(
+        "12.2.6.1.9.1: {} sends {n} disabled ship(s) to {} ({dist} MP; lost on 1 or at most {dist}): {}; {saved} reach port as hulks (12.2.8)",
+        power.name(),
+        crate::rules::war::control::name(scenario, &port),
+        rolls.join(", ")
+    ));
     Ok(())
 }

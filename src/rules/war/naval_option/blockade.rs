@@ -463,9 +463,9 @@ pub fn step_orders(
     out: &mut Vec<Outcome>,
 ) -> Result<BTreeSet<UnitKey>, DiceError> {
     let (scenario, power) = (ph.scenario, ph.power);
-    use crate::orders::ast::Order;
+    use crate::orders::ast::{NavalOrder, Order};
     let mut runners = Vec::new();
-    let covers = Vec::new();
+    let mut covers = Vec::new();
     let mut seen = BTreeSet::new();
     for l in orders {
         if let Order::NavalMove { squadron, carrying, .. } = &l.order
@@ -479,6 +479,34 @@ pub fn step_orders(
             });
         }
     }
+    for l in orders {
+        let Order::Naval(NavalOrder::Sortie { squadron }) = &l.order else {
+            continue;
+        };
+        let refused = if seen.contains(squadron) {
+            Some(crate::rules::Rejection {
+                rule: "12.2.9.2".into(),
+                reason: format!("{squadron} sails this phase: it runs the blockade and cannot also cover"),
+            })
+        } else {
+            check_sortie(state, power, squadron).err()
+        };
+        match refused {
+            Some(r) => out.push(
+                Outcome::new(&r.rule, Kind::OrderFailed, r.reason)
+                    .power(power)
+                    .order(&l.text)
+                    .only(vec![power]),
+            ),
+            None => {
+                seen.insert(squadron.clone());
+                covers.push(Cover {
+                    squadron: squadron.clone(),
+                    text: l.text.clone(),
+                });
+            }
+        }
+    }
     step(
         scenario,
         state,
@@ -489,4 +517,38 @@ pub fn step_orders(
         &mut ph.battles,
         out,
     )
+}
+
+/// Check a SORTIE order (12.2.6.2, 12.2.9.2): the option is on and the
+/// squadron lies in a port enemy squadrons blockade.
+pub fn check_sortie(state: &State, power: PowerId, squadron: &UnitKey) -> Result<(), crate::rules::Rejection> {
+    let rej = |rule: &str, reason: String| crate::rules::Rejection {
+        rule: rule.into(),
+        reason,
+    };
+    if !crate::rules::war::option_naval::enabled(state) {
+        return Err(rej(
+            "12.2.9.2",
+            "a sortie against a blockade belongs to the EiA naval option, not in play in this game".into(),
+        ));
+    }
+    let Some(s) = state.squadron(&squadron.nation, squadron.number) else {
+        return Err(rej("5.4", format!("there is no {squadron}")));
+    };
+    if !crate::rules::war::movement::orders_for(state, power, &s.nation) {
+        return Err(rej(
+            "3.31",
+            format!("{} does not give the orders of {squadron}", power.name()),
+        ));
+    }
+    let Location::Port(port) = &s.location else {
+        return Err(rej("12.2.6.2", format!("{squadron} is not in port")));
+    };
+    if blockaders(state, port, squadron).is_empty() {
+        return Err(rej(
+            "12.2.6.2",
+            format!("no enemy squadron blockades the port of {squadron}"),
+        ));
+    }
+    Ok(())
 }

@@ -122,7 +122,7 @@ impl Force {
 
     /// Disable `n` ships, each from the fleet with most ships left (ties:
     /// the first); hulks last (12.2.8.1). Returns how many were hit.
-    fn take(&mut self, n: u32) -> u32 {
+    pub fn take(&mut self, n: u32) -> u32 {
         let mut hit = 0;
         for _ in 0..n {
             let best = (0..self.fleets.len())

@@ -7,6 +7,7 @@
 //! | `combat.rs` | 12.2.6.1.3–.6 rounds, morale, 12.2.6.1.7 general chase |
 //! | `aftermath.rs` | 12.2.6.1.6.3 political points, 12.2.6.1.9 disabled ships, hulks |
 //! | `blockade.rs` | 12.2.9.1–.3 blockade running and upkeep, 12.2.6.2 blockade battles |
+//! | `raid.rs` | 12.2.6.3 port raids, 12.2.8.1 hulks in a raid |
 //! | `ports.rs` | naval distances, usable ports |
 //!
 //! Numbers the seed does not give: `tables/naval_option.toml`.
@@ -15,6 +16,7 @@ pub mod aftermath;
 pub mod blockade;
 pub mod combat;
 pub mod ports;
+pub mod raid;
 
 use crate::rules::Outcome;
 use crate::scenario::Scenario;
@@ -26,5 +28,19 @@ use crate::state::State;
 pub fn expenditure(scenario: &Scenario, state: &mut State, out: &mut Vec<Outcome>) {
     if super::option_naval::enabled(state) {
         blockade::expenditure_step(scenario, state, out);
+    }
+}
+
+/// Legality of an order of the option (12.2.6.2, 12.2.6.3, 12.2.9.2).
+pub fn check(
+    scenario: &Scenario,
+    state: &State,
+    power: crate::ids::PowerId,
+    order: &crate::orders::ast::NavalOrder,
+) -> Result<(), crate::rules::Rejection> {
+    use crate::orders::ast::NavalOrder;
+    match order {
+        NavalOrder::Sortie { squadron } => blockade::check_sortie(state, power, squadron),
+        NavalOrder::Raid { squadron, port } => raid::check(scenario, state, power, squadron, port),
     }
 }

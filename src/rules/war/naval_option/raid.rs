@@ -1,0 +1,380 @@
+//! 12.2.6.3 Port raids (EiA option `naval`): squadrons at sea attack the
+//! enemy ships and hulks in a port the zone borders.
+//!
+//! The harbour defences of a hostile port fire first (12.2.6.3.1: one
+//! roll on the `harbour` table with the port's defence number as
+//! strength, casualties only). The surviving raiders then fight the
+//! ships and hulks in port on fixed tables (12.2.6.3.2), three rounds or
+//! until the raiders break; a broken defender stops replying. Victory
+//! needs the other side broken or eliminated and more losses inflicted
+//! than taken (12.2.6.3.3). Afterwards the raiders stay at sea in their
+//! zone, nobody chases, and each side keeps its own disabled ships
+//! (12.2.6.3.4); hulks fight without morale (12.2.8.1).
+//!
+//! House: when ships or hulks of several enemy powers share the port, the
+//! power of the first enemy squadron there defends (else the power with
+//! most hulks there, then by id); the others' ships and hulks sit out.
+//! Dice: `port-raid/<port>/<n>/harbour`, `port-raid/<port>/<n>/round-<r>/
+//! <side>`, `port-raid/<port>/<n>/disabled/<owner>/<i>`.
+
+use super::aftermath;
+use super::combat::{self, Force, Log, Rules};
+use super::ports::From;
+use crate::dice::{Dice, DiceError};
+use crate::ids::PowerId;
+use crate::rules::war::control::{hostile, name};
+use crate::rules::{Kind, Outcome, Rejection};
+use crate::scenario::Scenario;
+use crate::state::{Location, State, UnitKey};
+use std::collections::BTreeSet;
+
+fn rej(rule: &str, reason: impl Into<String>) -> Rejection {
+    Rejection {
+        rule: rule.into(),
+        reason: reason.into(),
+    }
+}
+
+/// Whether powers `a` and `b` are at war (a neutral's ships and hulks in a
+/// port are not raided).
+fn at_war(state: &State, a: PowerId, b: PowerId) -> bool {
+    a != b && state.relations.at_war(a, b)
+}
+
+/// The defending power of `port` against `raider`, its squadrons there
+/// and its hulks there (see the module doc).
+fn defenders(state: &State, port: &str, raider: PowerId) -> Option<(PowerId, Vec<UnitKey>, u32)> {
+    let enemy_ship = state.squadrons.iter().find_map(|q| {
+        let p = state.commanding_power(&q.nation)?;
+        (q.location == Location::Port(port.to_string()) && at_war(state, raider, p)).then_some(p)
+    });
+    let hulks = state.hulks.get(port);
+    let power = enemy_ship.or_else(|| {
+        hulks?
+            .iter()
+            .filter_map(|(o, n)| Some((o.parse::<PowerId>().ok()?, *n)))
+            .filter(|(p, n)| *n > 0 && at_war(state, raider, *p))
+            .max_by_key(|(p, n)| (*n, std::cmp::Reverse(*p)))
+            .map(|(p, _)| p)
+    })?;
+    let keys = state
+        .squadrons
+        .iter()
+        .filter(|q| q.location == Location::Port(port.to_string()) && state.commanding_power(&q.nation) == Some(power))
+        .map(|q| UnitKey::squadron(q.nation.clone(), q.number))
+        .collect();
+    let h = hulks.and_then(|m| m.get(power.id())).copied().unwrap_or(0);
+    Some((power, keys, h))
+}
+
+/// Check a RAID order (12.2.6.3): the option is on, the squadron is at
+/// sea in a zone the port borders, and enemy ships or hulks lie there.
+pub fn check(
+    scenario: &Scenario,
+    state: &State,
+    power: PowerId,
+    squadron: &UnitKey,
+    port: &str,
+) -> Result<(), Rejection> {
+    if !crate::rules::war::option_naval::enabled(state) {
+        return Err(rej(
+            "12.2.6.3",
+            "port raids belong to the EiA naval option, not in play in this game",
+        ));
+    }
+    let Some(s) = state.squadron(&squadron.nation, squadron.number) else {
+        return Err(rej("5.4", format!("there is no {squadron}")));
+    };
+    if !crate::rules::war::movement::orders_for(state, power, &s.nation) {
+        return Err(rej(
+            "3.31",
+            format!("{} does not give the orders of {squadron}", power.name()),
+        ));
+    }
+    let Some(p) = scenario.map.province(port) else {
+        return Err(rej("12.2.6.3", format!("'{port}' is not a province")));
+    };
+    if !p.port {
+        return Err(rej("12.2.6.3", format!("{} has no port", p.name)));
+    }
+    let Location::Sea(z) = &s.location else {
+        return Err(rej("12.2.6.3", format!("{squadron} must be at sea to raid a port")));
+    };
+    if !p.seas.contains(z) {
+        return Err(rej(
+            "12.2.6.3",
+            format!("{} does not border {}", p.name, name(scenario, z)),
+        ));
+    }
+    let raider = state.commanding_power(&s.nation).unwrap_or(power);
+    if defenders(state, port, raider).is_none() {
+        return Err(rej(
+            "12.2.6.3",
+            format!(
+                "no ship or hulk of a power at war with {} lies in {}",
+                raider.name(),
+                p.name
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// 12.2.6.3: one raid on `port` by `raiders` (squadrons of `power`'s RAID
+/// orders against it), `n` numbering the phase's battles.
+#[allow(clippy::too_many_arguments)]
+pub fn raid(
+    scenario: &Scenario,
+    state: &mut State,
+    dice: &mut dyn Dice,
+    power: PowerId,
+    port: &str,
+    n: u32,
+    raiders: &[UnitKey],
+    text: &str,
+) -> Result<Outcome, DiceError> {
+    let t = &scenario.tables.naval_option;
+    let purpose = format!("port-raid/{port}/{n}");
+    let raider = raiders
+        .first()
+        .and_then(|k| state.commanding_power(&k.nation))
+        .unwrap_or(power);
+    let Some((def_power, def_keys, hulks)) = defenders(state, port, raider) else {
+        return Ok(Outcome::new(
+            "12.2.6.3",
+            Kind::OrderFailed,
+            format!("nothing of an enemy lies in {}", name(scenario, port)),
+        )
+        .power(power)
+        .order(text)
+        .only(vec![power]));
+    };
+    let mut log = Log::default();
+    let mut attack = Force::new(state, t, "raider", raiders);
+    harbour_fire(scenario, state, dice, &purpose, port, raider, &mut attack, &mut log)?;
+    let mut defence = Force::new(state, t, "defender", &def_keys);
+    defence.power = Some(def_power);
+    // 12.2.8.1: hulks fight in the raid, without morale
+    defence.hulks = hulks;
+    if let Some(m) = state.hulks.get_mut(port) {
+        m.remove(def_power.id());
+    }
+    let mut sides = [attack, defence];
+    let (Some(ta), Some(td)) = (t.crt(&t.port_raid.attacker), t.crt(&t.port_raid.defender)) else {
+        return Ok(Outcome::new("12.2.6.3", Kind::OrderFailed, "the port raid tables are missing").power(power));
+    };
+    log.lines.push(format!(
+        "12.2.6.3.2: no tactical chits; the raiders fight on table {}, the ships and hulks in port on table {}",
+        ta.id, td.id
+    ));
+    let rules = Rules {
+        tables: [ta, td],
+        rounds: 3,
+        raid: true,
+    };
+    let ending = if sides[0].active() > 0 {
+        combat::fight(t, dice, &purpose, &mut sides, &rules, &mut log)?
+    } else {
+        log.lines
+            .push("12.2.6.3.1: no raider is left to engage the port".into());
+        combat::Ending::Inconclusive
+    };
+    // hulks not disabled again stay in port as they were
+    if sides[1].hulks > 0 {
+        *state
+            .hulks
+            .entry(port.to_string())
+            .or_default()
+            .entry(def_power.id().to_string())
+            .or_insert(0) += sides[1].hulks;
+    }
+    aftermath::write_back(state, &sides, &mut log);
+    let vp = aftermath::political_points(state, t, &sides, ending, &mut log);
+    log.lines
+        .push("12.2.6.3.4: no general chase; each side keeps its own disabled ships".into());
+    // 12.2.6.3.4: the defender's disabled ships stay in the port (0 MP),
+    // the raiders' make for port from the zone they raided from
+    let zone = raiders
+        .iter()
+        .find_map(|k| match state.squadron(&k.nation, k.number).map(|s| &s.location) {
+            Some(Location::Sea(z)) => Some(z.clone()),
+            _ => None,
+        })
+        .or_else(|| scenario.map.province(port).and_then(|p| p.seas.first().cloned()))
+        .unwrap_or_default();
+    let [a, d] = sides;
+    aftermath::send_home(
+        scenario,
+        state,
+        dice,
+        &purpose,
+        &a,
+        a.disabled(),
+        &From::Sea(&zone),
+        &mut log,
+    )?;
+    aftermath::send_home(
+        scenario,
+        state,
+        dice,
+        &purpose,
+        &d,
+        d.disabled(),
+        &From::Port(port),
+        &mut log,
+    )?;
+    Ok(report(
+        scenario,
+        state,
+        power,
+        port,
+        text,
+        ending,
+        (raider, a.power, def_power),
+        log,
+        vp,
+    ))
+}
+
+/// The raid's outcome, seen by both sides (and who orders them).
+#[allow(clippy::too_many_arguments)]
+fn report(
+    scenario: &Scenario,
+    state: &State,
+    power: PowerId,
+    port: &str,
+    text: &str,
+    ending: combat::Ending,
+    (raider, a_power, def_power): (PowerId, Option<PowerId>, PowerId),
+    log: Log,
+    vp: std::collections::BTreeMap<PowerId, i64>,
+) -> Outcome {
+    let side_name = |p: Option<PowerId>| p.map_or_else(|| "a minor power".to_string(), |p| p.name().to_string());
+    let summary = match ending {
+        combat::Ending::Victor(0) => format!(
+            "Port raid on {}: {} defeats {}",
+            name(scenario, port),
+            side_name(a_power),
+            def_power.name()
+        ),
+        combat::Ending::Victor(_) => format!(
+            "Port raid on {}: {} beats off {}",
+            name(scenario, port),
+            def_power.name(),
+            side_name(a_power)
+        ),
+        _ => format!("Port raid on {}: a draw", name(scenario, port)),
+    };
+    let mut seers: BTreeSet<PowerId> = [raider, def_power].into();
+    for p in seers.clone() {
+        if let Some(o) = state.ordered_by(p) {
+            seers.insert(o);
+        }
+    }
+    let mut o = Outcome::new("12.2.6.3", Kind::NavalBattle, summary)
+        .power(power)
+        .order(text)
+        .at(port)
+        .only(seers.into_iter().collect());
+    for l in log.lines {
+        o = o.why(l);
+    }
+    for (p, d) in log.dice {
+        o = o.die(&p, d);
+    }
+    for (p, d) in vp {
+        o = o.vp(p, d);
+    }
+    o
+}
+
+/// 12.2.6.3.1: a port held by a power at war with the raider fires once
+/// on the harbour table with its defence number as strength.
+#[allow(clippy::too_many_arguments)]
+fn harbour_fire(
+    scenario: &Scenario,
+    state: &State,
+    dice: &mut dyn Dice,
+    purpose: &str,
+    port: &str,
+    raider: PowerId,
+    attack: &mut Force,
+    log: &mut Log,
+) -> Result<(), DiceError> {
+    let t = &scenario.tables.naval_option;
+    let holder = state.provinces.get(port).and_then(|p| p.controller.clone());
+    let hostile_port = holder
+        .as_ref()
+        .is_some_and(|h| hostile(state, &crate::ids::Nation::Major(raider), h));
+    if !hostile_port {
+        log.lines
+            .push("12.2.6.3.1: the port is not held by an enemy: its harbour defences stay silent".into());
+        return Ok(());
+    }
+    let Some(table) = t.crt(&t.port_raid.harbour) else {
+        return Ok(());
+    };
+    let strength = t.harbour_defence.of(port);
+    let p = format!("{purpose}/harbour");
+    let d = dice.roll(&p, 6)?;
+    log.dice.push((p, d));
+    let r = table.result(d as i32, strength);
+    let hit = attack.take(r.disabled);
+    log.lines.push(format!(
+        "12.2.6.3.1: harbour defences of {} (strength {strength}, table {}): d6 {d}: {hit} raiding ship(s) disabled",
+        name(scenario, port),
+        table.id
+    ));
+    Ok(())
+}
+
+/// 12.2.6.3: the raids of `power`'s Naval Phase, after its moves: every
+/// RAID line on one port makes one raid.
+pub fn raids(
+    ph: &mut crate::rules::war::naval::Phase<'_>,
+    state: &mut State,
+    orders: &[crate::orders::ast::OrderLine],
+    out: &mut Vec<Outcome>,
+) -> Result<(), DiceError> {
+    use crate::orders::ast::{NavalOrder, Order};
+    let (scenario, power) = (ph.scenario, ph.power);
+    let mut by_port: Vec<(String, Vec<UnitKey>, Vec<String>)> = Vec::new();
+    for l in orders {
+        let Order::Naval(NavalOrder::Raid { squadron, port }) = &l.order else {
+            continue;
+        };
+        if let Err(r) = check(scenario, state, power, squadron, port) {
+            out.push(
+                Outcome::new(&r.rule, Kind::OrderFailed, r.reason)
+                    .power(power)
+                    .order(&l.text)
+                    .only(vec![power]),
+            );
+            continue;
+        }
+        match by_port.iter_mut().find(|(p, _, _)| p == port) {
+            Some((_, keys, texts)) => {
+                if !keys.contains(squadron) {
+                    keys.push(squadron.clone());
+                }
+                texts.push(l.text.clone());
+            }
+            None => by_port.push((port.clone(), vec![squadron.clone()], vec![l.text.clone()])),
+        }
+    }
+    for (port, keys, texts) in by_port {
+        ph.battles += 1;
+        let o = raid(
+            scenario,
+            state,
+            &mut *ph.dice,
+            power,
+            &port,
+            ph.battles,
+            &keys,
+            &texts.join("; "),
+        )?;
+        out.push(o);
+    }
+    Ok(())
+}
