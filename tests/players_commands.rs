@@ -357,6 +357,44 @@ fn set_password_changes_it_and_the_address_on_record_is_copied() {
 }
 
 #[test]
+fn after_set_password_the_old_one_is_refused_in_the_same_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = new_game(tmp.path());
+    // One run (one context, one password cache), three mails: a cron run
+    // that finds them all in the mailbox at once.
+    let ctx = GameCtx::load(&game).unwrap();
+    let mut run = Run::new(now());
+    let mut one = |id: &str, pw: &str, lines: &str| {
+        ingest::ingest_game(
+            &ctx,
+            &mail("france@demo.example.org", id, &text("france", pw, lines)),
+            &mut run,
+        )
+        .unwrap()
+        .verdict
+    };
+    assert_eq!(
+        one("r1", "austerlitz", "SET PASSWORD jena"),
+        Verdict::Noted { power: PowerId::France }
+    );
+    assert_eq!(
+        one("r2", "austerlitz", "STATUS"),
+        Verdict::Refused(Refusal::WrongPassword { power: PowerId::France })
+    );
+    assert_eq!(one("r3", "jena", "STATUS"), Verdict::Noted { power: PowerId::France });
+    assert_eq!(
+        one("r4", "jena", "SET PASSWORD wagram"),
+        Verdict::Noted { power: PowerId::France }
+    );
+    assert_eq!(
+        one("r5", "jena", "STATUS"),
+        Verdict::Refused(Refusal::WrongPassword { power: PowerId::France })
+    );
+    assert_eq!(one("r6", "wagram", "STATUS"), Verdict::Noted { power: PowerId::France });
+    run.flush().unwrap();
+}
+
+#[test]
 fn status_shows_the_deadline_in_the_players_time_zone() {
     let tmp = tempfile::tempdir().unwrap();
     let game = new_game(tmp.path());

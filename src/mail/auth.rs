@@ -199,13 +199,31 @@ pub struct Authenticated {
 #[derive(Default)]
 pub struct PasswordCache {
     seen: BTreeMap<(PowerId, String, [u8; 32]), bool>,
+    /// Stored hashes replaced during this run (`SET PASSWORD`), old to
+    /// new: the run's game context still holds the old one, and the old
+    /// password must stop working at once, not at the next run.
+    replaced: BTreeMap<String, String>,
     hasher: crate::store::password::Hasher,
     /// How many argon2 verifications ran (for the benchmark).
     pub verifications: u64,
 }
 
 impl PasswordCache {
+    /// Record that the stored hash `old` was replaced by `new` in this run.
+    pub fn replace(&mut self, old: &str, new: &str) {
+        self.replaced.insert(old.to_string(), new.to_string());
+    }
+
     pub fn verify(&mut self, power: PowerId, password: &str, stored: &str) -> bool {
+        // Follow the replacements made in this run (each hash is salted,
+        // so a chain never loops; the bound is only a guard).
+        let mut stored = stored;
+        for _ in 0..=self.replaced.len() {
+            match self.replaced.get(stored) {
+                Some(new) => stored = new,
+                None => break,
+            }
+        }
         let key = (
             power,
             stored.to_string(),

@@ -331,7 +331,7 @@ pub fn answer(ctx: &GameCtx, who: &Asker<'_>, ex: &Extracted, run: &mut Run) -> 
                 mail_answer(ctx, m, run, &mut out, "HISTORY: the list of phases")?
             }
             Command::Resend { what, phase } => resend(ctx, who, *what, phase.as_deref(), run, &mut out)?,
-            Command::SetPassword(new) => set_password(ctx, who.power, new, &mut out)?,
+            Command::SetPassword(new) => set_password(ctx, who.power, new, &mut run.cache, &mut out)?,
         };
         out.journal.push(format!("{} asked {}", who.power.id(), c.shown()));
         out.blocks.push(block);
@@ -638,7 +638,13 @@ fn resend(
 /// authenticated with the old password; when its sender is not on
 /// record, the acknowledgement saying so goes to the address on record
 /// too (the caller's copy rule).
-fn set_password(ctx: &GameCtx, power: PowerId, new: &str, out: &mut Answered) -> Result<String> {
+fn set_password(
+    ctx: &GameCtx,
+    power: PowerId,
+    new: &str,
+    cache: &mut super::auth::PasswordCache,
+    out: &mut Answered,
+) -> Result<String> {
     let hash = store::password::hash(new)?;
     // Read afresh under the game lock: another command of this run may
     // have written game.toml since the context was loaded.
@@ -649,8 +655,16 @@ fn set_password(ctx: &GameCtx, power: PowerId, new: &str, out: &mut Answered) ->
             power.name()
         ));
     };
-    p.password_hash = hash;
+    let old = std::mem::replace(&mut p.password_hash, hash.clone());
     store::atomic_write(&ctx.dir.config(), config.to_toml().as_bytes()).context("writing game.toml")?;
+    // The rest of this run checks passwords against the context loaded
+    // at its start: from now on it must see the new hash, not the old.
+    cache.replace(&old, &hash);
+    if let Some(loaded) = ctx.config.player(power)
+        && loaded.password_hash != old
+    {
+        cache.replace(&loaded.password_hash, &hash);
+    }
     out.journal.push(format!("{} changed its password by mail", power.id()));
     Ok(format!(
         "SET PASSWORD: the password of {} is changed. Use the new one from your next mail on.",
