@@ -59,6 +59,10 @@ pub fn to_text(s: &Scenario) -> String {
         s.map.provinces.len(),
         s.map.seas.len()
     );
+    let _ = writeln!(
+        out,
+        "\nLegend: name, economic/political value, gN garrison strength, home power\n        (capital; white: a white-named province, immune to attack while a\n        corps holds it, 2.11; port)\n        -> the land provinces next to it (MOVE)\n        ~> the sea zones its port touches (SAIL, squadrons in port)"
+    );
     let mut regions: Vec<&str> = s.map.provinces.iter().map(|p| p.region.as_str()).collect();
     regions.sort();
     regions.dedup();
@@ -91,6 +95,14 @@ pub fn to_text(s: &Scenario) -> String {
                 flags
             );
             let _ = writeln!(out, "      -> {}", p.adjacent.join(", "));
+            if p.port && !p.seas.is_empty() {
+                let seas: Vec<&str> = p
+                    .seas
+                    .iter()
+                    .map(|z| s.map.sea(z).map(|x| x.name.as_str()).unwrap_or(z))
+                    .collect();
+                let _ = writeln!(out, "      ~> {}", seas.join(", "));
+            }
         }
     }
     let _ = writeln!(out, "\n[seas]");

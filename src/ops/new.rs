@@ -30,7 +30,39 @@ pub fn run(o: &NewOptions) -> Result<Done> {
         },
     };
     crate::outln!("created game '{}' in {}", game.0, o.dir.display())?;
+    let scenario = store::load_scenario(&o.scenario)?;
+    crate::out!("{}", house_note(&o.scenario, &scenario.house_values()))?;
     Ok(Done::Yes)
+}
+
+/// Said once, when a game is created: how many values of its scenario are
+/// house values (not the printed ones), by file, and where to replace
+/// them; empty when every value is printed.
+pub fn house_note(scenario: &str, house: &[crate::scenario::HouseValue]) -> String {
+    if house.is_empty() {
+        return String::new();
+    }
+    let mut files: Vec<(&str, usize)> = Vec::new();
+    for h in house {
+        match files.iter_mut().find(|(f, _)| *f == h.file) {
+            Some((_, n)) => *n += 1,
+            None => files.push((&h.file, 1)),
+        }
+    }
+    let list = files
+        .iter()
+        .map(|(f, n)| format!("{f} ({n})"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let source = if std::path::Path::new(scenario).is_dir() {
+        format!("{scenario} (copied into the game's scenario/)")
+    } else {
+        format!("games/scenarios/{scenario} in the source")
+    };
+    format!(
+        "note: {} value(s) of this scenario are house values, not the printed ones: {list}.\n      To play with the printed map and tables, copy {source}, type the printed values\n      in, check it with `empereur scenario check DIR` (it lists each house value) and\n      create the game with --scenario DIR.\n",
+        house.len()
+    )
 }
 
 /// Create the game; returns (game id, state).

@@ -25,7 +25,19 @@ pub fn run(game: &Path, power: Option<&str>, format: Format) -> Result<Done> {
     match format {
         Format::Json => crate::outln!("{}", serde_json::to_string_pretty(&state)?)?,
         Format::Toml => crate::out!("{}", state.to_toml())?,
-        Format::Text => crate::out!("{}", to_text(&scenario, &state, power.and_then(PowerId::parse)))?,
+        Format::Text => {
+            let viewer = power.and_then(PowerId::parse);
+            let orders = crate::store::submission::load_all(&dir)?
+                .into_iter()
+                .filter(|(_, s)| s.phase == state.phase)
+                .map(|(p, s)| (p, s.orders))
+                .collect();
+            crate::out!(
+                "{}{}",
+                to_text(&scenario, &state, viewer),
+                proposals_text(&state, &orders, viewer)
+            )?
+        }
     }
     Ok(Done::Yes)
 }
@@ -91,6 +103,78 @@ pub fn to_text(scenario: &Scenario, state: &State, viewer: Option<PowerId>) -> S
             crate::state::Location::Sea(z) => scenario.map.sea(z).map(|x| x.name.clone()).unwrap_or(z.clone()),
         };
         let _ = writeln!(out, "  {:<10} squadron {:>2}  {}", s.nation.id(), s.number, loc);
+    }
+    // Where each commander stands: WITH names them (Napoleon, 4.22).
+    let _ = writeln!(out, "\nCommanders:");
+    for c in &state.commanders {
+        let place = match (&c.location, &c.arrives) {
+            (Some(l), _) => scenario.map.province(l).map(|p| p.name.clone()).unwrap_or(l.clone()),
+            (None, Some(t)) => format!("arrives {t}"),
+            (None, None) => "not on the map".to_string(),
+        };
+        let _ = writeln!(
+            out,
+            "  {:<10} {:<20} rating {}{}  {place}",
+            c.nation.id(),
+            c.name,
+            c.rating,
+            if c.primary { " (primary)" } else { "" }
+        );
+    }
+    let _ = writeln!(out, "\nProvinces (controller, garrison):");
+    for p in &scenario.map.provinces {
+        let ps = state.provinces.get(&p.id);
+        let controller = ps
+            .and_then(|x| x.controller.as_ref())
+            .map(|n| n.id().to_string())
+            .unwrap_or_else(|| "-".to_string());
+        let garrison = match ps.and_then(|x| x.garrison.as_ref()) {
+            Some(g) => format!("  garrison {}", g.nation.id()),
+            None => String::new(),
+        };
+        let rebellion = if ps.is_some_and(|x| x.rebellion) {
+            "  in rebellion"
+        } else {
+            ""
+        };
+        let _ = writeln!(out, "  {:<22} {controller}{garrison}{rebellion}", p.name);
+    }
+    out
+}
+
+/// The diplomatic proposals pending in the open phase (the stored orders
+/// `orders`): all of them for the moderator, those from or to `viewer`
+/// as that power reads them.
+pub fn proposals_text(
+    state: &State,
+    orders: &std::collections::BTreeMap<PowerId, Vec<crate::orders::ast::OrderLine>>,
+    viewer: Option<PowerId>,
+) -> String {
+    let phase = state.phase.to_string();
+    let lines: Vec<String> = crate::report::proposals(orders)
+        .iter()
+        .filter_map(|p| match viewer {
+            Some(v) if v == p.from || v == p.to => Some(p.line_for(v, &phase)),
+            Some(_) => None,
+            None => Some(format!(
+                "{} to {}: {} ({})",
+                p.from.name(),
+                p.to.name(),
+                p.text,
+                match (&p.answered, p.answers.is_empty()) {
+                    (_, true) => "needs no answer".to_string(),
+                    (Some(a), false) => a.clone(),
+                    (None, false) => "no answer yet".to_string(),
+                }
+            )),
+        })
+        .collect();
+    let mut out = String::from("\nPending proposals:\n");
+    if lines.is_empty() {
+        out.push_str("  none\n");
+    }
+    for l in lines {
+        out.push_str(&format!("  {l}\n"));
     }
     out
 }
