@@ -5,7 +5,7 @@
 #![allow(clippy::disallowed_methods)] // adapter: the cli owns arguments and the terminal
 
 use crate::ops::{self, Done};
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -167,6 +167,10 @@ pub enum Command {
         after_help = "Example:\n  empereur replace-player --game campaign --power spain --players new-spain.toml"
     )]
     ReplacePlayer(ops::workflow::ReplacePlayerArgs),
+    /// Print a shell completion script (bash, zsh, fish).
+    Completions(ops::shell::CompletionsArgs),
+    /// Write a man page per command into a directory.
+    Man(ops::shell::ManArgs),
     /// Seat a new player on a power without one (a join request); an NPC becomes a Player Country at the next Turn Start (3.2).
     Seat(ops::seat::SeatArgs),
     /// Mail every history entry not mailed yet (reports, openings), in order, and deliver.
@@ -284,6 +288,8 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
         Command::Extend(a) => ops::workflow::extend(&a),
         Command::ReplacePlayer(a) => ops::workflow::replace_player(&a),
         Command::Seat(a) => ops::seat::run(&a),
+        Command::Completions(a) => ops::shell::completions(Cli::command(), &a),
+        Command::Man(a) => ops::shell::man(Cli::command(), &a),
         Command::Undo(a) => ops::moderate::undo(&a),
         Command::Preview(a) => ops::moderate::preview(&a),
         // == end workflow ==

@@ -23,6 +23,7 @@ pub mod resolve;
 pub mod run;
 pub mod seat;
 pub mod send;
+pub mod shell;
 pub mod show;
 pub mod submit;
 pub mod verify;
