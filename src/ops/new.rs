@@ -31,7 +31,9 @@ pub fn run(o: &NewOptions) -> Result<Done> {
     };
     crate::outln!("created game '{}' in {}", game.0, o.dir.display())?;
     let scenario = store::load_scenario(&o.scenario)?;
-    crate::out!("{}", house_note(&o.scenario, &scenario.house_values()))?;
+    // A note for the moderator, on standard error: standard output stays
+    // the one line scripts read.
+    eprint!("{}", house_note(&o.scenario, &scenario.house_values()));
     Ok(Done::Yes)
 }
 
@@ -60,7 +62,7 @@ pub fn house_note(scenario: &str, house: &[crate::scenario::HouseValue]) -> Stri
         format!("games/scenarios/{scenario} in the source")
     };
     format!(
-        "note: {} value(s) of this scenario are house values, not the printed ones: {list}.\n      To play with the printed map and tables, copy {source}, type the printed values\n      in, check it with `empereur scenario check DIR` (it lists each house value) and\n      create the game with --scenario DIR.\n",
+        "note: {} value(s) of this scenario are house values, not the printed ones: {list}.\nTo play with the printed map and tables, copy {source}, type the printed\nvalues in, check it with `empereur scenario check DIR` (it lists each house\nvalue) and create the game with --scenario DIR.\n",
         house.len()
     )
 }
