@@ -72,7 +72,9 @@ fn autoplay_grouped(dir: &GameDir, phases: u32, seed: u64, now: Option<&str>) ->
     let config = dir.load_config()?;
     let scenario = dir.load_scenario(&config)?;
     let mut summary = AutoplaySummary::default();
+    let progress = super::progress::bar(u64::from(phases), "autoplay");
     for round in 0..phases {
+        progress.inc(1);
         let state = dir.load_state()?;
         if let Some(w) = &state.over {
             summary.over = Some(w.clone());
@@ -119,6 +121,7 @@ fn autoplay_grouped(dir: &GameDir, phases: u32, seed: u64, now: Option<&str>) ->
             Resolved::Refused(why) => anyhow::bail!("autoplay stopped: {why}"),
         }
     }
+    progress.finish_and_clear();
     Ok(summary)
 }
 

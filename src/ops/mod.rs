@@ -19,6 +19,7 @@ pub mod mailing;
 pub mod map;
 pub mod moderate;
 pub mod new;
+pub mod progress;
 pub mod resolve;
 pub mod run;
 pub mod seat;

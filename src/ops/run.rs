@@ -79,7 +79,9 @@ pub fn run(a: &RunArgs) -> Result<Done> {
         None => BTreeMap::new(),
     };
     let mut failed = 0;
+    let progress = super::progress::bar(games.len() as u64, "run --games");
     for g in &games {
+        progress.inc(1);
         let incoming: Vec<Source> = routed
             .get(g)
             .map(|v| v.iter().cloned().map(Source::File).collect())
@@ -120,6 +122,7 @@ pub fn run(a: &RunArgs) -> Result<Done> {
             }
         }
     }
+    progress.finish_and_clear();
     if failed > 0 {
         bail!("{failed} of {} game(s) failed", games.len());
     }

@@ -233,7 +233,10 @@ pub fn verify_game_with(dir: &GameDir, opts: &VerifyOptions, engine: Engine) -> 
         scenario: None,
         carried: None,
     });
+    // Replay is the slow part: a bar on a terminal, nothing in cron.
+    let progress = super::progress::bar(if opts.replay { u64::from(head.entries) } else { 0 }, "verify --replay");
     for n in 1..=head.entries {
+        progress.inc(1);
         let Some(name) = listing.get(&n) else {
             cx.problem(
                 "history",
@@ -249,6 +252,7 @@ pub fn verify_game_with(dir: &GameDir, opts: &VerifyOptions, engine: Engine) -> 
         cx.report.entries += 1;
         check_entry(dir, name, n, &mut chain, &mut cx, replayer.as_mut());
     }
+    progress.finish_and_clear();
     // The head names the last entry.
     if head.entries > 0 {
         if let Some((last, hash)) = &chain.prev {
