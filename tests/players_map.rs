@@ -163,7 +163,9 @@ fn show_lists_commanders_provinces_and_pending_proposals_as_each_sees_them() {
     assert_eq!(code, 0, "{out}");
     let (_, all) = empereur(&["show", "--game", g]);
     assert!(
-        all.ends_with("Pending proposals:\n  France to Great Britain: PROPOSE ALLIANCE TO Great Britain (no answer yet)\n"),
+        all.ends_with(
+            "Pending proposals:\n  France to Great Britain: PROPOSE ALLIANCE TO Great Britain (no answer yet)\n"
+        ),
         "{all}"
     );
     let (_, britain) = empereur(&["show", "--game", g, "--power", "britain"]);
