@@ -1063,3 +1063,31 @@ impl<'a> Battle<'a> {
         vec![self.report, public]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Scenario;
+
+    fn ids(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// The default combat option (no standing order): the highest
+    /// modifier, and on a tie the lower loss shift, in whatever order the
+    /// legal options come (shipped table: grand assault +2 with loss +1,
+    /// combined arms +2 with loss 0).
+    #[test]
+    fn the_default_option_breaks_a_modifier_tie_by_the_lower_loss_shift() {
+        let s = Scenario::embedded("1805").unwrap();
+        let t = &s.tables.battle;
+        let combined = Some("combined_arms".to_string());
+        assert_eq!(best(t, &ids(&["grand_assault", "combined_arms"])), combined);
+        assert_eq!(best(t, &ids(&["combined_arms", "grand_assault"])), combined);
+        assert_eq!(
+            best(t, &ids(&["probe", "cavalry_charge"])),
+            Some("cavalry_charge".into())
+        );
+        assert_eq!(best(t, &ids(&["no_such_option"])), None);
+    }
+}
