@@ -17,6 +17,7 @@ pub mod events;
 pub mod legality;
 pub mod npc_surrender;
 pub mod outcome;
+pub mod political;
 pub mod seating;
 pub mod sequence;
 pub mod setup;
