@@ -149,7 +149,7 @@ impl EventView {
                 Some(order) => format!("{order}: {}", o.summary),
                 None => o.summary.clone(),
             },
-            why: o.why.clone(),
+            why: o.why.iter().map(ToString::to_string).collect(),
             dice: o.dice.iter().map(|d| format!("{} = {}", d.purpose, d.result)).collect(),
         }
     }

@@ -18,6 +18,7 @@ use crate::dice::Dice;
 use crate::ids::PowerId;
 use crate::orders::ast::Order;
 use crate::rules::Kind;
+use crate::rules::Why;
 use crate::state::State;
 
 /// Base of the VP track before the bid is subtracted (3.5).
@@ -92,9 +93,9 @@ pub fn resolve(
         .power(take)
         .order(seat.id())
         .vp(take, delta)
-        .why(format!(
-            "3.5: starts with {START_VP} − {bid} = {} VP",
-            START_VP - i64::from(*bid)
+        .why(Why::rule(
+            "3.5",
+            format!("starts with {START_VP} − {bid} = {} VP", START_VP - i64::from(*bid)),
         ));
         for (purpose, v) in &dice_used {
             if purpose.starts_with(&format!("bid/tie/{seat}")) {

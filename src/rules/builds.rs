@@ -20,6 +20,7 @@ use super::outcome::Outcome;
 use crate::ids::{Nation, PowerId};
 use crate::orders::ast::{BuildItem, Order};
 use crate::rules::Kind;
+use crate::rules::Why;
 use crate::scenario::{MinorKind, Scenario};
 use crate::state::{Location, Squadron, State, UnitKey};
 use std::collections::BTreeMap;
@@ -284,7 +285,7 @@ fn build_divisions(
     .why(why)
     .only(vec![p]);
     if let Some(at) = &entering {
-        o = o.why(format!("3.46: {key} enters the map in {at}"));
+        o = o.why(Why::rule("3.46", format!("{key} enters the map in {at}")));
     }
     Ok(o)
 }

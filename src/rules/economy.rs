@@ -17,6 +17,7 @@ use super::outcome::Outcome;
 use crate::ids::{Nation, PowerId};
 use crate::map::Owner;
 use crate::rules::Kind;
+use crate::rules::Why;
 use crate::scenario::Scenario;
 use crate::state::{Control, State};
 
@@ -200,8 +201,9 @@ pub fn expenses(state: &mut State, scenario: &Scenario, out: &mut Vec<Outcome>) 
             o = o.why(w);
         }
         if debt > 0 {
-            o = o.why(format!(
-                "4.221: {debt} Gold cannot be paid: deficit; nothing else may be bought until it is repaid"
+            o = o.why(Why::rule(
+                "4.221",
+                format!("{debt} Gold cannot be paid: deficit; nothing else may be bought until it is repaid"),
             ));
         }
         out.push(o);
@@ -446,8 +448,9 @@ pub fn minor_conquests(scenario: &Scenario, state: &mut State, out: &mut Vec<Out
             .why("every province of the minor power is held by it (4.21)");
             for g in scenario.minors.get(&m).map(|s| s.garrisons.as_slice()).unwrap_or(&[]) {
                 // 2.5
-                o = o.why(format!(
-                    "2.5: its garrison of conquest in {g} is gone, so {g} need not be held"
+                o = o.why(Why::rule(
+                    "2.5",
+                    format!("its garrison of conquest in {g} is gone, so {g} need not be held"),
                 ));
             }
             if let Some(old) = old {

@@ -23,6 +23,7 @@ use crate::ids::{Nation, PowerId};
 use crate::map::{Owner, ProvinceKind};
 use crate::orders::ast::EmbargoAction;
 use crate::rules::Kind;
+use crate::rules::Why;
 use crate::scenario::Scenario;
 use crate::state::State;
 
@@ -226,7 +227,10 @@ pub fn vp_losses(scenario: &Scenario, state: &mut State, out: &mut Vec<Outcome>)
             .power(b)
             .vp(b, -vp)
             .why(format!("British Embargo Track, {}, year {year}: ({vp})", p.name()))
-            .why(format!("4.256: {}'s marker advances to year {year}", p.name())),
+            .why(Why::rule(
+                "4.256",
+                format!("{}'s marker advances to year {year}", p.name()),
+            )),
         );
     }
     // 4.257: minor power ports of trade held by participants.

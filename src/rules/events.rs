@@ -27,6 +27,7 @@ use crate::dice::Dice;
 use crate::ids::{PowerId, Season};
 use crate::map::Owner;
 use crate::rules::Kind;
+use crate::rules::Why;
 use crate::scenario::Scenario;
 use crate::scenario::tables::{EventCondition, EventEffect, EventRow};
 use crate::state::{Commander, Control, State};
@@ -71,7 +72,7 @@ pub fn roll(
         out.push(o);
         return Ok(());
     };
-    let o = base.why(format!("table {table_id}, row {}–{}: {}", row.from, row.to, row.text));
+    let o = base.why(Why::table_row(table_id.as_str(), row.from, row.to, row.text.as_str()));
     let used_id = row.id.clone().unwrap_or_else(|| format!("{table_id}/{}", row.from));
     if row.once && state.events_used.contains(&used_id) {
         let mut o = o.why("once-only event already used");
@@ -193,7 +194,9 @@ impl Event<'_> {
                 ps.controller = None;
             }
         }
-        o = o.die(&purpose, v).why(format!("Rebellion Table: {v} -> {at}"));
+        o = o
+            .die(&purpose, v)
+            .why(Why::table_roll("Rebellion Table", v, at.as_str()));
         o.summary = format!("{name}: {} — {at} rebels (ghost division, 2.25)", row.text);
         out.push(o);
         Ok(true)
@@ -230,7 +233,7 @@ impl Event<'_> {
         });
         o = o
             .die(&purpose, v)
-            .why(format!("Commanders Table: {v} -> rating {rating}"));
+            .why(Why::table_roll("Commanders Table", v, format!("rating {rating}")));
         o.summary = format!("{name}: {} — {cname} (rating {rating}) appears in {cap}", row.text);
         out.push(o);
         Ok(true)

@@ -32,7 +32,7 @@ use crate::state::State;
 use std::collections::BTreeMap;
 use std::fmt;
 
-pub use outcome::{Kind, Outcome, Section, Visibility};
+pub use outcome::{Kind, Outcome, Section, Visibility, Why};
 
 /// Accepted orders of the open phase, by power.
 pub type PhaseOrders = BTreeMap<PowerId, Vec<OrderLine>>;
@@ -265,9 +265,9 @@ fn name_what_changed(out: &mut [Outcome]) {
             .collect();
         let shown: Vec<String> = causes.iter().rev().take(3).rev().cloned().collect();
         out[i].why.push(if shown.is_empty() {
-            "legal when the phase opened; nothing rolled or answered before it explains the change".to_string()
+            Why::from("legal when the phase opened; nothing rolled or answered before it explains the change")
         } else {
-            format!("legal when the phase opened; changed since by: {}", shown.join("; "))
+            format!("legal when the phase opened; changed since by: {}", shown.join("; ")).into()
         });
     }
 }

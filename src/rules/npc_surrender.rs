@@ -12,6 +12,7 @@
 use super::outcome::Outcome;
 use super::war::surrender;
 use crate::ids::PowerId;
+use crate::rules::Why;
 use crate::scenario::Scenario;
 use crate::state::{Control, State};
 
@@ -31,10 +32,13 @@ pub fn allied_npcs(scenario: &Scenario, state: &mut State, ally: PowerId, out: &
         state.relations.set_alliance(npc, ally, false);
         state.power_mut(npc).control = Control::Inactive;
         if let Some(first) = outs.first_mut() {
-            first.why.push(format!(
-                "5.122: {} surrenders as an NPC allied with {}; its alliance ends and it is inactive (3.31)",
-                npc.name(),
-                ally.name()
+            first.why.push(Why::rule(
+                "5.122",
+                format!(
+                    "{} surrenders as an NPC allied with {}; its alliance ends and it is inactive (3.31)",
+                    npc.name(),
+                    ally.name()
+                ),
             ));
         }
         out.extend(outs);

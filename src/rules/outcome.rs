@@ -282,6 +282,181 @@ impl PartialEq<String> for Section {
     }
 }
 
+/// One line of an outcome's explanation. The engine builds it from what
+/// it applied (a rule, a house ruling, a modifier, a table row or roll);
+/// it is written into `outcomes.toml` and reports as one line of text,
+/// rendered by the one `Display` below, so history files written before
+/// the lines were typed read back and re-serialise byte for byte.
+///
+/// Two lines are equal when they read the same: a line read back from a
+/// history file is parsed into the variant that renders it (or `Text`),
+/// and `verify --replay` compares replayed lines with recorded ones.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(from = "String", into = "String")]
+pub enum Why {
+    /// `4.221: …`: what a rule of the book did.
+    Rule { section: Section, text: String },
+    /// `house: …`: a ruling the book leaves open (DESIGN's house rules).
+    House(String),
+    /// `+1 cavalry superiority`: a modifier to a roll.
+    Modifier { value: i64, what: String },
+    /// `table events, row 3–4: …`: the row of a scenario table read.
+    TableRow {
+        table: String,
+        from: i64,
+        to: i64,
+        text: String,
+    },
+    /// `Rebellion Table: 4 -> Tyrol`: a roll on a named table and its result.
+    TableRoll { table: String, roll: u32, result: String },
+    /// Any other line.
+    Text(String),
+}
+
+impl Why {
+    /// `section: text`, citing the rule applied.
+    #[track_caller]
+    pub fn rule(section: impl Into<Section>, text: impl Into<String>) -> Why {
+        Why::Rule {
+            section: section.into(),
+            text: text.into(),
+        }
+    }
+
+    /// `house: text`.
+    pub fn house(text: impl Into<String>) -> Why {
+        Why::House(text.into())
+    }
+
+    /// `+value what`.
+    pub fn modifier(value: impl Into<i64>, what: impl Into<String>) -> Why {
+        Why::Modifier {
+            value: value.into(),
+            what: what.into(),
+        }
+    }
+
+    /// `table T, row from–to: text`.
+    pub fn table_row(
+        table: impl Into<String>,
+        from: impl Into<i64>,
+        to: impl Into<i64>,
+        text: impl Into<String>,
+    ) -> Why {
+        Why::TableRow {
+            table: table.into(),
+            from: from.into(),
+            to: to.into(),
+            text: text.into(),
+        }
+    }
+
+    /// `T: roll -> result`.
+    pub fn table_roll(table: impl Into<String>, roll: u32, result: impl Into<String>) -> Why {
+        Why::TableRoll {
+            table: table.into(),
+            roll,
+            result: result.into(),
+        }
+    }
+
+    /// Whether the rendered line contains `pat` (what tests and the rule
+    /// cases' `why` expectations look for).
+    pub fn contains(&self, pat: &str) -> bool {
+        self.to_string().contains(pat)
+    }
+
+    /// The typed line a rendered one came from, when its text is one of
+    /// the typed shapes and renders back to exactly the same text;
+    /// otherwise `Text`.
+    pub fn parse(line: &str) -> Why {
+        let typed = Why::parse_typed(line);
+        match typed {
+            Some(w) if w.to_string() == line => w,
+            _ => Why::Text(line.to_string()),
+        }
+    }
+
+    fn parse_typed(line: &str) -> Option<Why> {
+        if let Some(text) = line.strip_prefix("house: ") {
+            return Some(Why::house(text));
+        }
+        if let Some(rest) = line.strip_prefix("table ")
+            && let Some((table, rest)) = rest.split_once(", row ")
+            && let Some((rows, text)) = rest.split_once(": ")
+            && let Some((from, to)) = rows.split_once('–')
+        {
+            return Some(Why::table_row(
+                table,
+                from.parse::<i64>().ok()?,
+                to.parse::<i64>().ok()?,
+                text,
+            ));
+        }
+        if let Some((head, text)) = line.split_once(": ") {
+            if let Some(section) = Section::parse(head) {
+                return Some(Why::Rule {
+                    section,
+                    text: text.to_string(),
+                });
+            }
+            if let Some(table) = head.strip_suffix(" Table")
+                && let Some((roll, result)) = text.split_once(" -> ")
+                && let Ok(roll) = roll.parse()
+            {
+                return Some(Why::table_roll(format!("{table} Table"), roll, result));
+            }
+        }
+        let (value, what) = line.split_once(' ')?;
+        if value.starts_with(['+', '-']) {
+            return Some(Why::modifier(value.parse::<i64>().ok()?, what));
+        }
+        None
+    }
+}
+
+impl fmt::Display for Why {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Why::Rule { section, text } => write!(f, "{section}: {text}"),
+            Why::House(text) => write!(f, "house: {text}"),
+            Why::Modifier { value, what } => write!(f, "{value:+} {what}"),
+            Why::TableRow { table, from, to, text } => write!(f, "table {table}, row {from}–{to}: {text}"),
+            Why::TableRoll { table, roll, result } => write!(f, "{table}: {roll} -> {result}"),
+            Why::Text(text) => f.write_str(text),
+        }
+    }
+}
+
+impl PartialEq for Why {
+    fn eq(&self, other: &Why) -> bool {
+        self.to_string() == other.to_string()
+    }
+}
+
+impl Eq for Why {}
+
+/// A line given as text (or read from a history file) is parsed into the
+/// variant that renders it; the engine builds typed lines with [`Why::rule`]
+/// and the other constructors.
+impl From<String> for Why {
+    fn from(line: String) -> Why {
+        Why::parse(&line)
+    }
+}
+
+impl From<&str> for Why {
+    fn from(line: &str) -> Why {
+        Why::parse(line)
+    }
+}
+
+impl From<Why> for String {
+    fn from(w: Why) -> String {
+        w.to_string()
+    }
+}
+
 /// Who may read an outcome in their report.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase", tag = "to", content = "powers")]
@@ -323,7 +498,7 @@ pub struct Outcome {
     pub summary: String,
     /// Why: table rows, modifiers, standing orders or defaults applied.
     #[serde(default)]
-    pub why: Vec<String>,
+    pub why: Vec<Why>,
     #[serde(default)]
     pub dice: Vec<DieRef>,
     /// Gold changes this outcome made, by power.
@@ -364,7 +539,7 @@ impl Outcome {
         self.order = Some(text.to_string());
         self
     }
-    pub fn why(mut self, line: impl Into<String>) -> Outcome {
+    pub fn why(mut self, line: impl Into<Why>) -> Outcome {
         self.why.push(line.into());
         self
     }
@@ -414,6 +589,49 @@ mod tests {
         bad["rule"] = "4.22x".into();
         assert!(serde_json::from_value::<Outcome>(bad).is_err());
         assert_eq!(serde_json::from_value::<Outcome>(json).unwrap(), o);
+    }
+
+    /// Each typed line renders as the text history files already hold,
+    /// and reads back as the same variant; a line of no typed shape (or
+    /// one that would not render back identically) stays text.
+    #[test]
+    fn a_why_line_is_typed_rendered_once_and_read_back_as_written() {
+        let typed = [
+            (
+                Why::rule("4.221", "3 Gold cannot be paid: deficit"),
+                "4.221: 3 Gold cannot be paid: deficit",
+            ),
+            (Why::house("its chit goes last"), "house: its chit goes last"),
+            (Why::modifier(-1, "fortress"), "-1 fortress"),
+            (Why::modifier(2, "artillery"), "+2 artillery"),
+            (
+                Why::table_row("spain", 3, 4, "Guerrillas"),
+                "table spain, row 3–4: Guerrillas",
+            ),
+            (
+                Why::table_roll("Rebellion Table", 5, "Tyrol"),
+                "Rebellion Table: 5 -> Tyrol",
+            ),
+        ];
+        for (why, text) in typed {
+            assert_eq!(why.to_string(), text);
+            let back = Why::parse(text);
+            assert_eq!(std::mem::discriminant(&back), std::mem::discriminant(&why), "{text}");
+            assert_eq!(back, why);
+        }
+        for text in [
+            "-0 nothing",
+            "table economy: 3 Gold per VP",
+            "2.5x: not a section",
+            "attacker losses: 1",
+        ] {
+            assert!(matches!(Why::parse(text), Why::Text(ref t) if t == text), "{text}");
+        }
+        let mut o = Outcome::new("5.4", Kind::Battle, "x").why(Why::modifier(1, "cavalry"));
+        o = o.why("a free line");
+        let toml = toml::to_string(&o).unwrap();
+        assert!(toml.contains(r#"why = ["+1 cavalry", "a free line"]"#), "{toml}");
+        assert_eq!(toml::from_str::<Outcome>(&toml).unwrap(), o);
     }
 
     #[test]

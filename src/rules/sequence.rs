@@ -25,6 +25,7 @@ use crate::dice::Dice;
 use crate::ids::{PhaseId, PowerId, Season, Step, Turn};
 use crate::orders::ast::Order;
 use crate::rules::Kind;
+use crate::rules::Why;
 use crate::scenario::Scenario;
 use crate::state::{Control, State};
 
@@ -266,9 +267,9 @@ pub fn late_chits(state: &mut State, mover: PowerId, out: &mut Vec<Outcome>) {
                 format!("{} loses its Player Turn of {turn}", p.name()),
             )
             .power(p)
-            .why(format!(
-                "3.31: {} holds no chit any more: it is no longer a Controlled NPC",
-                p.name()
+            .why(Why::rule(
+                "3.31",
+                format!("{} holds no chit any more: it is no longer a Controlled NPC", p.name()),
             )),
         );
     }
@@ -288,11 +289,14 @@ pub fn late_chits(state: &mut State, mover: PowerId, out: &mut Vec<Outcome>) {
                 format!("{} gets a Player Turn in {turn}{by}, after the other chits", p.name()),
             )
             .power(p)
-            .why(format!(
-                "3.31: {} became a Controlled NPC during the season and holds a chit now",
-                p.name()
+            .why(Why::rule(
+                "3.31",
+                format!(
+                    "{} became a Controlled NPC during the season and holds a chit now",
+                    p.name()
+                ),
             ))
-            .why("house: its chit goes after the last chit still to move"),
+            .why(Why::house("its chit goes after the last chit still to move")),
         );
     }
     state.turn_order = order;

@@ -28,6 +28,7 @@ use crate::map::Owner;
 use crate::orders::ast::Situation;
 use crate::rules::Kind;
 use crate::rules::Outcome;
+use crate::rules::Why;
 use crate::rules::outcome::DieRef;
 use crate::scenario::tables_war::{BattleTable, Row, lookup};
 use crate::scenario::{Arm, Scenario};
@@ -339,7 +340,7 @@ fn retreat(
     f: &Force,
     province: &str,
     came_from: &BTreeMap<UnitKey, String>,
-) -> Vec<String> {
+) -> Vec<Why> {
     let mut why = Vec::new();
     // group by nation (each nation's corps retreat together)
     let mut groups: BTreeMap<Nation, Vec<UnitKey>> = BTreeMap::new();
@@ -356,8 +357,9 @@ fn retreat(
             c != province && !scenario.map.adjacent(c, province) && scenario.map.arrow(c, province).is_some()
         });
         let dest = if crossed && super::option_naval::enabled(state) {
-            why.push(format!(
-                "12.2.1: {nation} crossed an arrow this turn and may not retreat"
+            why.push(Why::rule(
+                "12.2.1",
+                format!("{nation} crossed an arrow this turn and may not retreat"),
             ));
             None
         } else {
@@ -370,7 +372,7 @@ fn retreat(
                         c.location = Some(dest.clone());
                     }
                 }
-                why.push(format!("{nation} retreats to {} ({decided})", name(scenario, &dest)));
+                why.push(format!("{nation} retreats to {} ({decided})", name(scenario, &dest)).into());
                 dest_of_power.entry(power).or_insert(dest);
             }
             None => {
@@ -388,7 +390,7 @@ fn retreat(
                 }
                 why.push(format!(
                     "{nation} has no province to retreat to and is destroyed (house: divisions return to the pool, 2.51)"
-                ));
+                ).into());
             }
         }
     }
@@ -398,7 +400,7 @@ fn retreat(
                 Some(d) => cm.location = Some(d.clone()),
                 None => {
                     cm.location = None;
-                    why.push(format!("{} is captured with his army", cm.name));
+                    why.push(format!("{} is captured with his army", cm.name).into());
                 }
             }
         }
@@ -609,7 +611,7 @@ impl<'a> Battle<'a> {
         })
     }
 
-    fn note(&mut self, line: impl Into<String>) {
+    fn note(&mut self, line: impl Into<Why>) {
         self.report.why.push(line.into());
     }
 
@@ -730,9 +732,12 @@ impl<'a> Battle<'a> {
             && p.garrison > 0
         {
             self.defender.ghosts += p.garrison;
-            self.note(format!(
-                "2.25: the intrinsic garrison of {} ({}) fights as ghost divisions",
-                p.name, p.garrison
+            self.note(Why::rule(
+                "2.25",
+                format!(
+                    "the intrinsic garrison of {} ({}) fights as ghost divisions",
+                    p.name, p.garrison
+                ),
             ));
         }
     }

@@ -11,6 +11,7 @@ use crate::ids::{Nation, PowerId};
 use crate::map::{Owner, Province};
 use crate::rules::Kind;
 use crate::rules::Outcome;
+use crate::rules::Why;
 use crate::scenario::{Arm, Scenario};
 use crate::state::{Division, State};
 use std::collections::{BTreeMap, BTreeSet};
@@ -228,7 +229,10 @@ pub fn conquests(scenario: &Scenario, state: &mut State) -> Vec<Outcome> {
                 format!("{} holds every province of {m} and conquers it", p.name()),
             )
             .power(p)
-            .why("3.41: all of a minor power's provinces held by one major power"),
+            .why(Why::rule(
+                "3.41",
+                "all of a minor power's provinces held by one major power",
+            )),
         );
     }
     out

@@ -16,6 +16,7 @@ use super::overrun::overruns;
 use crate::ids::{Nation, PowerId};
 use crate::map::Owner;
 use crate::rules::Kind;
+use crate::rules::Why;
 use crate::rules::{Outcome, Rejection};
 use crate::scenario::Scenario;
 use crate::state::{Control, Location, State, UnitKey, UnitKind};
@@ -403,9 +404,9 @@ pub fn execute(
                 why.extend(super::overrun::overrun(scenario, state, plan.mover, step, own));
                 continue;
             }
-            why.push(format!(
-                "5.5: enemy army in {}: the stack stops to give battle",
-                name(scenario, step)
+            why.push(Why::rule(
+                "5.5",
+                format!("enemy army in {}: the stack stops to give battle", name(scenario, step)),
             ));
             if !moves.contacts.contains(step) {
                 moves.contacts.push(step.clone());

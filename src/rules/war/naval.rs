@@ -22,6 +22,7 @@ use super::standing;
 use crate::dice::{Dice, DiceError};
 use crate::ids::{Nation, PowerId};
 use crate::rules::Kind;
+use crate::rules::Why;
 use crate::rules::{Outcome, Rejection};
 use crate::scenario::Scenario;
 use crate::state::{Location, Squadron, State, UnitKey, UnitKind};
@@ -589,7 +590,9 @@ fn lose_cargo(state: &mut State, power: PowerId, order: &Sortie) -> Option<Outco
             format!("{} go down with {}", names.join(", "), order.squadron),
         )
         .power(power)
-        .why("house: corps aboard a sunk squadron are lost; divisions return to the pool (2.51)"),
+        .why(Why::house(
+            "corps aboard a sunk squadron are lost; divisions return to the pool (2.51)",
+        )),
     )
 }
 

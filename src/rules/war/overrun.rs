@@ -14,6 +14,7 @@
 
 use super::control::{hostile_corps, name, to_pool};
 use crate::ids::{Nation, PowerId};
+use crate::rules::Why;
 use crate::scenario::Scenario;
 use crate::state::{State, UnitKey};
 
@@ -44,7 +45,7 @@ pub fn extra_cost(scenario: &Scenario, state: &State, corps: &[UnitKey], enemy: 
 
 /// 5.54: `mover`'s stack overruns the enemy army in `province`. Returns
 /// the why-lines of the move outcome.
-pub fn overrun(scenario: &Scenario, state: &mut State, mover: PowerId, province: &str, own: u32) -> Vec<String> {
+pub fn overrun(scenario: &Scenario, state: &mut State, mover: PowerId, province: &str, own: u32) -> Vec<Why> {
     let me = Nation::Major(mover);
     let enemy: Vec<UnitKey> = state
         .corps_in(province)
@@ -70,17 +71,18 @@ pub fn overrun(scenario: &Scenario, state: &mut State, mover: PowerId, province:
             to_pool(state, d);
         }
     }
-    let mut why = vec![format!(
+    let mut why: Vec<Why> = vec![format!(
         "5.54 (house overrun_ratio {}, overrun_cost {}): {own} divisions overrun the {lost} enemy divisions in {}: no battle; {} destroyed (2.51: to their pools)",
         t.overrun_ratio,
         t.overrun_cost,
         name(scenario, province),
         enemy.iter().map(|k| k.to_string()).collect::<Vec<_>>().join(", ")
-    )];
+    )
+    .into()];
     for cm in state.commanders.iter_mut() {
         if cm.location.as_deref() == Some(province) && powers.contains(&cm.nation) {
             cm.location = None;
-            why.push(format!("{} is captured with his army (5.54)", cm.name));
+            why.push(format!("{} is captured with his army (5.54)", cm.name).into());
         }
     }
     why

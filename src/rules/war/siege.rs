@@ -17,6 +17,7 @@ use crate::dice::{Dice, DiceError};
 use crate::ids::{Nation, PowerId};
 use crate::map::Owner;
 use crate::rules::Kind;
+use crate::rules::Why;
 use crate::rules::{Outcome, Rejection};
 use crate::scenario::{Arm, Scenario};
 use crate::state::{Division, Garrison, State, UnitKey};
@@ -171,7 +172,7 @@ impl Siege<'_> {
         let mut add = |o: Outcome, v: i32, what: String| -> Outcome {
             if v != 0 {
                 mods += v;
-                o.why(format!("{v:+} {what}"))
+                o.why(Why::modifier(v, what))
             } else {
                 o
             }
@@ -293,8 +294,9 @@ impl Siege<'_> {
                 nation: Nation::Major(power),
             });
         }
-        o = o.why(format!(
-            "2.23: an infantry division of {donor} stays as garrison of {kind}"
+        o = o.why(Why::rule(
+            "2.23",
+            format!("an infantry division of {donor} stays as garrison of {kind}"),
         ));
         o.summary = format!("{} takes {} and leaves a garrison of {kind}", power.name(), p.name);
         capture_award(state, p, power, o)
@@ -307,9 +309,9 @@ fn capture_award(state: &mut State, p: &crate::map::Province, power: PowerId, o:
     }
     let vp = i64::from(p.capture_vp);
     state.power_mut(power).vp += vp;
-    o.vp(power, vp).why(format!(
-        "2.5: {} is worth {vp} VP to the power that captures it",
-        p.name
+    o.vp(power, vp).why(Why::rule(
+        "2.5",
+        format!("{} is worth {vp} VP to the power that captures it", p.name),
     ))
 }
 

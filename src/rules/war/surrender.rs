@@ -24,6 +24,7 @@ use crate::ids::{Nation, PowerId, Turn};
 use crate::map::{Owner, ProvinceKind};
 use crate::orders::ast::Terms;
 use crate::rules::Kind;
+use crate::rules::Why;
 use crate::rules::{Outcome, Rejection};
 use crate::scenario::{Arm, Scenario};
 use crate::state::{Control, EnforcedPeace, Garrison, State};
@@ -196,9 +197,9 @@ pub fn surrender(
     // 3.31: an NPC at peace with every PC becomes inactive again
     if matches!(state.power(loser).control, Control::Controlled { .. }) && !state.relations.at_war_with_any(loser) {
         state.power_mut(loser).control = Control::Inactive;
-        o = o.why(format!(
-            "3.31: {} is at peace with everyone and becomes inactive",
-            loser.name()
+        o = o.why(Why::rule(
+            "3.31",
+            format!("{} is at peace with everyone and becomes inactive", loser.name()),
         ));
     }
     state.power_mut(loser).capital_lost_turns = 0;
@@ -228,9 +229,12 @@ impl Surrender<'_> {
         state.relations.enforced_peace.retain(|e| e.powers != powers);
         state.relations.enforced_peace.push(EnforcedPeace { powers, until });
         state.relations.enforced_peace.sort();
-        o.why(format!(
-            "2.7: enforced peace until {until} ({} seasons, tables/surrender.toml)",
-            t.enforced_peace_seasons
+        o.why(Why::rule(
+            "2.7",
+            format!(
+                "enforced peace until {until} ({} seasons, tables/surrender.toml)",
+                t.enforced_peace_seasons
+            ),
         ))
     }
 
@@ -331,10 +335,9 @@ impl Surrender<'_> {
                     x.garrison = None;
                     x.controller = Some(me.clone());
                 }
-                o = o.why(format!(
-                    "5.127: the {} garrison leaves {}",
-                    victor.adjective(),
-                    name(scenario, h)
+                o = o.why(Why::rule(
+                    "5.127",
+                    format!("the {} garrison leaves {}", victor.adjective(), name(scenario, h)),
                 ));
             }
             if state
@@ -355,12 +358,15 @@ impl Surrender<'_> {
                 if let Some(c) = state.corps_mut(&n, num) {
                     c.location = dest.clone();
                 }
-                o = o.why(format!(
-                    "5.127: {n} corps {num} leaves {} for {}",
-                    name(scenario, h),
-                    dest.as_deref()
-                        .map(|d| name(scenario, d))
-                        .unwrap_or_else(|| "off the map".into())
+                o = o.why(Why::rule(
+                    "5.127",
+                    format!(
+                        "{n} corps {num} leaves {} for {}",
+                        name(scenario, h),
+                        dest.as_deref()
+                            .map(|d| name(scenario, d))
+                            .unwrap_or_else(|| "off the map".into())
+                    ),
                 ));
             }
         }
@@ -383,12 +389,15 @@ impl Surrender<'_> {
             if let Some(c) = state.corps_mut(&n, num) {
                 c.location = dest.clone();
             }
-            o = o.why(format!(
-                "5.123: {n} corps {num} is repatriated from {} to {}",
-                name(scenario, &l),
-                dest.as_deref()
-                    .map(|d| name(scenario, d))
-                    .unwrap_or_else(|| "off the map".into())
+            o = o.why(Why::rule(
+                "5.123",
+                format!(
+                    "{n} corps {num} is repatriated from {} to {}",
+                    name(scenario, &l),
+                    dest.as_deref()
+                        .map(|d| name(scenario, d))
+                        .unwrap_or_else(|| "off the map".into())
+                ),
             ));
         }
         o
