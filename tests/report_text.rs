@@ -38,7 +38,7 @@ fn every_order_a_report_quotes_parses_back_and_builds_show_one_cost() {
         for o in &outcomes.outcomes {
             if o.kind == Kind::Build {
                 builds += 1;
-                for line in std::iter::once(&o.summary).chain(&o.why) {
+                for line in std::iter::once(o.summary.clone()).chain(o.why.iter().map(ToString::to_string)) {
                     assert!(!line.contains('$'), "{name}: a build line in two units: {line}");
                 }
                 assert!(
