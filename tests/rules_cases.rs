@@ -76,6 +76,9 @@
 //! absent = true                  #   assert no such outcome (a misspelt kind
 //!                                #   makes the case malformed)
 //! ```
+//! Cases under `tests/cases/political*/` run with the EiA political
+//! option (`political`) on.
+//!
 //! Every case also checks `rules::audit` (Gold/VP changes explained), and
 //! that the order checker refuses exactly the orders the engine refuses.
 
@@ -632,13 +635,18 @@ fn rule_cases() {
                 continue;
             }
         };
-        let case: Case = match toml::from_str(&text) {
+        let mut case: Case = match toml::from_str(&text) {
             Ok(c) => c,
             Err(e) => {
                 failed.push(format!("{name}: malformed case: {}", e.message().trim()));
                 continue;
             }
         };
+        // cases of the EiA political option (11.x) run with it on (a case
+        // may still set `options` to show the difference it makes)
+        if name.starts_with("tests/cases/political") {
+            case.setup.options.push("political".into());
+        }
         // the small fixture map only where a case asks for it (the
         // military cases written for it say so by their folder)
         let default_map = if name.starts_with("tests/war_cases") {

@@ -98,6 +98,7 @@ fn own_turn(scenario: &Scenario, state: &State, power: PowerId, rng: &mut Rng, o
                     gold,
                     vp: 0,
                     provinces: Vec::new(),
+                    ..Terms::default()
                 },
             },
             format!("offer peace to {to} gold {gold}"),

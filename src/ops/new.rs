@@ -108,7 +108,9 @@ pub fn create_from(o: &NewOptions, players: store::players::Players) -> Result<(
     };
     let powers: BTreeSet<_> = players.players.iter().map(|p| p.power).collect();
     let options: BTreeSet<String> = o.options.iter().cloned().collect();
-    let state = State::initial(&scenario, &id, &powers, options.clone());
+    let mut state = State::initial(&scenario, &id, &powers, options.clone());
+    // 11.9.2.1 (EiA option political): France and Great Britain start at war.
+    crate::rules::political::peace::start_at_war(&scenario, &mut state);
     let mut entries = Vec::new();
     // One argon2 buffer for every player (see store::password).
     let mut hasher = store::password::Hasher::new();

@@ -44,6 +44,22 @@ pub struct Terms {
     /// Provinces ceded (the receiver garrisons them).
     #[serde(default)]
     pub provinces: Vec<String>,
+    /// 11.9.2.2 peace condition C.6 (EiA option `political`): leaders of
+    /// the power making peace removed from the game.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub remove_leaders: Vec<String>,
+    /// 11.9.2.2 condition C.1.c: squadrons of the power making peace
+    /// removed to its force pool.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub remove_squadrons: u32,
+    /// 11.9.2.2 condition C.5: the other side's forces get access to the
+    /// provinces of the power making peace.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub access: bool,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// When a standing combat choice applies.

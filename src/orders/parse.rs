@@ -19,6 +19,8 @@ use crate::state::{Location, State, UnitKey, UnitKind};
 
 /// Order words of the EiA naval option.
 mod naval;
+/// Peace conditions of the EiA political option (11.9.2.2).
+mod peace_conditions;
 /// What the parser needs to resolve names.
 pub struct Ctx<'a> {
     pub scenario: &'a Scenario,
@@ -78,6 +80,9 @@ const STOP: &[&str] = &[
     "vp",
     "cede",
     "ceding",
+    // 11.9.2.2 peace conditions
+    "remove",
+    "access",
 ];
 
 type PResult<T> = Result<T, Diagnostic>;
@@ -746,8 +751,12 @@ impl<'c, 'a> LineParser<'c, 'a> {
                         break;
                     }
                 }
+            } else if let Some(done) = self.peace_condition(cur, &mut terms) {
+                done?;
             } else {
-                return Err(cur.expected("terms: '<n> GOLD', '<n> VP' or 'CEDE <province>, …'"));
+                return Err(cur.expected(
+                    "terms: '<n> GOLD', '<n> VP', 'CEDE <province>, …', 'REMOVE <leader>', 'REMOVE <n> SQUADRONS' or 'ACCESS'",
+                ));
             }
         }
         Ok(terms)

@@ -35,6 +35,16 @@ fn terms(s: &Scenario, t: &Terms) -> String {
         let names: Vec<String> = t.provinces.iter().map(|p| prov(s, p)).collect();
         out.push_str(&format!(" CEDE {}", names.join(", ")));
     }
+    // 11.9.2.2 peace conditions (EiA option political)
+    for l in &t.remove_leaders {
+        out.push_str(&format!(" REMOVE {l}"));
+    }
+    if t.remove_squadrons > 0 {
+        out.push_str(&format!(" REMOVE {} SQUADRONS", t.remove_squadrons));
+    }
+    if t.access {
+        out.push_str(" ACCESS");
+    }
     out
 }
 

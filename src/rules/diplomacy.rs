@@ -221,7 +221,7 @@ fn apply_terms(
         let (_, why) = super::war::surrender::cede(scenario, state, from, to, prov, &held);
         o = o.why(why);
     }
-    o
+    super::political::peace::carry_out(state, from, to, terms, o) // 11.9.2.2
 }
 
 /// 4.71: the optional NPC Alliance roll of `mover`'s Turn Preparation,
@@ -272,6 +272,11 @@ pub fn peace_step(
                     &l.text,
                     &format!("not at war with {}", to.name()),
                 ));
+                continue;
+            }
+            // 11.9.1.1, 11.9.2.2 (EiA option political)
+            if let Some(r) = super::political::peace::terms_refused(scenario, state, mover, *to, terms) {
+                out.push(rejected(r.rule.as_str(), mover, &l.text, &r.reason));
                 continue;
             }
             let yes = if is_npc(state, *to) {
@@ -334,7 +339,13 @@ pub fn political_steps(
     // 5.2 Alliance Step.
     for l in &mine {
         match &l.order {
-            Order::ProposeAlliance { to } => propose_alliance(state, mover, *to, orders, &l.text, out),
+            Order::ProposeAlliance { to } => {
+                match super::political::peace::alliance_barred(scenario, state, mover, *to) {
+                    // 11.9.2.1 (EiA option political)
+                    Some(r) => out.push(rejected(r.rule.as_str(), mover, &l.text, &r.reason)),
+                    None => propose_alliance(state, mover, *to, orders, &l.text, out),
+                }
+            }
             Order::BreakAlliance { with } => break_alliance(state, mover, *with, &l.text, out),
             _ => {}
         }

@@ -472,6 +472,13 @@ impl<'a> Projection<'a> {
                 };
                 Err(Illegal::rule_of(rule, format!("not at war with {}", to.name())))
             }
+            // 11.9.1.1, 11.9.2.2 (EiA option political): terms the option forbids
+            Order::OfferPeace { to, terms } => {
+                match super::political::peace::terms_refused(self.scenario, &self.state, p, *to, terms) {
+                    Some(r) => Err(Illegal::Rule(r)),
+                    None => Ok(()),
+                }
+            }
             // 5.12: a surrender is deterministic; what it changes (peace,
             // terms paid, corps repatriated, 5.123) counts for the rest of
             // the set.
@@ -483,6 +490,11 @@ impl<'a> Projection<'a> {
                 "5.2",
                 "NPCs are allied through the NPC Alliance Table (npc alliance)",
             )),
+            Order::ProposeAlliance { to }
+                if let Some(r) = super::political::peace::alliance_barred(s, &self.state, p, *to) =>
+            {
+                Err(Illegal::Rule(r)) // 11.9.2.1
+            }
             Order::ProposeAlliance { to } if self.state.relations.at_war(p, *to) => {
                 Err(Illegal::rule_of("5.2", format!("at war with {}", to.name())))
             }

@@ -99,8 +99,13 @@ fn surrender_step(scenario: &Scenario, st: &mut State, p: PowerId, theirs: &[Ord
     // 5.122: the mover's allied NPCs surrender in its Peace Step
     npc_surrender::allied_npcs(scenario, st, p, out);
     if let Some(victor) = war::surrender::due(scenario, st, p) {
-        let terms = war::surrender::default_terms(scenario);
-        out.extend(war::surrender::surrender(scenario, st, p, victor, &terms));
+        // 11.9.1.2 (EiA option political): peace with every enemy instead
+        // of civil disorder; otherwise the holder of the capital alone.
+        let enemies = political::peace::civil_disorder(scenario, st, p).unwrap_or_else(|| vec![victor]);
+        for e in enemies {
+            let terms = political::peace::with_mandatory(scenario, st, p, e, war::surrender::default_terms(scenario));
+            out.extend(war::surrender::surrender(scenario, st, p, e, &terms));
+        }
         return;
     }
     for l in theirs {

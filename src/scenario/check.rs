@@ -33,6 +33,14 @@ fn province_references(s: &Scenario, files: &ScenarioFiles, pr: &mut Problems) {
             format!("table '{id}' is named but no [[crt]] has that id"),
         );
     }
+    // 11.8.3, 11.8.4: every territory the political option names is
+    // defined. A map may lack a province a territory names (a test map
+    // with the 1805 tables): it is then never controlled; the shipped
+    // table is checked against the 1805 map in `rules::political::dominance`.
+    let df = "tables/political_dominance.toml";
+    for problem in s.tables.political_dominance.problems(|_| true) {
+        pr.at(df, text(df), "[[territory]]", problem);
+    }
     let pf = "provinces.toml";
     let mut seen = BTreeSet::new();
     for p in &map.provinces {

@@ -298,6 +298,8 @@ pub struct Tables {
     pub surrender: super::tables_war::SurrenderTable,
     /// EiA optional naval rules (12.2.x, option `naval`).
     pub naval_option: super::tables_naval::NavalOptionTable,
+    /// EiA political option: dominant powers and peace (11.8–11.9).
+    pub political_dominance: super::tables_political_dominance::PoliticalDominanceTable,
 }
 
 impl Tables {
@@ -314,6 +316,7 @@ impl Tables {
         let naval = table(files, pr, "tables/naval.toml");
         let surrender = table(files, pr, "tables/surrender.toml");
         let naval_option = table(files, pr, "tables/naval_option.toml");
+        let political_dominance = table(files, pr, "tables/political_dominance.toml");
         Some(Tables {
             build_costs: build_costs?,
             economy: economy?,
@@ -326,6 +329,7 @@ impl Tables {
             naval: naval?,
             surrender: surrender?,
             naval_option: naval_option?,
+            political_dominance: political_dominance?,
         })
     }
 
@@ -344,6 +348,7 @@ impl Tables {
             ("tables/naval.toml", &self.naval.source),
             ("tables/surrender.toml", &self.surrender.source),
             ("tables/naval_option.toml", &self.naval_option.source),
+            ("tables/political_dominance.toml", &self.political_dominance.source),
         ];
         all.iter()
             .map(|(f, s)| {

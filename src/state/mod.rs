@@ -463,6 +463,42 @@ pub struct State {
     /// the nation owning them.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub hulks: BTreeMap<String, BTreeMap<String, u32>>,
+    /// EiA political option (11.8–11.9): dominant status and what the
+    /// peace restrictions remember.
+    #[serde(default, skip_serializing_if = "Dominance::is_empty")]
+    pub dominance: Dominance,
+}
+
+/// EiA political option, 11.8 and 11.9 (`rules::political::dominance`,
+/// `rules::political::peace`). Empty in a game without the option.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Dominance {
+    /// 11.8.1: powers whose dominant status differs from the start
+    /// (France and Great Britain dominant, 11.8.4): power -> dominant now.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub status: BTreeMap<PowerId, bool>,
+    /// 11.9.1.1: home provinces each power has ceded by peace or
+    /// surrender terms.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub ceded_home: BTreeMap<PowerId, BTreeSet<String>>,
+    /// 11.8.2.6: provinces that became home provinces of a new dominant
+    /// power (province -> power).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub annexed: BTreeMap<String, PowerId>,
+    /// 11.8.2.5: the leader each dominant power improved (power -> name).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub improved: BTreeMap<PowerId, String>,
+    /// 11.9.2.2 C.5: powers whose forces have access to another's
+    /// provinces by peace terms (grantee -> grantors).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub access: BTreeMap<PowerId, BTreeSet<PowerId>>,
+}
+
+impl Dominance {
+    pub fn is_empty(&self) -> bool {
+        self == &Dominance::default()
+    }
 }
 
 /// A power's standing orders (rules::standing): the answers to the
@@ -580,6 +616,7 @@ impl State {
             over: None,
             standing: BTreeMap::new(),
             hulks: BTreeMap::new(),
+            dominance: Dominance::default(),
         }
     }
 

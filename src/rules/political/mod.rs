@@ -12,6 +12,9 @@
 //! levels) are mapped through `tables/political.toml`, each row with its
 //! provenance; `docs/rules-coverage.md` says what was mapped and why.
 
+pub mod dominance;
+pub mod peace;
+
 use crate::state::State;
 
 /// The option id in `game.toml` / `state.options`.

@@ -49,6 +49,7 @@ pub fn default_terms(scenario: &Scenario) -> Terms {
         gold: scenario.tables.surrender.default_gold,
         vp: 0,
         provinces: Vec::new(),
+        ..Terms::default()
     }
 }
 
@@ -140,6 +141,7 @@ pub fn cede(
         x.controller = Some(tn.clone());
         x.garrison = (!home_of_to).then_some(Garrison { nation: tn });
     }
+    crate::rules::political::peace::record_cession(scenario, state, from, pid); // 11.9.1.1
     (
         true,
         format!(
@@ -163,6 +165,10 @@ pub fn surrender(
     victor: PowerId,
     terms: &Terms,
 ) -> Vec<Outcome> {
+    // 11.9.1.1, 11.9.2.2 (EiA option political): terms the option forbids
+    if let Some(r) = crate::rules::political::peace::terms_refused(scenario, state, loser, victor, terms) {
+        return vec![crate::rules::economy::rejected(r.rule.as_str(), loser, "", &r.reason)];
+    }
     let o = Outcome::new(
         "5.12",
         Kind::Surrender,
@@ -192,6 +198,7 @@ pub fn surrender(
         }
         o = o.why(why);
     }
+    let o = crate::rules::political::peace::carry_out(state, loser, victor, terms, o); // 11.9.2.2
     let o = s.vacate_homes(state, &ceded, o);
     let mut o = s.repatriate(state, o);
     // 3.31: an NPC at peace with every PC becomes inactive again
