@@ -169,11 +169,11 @@ fn missing_conditions(scenario: &Scenario, state: &State, from: PowerId, to: Pow
         return missing;
     }
     match (from, to) {
-        (PowerId::France, PowerId::Britain) => {
-            // C.6: remove NAPOLEON, unless already killed
-            if napoleon_alive(state) && !terms.remove_leaders.iter().any(|n| n.eq_ignore_ascii_case(NAPOLEON)) {
-                missing.push(format!("REMOVE {NAPOLEON} (condition C.6)"));
-            }
+        // C.6: remove NAPOLEON, unless already killed
+        (PowerId::France, PowerId::Britain)
+            if napoleon_alive(state) && !terms.remove_leaders.iter().any(|n| n.eq_ignore_ascii_case(NAPOLEON)) =>
+        {
+            missing.push(format!("REMOVE {NAPOLEON} (condition C.6)"));
         }
         (PowerId::Britain, PowerId::France) => {
             // C.1.c: two fleets; C.5: access for French forces
