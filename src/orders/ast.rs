@@ -92,6 +92,41 @@ impl NavalOrder {
     }
 }
 
+/// Orders of the EiA political option (seed 004, 11.1–11.7;
+/// `--option political`), given in the New Political Combinations Step
+/// of the Winterphase. A kingdom is named by its id in
+/// `tables/political.toml` (`poland`, `italy`, `westphalia`, `bavaria`,
+/// `rhine`, `ottoman`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "political", rename_all = "snake_case")]
+pub enum PoliticalOrder {
+    /// 11.x.1: declare a kingdom; for Poland the announced provinces
+    /// (11.1.1.1; empty: every Polish province the creator controls).
+    Create {
+        kingdom: String,
+        #[serde(default)]
+        provinces: Vec<String>,
+    },
+    /// 11.1.1.1: add controlled Polish provinces to Poland.
+    Add { kingdom: String, provinces: Vec<String> },
+    /// 11.1.4, 11.4.4: cede a kingdom whole to another major power.
+    Cede { kingdom: String, to: PowerId },
+    /// 11.1.4 (8.8.5): turn a Poland received by cession into conquered
+    /// territory.
+    Dissolve { kingdom: String },
+}
+
+impl PoliticalOrder {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            PoliticalOrder::Create { .. } => "create-kingdom",
+            PoliticalOrder::Add { .. } => "add-to-kingdom",
+            PoliticalOrder::Cede { .. } => "cede-kingdom",
+            PoliticalOrder::Dissolve { .. } => "dissolve-kingdom",
+        }
+    }
+}
+
 /// Standing orders (persist until replaced; answer the questions a battle
 /// or interception asks of a power that is not at the keyboard).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -203,6 +238,9 @@ pub enum Order {
     /// Orders of the EiA naval option (12.2.x).
     Naval(NavalOrder),
 
+    /// Orders of the EiA political option (11.1–11.7).
+    Political(PoliticalOrder),
+
     // Land phase (5.5)
     /// Move a stack of corps (with the commander standing with them, if
     /// named) along a path of provinces.
@@ -269,6 +307,7 @@ impl Order {
             Order::NavalAttack { .. } => "naval-attack",
             Order::Blockade { .. } => "blockade",
             Order::Naval(n) => n.kind(),
+            Order::Political(o) => o.kind(),
             Order::Move { .. } => "move",
             Order::Besiege { .. } => "besiege",
             Order::Garrison { .. } => "garrison",

@@ -21,6 +21,8 @@ use crate::state::{Location, State, UnitKey, UnitKind};
 mod naval;
 /// Peace conditions of the EiA political option (11.9.2.2).
 mod peace_conditions;
+/// Order words of the EiA political option.
+mod political;
 /// What the parser needs to resolve names.
 pub struct Ctx<'a> {
     pub scenario: &'a Scenario,
@@ -37,13 +39,17 @@ pub const KEYWORDS: &[&str] = &[
     "besiege",
     "bid",
     "blockade",
+    "add",
     "break",
     "build",
     "buy",
     "cancel",
+    "cede",
     "continental",
     "cooperate",
+    "create",
     "declare",
+    "dissolve",
     "embargo",
     "gift",
     "garrison",
@@ -356,6 +362,10 @@ impl<'c, 'a> LineParser<'c, 'a> {
             "blockade" => self.blockade(cur),
             "sortie" => self.sortie(cur), // 12.2.9.2 (parse/naval.rs)
             "raid" => self.raid(cur),     // 12.2.6.3
+            "create" => self.create_kingdom(cur), // 11.x.1 (parse/political.rs)
+            "add" => self.add_to_kingdom(cur),    // 11.1.1.1
+            "cede" => self.cede_kingdom(cur),     // 11.1.4, 11.4.4
+            "dissolve" => self.dissolve_kingdom(cur), // 11.1.4
             "besiege" | "siege" => self.besiege(cur),
             "garrison" => self.garrison(cur),
             "withdraw" => self.withdraw(cur),

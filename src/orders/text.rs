@@ -2,7 +2,7 @@
 //! full unit names, display names of places. It parses back to the same
 //! order (tested), so a player may paste an acknowledgement line.
 
-use super::ast::{EmbargoAction, NavalOrder, Order, Situation, Standing, Terms};
+use super::ast::{EmbargoAction, NavalOrder, Order, PoliticalOrder, Situation, Standing, Terms};
 use super::parse::{nation_adjective, unit_name};
 use crate::ids::PowerId;
 use crate::scenario::Scenario;
@@ -50,6 +50,29 @@ fn terms(s: &Scenario, t: &Terms) -> String {
 
 fn name(p: PowerId) -> &'static str {
     p.name()
+}
+
+/// A kingdom's display name (its id if unknown).
+fn kingdom(s: &Scenario, id: &str) -> String {
+    s.tables
+        .political
+        .kingdom(id)
+        .map_or_else(|| id.to_string(), |k| k.name.clone())
+}
+
+fn political(s: &Scenario, o: &PoliticalOrder) -> String {
+    let list = |ps: &[String]| ps.iter().map(|p| prov(s, p)).collect::<Vec<_>>().join(", ");
+    match o {
+        PoliticalOrder::Create { kingdom: k, provinces } if provinces.is_empty() => {
+            format!("CREATE {}", kingdom(s, k))
+        }
+        PoliticalOrder::Create { kingdom: k, provinces } => {
+            format!("CREATE {} WITH {}", kingdom(s, k), list(provinces))
+        }
+        PoliticalOrder::Add { kingdom: k, provinces } => format!("ADD {} TO {}", list(provinces), kingdom(s, k)),
+        PoliticalOrder::Cede { kingdom: k, to } => format!("CEDE {} TO {}", kingdom(s, k), name(*to)),
+        PoliticalOrder::Dissolve { kingdom: k } => format!("DISSOLVE {}", kingdom(s, k)),
+    }
 }
 
 /// The canonical text of an order.
@@ -111,6 +134,7 @@ pub fn normalise(s: &Scenario, order: &Order) -> String {
         Order::Naval(NavalOrder::Raid { squadron, port }) => {
             format!("RAID {} AT {}", unit_name(s, squadron), prov(s, port))
         }
+        Order::Political(o) => political(s, o),
         Order::Move { corps, commander, path } => {
             let mut out = format!("MOVE {}", units(s, corps));
             if let Some(c) = commander {

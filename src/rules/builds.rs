@@ -151,17 +151,25 @@ fn charge(
     province: &str,
     list: u32,
     spent: &mut Spent,
+    kingdom: Option<(String, i64)>,
 ) -> Result<(u32, String), Rejection> {
-    let (inc, total, why) = price(scenario, p, province, list, spent)?;
-    if i64::from(inc) > state.power(p).gold {
+    let (inc, total, mut why) = price(scenario, p, province, list, spent)?;
+    // 11.x.2: the treasury of the kingdom whose units these are pays first
+    let from_kingdom = kingdom.as_ref().map_or(0, |(_, g)| (*g).min(i64::from(inc)));
+    let own = i64::from(inc) - from_kingdom;
+    if own > state.power(p).gold {
         return Err(no(
             "6.0",
             format!("costs {inc} Gold, treasury has {}", state.power(p).gold),
         ));
     }
     spent.insert(province.to_string(), total);
-    state.power_mut(p).gold -= i64::from(inc);
-    Ok((inc, why))
+    state.power_mut(p).gold -= own;
+    if let Some((id, _)) = kingdom.filter(|_| from_kingdom > 0) {
+        super::political::treasury::spend(state, &id, from_kingdom);
+        why.push_str(&format!("; 11.x.2: {from_kingdom} Gold of it from the {id} kingdom's treasury"));
+    }
+    Ok((u32::try_from(own).unwrap_or(0), why))
 }
 
 /// The list cost of a division build (before 2.71).
@@ -246,7 +254,9 @@ fn build_divisions(
         }
     }
     let list = list_cost(scenario, items)?;
-    let (paid, why) = charge(scenario, state, p, &at, list, spent)?;
+    let nations: Vec<&Nation> = items.iter().map(|i| &i.nation).collect();
+    let kingdom = super::political::treasury::paying(scenario, state, p, &nations);
+    let (paid, why) = charge(scenario, state, p, &at, list, spent, kingdom)?;
     for it in items {
         match &it.nation {
             Nation::Major(q) => *state.power_mut(*q).pool.of_mut(it.arm) -= it.count,
@@ -321,7 +331,7 @@ fn build_squadrons(
         ));
     }
     let list = scenario.power(p).costs.squadron * count;
-    let (paid, why) = charge(scenario, state, p, port, list, spent)?;
+    let (paid, why) = charge(scenario, state, p, port, list, spent, None)?;
     state.power_mut(p).pool.squadrons -= count;
     let nation = Nation::Major(p);
     for _ in 0..count {

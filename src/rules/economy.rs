@@ -119,7 +119,9 @@ pub fn repay_debt(state: &mut State, p: PowerId, out: &mut Vec<Outcome>) -> bool
 pub fn tax(scenario: &Scenario, state: &mut State, out: &mut Vec<Outcome>) {
     let lost = scenario.tables.economy.capital_loss_turns;
     for p in PowerId::ALL {
-        let provs = controlled(scenario, state, p);
+        let mut provs = controlled(scenario, state, p);
+        // 11.x.2: a kingdom's components pay into its own treasury
+        provs.retain(|id| super::political::treasury::pays_into(scenario, state, id).is_none());
         let ps = state.power(p);
         if ps.capital_lost_turns >= lost {
             out.push(

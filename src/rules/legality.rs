@@ -199,7 +199,18 @@ fn kinds_taken(step: Step, mover: bool) -> &'static [&'static str] {
         // 5.1, 5.2: the other side answers an offer made in this turn.
         Step::PlayerTurn(_) => &["accept-peace", "reject-peace", "accept-alliance", "standing"],
         Step::Build => &["build", "build-squadron", "standing"],
-        Step::Winter => &["buy-vp", "gift", "loan", "npc-alliance", "embargo", "standing"],
+        Step::Winter => &[
+            "buy-vp",
+            "gift",
+            "loan",
+            "npc-alliance",
+            "embargo",
+            "create-kingdom",
+            "add-to-kingdom",
+            "cede-kingdom",
+            "dissolve-kingdom",
+            "standing",
+        ],
     }
 }
 
@@ -233,6 +244,10 @@ fn written(kind: &str) -> &'static str {
         "build" => "BUILD",
         "build-squadron" => "BUILD SQUADRON",
         "buy-vp" => "BUY VP",
+        "create-kingdom" => "CREATE",
+        "add-to-kingdom" => "ADD … TO",
+        "cede-kingdom" => "CEDE",
+        "dissolve-kingdom" => "DISSOLVE",
         _ => "STANDING",
     }
 }
@@ -315,7 +330,7 @@ fn stage(order: &Order, winter: bool) -> u8 {
     match order {
         Order::Standing(_) => 0,
         Order::Embargo { .. } if winter => 1, // 4.24: before the assessment
-        Order::BuyVp { .. } => 2,
+        Order::BuyVp { .. } | Order::Political(_) => 2, // 11.x: before purchases
         Order::NpcAlliance { .. } if winter => 9, // 4.4 closes the Winterphase
         Order::NpcAlliance { .. } => 3,           // 4.71 opens a Player Turn
         Order::OfferPeace { .. } => 4,            // 5.1
@@ -483,6 +498,10 @@ impl<'a> Projection<'a> {
             // terms paid, corps repatriated, 5.123) counts for the rest of
             // the set.
             Order::Surrender { to, terms } => {
+                // 11.1.4, 11.4.4: a kingdom ceded only whole
+                if let Some(r) = super::political::ceding::terms_refused(s, &self.state, p, &terms.provinces) {
+                    return Err(Illegal::Rule(r));
+                }
                 let (to, terms) = (*to, terms.clone());
                 self.run(|s, st, out| out.extend(war::surrender::surrender(s, st, p, to, &terms)))
             }
@@ -504,6 +523,11 @@ impl<'a> Projection<'a> {
                 }
                 self.state.relations.set_alliance(p, *with, false);
                 Ok(())
+            }
+            // 11.1-11.7: the engine's own step on the projection
+            Order::Political(o) => {
+                let o = o.clone();
+                self.run(|s, st, out| super::political::order(s, st, p, &o, "", out))
             }
             Order::DeclareWar { on } => self.declare_war(*on),
             o if is_military(o) => self.military(o),
@@ -558,7 +582,10 @@ impl<'a> Projection<'a> {
                     && let Ok(list) = builds::list_cost(s, items)
                     && let Ok((cost, _, _)) = builds::price(s, p, &at, list, &self.spent)
                 {
-                    self.pay(i64::from(cost))?;
+                    // 11.x.2: a kingdom's treasury pays first for its units
+                    let nations: Vec<&crate::ids::Nation> = items.iter().map(|i| &i.nation).collect();
+                    let kingdom = super::political::treasury::paying(s, &self.state, p, &nations).map_or(0, |(_, g)| g);
+                    self.pay(i64::from(cost) - kingdom.min(i64::from(cost)))?;
                 }
             }
             Order::BuildSquadron { port, count } => {

@@ -216,6 +216,9 @@ pub fn resolve(
         }
         Step::Winter => winter(scenario, &mut st, &accepted, dice, &mut out)?,
     }
+    if step != Step::Bid {
+        political::after_phase(scenario, &mut st, &mut out); // 11.1.3, 11.2.3, … 11.7
+    }
     if st.over.is_none() && step != Step::Bid && !victory::check_immediate(scenario, &mut st, &mut out) {
         match sequence::next_phase(scenario, &st) {
             Some(next) => {
@@ -295,12 +298,15 @@ fn winter(
             }
         }
     }
+    political::treasury::year_end(scenario, st, out); // 8.5.5, 11.6.2.2
     economy::tax(scenario, st, out); // 4.21
+    political::treasury::collect(scenario, st, out); // 11.x.2, 8.2.3
     embargo::income_loss(scenario, st, out); // 4.258
     economy::expenses(st, scenario, out); // 4.22
     war::naval_option::expenditure(scenario, st, out); // 12.2.9.3
     economy::collect_vp(scenario, st, out); // 4.23
     embargo::vp_losses(scenario, st, out); // 4.257, 4.256
+    political::combinations_step(scenario, st, orders, out); // 11.1-11.7
     for (p, lines) in orders {
         for l in lines {
             if let Order::BuyVp { gold } = &l.order {

@@ -42,6 +42,10 @@ pub enum Kind {
     Garrison,
     Gift,
     Interception,
+    KingdomChanged,
+    KingdomCreated,
+    KingdomEnded,
+    KingdomTreasury,
     Loan,
     MinorConquered,
     Move,
@@ -73,7 +77,7 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind, in declaration order.
-    pub const ALL: [Kind; 58] = [
+    pub const ALL: [Kind; 62] = [
         Kind::Alliance,
         Kind::AllianceBroken,
         Kind::AllianceRefused,
@@ -105,6 +109,10 @@ impl Kind {
         Kind::Garrison,
         Kind::Gift,
         Kind::Interception,
+        Kind::KingdomChanged,
+        Kind::KingdomCreated,
+        Kind::KingdomEnded,
+        Kind::KingdomTreasury,
         Kind::Loan,
         Kind::MinorConquered,
         Kind::Move,
@@ -168,6 +176,10 @@ impl Kind {
             Kind::Garrison => "garrison",
             Kind::Gift => "gift",
             Kind::Interception => "interception",
+            Kind::KingdomChanged => "kingdom-changed",
+            Kind::KingdomCreated => "kingdom-created",
+            Kind::KingdomEnded => "kingdom-ended",
+            Kind::KingdomTreasury => "kingdom-treasury",
             Kind::Loan => "loan",
             Kind::MinorConquered => "minor-conquered",
             Kind::Move => "move",

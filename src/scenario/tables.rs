@@ -300,6 +300,8 @@ pub struct Tables {
     pub naval_option: super::tables_naval::NavalOptionTable,
     /// EiA political option: dominant powers and peace (11.8–11.9).
     pub political_dominance: super::tables_political_dominance::PoliticalDominanceTable,
+    /// EiA optional political rules (11.x, option `political`).
+    pub political: super::tables_political::PoliticalTable,
 }
 
 impl Tables {
@@ -317,6 +319,7 @@ impl Tables {
         let surrender = table(files, pr, "tables/surrender.toml");
         let naval_option = table(files, pr, "tables/naval_option.toml");
         let political_dominance = table(files, pr, "tables/political_dominance.toml");
+        let political = table(files, pr, "tables/political.toml");
         Some(Tables {
             build_costs: build_costs?,
             economy: economy?,
@@ -330,6 +333,7 @@ impl Tables {
             surrender: surrender?,
             naval_option: naval_option?,
             political_dominance: political_dominance?,
+            political: political?,
         })
     }
 
@@ -349,6 +353,7 @@ impl Tables {
             ("tables/surrender.toml", &self.surrender.source),
             ("tables/naval_option.toml", &self.naval_option.source),
             ("tables/political_dominance.toml", &self.political_dominance.source),
+            ("tables/political.toml", &self.political.source),
         ];
         all.iter()
             .map(|(f, s)| {

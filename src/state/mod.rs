@@ -6,7 +6,10 @@
 //! 1805 set-up from a scenario (3.0–3.6). Pure: no I/O.
 #![warn(clippy::too_many_lines)] // clippy.toml: too-many-lines-threshold
 
+pub mod political;
 pub mod view;
+
+pub use political::{Kingdom, Political};
 
 use crate::ids::{Nation, PhaseId, PowerId, Step, Turn};
 use crate::map::Owner;
@@ -467,6 +470,9 @@ pub struct State {
     /// peace restrictions remember.
     #[serde(default, skip_serializing_if = "Dominance::is_empty")]
     pub dominance: Dominance,
+    /// EiA political option (11.1–11.7): the kingdoms in play.
+    #[serde(default, skip_serializing_if = "Political::is_empty")]
+    pub political: Political,
 }
 
 /// EiA political option, 11.8 and 11.9 (`rules::political::dominance`,
@@ -617,6 +623,7 @@ impl State {
             standing: BTreeMap::new(),
             hulks: BTreeMap::new(),
             dominance: Dominance::default(),
+            political: Political::default(),
         }
     }
 

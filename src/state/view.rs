@@ -36,6 +36,13 @@ impl State {
             owners.retain(|n, _| n.parse().ok().is_some_and(|p: PowerId| mine(Some(p))));
         }
         s.hulks.retain(|_, owners| !owners.is_empty());
+        // EiA political option: a kingdom's marker and flag are on the
+        // map; its treasury is its controller's record, like a pool
+        for k in s.political.kingdoms.values_mut() {
+            if !mine(Some(k.controller)) {
+                k.gold = 0;
+            }
+        }
         s
     }
 }

@@ -1,10 +1,17 @@
 //! EiA optional political combinations (seed 004, 11.x), switched on by
 //! the game option `political` (`state.options`).
 //!
-//! - `kingdoms`: the combinations of minor countries and what follows
-//!   from them: Poland (11.1), Italy (11.2), Westphalia (11.3), Bavaria
+//! - The kingdoms, combinations of minor countries and provinces that a
+//!   major power declares in the New Political Combinations Step of the
+//!   Winterphase (house: after the Victory Point Collection Step, before
+//!   purchases): Poland (11.1), Italy (11.2), Westphalia (11.3), Bavaria
 //!   (11.4), the Confederation of the Rhine (11.5), the Ottoman Empire
-//!   (11.6) and the Two Sicilies (11.7).
+//!   (11.6) and the Two Sicilies (11.7). One concern per file:
+//!   `creation` (11.x.1), `kingdoms` (what they share, political points),
+//!   `poland` and `bavaria` (their own conquest rules), `existence` (the
+//!   others' conquest and growth), `ceding` (11.x.4 and peace terms),
+//!   `treasury` (11.x.2 money, 11.6.2.2 tribute), `forces` (11.x.2.1
+//!   movement, 11.6.2.1 morale), `two_sicilies` (11.7).
 //! - `dominance`: alternate dominant powers (11.8).
 //! - `peace`: political restrictions on peace (11.9).
 //!
@@ -12,9 +19,23 @@
 //! levels) are mapped through `tables/political.toml`, each row with its
 //! provenance; `docs/rules-coverage.md` says what was mapped and why.
 
+pub mod bavaria;
+pub mod ceding;
+pub mod creation;
 pub mod dominance;
+pub mod existence;
+pub mod forces;
+pub mod kingdoms;
 pub mod peace;
+pub mod poland;
+pub mod treasury;
+pub mod two_sicilies;
 
+use crate::ids::PowerId;
+use crate::orders::ast::{Order, PoliticalOrder};
+use crate::rules::economy::rejected;
+use crate::rules::{Outcome, PhaseOrders, Rejection};
+use crate::scenario::Scenario;
 use crate::state::State;
 
 /// The option id in `game.toml` / `state.options`.
@@ -22,4 +43,125 @@ pub const ID: &str = "political";
 
 pub fn enabled(state: &State) -> bool {
     state.options.contains(ID)
+}
+
+/// Whether `power` may give a political order now (the legality gate
+/// and the engine ask the same question).
+pub fn check(scenario: &Scenario, state: &State, power: PowerId, order: &PoliticalOrder) -> Result<(), Rejection> {
+    if !enabled(state) {
+        return Err(Rejection {
+            rule: "11".into(),
+            reason: "kingdoms are created, ceded and dissolved only with the EiA political option (--option political)"
+                .into(),
+        });
+    }
+    let id = match order {
+        PoliticalOrder::Create { kingdom, .. }
+        | PoliticalOrder::Add { kingdom, .. }
+        | PoliticalOrder::Cede { kingdom, .. }
+        | PoliticalOrder::Dissolve { kingdom } => kingdom,
+    };
+    let Some(def) = scenario.tables.political.kingdom(id) else {
+        return Err(Rejection {
+            rule: "11".into(),
+            reason: format!("no kingdom '{id}' in tables/political.toml"),
+        });
+    };
+    match order {
+        PoliticalOrder::Create { provinces, .. } => creation::check(scenario, state, power, def, provinces).map(|_| ()),
+        PoliticalOrder::Add { provinces, .. } => creation::check_add(scenario, state, power, def, provinces),
+        PoliticalOrder::Cede { to, .. } => ceding::check(scenario, state, power, def, *to),
+        PoliticalOrder::Dissolve { .. } => ceding::check_dissolve(state, power, def),
+    }
+}
+
+/// Carry out one political order of `power` (refused with the reason
+/// [`check`] gives).
+pub fn order(scenario: &Scenario, state: &mut State, power: PowerId, order: &PoliticalOrder, text: &str, out: &mut Vec<Outcome>) {
+    if let Err(r) = check(scenario, state, power, order) {
+        out.push(rejected(r.rule.as_str(), power, text, &r.reason));
+        return;
+    }
+    let id = match order {
+        PoliticalOrder::Create { kingdom, .. }
+        | PoliticalOrder::Add { kingdom, .. }
+        | PoliticalOrder::Cede { kingdom, .. }
+        | PoliticalOrder::Dissolve { kingdom } => kingdom,
+    };
+    let Some(def) = scenario.tables.political.kingdom(id).cloned() else {
+        return;
+    };
+    match order {
+        PoliticalOrder::Create { provinces, .. } => {
+            if let Ok(parts) = creation::check(scenario, state, power, &def, provinces) {
+                let o = kingdoms::declare(scenario, state, power, &def, parts, text);
+                if def.id == poland::ID {
+                    // 11.1.1.2: the creator takes the Polish loyalty marker
+                    state.political.polish_loyalty = Some(power);
+                }
+                out.push(o);
+            }
+        }
+        PoliticalOrder::Add { provinces, .. } => {
+            if let Some(k) = state.political.kingdoms.get_mut(&def.id) {
+                k.components.extend(provinces.iter().cloned());
+            }
+            out.push(
+                Outcome::new(
+                    "11.1.1.1",
+                    crate::rules::Kind::KingdomChanged,
+                    format!("{} adds {} to Poland", power.name(), kingdoms::names(scenario, provinces)),
+                )
+                .power(power)
+                .order(text),
+            );
+        }
+        PoliticalOrder::Cede { to, .. } => ceding::cede_kingdom(scenario, state, power, &def, *to, text, out),
+        PoliticalOrder::Dissolve { .. } => ceding::dissolve(scenario, state, power, &def, text, out),
+    }
+}
+
+/// The New Political Combinations Step (Winterphase): territory that must
+/// join its kingdom joins, then the powers' orders, then the kingdoms'
+/// standing is settled.
+pub fn combinations_step(scenario: &Scenario, state: &mut State, orders: &PhaseOrders, out: &mut Vec<Outcome>) {
+    if !enabled(state) {
+        return;
+    }
+    for id in existence::KINGDOMS {
+        if let Some(def) = scenario.tables.political.kingdom(id) {
+            existence::must_add(scenario, state, def, out);
+        }
+    }
+    for (p, lines) in orders {
+        for l in lines {
+            if let Order::Political(o) = &l.order {
+                order(scenario, state, *p, o, &l.text, out);
+            }
+        }
+    }
+    after_phase(scenario, state, out);
+}
+
+/// After every phase: conquests and the kingdoms' existence (11.1.3,
+/// 11.2.3, 11.3.3, 11.4.3, 11.5.3, 11.6.3, 11.7).
+pub fn after_phase(scenario: &Scenario, state: &mut State, out: &mut Vec<Outcome>) {
+    if !enabled(state) {
+        return;
+    }
+    let t = &scenario.tables.political;
+    if let Some(def) = t.kingdom(poland::ID) {
+        poland::check(scenario, state, def, out);
+    }
+    if let Some(def) = t.kingdom(bavaria::ID) {
+        bavaria::check(scenario, state, def, out);
+    }
+    for id in existence::KINGDOMS {
+        if let Some(def) = t.kingdom(id) {
+            existence::check(scenario, state, def, out);
+        }
+    }
+    if let Some(def) = t.kingdom(two_sicilies::ID) {
+        two_sicilies::check(scenario, state, def, out);
+    }
 }

@@ -82,7 +82,12 @@ pub fn check(
     let (from, mover) = check_stack(scenario, state, power, corps)?;
     let rating = commander_rating(scenario, state, power, commander, &from)?;
     let t = &scenario.tables.movement;
-    let allowance = t.allowance_for(mover.id(), rating);
+    let mut allowance = t.allowance_for(mover.id(), rating);
+    // 11.2.2.1, 11.3.2.1, 11.4.2, 11.5.2.1: a French kingdom's corps
+    let nations: Vec<&Nation> = corps.iter().map(|k| &k.nation).collect();
+    if let Some((bonus, _)) = crate::rules::political::forces::allowance_bonus(scenario, state, &nations) {
+        allowance += bonus;
+    }
     let mut rest: &[String] = path;
     if rest.first() == Some(&from) {
         rest = &rest[1..];

@@ -200,6 +200,8 @@ pub fn surrender(
     }
     let o = crate::rules::political::peace::carry_out(state, loser, victor, terms, o); // 11.9.2.2
     let o = s.vacate_homes(state, &ceded, o);
+    // 11.1.4, 11.4.4, 11.5.1.2, 11.5.1.3 (EiA political option)
+    let o = crate::rules::political::ceding::after_surrender(scenario, state, loser, victor, &terms.provinces, o);
     let mut o = s.repatriate(state, o);
     // 3.31: an NPC at peace with every PC becomes inactive again
     if matches!(state.power(loser).control, Control::Controlled { .. }) && !state.relations.at_war_with_any(loser) {

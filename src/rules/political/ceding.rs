@@ -1,0 +1,270 @@
+//! Ceding kingdoms, voluntarily (the `CEDE` order of the New Political
+//! Combinations Step) or as a peace condition (surrender terms, 5.12):
+//! Poland only as a unit, with its marker, loyalty marker and forces
+//! (11.1.4); the Kingdom of Bavaria only whole, with its marker, or to
+//! Austria as in 11.4.3.2 (11.4.4); the others only as separate minor
+//! countries and provinces, their marker never ceded (11.2.4, 11.3.4,
+//! 11.5.4, 11.6.4). Also the Holy Roman Empire's peace conditions
+//! (11.5.1.2, 11.5.1.3), read from La Guerre surrenders.
+//!
+//! House: a voluntary cession needs no answer from the receiver (like a
+//! gift, 4.212); La Guerre's one peace with conditions is a surrender, so
+//! Austria surrendering to a power is peace condition C.8 applied by it,
+//! and that power surrendering to Austria is Austria's C.9 against it.
+
+use super::kingdoms::{award, forces_left, names};
+use crate::ids::{Nation, PowerId};
+use crate::rules::war::surrender::cede;
+use crate::rules::{Kind, Outcome, Rejection};
+use crate::scenario::Scenario;
+use crate::scenario::tables_political::KingdomDef;
+use crate::state::State;
+use std::collections::BTreeSet;
+
+fn no(rule: &str, reason: impl Into<String>) -> Rejection {
+    Rejection {
+        rule: rule.into(),
+        reason: reason.into(),
+    }
+}
+
+/// Whether `power` may cede `def` whole to `to` now.
+pub fn check(scenario: &Scenario, state: &State, power: PowerId, def: &KingdomDef, to: PowerId) -> Result<(), Rejection> {
+    let rule = format!("{}.4", def.rule);
+    if def.id != "poland" && def.id != "bavaria" {
+        let r = if def.id == "two_sicilies" { "11.7" } else { rule.as_str() };
+        return Err(no(
+            r,
+            format!(
+                "the {} is ceded only as separate minor countries and provinces; its marker is never ceded",
+                def.name
+            ),
+        ));
+    }
+    let Some(k) = state.political.kingdom(&def.id).filter(|k| k.controller == power) else {
+        return Err(no(&rule, format!("{} does not control the {}", power.name(), def.name)));
+    };
+    if to == power {
+        return Err(no(&rule, "a kingdom cannot be ceded to its own controller"));
+    }
+    // the receiver garrisons what it receives (2.23), but for its own home
+    let need = k
+        .components
+        .iter()
+        .filter(|c| {
+            !scenario
+                .map
+                .province(c)
+                .is_some_and(|p| p.kind.is_home() && p.owner == crate::map::Owner::Major(to))
+        })
+        .count() as u32;
+    let have = state.power(to).pool.infantry;
+    if def.id == "poland" && have < need {
+        return Err(no(
+            "2.23",
+            format!(
+                "{} has {have} infantry in its pool to garrison the {need} province(s) of Poland",
+                to.name()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// `power` cedes `def` to `to` (checked by [`check`]).
+pub fn cede_kingdom(
+    scenario: &Scenario,
+    state: &mut State,
+    power: PowerId,
+    def: &KingdomDef,
+    to: PowerId,
+    text: &str,
+    out: &mut Vec<Outcome>,
+) {
+    let Some(k) = state.political.kingdom(&def.id).cloned() else {
+        return;
+    };
+    let held: BTreeSet<String> = k.components.clone();
+    let mut o = Outcome::new(
+        format!("{}.4", def.rule).as_str(),
+        Kind::KingdomChanged,
+        format!("{} cedes the {} to {}", power.name(), def.name, to.name()),
+    )
+    .power(power)
+    .order(text);
+    if def.id == "bavaria" && to == PowerId::Austria {
+        // 11.4.4 EXCEPTION: handled as 11.4.3.2
+        state.political.kingdoms.remove(&def.id);
+        o = o.why(super::bavaria::tyrol_to(state, to));
+        let (_, why) = cede(scenario, state, power, to, "bavaria", &held);
+        o = o.why(why);
+        o = super::bavaria::bavaria_to(state, power, to, o);
+        o = o.why("11.4.4: ceded to Austria, the kingdom ceases to exist (11.4.3.2)");
+        o = award(scenario, state, power, -def.pp_cede, o);
+        out.push(o);
+        return;
+    }
+    for c in &k.components {
+        let (_, why) = cede(scenario, state, power, to, c, &held);
+        o = o.why(why);
+    }
+    transfer(state, def, power, to);
+    o = o.why(format!(
+        "{}: the marker, the free state flag and the kingdom's forces pass to {}",
+        def.rule,
+        to.name()
+    ));
+    let lost = if def.id == "poland" { def.pp_lose } else { def.pp_cede };
+    o = award(scenario, state, power, -lost, o);
+    out.push(o);
+}
+
+/// The kingdom, its loyalty and its forces change hands.
+fn transfer(state: &mut State, def: &KingdomDef, from: PowerId, to: PowerId) {
+    if let Some(k) = state.political.kingdoms.get_mut(&def.id) {
+        k.controller = to;
+        k.ceded = true;
+    }
+    if def.id == "poland" {
+        state.political.polish_loyalty = Some(to);
+    }
+    for n in &def.nations {
+        if let Some(m) = state.minors.get_mut(n) {
+            m.controller = Some(to);
+        }
+        let nation = Nation::Minor(n.clone());
+        for c in state.corps.iter_mut().filter(|c| c.nation == nation) {
+            if c.held_by == Some(from) || c.held_by.is_none() {
+                c.held_by = None;
+            }
+        }
+    }
+}
+
+/// 11.1.4 (8.8.5): a Poland received by cession becomes conquered
+/// territory of its controller: the free state and its loyalty marker go.
+pub fn check_dissolve(state: &State, power: PowerId, def: &KingdomDef) -> Result<(), Rejection> {
+    if def.id != "poland" {
+        return Err(no(
+            "11.1.4",
+            format!("only a Poland received by cession is turned into conquered territory, not the {}", def.name),
+        ));
+    }
+    match state.political.kingdom(&def.id) {
+        Some(k) if k.controller == power && k.ceded => Ok(()),
+        Some(k) if k.controller == power => Err(no("11.1.4", "Poland was not ceded to its controller")),
+        _ => Err(no("11.1.4", format!("{} does not control Poland", power.name()))),
+    }
+}
+
+pub fn dissolve(scenario: &Scenario, state: &mut State, power: PowerId, def: &KingdomDef, text: &str, out: &mut Vec<Outcome>) {
+    let Some(k) = state.political.kingdoms.remove(&def.id) else {
+        return;
+    };
+    state.political.polish_loyalty = None;
+    state.political.poland_conquered_by = None;
+    out.push(
+        Outcome::new(
+            "11.1.4",
+            Kind::KingdomEnded,
+            format!("{} turns Poland into conquered territory", power.name()),
+        )
+        .power(power)
+        .order(text)
+        .why(format!(
+            "8.8.5: {} become ceded or unceded provinces of whoever controls them (4.21); the Polish forces stay {}'s",
+            names(scenario, &k.components),
+            power.name()
+        )),
+    );
+}
+
+/// 11.1.4, 11.4.4: surrender terms that cede part of Poland or of the
+/// Kingdom of Bavaria must cede all of it.
+pub fn terms_refused(scenario: &Scenario, state: &State, loser: PowerId, provinces: &[String]) -> Option<Rejection> {
+    if !super::enabled(state) {
+        return None;
+    }
+    for (id, rule) in [("poland", "11.1.4"), ("bavaria", "11.4.4")] {
+        let Some(k) = state.political.kingdom(id).filter(|k| k.controller == loser) else {
+            continue;
+        };
+        let named = k.components.iter().filter(|c| provinces.contains(c)).count();
+        if named > 0 && named < k.components.len() {
+            let name = scenario.tables.political.kingdom(id).map_or(id, |d| d.name.as_str());
+            return Some(no(
+                rule,
+                format!(
+                    "the {name} is ceded only as a unit: cede all of {}",
+                    names(scenario, &k.components)
+                ),
+            ));
+        }
+    }
+    None
+}
+
+/// After `loser` surrendered to `victor` with `provinces` ceded: a
+/// Poland or Kingdom of Bavaria ceded whole passes to the victor
+/// (11.1.4, 11.4.4); the Holy Roman Empire's peace conditions
+/// (11.5.1.2, 11.5.1.3).
+pub fn after_surrender(
+    scenario: &Scenario,
+    state: &mut State,
+    loser: PowerId,
+    victor: PowerId,
+    provinces: &[String],
+    mut o: Outcome,
+) -> Outcome {
+    if !super::enabled(state) {
+        return o;
+    }
+    if loser == PowerId::Austria && state.political.hre_ended_by.insert(victor) {
+        o = o.why(format!(
+            "11.5.1.3 (house): Austria's surrender to {} is peace condition C.8: the Holy Roman Empire ends",
+            victor.name()
+        ));
+    }
+    if victor == PowerId::Austria && state.political.hre_ended_by.remove(&loser) {
+        o = o.why(format!(
+            "11.5.1.2 (house): {}'s surrender to Austria is peace condition C.9: its C.8 is cancelled",
+            loser.name()
+        ));
+    }
+    for id in ["poland", "bavaria"] {
+        let Some(def) = scenario.tables.political.kingdom(id) else {
+            continue;
+        };
+        let Some(k) = state.political.kingdom(id).filter(|k| k.controller == loser).cloned() else {
+            continue;
+        };
+        if !k.components.iter().all(|c| provinces.contains(c)) {
+            continue;
+        }
+        if id == "bavaria" && victor == PowerId::Austria {
+            state.political.kingdoms.remove(id);
+            o = o.why(super::bavaria::tyrol_to(state, victor));
+            o = super::bavaria::bavaria_to(state, loser, victor, o);
+            o = o.why("11.4.4: the Kingdom of Bavaria ceded to Austria ceases to exist (11.4.3.2)");
+        } else {
+            transfer(state, def, loser, victor);
+            o = o.why(format!(
+                "{}.4: the {} is ceded whole to {}, with its marker{}",
+                def.rule,
+                def.name,
+                victor.name(),
+                if id == "poland" {
+                    format!(
+                        ", the Polish loyalty marker and {} Polish division(s)",
+                        forces_left(state, &def.nations)
+                    )
+                } else {
+                    String::new()
+                }
+            ));
+        }
+        let lost = if id == "poland" { def.pp_lose } else { def.pp_cede };
+        o = award(scenario, state, loser, -lost, o);
+    }
+    o
+}

@@ -1,0 +1,128 @@
+//! Typed table of the EiA political option (seed 004, 11.x):
+//! `tables/political.toml`, read by `rules::political`.
+//!
+//! The seed gives each kingdom's conditions; this table says which map
+//! provinces its named minor countries and provinces are, and carries the
+//! numbers the seed takes from Empires in Arms ideas La Guerre lacks
+//! (political points, the doubled money of a minor free state, movement
+//! allowances, morale), each with its provenance in the file. The top
+//! level accepts keys it does not know, so the dominant-power sections
+//! (11.8, 11.9) can live in the same file.
+
+use crate::ids::PowerId;
+use serde::{Deserialize, Serialize};
+
+/// `tables/political.toml`.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+pub struct PoliticalTable {
+    pub source: String,
+    /// Victory Points per EiA political point.
+    pub vp_per_pp: i64,
+    /// 8.2.3: a minor free state's money is multiplied by this.
+    pub free_state_multiplier: i64,
+    /// 11.2.2.1, 11.3.2.1, 11.4.2, 11.5.2.1: extra movement allowance of
+    /// a French-controlled kingdom's corps.
+    pub french_corps_allowance_bonus: u32,
+    /// 11.6.2.1: battle modifier of Ottoman Empire corps under Turkey.
+    pub ottoman_morale_modifier: i32,
+    #[serde(rename = "kingdom")]
+    pub kingdoms: Vec<KingdomDef>,
+}
+
+/// One kingdom of 11.1–11.7.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct KingdomDef {
+    pub id: String,
+    /// Its section of the seed (`11.1`).
+    pub rule: String,
+    pub name: String,
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    /// The major powers that may create it (empty: any, for Poland; no
+    /// creation at all for the Two Sicilies, see `rules::political`).
+    #[serde(default)]
+    pub creators: Vec<PowerId>,
+    /// Its capital province, where the seed names one.
+    #[serde(default)]
+    pub capital: Option<String>,
+    pub components: Vec<ComponentDef>,
+    /// La Guerre minor powers whose units are the kingdom's.
+    #[serde(default)]
+    pub nations: Vec<String>,
+    /// Political points to its creator.
+    #[serde(default)]
+    pub pp_create: i64,
+    /// Political points to whoever conquers it (Poland, Bavaria).
+    #[serde(default)]
+    pub pp_conquer: i64,
+    /// Political points its controller loses when it is conquered
+    /// (Poland: or ceded).
+    #[serde(default)]
+    pub pp_lose: i64,
+    /// Political points its controller loses when it cedes it (Bavaria).
+    #[serde(default)]
+    pub pp_cede: i64,
+}
+
+/// A component of a kingdom: a map province.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ComponentDef {
+    pub id: String,
+    /// The seed's name where the map's differs.
+    #[serde(default)]
+    pub seed: Option<String>,
+    /// A minor country with corps (11.2.3, 11.3.3, 11.5.3, 11.6.3).
+    #[serde(default)]
+    pub corps: bool,
+}
+
+impl PoliticalTable {
+    pub fn kingdom(&self, id: &str) -> Option<&KingdomDef> {
+        self.kingdoms.iter().find(|k| k.id == id)
+    }
+
+    /// The kingdom a name means: its id, name or an alias (any case).
+    pub fn find(&self, name: &str) -> Option<&KingdomDef> {
+        let n = name.trim().to_lowercase();
+        self.kingdoms.iter().find(|k| {
+            k.id == n
+                || k.name.to_lowercase() == n
+                || k.aliases.iter().any(|a| a.to_lowercase() == n)
+        })
+    }
+}
+
+impl KingdomDef {
+    pub fn has(&self, province: &str) -> bool {
+        self.components.iter().any(|c| c.id == province)
+    }
+
+    pub fn with_corps(&self, province: &str) -> bool {
+        self.components.iter().any(|c| c.id == province && c.corps)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::scenario::Scenario;
+
+    /// A map without a kingdom's provinces (a test map borrowing the 1805
+    /// tables) simply has no such kingdom; the shipped map has them all.
+    #[test]
+    fn every_component_is_a_province_of_the_1805_map() {
+        let s = Scenario::embedded("1805").unwrap();
+        for k in &s.tables.political.kingdoms {
+            for c in k.components.iter().map(|c| &c.id).chain(&k.capital) {
+                assert!(s.map.province(c).is_some(), "kingdom {}: no province {c}", k.id);
+            }
+            for n in &k.nations {
+                assert!(s.minors.contains_key(n), "kingdom {}: no minor power {n}", k.id);
+            }
+        }
+        assert_eq!(s.tables.political.find("Kingdom of Italy").map(|k| k.id.as_str()), Some("italy"));
+        assert_eq!(s.tables.political.find("the Ottoman Empire").map(|k| k.id.as_str()), Some("ottoman"));
+        assert!(s.tables.political.find("Atlantis").is_none());
+    }
+}

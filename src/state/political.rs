@@ -1,0 +1,65 @@
+//! The kingdoms of the EiA political option (seed 004, 11.1–11.7): which
+//! exist, who controls each, what they are made of and what they hold.
+//! Read and changed by `rules::political`; empty (and absent from the
+//! state file) in a game without the option, so older state files load.
+
+use crate::ids::{PowerId, Turn};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// One kingdom in existence (its political marker on the map, under its
+/// controller's free state flag: 11.1.1.2, 11.2.1.1, …).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Kingdom {
+    /// The major power whose free state flag marks it.
+    pub controller: PowerId,
+    /// Its component territories, by province id of the map (a minor
+    /// country of the seed is the map province of the same name).
+    pub components: BTreeSet<String>,
+    /// The turn it was declared.
+    pub created: Turn,
+    /// The free state's treasury (11.x.2, 8.2.3): Gold collected for it
+    /// and not yet spent on its units.
+    #[serde(default)]
+    pub gold: i64,
+    /// 11.1.4: received by cession; its new controller may turn it into
+    /// conquered territory (8.8.5).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ceded: bool,
+}
+
+/// The political combinations in play.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Political {
+    /// Kingdoms in existence, by kingdom id of `tables/political.toml`.
+    #[serde(default)]
+    pub kingdoms: BTreeMap<String, Kingdom>,
+    /// 11.1.1.2, 11.1.3.3: the power holding the Polish loyalty marker
+    /// (while Poland exists, its controller; after a conquest with Polish
+    /// forces left, the former controller until they are gone or peace
+    /// is made with the conqueror).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub polish_loyalty: Option<PowerId>,
+    /// 11.1.3.3: the power that conquered Poland while Polish forces
+    /// remained with the holder of the loyalty marker.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub poland_conquered_by: Option<PowerId>,
+    /// 11.5.1.2, 11.5.1.3: the powers that have applied peace condition
+    /// C.8 against Austria (ended the Holy Roman Empire) and not had it
+    /// cancelled by Austria's C.9.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub hre_ended_by: BTreeSet<PowerId>,
+}
+
+impl Political {
+    pub fn is_empty(&self) -> bool {
+        self == &Political::default()
+    }
+
+    /// The kingdom `id` if it exists now.
+    pub fn kingdom(&self, id: &str) -> Option<&Kingdom> {
+        self.kingdoms.get(id)
+    }
+}
