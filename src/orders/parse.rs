@@ -360,11 +360,11 @@ impl<'c, 'a> LineParser<'c, 'a> {
             "move" | "march" | "sail" => self.movement(cur, &kw),
             "attack" => self.attack(cur),
             "blockade" => self.blockade(cur),
-            "sortie" => self.sortie(cur), // 12.2.9.2 (parse/naval.rs)
-            "raid" => self.raid(cur),     // 12.2.6.3
-            "create" => self.create_kingdom(cur), // 11.x.1 (parse/political.rs)
-            "add" => self.add_to_kingdom(cur),    // 11.1.1.1
-            "cede" => self.cede_kingdom(cur),     // 11.1.4, 11.4.4
+            "sortie" => self.sortie(cur),             // 12.2.9.2 (parse/naval.rs)
+            "raid" => self.raid(cur),                 // 12.2.6.3
+            "create" => self.create_kingdom(cur),     // 11.x.1 (parse/political.rs)
+            "add" => self.add_to_kingdom(cur),        // 11.1.1.1
+            "cede" => self.cede_kingdom(cur),         // 11.1.4, 11.4.4
             "dissolve" => self.dissolve_kingdom(cur), // 11.1.4
             "besiege" | "siege" => self.besiege(cur),
             "garrison" => self.garrison(cur),

@@ -167,7 +167,9 @@ fn charge(
     state.power_mut(p).gold -= own;
     if let Some((id, _)) = kingdom.filter(|_| from_kingdom > 0) {
         super::political::treasury::spend(state, &id, from_kingdom);
-        why.push_str(&format!("; 11.x.2: {from_kingdom} Gold of it from the {id} kingdom's treasury"));
+        why.push_str(&format!(
+            "; 11.x.2: {from_kingdom} Gold of it from the {id} kingdom's treasury"
+        ));
     }
     Ok((u32::try_from(own).unwrap_or(0), why))
 }

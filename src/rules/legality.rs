@@ -332,11 +332,11 @@ fn stage(order: &Order, winter: bool) -> u8 {
         Order::Embargo { .. } if winter => 1, // 4.24: before the assessment
         Order::BuyVp { .. } | Order::Political(_) => 2, // 11.x: before purchases
         Order::NpcAlliance { .. } if winter => 9, // 4.4 closes the Winterphase
-        Order::NpcAlliance { .. } => 3,           // 4.71 opens a Player Turn
-        Order::OfferPeace { .. } => 4,            // 5.1
-        Order::Surrender { .. } => 5,             // 5.12, in the Peace Step (5.1)
+        Order::NpcAlliance { .. } => 3,       // 4.71 opens a Player Turn
+        Order::OfferPeace { .. } => 4,        // 5.1
+        Order::Surrender { .. } => 5,         // 5.12, in the Peace Step (5.1)
         Order::ProposeAlliance { .. } | Order::BreakAlliance { .. } => 6, // 5.2
-        Order::DeclareWar { .. } => 7,            // 5.3
+        Order::DeclareWar { .. } => 7,        // 5.3
         Order::Embargo { .. } | Order::Gift { .. } | Order::Loan { .. } => 8,
         Order::NavalMove { .. } | Order::NavalAttack { .. } | Order::Blockade { .. } | Order::Naval(_) => 10, // 5.4
         Order::WithdrawGarrison { .. } => 11,                                                                 // 5.5

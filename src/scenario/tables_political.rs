@@ -86,11 +86,9 @@ impl PoliticalTable {
     /// The kingdom a name means: its id, name or an alias (any case).
     pub fn find(&self, name: &str) -> Option<&KingdomDef> {
         let n = name.trim().to_lowercase();
-        self.kingdoms.iter().find(|k| {
-            k.id == n
-                || k.name.to_lowercase() == n
-                || k.aliases.iter().any(|a| a.to_lowercase() == n)
-        })
+        self.kingdoms
+            .iter()
+            .find(|k| k.id == n || k.name.to_lowercase() == n || k.aliases.iter().any(|a| a.to_lowercase() == n))
     }
 }
 
@@ -121,8 +119,14 @@ mod tests {
                 assert!(s.minors.contains_key(n), "kingdom {}: no minor power {n}", k.id);
             }
         }
-        assert_eq!(s.tables.political.find("Kingdom of Italy").map(|k| k.id.as_str()), Some("italy"));
-        assert_eq!(s.tables.political.find("the Ottoman Empire").map(|k| k.id.as_str()), Some("ottoman"));
+        assert_eq!(
+            s.tables.political.find("Kingdom of Italy").map(|k| k.id.as_str()),
+            Some("italy")
+        );
+        assert_eq!(
+            s.tables.political.find("the Ottoman Empire").map(|k| k.id.as_str()),
+            Some("ottoman")
+        );
         assert!(s.tables.political.find("Atlantis").is_none());
     }
 }

@@ -9,10 +9,10 @@
 
 use super::kingdoms::{award, end, holder};
 use crate::ids::{Nation, PowerId};
-use crate::rules::war::control::{keep_corps_in_play, to_pool_arm};
 use crate::rules::Outcome;
-use crate::scenario::{Arm, Scenario};
+use crate::rules::war::control::{keep_corps_in_play, to_pool_arm};
 use crate::scenario::tables_political::KingdomDef;
+use crate::scenario::{Arm, Scenario};
 use crate::state::{Garrison, State};
 
 pub const ID: &str = "bavaria";
@@ -32,8 +32,13 @@ pub fn check(scenario: &Scenario, state: &mut State, def: &KingdomDef, out: &mut
     if tyrol != Some(k.controller) {
         // 11.4.3.4, 11.4.3.1
         let why = match tyrol {
-            Some(PowerId::Austria) => "11.4.3.1: Austria took Tyrol on its own: it is an unceded Austrian province again".to_string(),
-            Some(c) => format!("11.4.3.1: {} took Tyrol on its own: a ceded province under its control", c.name()),
+            Some(PowerId::Austria) => {
+                "11.4.3.1: Austria took Tyrol on its own: it is an unceded Austrian province again".to_string()
+            }
+            Some(c) => format!(
+                "11.4.3.1: {} took Tyrol on its own: a ceded province under its control",
+                c.name()
+            ),
             None => "Tyrol is held by nobody".to_string(),
         };
         if let Some(o) = end(
@@ -52,13 +57,15 @@ pub fn check(scenario: &Scenario, state: &mut State, def: &KingdomDef, out: &mut
 /// conquered minor country under `by`; Tyrol goes back to Austria as an
 /// unceded province if `by` is Austria, else becomes `by`'s ceded
 /// province. 11.4.5: +1 to the conqueror, -1 to the loser.
-fn conquered(scenario: &Scenario, state: &mut State, def: &KingdomDef, old: PowerId, by: PowerId, out: &mut Vec<Outcome>) {
-    let Some(mut o) = end(
-        state,
-        def,
-        "11.4.3.2",
-        format!("{} captured Munich", by.name()),
-    ) else {
+fn conquered(
+    scenario: &Scenario,
+    state: &mut State,
+    def: &KingdomDef,
+    old: PowerId,
+    by: PowerId,
+    out: &mut Vec<Outcome>,
+) {
+    let Some(mut o) = end(state, def, "11.4.3.2", format!("{} captured Munich", by.name())) else {
         return;
     };
     o.summary = format!("{} conquers the Kingdom of Bavaria", by.name());
@@ -100,12 +107,22 @@ pub fn tyrol_to(state: &mut State, to: PowerId) -> String {
         *pool -= 1;
     }
     if let Some(p) = state.provinces.get_mut(TYROL) {
-        p.controller = Some(if garrisoned { nation.clone() } else { Nation::Major(PowerId::Austria) });
+        p.controller = Some(if garrisoned {
+            nation.clone()
+        } else {
+            Nation::Major(PowerId::Austria)
+        });
         p.garrison = garrisoned.then_some(Garrison { nation });
     }
     if garrisoned {
-        format!("Tyrol becomes a ceded province of {}, garrisoned from its pool", to.name())
+        format!(
+            "Tyrol becomes a ceded province of {}, garrisoned from its pool",
+            to.name()
+        )
     } else {
-        format!("{} has no infantry to garrison Tyrol (2.23): it returns to Austria", to.name())
+        format!(
+            "{} has no infantry to garrison Tyrol (2.23): it returns to Austria",
+            to.name()
+        )
     }
 }

@@ -29,10 +29,20 @@ fn no(rule: &str, reason: impl Into<String>) -> Rejection {
 }
 
 /// Whether `power` may cede `def` whole to `to` now.
-pub fn check(scenario: &Scenario, state: &State, power: PowerId, def: &KingdomDef, to: PowerId) -> Result<(), Rejection> {
+pub fn check(
+    scenario: &Scenario,
+    state: &State,
+    power: PowerId,
+    def: &KingdomDef,
+    to: PowerId,
+) -> Result<(), Rejection> {
     let rule = format!("{}.4", def.rule);
     if def.id != "poland" && def.id != "bavaria" {
-        let r = if def.id == "two_sicilies" { "11.7" } else { rule.as_str() };
+        let r = if def.id == "two_sicilies" {
+            "11.7"
+        } else {
+            rule.as_str()
+        };
         return Err(no(
             r,
             format!(
@@ -147,7 +157,10 @@ pub fn check_dissolve(state: &State, power: PowerId, def: &KingdomDef) -> Result
     if def.id != "poland" {
         return Err(no(
             "11.1.4",
-            format!("only a Poland received by cession is turned into conquered territory, not the {}", def.name),
+            format!(
+                "only a Poland received by cession is turned into conquered territory, not the {}",
+                def.name
+            ),
         ));
     }
     match state.political.kingdom(&def.id) {
@@ -157,7 +170,14 @@ pub fn check_dissolve(state: &State, power: PowerId, def: &KingdomDef) -> Result
     }
 }
 
-pub fn dissolve(scenario: &Scenario, state: &mut State, power: PowerId, def: &KingdomDef, text: &str, out: &mut Vec<Outcome>) {
+pub fn dissolve(
+    scenario: &Scenario,
+    state: &mut State,
+    power: PowerId,
+    def: &KingdomDef,
+    text: &str,
+    out: &mut Vec<Outcome>,
+) {
     let Some(k) = state.political.kingdoms.remove(&def.id) else {
         return;
     };

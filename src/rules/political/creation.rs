@@ -30,7 +30,10 @@ pub fn check(
     let rule = format!("{}.1", def.rule);
     if def.id == "two_sicilies" {
         // 11.7: one minor country whenever the option is used
-        return Err(no("11.7", "the Two Sicilies are never declared: Naples and Sicily are one minor country under this option"));
+        return Err(no(
+            "11.7",
+            "the Two Sicilies are never declared: Naples and Sicily are one minor country under this option",
+        ));
     }
     if let Some(k) = state.political.kingdom(&def.id) {
         // 11.5.1.5, 11.6.1.3: not while its marker is on the map
@@ -128,10 +131,7 @@ fn poland(
     announced: &[String],
 ) -> Result<BTreeSet<String>, Rejection> {
     if let Some(h) = state.political.polish_loyalty.filter(|h| *h != power) {
-        return Err(no(
-            "11.1.1",
-            format!("{} holds the Polish loyalty marker", h.name()),
-        ));
+        return Err(no("11.1.1", format!("{} holds the Polish loyalty marker", h.name())));
     }
     let chosen: BTreeSet<String> = if announced.is_empty() {
         mine.clone()
@@ -142,13 +142,20 @@ fn poland(
         if !def.has(p) {
             return Err(no(
                 "11.1.1.1",
-                format!("{} is not a Polish (\"P\") province", super::kingdoms::pname(scenario, p)),
+                format!(
+                    "{} is not a Polish (\"P\") province",
+                    super::kingdoms::pname(scenario, p)
+                ),
             ));
         }
         if !mine.contains(p) {
             return Err(no(
                 "11.1.1.1",
-                format!("{} does not control {}", power.name(), super::kingdoms::pname(scenario, p)),
+                format!(
+                    "{} does not control {}",
+                    power.name(),
+                    super::kingdoms::pname(scenario, p)
+                ),
             ));
         }
     }
@@ -238,7 +245,10 @@ pub fn check_add(
         if !def.has(p) {
             return Err(no(
                 "11.1.1.1",
-                format!("{} is not a Polish (\"P\") province", super::kingdoms::pname(scenario, p)),
+                format!(
+                    "{} is not a Polish (\"P\") province",
+                    super::kingdoms::pname(scenario, p)
+                ),
             ));
         }
         if k.components.contains(p) {
@@ -250,7 +260,11 @@ pub fn check_add(
         if !mine.contains(p) {
             return Err(no(
                 "11.1.1.1",
-                format!("{} does not control {}", power.name(), super::kingdoms::pname(scenario, p)),
+                format!(
+                    "{} does not control {}",
+                    power.name(),
+                    super::kingdoms::pname(scenario, p)
+                ),
             ));
         }
     }

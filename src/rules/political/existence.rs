@@ -45,10 +45,7 @@ pub fn check(scenario: &Scenario, state: &mut State, def: &KingdomDef, out: &mut
         .filter(|c| holder(scenario, state, c) != Some(k.controller))
         .cloned()
         .collect();
-    let kept_corps = k
-        .components
-        .iter()
-        .any(|c| !lost.contains(c) && def.with_corps(c));
+    let kept_corps = k.components.iter().any(|c| !lost.contains(c) && def.with_corps(c));
     if !kept_corps {
         let mut why = format!(
             "{} holds no component minor country with corps of it any more",
@@ -100,7 +97,9 @@ fn homes_returning(
     let mut v = Vec::new();
     for c in components {
         let Some(p) = scenario.map.province(c) else { continue };
-        let crate::map::Owner::Major(home) = p.owner else { continue };
+        let crate::map::Owner::Major(home) = p.owner else {
+            continue;
+        };
         // 11.5.3.1: not while the Kingdom of Westphalia / Bavaria lives on
         let other = state
             .political

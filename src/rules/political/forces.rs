@@ -29,8 +29,15 @@ fn french_kingdom_of(scenario: &Scenario, state: &State, nation: &Nation) -> Opt
     let Nation::Minor(m) = nation else { return None };
     FAST.into_iter()
         .find(|(id, _)| {
-            state.political.kingdom(id).is_some_and(|k| k.controller == PowerId::France)
-                && scenario.tables.political.kingdom(id).is_some_and(|d| d.nations.contains(m))
+            state
+                .political
+                .kingdom(id)
+                .is_some_and(|k| k.controller == PowerId::France)
+                && scenario
+                    .tables
+                    .political
+                    .kingdom(id)
+                    .is_some_and(|d| d.nations.contains(m))
         })
         .map(|(_, r)| r)
 }
@@ -80,7 +87,9 @@ pub fn with_morale(
         .collect();
     match morale_modifier(scenario, state, &divisions) {
         Some(m) if m != 0 => {
-            reasons.push(format!("{m:+} improved Ottoman morale (11.6.2.1, tables/political.toml)"));
+            reasons.push(format!(
+                "{m:+} improved Ottoman morale (11.6.2.1, tables/political.toml)"
+            ));
             (modifier + m, reasons)
         }
         _ => (modifier, reasons),

@@ -40,7 +40,10 @@ pub fn held(scenario: &Scenario, state: &State, power: PowerId, def: &KingdomDef
 
 /// Display name of a province.
 pub fn pname(scenario: &Scenario, id: &str) -> String {
-    scenario.map.province(id).map_or_else(|| id.to_string(), |p| p.name.clone())
+    scenario
+        .map
+        .province(id)
+        .map_or_else(|| id.to_string(), |p| p.name.clone())
 }
 
 /// Names of provinces, joined.
@@ -122,7 +125,10 @@ pub fn end(state: &mut State, def: &KingdomDef, rule: &str, why: String) -> Opti
         Outcome::new(rule, Kind::KingdomEnded, format!("The {} ceases to exist", def.name))
             .power(k.controller)
             .why(why)
-            .why(format!("its marker and {}'s free state flag are removed", k.controller.name())),
+            .why(format!(
+                "its marker and {}'s free state flag are removed",
+                k.controller.name()
+            )),
     )
 }
 

@@ -77,7 +77,14 @@ pub fn check(scenario: &Scenario, state: &State, power: PowerId, order: &Politic
 
 /// Carry out one political order of `power` (refused with the reason
 /// [`check`] gives).
-pub fn order(scenario: &Scenario, state: &mut State, power: PowerId, order: &PoliticalOrder, text: &str, out: &mut Vec<Outcome>) {
+pub fn order(
+    scenario: &Scenario,
+    state: &mut State,
+    power: PowerId,
+    order: &PoliticalOrder,
+    text: &str,
+    out: &mut Vec<Outcome>,
+) {
     if let Err(r) = check(scenario, state, power, order) {
         out.push(rejected(r.rule.as_str(), power, text, &r.reason));
         return;
@@ -110,7 +117,11 @@ pub fn order(scenario: &Scenario, state: &mut State, power: PowerId, order: &Pol
                 Outcome::new(
                     "11.1.1.1",
                     crate::rules::Kind::KingdomChanged,
-                    format!("{} adds {} to Poland", power.name(), kingdoms::names(scenario, provinces)),
+                    format!(
+                        "{} adds {} to Poland",
+                        power.name(),
+                        kingdoms::names(scenario, provinces)
+                    ),
                 )
                 .power(power)
                 .order(text),

@@ -24,7 +24,15 @@ use crate::scenario::Scenario;
 use crate::state::State;
 
 /// The order in which kingdoms claim a shared province's money.
-const PRIORITY: [&str; 7] = ["poland", "italy", "westphalia", "bavaria", "two_sicilies", "ottoman", "rhine"];
+const PRIORITY: [&str; 7] = [
+    "poland",
+    "italy",
+    "westphalia",
+    "bavaria",
+    "two_sicilies",
+    "ottoman",
+    "rhine",
+];
 
 /// The kingdom whose treasury takes `province`'s money, if any: one that
 /// holds it as a component, its controller controlling it.
@@ -51,13 +59,9 @@ pub fn collect(scenario: &Scenario, state: &mut State, out: &mut Vec<Outcome>) {
         let Some(def) = scenario.tables.political.kingdom(id) else {
             continue;
         };
-        let mut o = Outcome::new(
-            def.rule.as_str(),
-            Kind::KingdomTreasury,
-            String::new(),
-        )
-        .power(k.controller)
-        .only(vec![k.controller]);
+        let mut o = Outcome::new(def.rule.as_str(), Kind::KingdomTreasury, String::new())
+            .power(k.controller)
+            .only(vec![k.controller]);
         let mut total = 0;
         for c in &k.components {
             if pays_into(scenario, state, c) != Some(id) {

@@ -24,7 +24,11 @@ pub const ID: &str = "two_sicilies";
 /// district, or absent while the districts are split or neutral.
 pub fn check(scenario: &Scenario, state: &mut State, def: &KingdomDef, out: &mut Vec<Outcome>) {
     let holders: Vec<_> = def.components.iter().map(|c| holder(scenario, state, &c.id)).collect();
-    let one = holders.first().copied().flatten().filter(|h| holders.iter().all(|x| *x == Some(*h)));
+    let one = holders
+        .first()
+        .copied()
+        .flatten()
+        .filter(|h| holders.iter().all(|x| *x == Some(*h)));
     let now = state.political.kingdom(ID).map(|k| k.controller);
     if one == now {
         return;

@@ -30,8 +30,8 @@ use crate::rules::Kind;
 use crate::rules::Outcome;
 use crate::rules::Why;
 use crate::rules::outcome::DieRef;
-use crate::scenario::tables_war::{BattleTable, Row, lookup};
 use crate::rules::political;
+use crate::scenario::tables_war::{BattleTable, Row, lookup};
 use crate::scenario::{Arm, Scenario};
 use crate::state::{State, UnitKey};
 use std::collections::{BTreeMap, BTreeSet};
@@ -892,10 +892,20 @@ impl<'a> Battle<'a> {
             self.edge,
         );
         // 11.6.2.1: improved Ottoman morale (EiA political option)
-        let (attacker_modifier, attacker_reasons) =
-            political::forces::with_morale(self.scenario, self.state, &self.attacker.corps, attacker_modifier, attacker_reasons);
-        let (defender_modifier, defender_reasons) =
-            political::forces::with_morale(self.scenario, self.state, &self.defender.corps, defender_modifier, defender_reasons);
+        let (attacker_modifier, attacker_reasons) = political::forces::with_morale(
+            self.scenario,
+            self.state,
+            &self.attacker.corps,
+            attacker_modifier,
+            attacker_reasons,
+        );
+        let (defender_modifier, defender_reasons) = political::forces::with_morale(
+            self.scenario,
+            self.state,
+            &self.defender.corps,
+            defender_modifier,
+            defender_reasons,
+        );
         self.attacker.modifier = attacker_modifier;
         self.defender.modifier = defender_modifier;
         let step = format!("round-{round}");
