@@ -12,8 +12,8 @@ pub mod check;
 pub mod schema;
 pub mod tables;
 pub mod tables_naval;
-pub mod tables_political_dominance;
 pub mod tables_political;
+pub mod tables_political_dominance;
 pub mod tables_war;
 
 use crate::ids::{Nation, PowerId, Turn};
