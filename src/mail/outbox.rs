@@ -85,6 +85,11 @@ pub struct Envelope {
     /// between, and the message is held rather than sent twice.
     #[serde(default)]
     pub sending: bool,
+    /// With `sending`: the batch it was marked in (`<boot id>/<pid>/<time>`,
+    /// see `mail::transport::send_all`), which tells a later run whether
+    /// the message may have left.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch: Option<String>,
     /// A permanent refusal (SMTP 5xx): held until `send --release`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub refused: Option<String>,

@@ -16,6 +16,7 @@ use lettre::Transport as _;
 use lettre::address::Envelope as LettreEnvelope;
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
+use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -155,6 +156,18 @@ pub enum Delivery {
 
 /// Deliver every queued message of `dir`. `release` names held messages
 /// the moderator wants sent again. Journal lines go through `journal`.
+///
+/// The messages of one call go out as a batch with two fsync passes in
+/// all, not one per message: every message about to leave is first
+/// marked `sending` (with the batch and the machine's boot), one barrier
+/// makes the marks (and the queued mail) durable, then they are handed
+/// over in queue order, each moved to `sent/` as soon as the server took
+/// it, and the end of the run's group commit makes those moves durable.
+/// A mark found by a later run ([`interrupted`]) says which message may
+/// have left: after a process crash (same boot, every write visible)
+/// only the first message of its batch still marked, since later ones
+/// were never handed over; after a reboot every one still marked, since
+/// a move to `sent/` may not have reached the disk.
 pub fn send_all(
     dir: &GameDir,
     sender: Option<&Sender>,
@@ -164,17 +177,31 @@ pub fn send_all(
     let when = now.to_rfc3339();
     cleanup(dir)?;
     let mut out = Vec::new();
-    for id in outbox::queued(dir)? {
-        let env_path = outbox::env_path(dir, &id);
-        let mut env: Envelope = outbox::read_envelope(&env_path)?;
-        let Some(sender) = sender else {
-            out.push(Delivery::WouldSend {
-                id: id.clone(),
-                to: env.to.clone(),
-                subject: env.subject.clone(),
-            });
-            continue;
-        };
+    let queued = outbox::queued(dir)?;
+    let mut envelopes = Vec::with_capacity(queued.len());
+    for id in queued {
+        let env: Envelope = outbox::read_envelope(&outbox::env_path(dir, &id))?;
+        envelopes.push((id, env));
+    }
+    let Some(sender) = sender else {
+        return Ok(envelopes
+            .into_iter()
+            .map(|(id, env)| Delivery::WouldSend {
+                id,
+                to: env.to,
+                subject: env.subject,
+            })
+            .collect());
+    };
+    let held = interrupted(&envelopes, &crate::store::checkpoint::boot_id());
+    let batch = format!(
+        "{}/{}/{}",
+        crate::store::checkpoint::boot_id(),
+        std::process::id(),
+        now.timestamp_nanos_opt().unwrap_or_default()
+    );
+    let mut leaving = Vec::new();
+    for (id, mut env) in envelopes {
         if let Some(error) = &env.refused
             && !release.contains(&id)
         {
@@ -184,7 +211,7 @@ pub fn send_all(
             });
             continue;
         }
-        if env.sending && !release.contains(&id) {
+        if held.contains(&id) && !release.contains(&id) {
             dir.journal_line(&when, &format!("send: {id} held: an earlier send was interrupted; it may have been delivered (release with send --release {id})"))?;
             out.push(Delivery::Held { id });
             continue;
@@ -192,63 +219,108 @@ pub fn send_all(
         let bytes = fs::read(outbox::eml_path(dir, &id)).with_context(|| format!("cannot read queued message {id}"))?;
         let lenv = lettre_envelope(&env)?;
         env.sending = true;
+        env.batch = Some(batch.clone());
         env.refused = None;
         env.attempts += 1;
-        outbox::write_envelope(&env_path, &env)?;
-        // Durable before the message leaves: after a power loss it is
-        // held, never sent twice. Also makes the queued mail durable.
-        crate::store::durable::barrier()?;
-        match sender.send_raw(&lenv, &bytes) {
-            Ok(reply) => {
-                env.sending = false;
-                env.last_error = None;
-                env.sent = Some(when.clone());
-                env.server_reply = Some(reply.clone());
-                outbox::write_envelope(&outbox::sent_env_path(dir, &id), &env)?;
-                fs::rename(outbox::eml_path(dir, &id), outbox::sent_eml_path(dir, &id))
-                    .with_context(|| format!("cannot move {id} to sent/"))?;
-                sync_dir(&dir.sent());
-                crate::store::fault::point(&format!("sent/{id}.eml"))?;
-                let _ = fs::remove_file(&env_path);
-                sync_dir(&dir.outbox());
-                dir.journal_line(&when, &format!("send: {id} to {} accepted: {reply}", env.to.join(", ")))?;
-                out.push(Delivery::Sent { id, reply });
-            }
-            Err((error, true)) => {
-                // Held: the same server would refuse it again. The
-                // moderator is told once (unless the refused mail is the
-                // moderator's own: that would only be refused in turn).
-                env.sending = false;
-                env.last_error = Some(error.clone());
-                env.refused = Some(error.clone());
-                outbox::write_envelope(&env_path, &env)?;
-                dir.journal_line(
-                    &when,
-                    &format!(
-                        "send: {id} to {} refused for good, held (release with send --release {id}): {error}",
-                        env.to.join(", ")
-                    ),
-                )?;
-                tell_moderator_refused(dir, &env, &error, now)?;
-                out.push(Delivery::Refused { id, error });
-            }
-            Err((error, false)) => {
-                env.sending = false;
-                env.last_error = Some(error.clone());
-                outbox::write_envelope(&env_path, &env)?;
-                dir.journal_line(
-                    &when,
-                    &format!(
-                        "send: {id} to {} failed (attempt {}): {error}",
-                        env.to.join(", "),
-                        env.attempts
-                    ),
-                )?;
-                out.push(Delivery::Failed { id, error });
-            }
-        }
+        outbox::write_envelope(&outbox::env_path(dir, &id), &env)?;
+        leaving.push((id, env, lenv, bytes));
+    }
+    // Durable before any message leaves: after a power loss each is held,
+    // never sent twice. Also makes the queued mail durable.
+    crate::store::durable::barrier()?;
+    for (id, env, lenv, bytes) in leaving {
+        out.push(hand_over(dir, sender, id, env, &lenv, &bytes, &when, now)?);
     }
     Ok(out)
+}
+
+/// The ids of queued messages an earlier send was interrupted in (see
+/// [`send_all`]): of each batch whose marks are from the boot `boot`,
+/// the first message (in queue order) still marked; every message still
+/// marked otherwise (another boot, no boot known, a mark of an older
+/// version without a batch).
+fn interrupted(envelopes: &[(String, Envelope)], boot: &str) -> BTreeSet<String> {
+    let mut held = BTreeSet::new();
+    let mut batches_seen = BTreeSet::new();
+    for (id, env) in envelopes.iter().filter(|(_, e)| e.sending) {
+        let this_boot = env
+            .batch
+            .as_deref()
+            .and_then(|b| b.split_once('/'))
+            .is_some_and(|(b, _)| !boot.is_empty() && b == boot);
+        if !this_boot || batches_seen.insert(env.batch.clone()) {
+            held.insert(id.clone());
+        }
+    }
+    held
+}
+
+/// Hand one message marked `sending` to the transport and record what
+/// happened (moved to `sent/`, or its error kept in the outbox).
+#[allow(clippy::too_many_arguments)]
+fn hand_over(
+    dir: &GameDir,
+    sender: &Sender,
+    id: String,
+    mut env: Envelope,
+    lenv: &LettreEnvelope,
+    bytes: &[u8],
+    when: &str,
+    now: DateTime<Utc>,
+) -> Result<Delivery> {
+    let env_path = outbox::env_path(dir, &id);
+    match sender.send_raw(lenv, bytes) {
+        Ok(reply) => {
+            env.sending = false;
+            env.batch = None;
+            env.last_error = None;
+            env.sent = Some(when.to_string());
+            env.server_reply = Some(reply.clone());
+            outbox::write_envelope(&outbox::sent_env_path(dir, &id), &env)?;
+            fs::rename(outbox::eml_path(dir, &id), outbox::sent_eml_path(dir, &id))
+                .with_context(|| format!("cannot move {id} to sent/"))?;
+            sync_dir(&dir.sent());
+            crate::store::fault::point(&format!("sent/{id}.eml"))?;
+            let _ = fs::remove_file(&env_path);
+            sync_dir(&dir.outbox());
+            dir.journal_line(when, &format!("send: {id} to {} accepted: {reply}", env.to.join(", ")))?;
+            Ok(Delivery::Sent { id, reply })
+        }
+        Err((error, true)) => {
+            // Held: the same server would refuse it again. The
+            // moderator is told once (unless the refused mail is the
+            // moderator's own: that would only be refused in turn).
+            env.sending = false;
+            env.batch = None;
+            env.last_error = Some(error.clone());
+            env.refused = Some(error.clone());
+            outbox::write_envelope(&env_path, &env)?;
+            dir.journal_line(
+                when,
+                &format!(
+                    "send: {id} to {} refused for good, held (release with send --release {id}): {error}",
+                    env.to.join(", ")
+                ),
+            )?;
+            tell_moderator_refused(dir, &env, &error, now)?;
+            Ok(Delivery::Refused { id, error })
+        }
+        Err((error, false)) => {
+            env.sending = false;
+            env.batch = None;
+            env.last_error = Some(error.clone());
+            outbox::write_envelope(&env_path, &env)?;
+            dir.journal_line(
+                when,
+                &format!(
+                    "send: {id} to {} failed (attempt {}): {error}",
+                    env.to.join(", "),
+                    env.attempts
+                ),
+            )?;
+            Ok(Delivery::Failed { id, error })
+        }
+    }
 }
 
 /// Queue a note to the moderator that `env` was refused for good.
@@ -314,4 +386,48 @@ fn cleanup(dir: &GameDir) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn marked(id: &str, batch: Option<&str>) -> (String, Envelope) {
+        let env = Envelope {
+            id: id.into(),
+            sending: true,
+            batch: batch.map(str::to_string),
+            ..Envelope::default()
+        };
+        (id.into(), env)
+    }
+
+    #[test]
+    fn a_crashed_batch_holds_only_what_may_have_left() {
+        let quiet = (
+            "q".to_string(),
+            Envelope {
+                id: "q".into(),
+                ..Envelope::default()
+            },
+        );
+        let envs = vec![
+            quiet,
+            marked("a", Some("boot1/7/1")),
+            marked("b", Some("boot1/7/1")),
+            marked("c", Some("boot1/7/1")),
+            marked("d", Some("boot1/9/2")),
+            marked("e", Some("boot0/5/0")),
+            marked("f", Some("boot0/5/0")),
+            marked("g", None),
+        ];
+        let held = |boot: &str| interrupted(&envs, boot).into_iter().collect::<Vec<_>>();
+        // Same boot: of each batch only the first still marked may have
+        // been handed over; the others never were.
+        assert_eq!(held("boot1"), ["a", "d", "e", "f", "g"]);
+        // Another boot: any move to sent/ may be lost, so every mark holds.
+        assert_eq!(held("boot2"), ["a", "b", "c", "d", "e", "f", "g"]);
+        // No boot known: the same.
+        assert_eq!(held(""), ["a", "b", "c", "d", "e", "f", "g"]);
+    }
 }

@@ -285,22 +285,41 @@ fn run_game_grouped(dir: &GameDir, incoming: &[Source], now: DateTime<Utc>) -> R
     // Loaded once for the run (after recovery, which may finish a
     // resolution); reloaded only after this run resolves a phase.
     let ctx = GameCtx::load(&dir.root)?;
-    let dir = &ctx.dir;
-    let config = &ctx.config;
     let mut report = RunReport {
-        game: config.game.clone(),
+        game: ctx.config.game.clone(),
         ..RunReport::default()
     };
     report
         .attention
         .extend(rec.lines.iter().map(|l| format!("recovered: {l}")));
+    // 1. Mail in.
+    mail_in(&ctx, incoming, now, &mut report)?;
+    // 2. Mail every history entry not mailed yet, in order: phases
+    //    resolved by hand, autoplay and undo since the last run, or what
+    //    a crash stopped an earlier run from mailing.
+    mailing::mail_pending(&ctx.dir, &ctx.templates, now)?;
+    // 3. and 4. Resolve when due, or remind.
+    let beacon_at = match &ctx.state.over {
+        Some(w) => {
+            report.over = Some(w.clone());
+            None
+        }
+        None => advance(&ctx, now, &mut report)?,
+    };
+    // 5. Mail out.
+    send_out(&ctx.dir, &ctx.config, now, &mut report)?;
+    save_wake(&ctx, now, beacon_at, &report)?;
+    Ok(report)
+}
 
-    // 1. Mail in: IMAP (if configured), the Maildir, anything archived but
-    //    not yet processed.
+/// Mail in: IMAP (if configured), the Maildir, anything archived but not
+/// yet processed.
+fn mail_in(ctx: &GameCtx, incoming: &[Source], now: DateTime<Utc>, report: &mut RunReport) -> Result<()> {
+    let dir = &ctx.dir;
     let mut mrun = Run::new(now);
     if let Some(imap) = ctx.config.mail.imap.clone() {
         let fetched = crate::mail::fetch::fetch_new(&imap, &dir.root, |raw| {
-            ingest::ingest_game(&ctx, raw, &mut mrun).map(|_| ())
+            ingest::ingest_game(ctx, raw, &mut mrun).map(|_| ())
         });
         if let Err(e) = fetched {
             report
@@ -315,7 +334,7 @@ fn run_game_grouped(dir: &GameDir, incoming: &[Source], now: DateTime<Utc>) -> R
             continue;
         }
         if for_this_game(&raw, &ctx.config.game) {
-            let h = ingest::ingest_game(&ctx, &raw, &mut mrun)?;
+            let h = ingest::ingest_game(ctx, &raw, &mut mrun)?;
             if !matches!(h.verdict, ingest::Verdict::Duplicate) {
                 report.ingested += 1;
             }
@@ -323,132 +342,151 @@ fn run_game_grouped(dir: &GameDir, incoming: &[Source], now: DateTime<Utc>) -> R
     }
     // Mark what was just processed before looking for what was not.
     mrun.flush()?;
-    report.ingested += ingest::ingest_pending(&ctx, &mut mrun)?.len();
-    mrun.flush()?;
+    report.ingested += ingest::ingest_pending(ctx, &mut mrun)?.len();
+    mrun.flush()
+}
 
-    // 2. Mail every history entry not mailed yet, in order: phases
-    //    resolved by hand, autoplay and undo since the last run, or what
-    //    a crash stopped an earlier run from mailing.
-    let templates = &ctx.templates;
-    let scenario = &ctx.scenario;
-    mailing::mail_pending(dir, templates, now)?;
-
-    // 3. Resolve when due (at most one phase a run: the next phase's
-    //    players need their phase-opening mail first).
-    let state = &ctx.state;
-    // When the beacon round the phase waits for is published.
-    let mut beacon_at: Option<DateTime<Utc>> = None;
-    if let Some(w) = &state.over {
-        report.over = Some(w.clone());
-    } else {
-        let tz = config.tz();
-        let mut schedule = dir.load_schedule()?;
-        let mut pclock = ensure_clock_of(dir, config, state.phase, now)?;
-        let roles = crate::rules::roles(scenario, state);
-        let subs = submitted(dir)?;
-        let due = pclock.due(now, &config.deadlines, tz, &schedule.absences, &roles.must, &subs);
-        let late = match &due {
-            Due::Early => Some(Vec::new()),
-            Due::Late { missing } => Some(missing.clone()),
-            _ => None,
-        };
-        // docs/dice.md 2a: a phase whose commitment names a beacon round
-        // waits for it; the lock goes out only once the round is in.
-        let beacon = match late {
-            Some(_) => match resolve::phase_beacon(dir, config, now, None) {
-                Ok(resolve::PhaseBeacon::Wait { network, round, at }) => {
-                    beacon_at = Some(at);
-                    report
-                        .attention
-                        .push(resolve::waiting_line(state.phase, &network, round, at));
-                    None
-                }
-                Ok(resolve::PhaseBeacon::Ready(v)) => Some(Some(v)),
-                Ok(resolve::PhaseBeacon::None) => Some(None),
-                Err(e) => {
-                    report
-                        .failures
-                        .push(format!("{} waits: the dice beacon: {e:#}", state.phase));
-                    None
-                }
-            },
-            None => None,
-        };
-        // Waiting for the beacon: no lock, no resolution, and no reminders
-        // (the deadline has passed or everyone is in).
-        let waiting = late.is_some() && beacon.is_none();
-        let late = if beacon.is_some() { late } else { None };
-        if let Some(late) = late {
-            let beacon = beacon.flatten();
-            for p in &late {
-                *schedule.lateness.entry(*p).or_default() += 1;
-            }
-            let opts = ResolveOptions {
-                phase: Some(state.phase.to_string()),
-                manual_dice: None,
-                now: Some(clock::stamp(now)),
-                late: late.clone(),
-                beacon: beacon.clone(),
-            };
-            // The orders lock goes out before the result (docs/dice.md).
-            resolve::queue_lock(dir, now, beacon.as_ref())?;
-            let sender = transport::sender(dir, &dir.load_config()?.mail.transport)?;
-            for d in transport::send_all(dir, Some(&sender), &[], now)? {
-                if let Delivery::Sent { .. } = d {
-                    report.sent += 1;
-                }
-            }
-            match resolve::resolve_game_locked(dir, &opts)? {
-                Resolved::Done(s) => {
-                    dir.save_schedule(&schedule)?;
-                    if !late.is_empty() {
-                        report.attention.push(format!(
-                            "{} resolved; late, defaults applied: {}",
-                            s.resolved,
-                            late.iter().map(|p| p.id()).collect::<Vec<_>>().join(", ")
-                        ));
-                    }
-                    dir.journal_line(
-                        &clock::stamp(now),
-                        &format!("run: resolved {} -> history/{}", s.resolved, s.entry),
-                    )?;
-                    report.resolved.push(s.entry);
-                    report.late = late;
-                    report.over = s.over;
-                    // The new phase's clock starts now.
-                    let after = dir.load_state()?;
-                    ensure_clock_of(dir, config, after.phase, now)?;
-                    mailing::mail_pending(dir, templates, now)?;
-                }
-                Resolved::Refused(why) => report.attention.push(format!("not resolved: {why}")),
-            }
-        } else if !waiting && !matches!(due, Due::Paused) {
-            // 4. Reminders to those who have not ordered.
+/// Resolve the open phase when it is due (at most one phase a run: the
+/// next phase's players need their phase-opening mail first), or remind
+/// those who have not ordered. Returns when the beacon round the phase
+/// waits for is published, if it waits for one.
+fn advance(ctx: &GameCtx, now: DateTime<Utc>, report: &mut RunReport) -> Result<Option<DateTime<Utc>>> {
+    let (dir, config, state) = (&ctx.dir, &ctx.config, &ctx.state);
+    let tz = config.tz();
+    let schedule = dir.load_schedule()?;
+    let pclock = ensure_clock_of(dir, config, state.phase, now)?;
+    let roles = crate::rules::roles(&ctx.scenario, state);
+    let subs = submitted(dir)?;
+    let due = pclock.due(now, &config.deadlines, tz, &schedule.absences, &roles.must, &subs);
+    let late = match &due {
+        Due::Early => Some(Vec::new()),
+        Due::Late { missing } => Some(missing.clone()),
+        _ => None,
+    };
+    let Some(late) = late else {
+        if !matches!(due, Due::Paused) {
             let missing: Vec<PowerId> = roles.must.iter().copied().filter(|p| !subs.contains_key(p)).collect();
-            let due_now = pclock.reminders_due(now, &config.deadlines, tz, &schedule.absences, &missing);
-            if !due_now.is_empty() {
-                let deadline = pclock.deadline(now, &config.deadlines, tz, &schedule.absences);
-                let local = |t: DateTime<Utc>| t.with_timezone(&tz).format("%a %Y-%m-%d %H:%M %Z").to_string();
-                // Past the deadline the reminder says when grace ends.
-                let grace_ends = match due {
-                    Due::Grace { ends } => Some(local(ends)),
-                    _ => None,
-                };
-                let when = compose::ReminderTimes {
-                    deadline: Some(local(deadline)),
-                    grace_ends,
-                };
-                compose::reminders_in(dir, templates, config, state, &due_now, &when, now)?;
-                for p in &due_now {
-                    pclock.reminded.entry(*p).or_default().push(now);
-                }
-                dir.save_clock(&pclock)?;
-                report.reminders = due_now;
-            }
+            remind(ctx, pclock, &schedule, &missing, &due, now, report)?;
+        }
+        return Ok(None);
+    };
+    // docs/dice.md 2a: a phase whose commitment names a beacon round
+    // waits for it; the lock goes out only once the round is in. Waiting
+    // for it: no lock, no resolution, and no reminders (the deadline has
+    // passed or everyone is in).
+    match resolve::phase_beacon(dir, config, now, None) {
+        Ok(resolve::PhaseBeacon::Wait { network, round, at }) => {
+            report
+                .attention
+                .push(resolve::waiting_line(state.phase, &network, round, at));
+            Ok(Some(at))
+        }
+        Ok(resolve::PhaseBeacon::Ready(v)) => resolve_due(ctx, schedule, late, Some(v), now, report).map(|()| None),
+        Ok(resolve::PhaseBeacon::None) => resolve_due(ctx, schedule, late, None, now, report).map(|()| None),
+        Err(e) => {
+            report
+                .failures
+                .push(format!("{} waits: the dice beacon: {e:#}", state.phase));
+            Ok(None)
         }
     }
+}
 
-    // 5. Mail out.
+/// Resolve the open phase, which is due: the orders lock out first, late
+/// powers counted, then the resolution, the new phase's clock and its
+/// mail.
+fn resolve_due(
+    ctx: &GameCtx,
+    mut schedule: crate::store::clock::Schedule,
+    late: Vec<PowerId>,
+    beacon: Option<crate::dice::BeaconValue>,
+    now: DateTime<Utc>,
+    report: &mut RunReport,
+) -> Result<()> {
+    let (dir, config, state) = (&ctx.dir, &ctx.config, &ctx.state);
+    for p in &late {
+        *schedule.lateness.entry(*p).or_default() += 1;
+    }
+    let opts = ResolveOptions {
+        phase: Some(state.phase.to_string()),
+        manual_dice: None,
+        now: Some(clock::stamp(now)),
+        late: late.clone(),
+        beacon: beacon.clone(),
+    };
+    // The orders lock goes out before the result (docs/dice.md).
+    resolve::queue_lock(dir, now, beacon.as_ref())?;
+    let sender = transport::sender(dir, &dir.load_config()?.mail.transport)?;
+    for d in transport::send_all(dir, Some(&sender), &[], now)? {
+        if let Delivery::Sent { .. } = d {
+            report.sent += 1;
+        }
+    }
+    match resolve::resolve_game_locked(dir, &opts)? {
+        Resolved::Done(s) => {
+            dir.save_schedule(&schedule)?;
+            if !late.is_empty() {
+                report.attention.push(format!(
+                    "{} resolved; late, defaults applied: {}",
+                    s.resolved,
+                    late.iter().map(|p| p.id()).collect::<Vec<_>>().join(", ")
+                ));
+            }
+            dir.journal_line(
+                &clock::stamp(now),
+                &format!("run: resolved {} -> history/{}", s.resolved, s.entry),
+            )?;
+            report.resolved.push(s.entry);
+            report.late = late;
+            report.over = s.over;
+            // The new phase's clock starts now.
+            let after = dir.load_state()?;
+            ensure_clock_of(dir, config, after.phase, now)?;
+            mailing::mail_pending(dir, &ctx.templates, now)?;
+        }
+        Resolved::Refused(why) => report.attention.push(format!("not resolved: {why}")),
+    }
+    Ok(())
+}
+
+/// Remind the powers in `missing` whose reminder is due.
+fn remind(
+    ctx: &GameCtx,
+    mut pclock: crate::schedule::PhaseClock,
+    schedule: &crate::store::clock::Schedule,
+    missing: &[PowerId],
+    due: &Due,
+    now: DateTime<Utc>,
+    report: &mut RunReport,
+) -> Result<()> {
+    let (dir, config) = (&ctx.dir, &ctx.config);
+    let tz = config.tz();
+    let due_now = pclock.reminders_due(now, &config.deadlines, tz, &schedule.absences, missing);
+    if due_now.is_empty() {
+        return Ok(());
+    }
+    let deadline = pclock.deadline(now, &config.deadlines, tz, &schedule.absences);
+    let local = |t: DateTime<Utc>| t.with_timezone(&tz).format("%a %Y-%m-%d %H:%M %Z").to_string();
+    // Past the deadline the reminder says when grace ends.
+    let grace_ends = match due {
+        Due::Grace { ends } => Some(local(*ends)),
+        _ => None,
+    };
+    let when = compose::ReminderTimes {
+        deadline: Some(local(deadline)),
+        grace_ends,
+    };
+    compose::reminders_in(dir, &ctx.templates, config, &ctx.state, &due_now, &when, now)?;
+    for p in &due_now {
+        pclock.reminded.entry(*p).or_default().push(now);
+    }
+    dir.save_clock(&pclock)?;
+    report.reminders = due_now;
+    Ok(())
+}
+
+/// Send the outbox; what went wrong is for the moderator.
+fn send_out(dir: &GameDir, config: &GameConfig, now: DateTime<Utc>, report: &mut RunReport) -> Result<()> {
     let sender = transport::sender(dir, &config.mail.transport)?;
     for d in transport::send_all(dir, Some(&sender), &[], now)? {
         match d {
@@ -465,23 +503,29 @@ fn run_game_grouped(dir: &GameDir, incoming: &[Source], now: DateTime<Utc>) -> R
             Delivery::WouldSend { .. } => {}
         }
     }
-    // Nothing left to do until the clock says so or a file changes (mail
-    // over IMAP can come at any time).
-    if config.mail.imap.is_none() {
-        let at = match report.over {
-            Some(_) => None,
-            None => next_wake(dir, config, scenario, now)?,
-        };
-        // A phase waiting for its beacon round is due again when it is out
-        // (a relay that failed: at the next run).
-        let at = match (at, beacon_at) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        let at = if report.failures.is_empty() { at } else { Some(now) };
-        store::wake::save(dir, &config.game, at);
+    Ok(())
+}
+
+/// Nothing left to do until the clock says so or a file changes (mail
+/// over IMAP can come at any time): when the next run has work
+/// (`store::wake`).
+fn save_wake(ctx: &GameCtx, now: DateTime<Utc>, beacon_at: Option<DateTime<Utc>>, report: &RunReport) -> Result<()> {
+    if ctx.config.mail.imap.is_some() {
+        return Ok(());
     }
-    Ok(report)
+    let at = match report.over {
+        Some(_) => None,
+        None => next_wake(&ctx.dir, &ctx.config, &ctx.scenario, now)?,
+    };
+    // A phase waiting for its beacon round is due again when it is out
+    // (a relay that failed: at the next run).
+    let at = match (at, beacon_at) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    let at = if report.failures.is_empty() { at } else { Some(now) };
+    store::wake::save(&ctx.dir, &ctx.config.game, at);
+    Ok(())
 }
 
 /// Whether any of `incoming` is new mail for this game (read one at a

@@ -66,5 +66,10 @@ pub fn send(a: &SendArgs, now: chrono::DateTime<chrono::Utc>) -> Result<Vec<Deli
     } else {
         Some(transport::sender(&dir, &cfg)?)
     };
-    transport::send_all(&dir, sender.as_ref(), &a.release, now)
+    // One group commit: the batch's marks share one barrier before the
+    // first message leaves, and its moves to `sent/` one at the end.
+    let group = crate::store::durable::group();
+    let out = transport::send_all(&dir, sender.as_ref(), &a.release, now)?;
+    group.commit()?;
+    Ok(out)
 }

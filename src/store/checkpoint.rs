@@ -61,8 +61,10 @@ pub struct Marker {
     pub outbox: BTreeSet<String>,
 }
 
-/// The current boot of this machine, if the system says.
-fn boot_id() -> String {
+/// The current boot of this machine, if the system says (empty when
+/// not): whether the page cache a crashed process wrote to is still the
+/// one on the disk's way.
+pub fn boot_id() -> String {
     fs::read_to_string("/proc/sys/kernel/random/boot_id")
         .map(|s| s.trim().to_string())
         .unwrap_or_default()
