@@ -321,6 +321,32 @@ impl Map {
         best.get(to).copied()
     }
 
+    /// Sea-zone steps from any of `from` to every sea zone reachable by
+    /// way of adjacent zones (adjacency read either way), breadth first:
+    /// the naval counterpart of [`Map::distance`].
+    pub fn sea_steps(&self, from: &[&str]) -> BTreeMap<String, u32> {
+        let mut dist: BTreeMap<String, u32> = BTreeMap::new();
+        let mut queue: VecDeque<&str> = VecDeque::new();
+        for z in from {
+            if let Some(s) = self.sea(z)
+                && !dist.contains_key(&s.id)
+            {
+                dist.insert(s.id.clone(), 0);
+                queue.push_back(&s.id);
+            }
+        }
+        while let Some(z) = queue.pop_front() {
+            let d = dist[z];
+            for s in &self.seas {
+                if !dist.contains_key(&s.id) && (self.seas_adjacent(z, &s.id) || self.seas_adjacent(&s.id, z)) {
+                    dist.insert(s.id.clone(), d + 1);
+                    queue.push_back(&s.id);
+                }
+            }
+        }
+        dist
+    }
+
     /// Provinces whose printed owner is `owner` (home provinces of a major
     /// power, or the provinces of a minor power).
     pub fn owned_by<'a>(&'a self, owner: &'a str) -> impl Iterator<Item = &'a Province> + 'a {

@@ -142,6 +142,14 @@ pub enum Standing {
     Withdraw { ratio: Option<u32> },
     /// Preferred retreat destinations, best first.
     Retreat { provinces: Vec<String> },
+    /// 12.2.6.1.1 (EiA naval option): the naval tactical chit to select
+    /// in a situation (`ANY`: the power's default).
+    NavalTactic {
+        situation: Situation,
+        chit: crate::scenario::tables_naval::Chit,
+    },
+    /// 12.2.6.1.4.2: what Nelson takes off his closing roll (0, 1 or 2).
+    NelsonClosing { minus: u8 },
     /// Reset every standing order of this power to the defaults.
     Clear,
 }

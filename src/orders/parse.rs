@@ -1635,6 +1635,9 @@ impl<'c, 'a> LineParser<'c, 'a> {
                 }
                 Standing::Retreat { provinces }
             }
+            // 12.2.6.1.1, 12.2.6.1.4.2 (parse/naval.rs)
+            "tactic" | "tactics" | "chit" => self.standing_tactic(cur)?,
+            "nelson" => self.standing_nelson(cur)?,
             "clear" | "reset" => Standing::Clear,
             _ => {
                 return Err(Diagnostic::error(
@@ -1642,7 +1645,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
                     format!("'{}' is not a standing order", t.text),
                     t.span,
                 )
-                .with_help("standing orders: INTERCEPT, COMBAT, WITHDRAW, RETREAT, CLEAR"));
+                .with_help("standing orders: INTERCEPT, COMBAT, WITHDRAW, RETREAT, TACTIC, NELSON, CLEAR"));
             }
         };
         Ok(Order::Standing(s))

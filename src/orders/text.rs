@@ -174,25 +174,39 @@ pub fn normalise(s: &Scenario, order: &Order) -> String {
             format!("BUILD {count} {word} IN {}", prov(s, port))
         }
         Order::BuyVp { gold } => format!("BUY VP WITH {gold} GOLD"),
-        Order::Standing(st) => match st {
-            Standing::Intercept { enabled } => {
-                format!("STANDING INTERCEPT {}", if *enabled { "ON" } else { "OFF" })
-            }
-            Standing::CombatOption { situation, option } => {
-                let when = match situation {
-                    Situation::Attacking => "ATTACKING",
-                    Situation::Defending => "DEFENDING",
-                    Situation::Any => "ANY",
-                };
-                format!("STANDING COMBAT {when} {option}")
-            }
-            Standing::Withdraw { ratio: Some(r) } => format!("STANDING WITHDRAW {r}:1"),
-            Standing::Withdraw { ratio: None } => "STANDING WITHDRAW NEVER".to_string(),
-            Standing::Retreat { provinces } => {
-                let names: Vec<String> = provinces.iter().map(|p| prov(s, p)).collect();
-                format!("STANDING RETREAT {}", names.join(", "))
-            }
-            Standing::Clear => "STANDING CLEAR".to_string(),
-        },
+        Order::Standing(st) => standing(s, st),
+    }
+}
+
+/// The canonical text of a standing order.
+fn standing(s: &Scenario, st: &Standing) -> String {
+    match st {
+        Standing::Intercept { enabled } => {
+            format!("STANDING INTERCEPT {}", if *enabled { "ON" } else { "OFF" })
+        }
+        Standing::CombatOption { situation, option } => {
+            let when = match situation {
+                Situation::Attacking => "ATTACKING",
+                Situation::Defending => "DEFENDING",
+                Situation::Any => "ANY",
+            };
+            format!("STANDING COMBAT {when} {option}")
+        }
+        Standing::Withdraw { ratio: Some(r) } => format!("STANDING WITHDRAW {r}:1"),
+        Standing::Withdraw { ratio: None } => "STANDING WITHDRAW NEVER".to_string(),
+        Standing::Retreat { provinces } => {
+            let names: Vec<String> = provinces.iter().map(|p| prov(s, p)).collect();
+            format!("STANDING RETREAT {}", names.join(", "))
+        }
+        Standing::NavalTactic { situation, chit } => {
+            let when = match situation {
+                Situation::Attacking => "ATTACKING",
+                Situation::Defending => "DEFENDING",
+                Situation::Any => "ANY",
+            };
+            format!("STANDING TACTIC {when} {}", chit.name().to_ascii_uppercase())
+        }
+        Standing::NelsonClosing { minus } => format!("STANDING NELSON CLOSE {minus}"),
+        Standing::Clear => "STANDING CLEAR".to_string(),
     }
 }

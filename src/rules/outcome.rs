@@ -52,6 +52,7 @@ pub enum Kind {
     MoveFirst,
     NavalBattle,
     NavalMove,
+    NavalTactic,
     NoInterception,
     NoOrders,
     NpcAlliance,
@@ -77,7 +78,7 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind, in declaration order.
-    pub const ALL: [Kind; 62] = [
+    pub const ALL: [Kind; 63] = [
         Kind::Alliance,
         Kind::AllianceBroken,
         Kind::AllianceRefused,
@@ -119,6 +120,7 @@ impl Kind {
         Kind::MoveFirst,
         Kind::NavalBattle,
         Kind::NavalMove,
+        Kind::NavalTactic,
         Kind::NoInterception,
         Kind::NoOrders,
         Kind::NpcAlliance,
@@ -186,6 +188,7 @@ impl Kind {
             Kind::MoveFirst => "move-first",
             Kind::NavalBattle => "naval-battle",
             Kind::NavalMove => "naval-move",
+            Kind::NavalTactic => "naval-tactic",
             Kind::NoInterception => "no-interception",
             Kind::NoOrders => "no-orders",
             Kind::NpcAlliance => "npc-alliance",

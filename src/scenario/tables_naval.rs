@@ -44,6 +44,94 @@ pub struct NavalOptionTable {
     pub chase: Vec<ChaseRow>,
     /// The combat resolution chart: named tables.
     pub crt: Vec<CrtTable>,
+    /// Naval movement points between a port, its box and sea zones.
+    pub distance: NavalDistance,
+    /// 12.2.7: Nelson (house arrival and second roll).
+    pub nelson: NelsonTable,
+    /// 12.2.6.1.2 / 12.2.6.1.4: the Tactical Naval Chart.
+    pub tactics: Vec<TacticRow>,
+}
+
+/// Naval movement points (rules-notes §2.4): port to its blockade box,
+/// box to its sea zone, sea zone to the next.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct NavalDistance {
+    pub port_to_box: u32,
+    pub box_to_zone: u32,
+    pub zone_to_zone: u32,
+}
+
+/// 12.2.7 Nelson: the squadron he starts with and the house second roll.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct NelsonTable {
+    /// British squadron number he commands from the start.
+    pub squadron: u32,
+    /// The second roll (d6): killed at most this, else wounded.
+    pub killed_at_most: u32,
+    /// Turns a wounded Nelson is away.
+    pub wounded_turns: u32,
+}
+
+/// 12.2.6.1.1: the naval tactical chits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Chit {
+    LinearDefence,
+    LinearAttack,
+    Melee,
+}
+
+impl Chit {
+    pub const ALL: [Chit; 3] = [Chit::LinearDefence, Chit::LinearAttack, Chit::Melee];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Chit::LinearDefence => "linear_defence",
+            Chit::LinearAttack => "linear_attack",
+            Chit::Melee => "melee",
+        }
+    }
+
+    /// How a report names it (`linear defence`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Chit::LinearDefence => "linear defence",
+            Chit::LinearAttack => "linear attack",
+            Chit::Melee => "melee",
+        }
+    }
+
+    /// Words of an order (`linear defence`, `linear-defense`, `melee`).
+    pub fn parse(text: &str) -> Option<Chit> {
+        let w: String = text
+            .to_ascii_lowercase()
+            .chars()
+            .filter(|c| c.is_ascii_alphabetic())
+            .collect();
+        match w.as_str() {
+            "lineardefence" | "lineardefense" | "defence" | "defense" => Some(Chit::LinearDefence),
+            "linearattack" | "attack" => Some(Chit::LinearAttack),
+            "melee" => Some(Chit::Melee),
+            _ => None,
+        }
+    }
+}
+
+/// One cell of the Tactical Naval Chart, for a side's chit against the
+/// enemy's.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct TacticRow {
+    pub own: Chit,
+    pub enemy: Chit,
+    /// Table before the battle closes.
+    pub table: String,
+    /// Table once it has closed (12.2.6.1.4.1).
+    pub closed: String,
+    /// A melee side closes on a d6 of at most this after a round (0: never).
+    pub close_at_most: u32,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -129,7 +217,12 @@ impl NavalOptionTable {
             .find(|r| loss_tenths <= r.max_loss)
             .map(|r| r.table.as_str())
     }
-    /// Every table a reference names exists (checked at load).
+    /// 12.2.6.1.2: the chart's cell for `own` against `enemy`.
+    pub fn tactic(&self, own: Chit, enemy: Chit) -> Option<&TacticRow> {
+        self.tactics.iter().find(|r| r.own == own && r.enemy == enemy)
+    }
+    /// Every table a reference names exists, and the tactical chart has a
+    /// cell for every pair of chits (checked at load).
     pub fn missing_tables(&self) -> Vec<String> {
         let mut named: Vec<&str> = vec![
             &self.blockade_battle.blockader,
@@ -139,11 +232,20 @@ impl NavalOptionTable {
             &self.port_raid.harbour,
         ];
         named.extend(self.chase.iter().map(|r| r.table.as_str()));
-        named
+        named.extend(self.tactics.iter().flat_map(|r| [r.table.as_str(), r.closed.as_str()]));
+        let mut missing: Vec<String> = named
             .into_iter()
             .filter(|n| self.crt(n).is_none())
             .map(str::to_string)
-            .collect()
+            .collect();
+        for own in Chit::ALL {
+            for enemy in Chit::ALL {
+                if self.tactic(own, enemy).is_none() {
+                    missing.push(format!("tactics {} against {}", own.id(), enemy.id()));
+                }
+            }
+        }
+        missing
     }
 }
 

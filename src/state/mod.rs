@@ -473,6 +473,10 @@ pub struct State {
     /// EiA political option (11.1–11.7): the kingdoms in play.
     #[serde(default, skip_serializing_if = "Political::is_empty")]
     pub political: Political,
+    /// EiA naval option (12.2.6.1.1.1, 12.2.7): what the naval rules
+    /// remember between battles.
+    #[serde(default, skip_serializing_if = "NavalState::is_default")]
+    pub naval: NavalState,
 }
 
 /// EiA political option, 11.8 and 11.9 (`rules::political::dominance`,
@@ -507,6 +511,31 @@ impl Dominance {
     }
 }
 
+/// EiA naval option: melee unlocked, and where Nelson is.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NavalState {
+    /// 12.2.6.1.1.1: Nelson has used melee; every fleet may select it.
+    #[serde(default)]
+    pub melee_free: bool,
+    /// 12.2.7: the British squadron Nelson commands, once he has left the
+    /// one `tables/naval_option.toml` gives him.
+    #[serde(default)]
+    pub nelson_squadron: Option<u32>,
+    /// 12.2.7: Nelson has been killed.
+    #[serde(default)]
+    pub nelson_dead: bool,
+    /// 12.2.7: Nelson is wounded and away until this turn.
+    #[serde(default)]
+    pub nelson_back: Option<Turn>,
+}
+
+impl NavalState {
+    pub fn is_default(&self) -> bool {
+        self == &NavalState::default()
+    }
+}
+
 /// A power's standing orders (rules::standing): the answers to the
 /// questions a battle, interception or retreat asks when the power is not
 /// the one moving. A field left empty means "use the documented default".
@@ -526,6 +555,13 @@ pub struct StandingOrders {
     /// Preferred retreat provinces, best first (default: see rules::standing).
     #[serde(default)]
     pub retreat: Vec<String>,
+    /// 12.2.6.1.1 (EiA naval option): naval tactical chit by situation
+    /// (`attacking`, `defending`, `any`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub naval_tactic: BTreeMap<String, crate::scenario::tables_naval::Chit>,
+    /// 12.2.6.1.4.2: what Nelson takes off his closing roll (0, 1 or 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nelson_closing: Option<u8>,
 }
 
 /// `state.toml` on disk: the schema version beside the state.
@@ -624,6 +660,7 @@ impl State {
             hulks: BTreeMap::new(),
             dominance: Dominance::default(),
             political: Political::default(),
+            naval: NavalState::default(),
         }
     }
 

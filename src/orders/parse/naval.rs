@@ -1,10 +1,13 @@
 //! Order words of the EiA naval option (12.2.x): `SORTIE squadron 2`
-//! (12.2.9.2, 12.2.6.2) and `RAID squadron 1 AT Brest` (12.2.6.3). The
-//! option being in play is the rules engine's question, not the parser's.
+//! (12.2.9.2, 12.2.6.2), `RAID squadron 1 AT Brest` (12.2.6.3), and the
+//! standing orders `STANDING TACTIC ATTACKING melee` (12.2.6.1.1) and
+//! `STANDING NELSON CLOSE 2` (12.2.6.1.4.2). The option being in play is
+//! the rules engine's question, not the parser's.
 
 use super::{Cur, LineParser, PResult};
 use crate::diagnostic::{Diagnostic, Problem};
-use crate::orders::ast::{NavalOrder, Order};
+use crate::orders::ast::{NavalOrder, Order, Situation, Standing};
+use crate::scenario::tables_naval::Chit;
 
 impl LineParser<'_, '_> {
     /// `SORTIE <squadron>`: attack the blockaders of its port.
@@ -33,5 +36,49 @@ impl LineParser<'_, '_> {
             squadron,
             port: p.id.clone(),
         }))
+    }
+
+    /// `STANDING TACTIC [WHEN] ATTACKING|DEFENDING|ANY <chit>`.
+    pub(super) fn standing_tactic(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Standing> {
+        cur.eat_any(&["when", "if"]);
+        let situation = match cur.next() {
+            Some(t) if t.is("attacking") || t.is("attack") => Situation::Attacking,
+            Some(t) if t.is("defending") || t.is("defend") => Situation::Defending,
+            Some(t) if t.is("any") || t.is("always") || t.is("default") => Situation::Any,
+            _ => {
+                return Err(Diagnostic::error(
+                    Problem::Syntax,
+                    "expected ATTACKING, DEFENDING or ANY",
+                    cur.here(),
+                ));
+            }
+        };
+        cur.eat_sep();
+        let help = "a naval tactical chit: LINEAR DEFENCE, LINEAR ATTACK or MELEE";
+        let Some((text, span)) = cur.rest_of_words() else {
+            return Err(cur.expected(help));
+        };
+        match Chit::parse(&text) {
+            Some(chit) => Ok(Standing::NavalTactic { situation, chit }),
+            None => Err(
+                Diagnostic::error(Problem::Syntax, format!("'{text}' is not a naval tactical chit"), span)
+                    .with_help(help),
+            ),
+        }
+    }
+
+    /// `STANDING NELSON CLOSE 0|1|2`.
+    pub(super) fn standing_nelson(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Standing> {
+        cur.eat_any(&["close", "closing", "closes"]);
+        cur.eat_any(&["with", "at", "minus", "-"]);
+        let (minus, span) = cur.number("0, 1 or 2")?;
+        if minus > 2 {
+            return Err(Diagnostic::error(
+                Problem::Syntax,
+                "Nelson takes 1 or 2 off his closing roll at most (12.2.6.1.4.2)",
+                span,
+            ));
+        }
+        Ok(Standing::NelsonClosing { minus: minus as u8 })
     }
 }

@@ -18,6 +18,8 @@
 
 use super::control::{friendly, hostile, name, squadron_to_pool, to_pool};
 use super::movement::{orders_corps, orders_for};
+use super::naval_option::combat::Ending;
+use super::naval_option::open_sea;
 use super::standing;
 use crate::dice::{Dice, DiceError};
 use crate::ids::{Nation, PowerId};
@@ -185,7 +187,9 @@ fn nat_mod(m: &BTreeMap<String, i32>, p: Option<PowerId>) -> i32 {
 }
 
 /// A naval battle in `sea` between squadrons `a` (the moving side) and
-/// `b`. Returns the outcome and whether side `a` won.
+/// `b` on the house Naval Combat table (without the EiA option; with it,
+/// `naval_option::open_sea`). Returns the outcome and whether side `a`
+/// won.
 pub fn battle(
     scenario: &Scenario,
     state: &mut State,
@@ -222,22 +226,11 @@ pub fn battle(
         o = o.die(&purpose, d);
         let sq = keys.len() as i32 * t.per_squadron;
         let nm = nat_mod(&t.combat_nationality, p);
-        // 12.2.6.1.4.1 (EiA option): minus one per fleet after the second
-        let armada = if super::option_naval::enabled(state) {
-            super::option_naval::size_penalty(keys.len())
-        } else {
-            0
-        };
-        totals[i] = d as i32 + sq + nm + armada;
+        totals[i] = d as i32 + sq + nm;
         o = o.why(format!(
-            "{side} {}: {} squadron(s); die {d} {sq:+} squadrons {nm:+} nationality{} = {}",
+            "{side} {}: {} squadron(s); die {d} {sq:+} squadrons {nm:+} nationality = {}",
             side_name(p, keys),
             keys.len(),
-            if armada != 0 {
-                format!(" {armada:+} fleets after the second (12.2.6.1.4.1)")
-            } else {
-                String::new()
-            },
             totals[i]
         ));
     }
@@ -543,6 +536,26 @@ fn intercept(
         for k in &keys {
             set_loc(state, k, Location::Sea(z.to_string()));
         }
+        if super::option_naval::enabled(state) {
+            // 12.2.6.1: the interceptors attack
+            let e = open_sea::Engagement {
+                sea: z,
+                attackers: &keys,
+                defenders: std::slice::from_ref(squadron),
+                text: order.text,
+            };
+            let (os, ending) = open_sea::battle(ph, state, &e)?;
+            out.extend(os);
+            if state.squadron(&squadron.nation, squadron.number).is_none() {
+                return Ok(Voyage::Sunk);
+            }
+            // 12.2.6.1.8: an intercepted fleet which has not lost a
+            // battle may continue to move
+            if ending == Ending::Victor(0) {
+                return Ok(Voyage::Stopped);
+            }
+            continue;
+        }
         ph.battles += 1;
         let (bo, won) = battle(
             scenario,
@@ -610,8 +623,12 @@ fn arrive(
 ) -> Outcome {
     let squadron = order.squadron;
     let names: Vec<String> = order.carrying.iter().map(|k| k.to_string()).collect();
-    let mut summary = format!("{squadron} sails to {}", loc_name(scenario, &reached));
     let stopped = voyage == Voyage::Stopped;
+    if stopped && let Some(s) = state.squadron(&squadron.nation, squadron.number) {
+        // a beaten fleet may have retreated to port (12.2.6.1.8)
+        reached = s.location.clone();
+    }
+    let mut summary = format!("{squadron} sails to {}", loc_name(scenario, &reached));
     if !stopped && let Some(p) = order.to_port {
         if !order.carrying.is_empty() {
             for k in order.carrying {
@@ -724,6 +741,15 @@ pub fn attack(
         .map(|x| UnitKey::squadron(x.nation.clone(), x.number))
         .collect();
     set_loc(state, squadron, Location::Sea(sea.to_string()));
+    if super::option_naval::enabled(state) {
+        let e = open_sea::Engagement {
+            sea,
+            attackers: &own,
+            defenders: &enemies,
+            text,
+        };
+        return Ok(open_sea::battle(ph, state, &e)?.0);
+    }
     ph.battles += 1;
     let (o, _) = battle(scenario, state, ph.dice, sea, ph.battles, &own, &enemies)?;
     Ok(vec![o.order(text)])

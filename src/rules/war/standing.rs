@@ -12,11 +12,14 @@
 //! | combat option (5.6) | the legal option with the highest modifier (ties: lowest loss shift, then the first in the table) |
 //! | withdraw before battle (5.6) | never: stand and fight |
 //! | retreat (5.6) | the mover's own province it came from; else an adjacent friendly province, home first, then the fewest enemy neighbours, then by id |
+//! | naval tactical chit (12.2.6.1.1, option `naval`) | linear attack when attacking, linear defence when defending |
+//! | Nelson's closing modifier (12.2.6.1.4.2) | 0: he takes no extra risk |
 
 use crate::ids::PowerId;
 use crate::orders::ast::{Situation, Standing};
 use crate::rules::Kind;
 use crate::rules::Outcome;
+use crate::scenario::tables_naval::Chit;
 use crate::state::{StandingOrders, State};
 
 /// What decided a question: shown in every outcome.
@@ -70,6 +73,14 @@ pub fn record(state: &mut State, power: PowerId, order: &Standing) -> Option<Out
             entry.retreat = provinces.clone();
             format!("retreat to {}", provinces.join(", "))
         }
+        Standing::NavalTactic { situation, chit } => {
+            entry.naval_tactic.insert(situation_key(*situation).to_string(), *chit);
+            format!("naval tactic {} when {}", chit.name(), situation_key(*situation))
+        }
+        Standing::NelsonClosing { minus } => {
+            entry.nelson_closing = Some(*minus);
+            format!("Nelson takes {minus} off his closing roll")
+        }
         Standing::Clear => {
             *entry = StandingOrders::default();
             "standing orders cleared".to_string()
@@ -118,6 +129,37 @@ pub fn wanted_option(state: &State, power: PowerId, situation: Situation) -> Opt
         .get(situation_key(situation))
         .or_else(|| s.combat.get("any"))
         .cloned()
+}
+
+/// 12.2.6.1.1: the naval tactical chit `power` selects in `situation`
+/// (its standing order for the situation, then for `any`, else the
+/// default: linear attack attacking, linear defence defending).
+pub fn naval_tactic(state: &State, power: PowerId, situation: Situation) -> (Chit, Decided) {
+    let key = situation_key(situation);
+    let s = of(state, power);
+    if let Some(c) = s.and_then(|s| s.naval_tactic.get(key)) {
+        return (*c, Decided::Standing(format!("naval tactic {} when {key}", c.name())));
+    }
+    if let Some(c) = s.and_then(|s| s.naval_tactic.get("any")) {
+        return (
+            *c,
+            Decided::Standing(format!("naval tactic {} (any situation)", c.name())),
+        );
+    }
+    let c = if situation == Situation::Attacking {
+        Chit::LinearAttack
+    } else {
+        Chit::LinearDefence
+    };
+    (c, Decided::Default(format!("{} when {key}", c.name())))
+}
+
+/// 12.2.6.1.4.2: what Nelson takes off his closing roll (default 0).
+pub fn nelson_closing(state: &State, power: PowerId) -> (u32, Decided) {
+    match of(state, power).and_then(|s| s.nelson_closing) {
+        Some(m) => (u32::from(m), Decided::Standing(format!("Nelson closing -{m}"))),
+        None => (0, Decided::Default("Nelson takes no extra risk".into())),
+    }
 }
 
 /// 5.6: does `power` withdraw before battle, outnumbered `enemy`:`own`?

@@ -2,12 +2,11 @@
 //! points (12.2.6.1.6.3) and disabled ships (12.2.6.1.9, .9.1) taken home
 //! as hulks (12.2.8).
 
-use super::combat::{Ending, Force, Log};
+use super::combat::{Ending, Fight, Force, Log};
 use super::ports::{From, nearest_friendly_port};
-use crate::dice::{Dice, DiceError};
+use crate::dice::DiceError;
 use crate::ids::PowerId;
 use crate::rules::war::control::squadron_to_pool;
-use crate::scenario::Scenario;
 use crate::scenario::tables_naval::NavalOptionTable;
 use crate::state::State;
 use std::collections::BTreeMap;
@@ -79,16 +78,12 @@ pub fn political_points(
 /// own. 12.2.6.1.9.1: each holder sends them to its nearest usable port
 /// (own, conquered or allied control); one die a ship: lost when the die
 /// is 1 or at most the distance, else a hulk in that port.
-#[allow(clippy::too_many_arguments)]
 pub fn disabled_ships(
-    scenario: &Scenario,
+    fight: &mut Fight<'_, '_>,
     state: &mut State,
-    dice: &mut dyn Dice,
-    purpose: &str,
     sides: &[Force; 2],
     ending: Ending,
     at: &From<'_>,
-    log: &mut Log,
 ) -> Result<(), DiceError> {
     let mut held = [sides[0].disabled(), sides[1].disabled()];
     if let Some(v) = ending.victor() {
@@ -96,7 +91,7 @@ pub fn disabled_ships(
         held[v] += taken;
         held[1 - v] = 0;
         if taken > 0 {
-            log.lines.push(format!(
+            fight.line(format!(
                 "12.2.6.1.9: the {} takes the {taken} disabled ship(s) of the {}",
                 sides[v].role,
                 sides[1 - v].role
@@ -104,7 +99,7 @@ pub fn disabled_ships(
         }
     }
     for (i, n) in held.into_iter().enumerate() {
-        send_home(scenario, state, dice, purpose, &sides[i], n, at, log)?;
+        send_home(fight, state, &sides[i], n, at)?;
     }
     Ok(())
 }
@@ -112,29 +107,26 @@ pub fn disabled_ships(
 /// 12.2.6.1.9.1: `n` disabled ships held by `side` make for its nearest
 /// usable port from `at`: one die each, lost on 1 or at most the
 /// distance, else a hulk there (12.2.8).
-#[allow(clippy::too_many_arguments)]
 pub fn send_home(
-    scenario: &Scenario,
+    fight: &mut Fight<'_, '_>,
     state: &mut State,
-    dice: &mut dyn Dice,
-    purpose: &str,
     side: &Force,
     n: u32,
     at: &From<'_>,
-    log: &mut Log,
 ) -> Result<(), DiceError> {
     if n == 0 {
         return Ok(());
     }
+    let scenario = fight.scenario();
     let Some(power) = side.power else {
-        log.lines.push(format!(
+        fight.line(format!(
             "12.2.6.1.9.1: the {} has no port to send {n} disabled ship(s) to: lost",
             side.role
         ));
         return Ok(());
     };
     let Some((port, dist)) = nearest_friendly_port(scenario, state, power, at) else {
-        log.lines.push(format!(
+        fight.line(format!(
             "12.2.6.1.9.1: {} has no port within reach for {n} disabled ship(s): lost",
             power.name()
         ));
@@ -143,10 +135,8 @@ pub fn send_home(
     let mut saved = 0;
     let mut rolls = Vec::new();
     for k in 1..=n {
-        let p = format!("{purpose}/disabled/{}/{k}", power.id());
-        let d = dice.roll(&p, 6)?;
-        log.dice.push((p, d));
-        let lost = d == 1 || d <= dist;
+        let d = fight.roll(&format!("disabled/{}/{k}", power.id()))?;
+        let lost = voyage_lost(d, dist);
         rolls.push(format!("{d}{}", if lost { " lost" } else { " home" }));
         if !lost {
             saved += 1;
@@ -160,11 +150,34 @@ pub fn send_home(
             .entry(power.id().to_string())
             .or_insert(0) += saved;
     }
-    log.lines.push(format!(
+    fight.line(format!(
         "12.2.6.1.9.1: {} sends {n} disabled ship(s) to {} ({dist} MP; lost on 1 or at most {dist}): {}; {saved} reach port as hulks (12.2.8)",
         power.name(),
         crate::rules::war::control::name(scenario, &port),
         rolls.join(", ")
     ));
     Ok(())
+}
+
+/// 12.2.6.1.9.1: a disabled ship `dist` movement points from its port is
+/// lost when the die is at most the distance; a 1 always sinks it.
+pub fn voyage_lost(die: u32, dist: u32) -> bool {
+    die == 1 || die <= dist
+}
+
+#[cfg(test)]
+mod tests {
+    use super::voyage_lost;
+
+    #[test]
+    fn a_ship_is_lost_at_or_under_its_distance_and_always_on_a_one() {
+        // rules-notes NAV-2: 3 MP, d6 = 3: lost
+        assert!(voyage_lost(3, 3));
+        assert!(!voyage_lost(4, 3));
+        // NAV-3: 1 MP, d6 = 1: lost (a 1 always sinks)
+        assert!(voyage_lost(1, 1));
+        assert!(voyage_lost(1, 0));
+        assert!(!voyage_lost(2, 1));
+        assert!(!voyage_lost(2, 0));
+    }
 }

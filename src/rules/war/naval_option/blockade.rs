@@ -12,12 +12,13 @@
 //! (12.2.6.2). Dice: `blockade-run/<port>/<squadron>`,
 //! `blockade-battle/<port>/<n>/…`.
 
-use super::aftermath;
-use super::combat::{self, Ending, Force, Log, Rules};
+use super::combat::{self, Ending, Fight, Force, Log, Rules};
 use super::ports::{From, nearest_friendly_port};
-use crate::dice::{Dice, DiceError};
+use super::{aftermath, report};
+use crate::dice::DiceError;
 use crate::ids::PowerId;
 use crate::rules::war::control::{hostile, name};
+use crate::rules::war::naval::Phase;
 use crate::rules::{Kind, Outcome};
 use crate::scenario::Scenario;
 use crate::state::{Location, State, UnitKey};
@@ -59,32 +60,17 @@ pub struct Cover {
     pub text: String,
 }
 
-/// Who sees a naval battle: the powers of both sides and whoever gives
-/// their orders.
-fn seers(state: &State, keys: &[UnitKey]) -> Vec<PowerId> {
-    let mut s: BTreeSet<PowerId> = keys.iter().filter_map(|k| state.commanding_power(&k.nation)).collect();
-    for p in s.clone() {
-        if let Some(o) = state.ordered_by(p) {
-            s.insert(o);
-        }
-    }
-    s.into_iter().collect()
-}
-
-/// 12.2.9: the blockade step of `power`'s Naval Phase. Returns the
+/// 12.2.9: the blockade step of `ph.power`'s Naval Phase. Returns the
 /// squadrons whose SAIL is over (turned back or sunk); the others move
 /// with no further blockade roll.
-#[allow(clippy::too_many_arguments)]
 pub fn step(
-    scenario: &Scenario,
+    ph: &mut Phase<'_>,
     state: &mut State,
-    dice: &mut dyn Dice,
-    power: PowerId,
     runners: &[Runner],
     covers: &[Cover],
-    battles: &mut u32,
     out: &mut Vec<Outcome>,
 ) -> Result<BTreeSet<UnitKey>, DiceError> {
+    let (scenario, power) = (ph.scenario, ph.power);
     let t = &scenario.tables.naval_option;
     // ports in play, in the order their first order was given
     let mut ports: Vec<String> = Vec::new();
@@ -116,10 +102,12 @@ pub fn step(
         let cover_ships: u32 = cover_keys.iter().map(|k| combat::ships_of(state, t, k)).sum();
         let mut failed: Vec<&Runner> = Vec::new();
         for r in rs {
-            let ships = combat::ships_of(state, t, &r.squadron);
-            // 12.2.9.2: a covering force of at least as many ships
-            let covered = !cover_keys.is_empty() && cover_ships >= ships;
-            let (ok, o) = roll_run(scenario, state, dice, power, &port, r, covered, cover_ships, ships)?;
+            let odds = Odds {
+                covers: !cover_keys.is_empty(),
+                cover_ships,
+                ships: combat::ships_of(state, t, &r.squadron),
+            };
+            let (ok, o) = roll_run(ph, state, &port, r, odds)?;
             out.push(o);
             if !ok {
                 failed.push(r);
@@ -131,23 +119,12 @@ pub fn step(
         // 12.2.9.2: failed runners join the covering fleet's battle
         let mut side: Vec<UnitKey> = cover_keys.clone();
         side.extend(failed.iter().map(|r| r.squadron.clone()));
-        *battles += 1;
         let texts: Vec<&str> = cs
             .iter()
             .map(|c| c.text.as_str())
             .chain(failed.iter().map(|r| r.text.as_str()))
             .collect();
-        let ending = battle(
-            scenario,
-            state,
-            dice,
-            power,
-            &port,
-            *battles,
-            &side,
-            &texts.join("; "),
-            out,
-        )?;
+        let ending = battle(ph, state, &port, &side, &texts.join("; "), out)?;
         let lost = ending == Some(Ending::Victor(1));
         for r in &failed {
             let gone = state.squadron(&r.squadron.nation, r.squadron.number).is_none();
@@ -178,22 +155,34 @@ pub fn step(
     Ok(held)
 }
 
-/// 12.2.9.1 / 12.2.9.2: one runner's die.
-#[allow(clippy::too_many_arguments)]
-fn roll_run(
-    scenario: &Scenario,
-    state: &State,
-    dice: &mut dyn Dice,
-    power: PowerId,
-    port: &str,
-    r: &Runner,
-    covered: bool,
+/// What a runner's die is modified by (12.2.9.2): whether covering
+/// squadrons sortie from its port, their ships and the runner's.
+#[derive(Clone, Copy)]
+struct Odds {
+    covers: bool,
     cover_ships: u32,
     ships: u32,
+}
+
+impl Odds {
+    /// 12.2.9.2: a covering force of at least as many ships.
+    fn covered(self) -> bool {
+        self.covers && self.cover_ships >= self.ships
+    }
+}
+
+/// 12.2.9.1 / 12.2.9.2: one runner's die.
+fn roll_run(
+    ph: &mut Phase<'_>,
+    state: &State,
+    port: &str,
+    r: &Runner,
+    odds: Odds,
 ) -> Result<(bool, Outcome), DiceError> {
     let k = &r.squadron;
+    let covered = odds.covered();
     let purpose = format!("blockade-run/{port}/{}-{}", k.nation, k.number);
-    let d = dice.roll(&purpose, 6)?;
+    let d = ph.dice.roll(&purpose, 6)?;
     let total = d as i32 - i32::from(r.carrying) - i32::from(covered);
     let ok = total <= RUN_AT_MOST;
     let mut keys = blockaders(state, port, k);
@@ -204,21 +193,22 @@ fn roll_run(
         format!(
             "{k} {} the blockade of {}",
             if ok { "slips through" } else { "is intercepted running" },
-            name(scenario, port)
+            name(ph.scenario, port)
         ),
     )
-    .power(power)
+    .power(ph.power)
     .order(&r.text)
     .die(&purpose, d)
-    .only(seers(state, &keys))
+    .only(report::seers(state, &keys))
     .why(format!(
         "12.2.9.1: d6 {d}{}{} = {total} against at most {RUN_AT_MOST}",
         if r.carrying { " -1 (carrying land forces)" } else { "" },
         if covered { " -1 (covering fleet, 12.2.9.2)" } else { "" }
     ));
-    if cover_ships > 0 && !covered {
+    if odds.covers && !covered {
         o = o.why(format!(
-            "12.2.9.2: the covering force's {cover_ships} ships are fewer than the runner's {ships}: no modifier"
+            "12.2.9.2: the covering force's {} ships are fewer than the runner's {}: no modifier",
+            odds.cover_ships, odds.ships
         ));
     }
     if !ok {
@@ -230,18 +220,15 @@ fn roll_run(
 /// 12.2.6.2: a blockade battle off `port` between `blockaded` (the
 /// runners and covering squadrons) and every enemy squadron blockading
 /// it. Returns how it ended (None: nobody blockades any more).
-#[allow(clippy::too_many_arguments)]
 pub fn battle(
-    scenario: &Scenario,
+    ph: &mut Phase<'_>,
     state: &mut State,
-    dice: &mut dyn Dice,
-    power: PowerId,
     port: &str,
-    n: u32,
     blockaded: &[UnitKey],
     text: &str,
     out: &mut Vec<Outcome>,
 ) -> Result<Option<Ending>, DiceError> {
+    let scenario = ph.scenario;
     let t = &scenario.tables.naval_option;
     let Some(first) = blockaded.first() else {
         return Ok(None);
@@ -253,13 +240,13 @@ pub fn battle(
     let (Some(t_in), Some(t_out)) = (t.crt(&t.blockade_battle.blockaded), t.crt(&t.blockade_battle.blockader)) else {
         return Ok(None);
     };
-    let purpose = format!("blockade-battle/{port}/{n}");
+    ph.battles += 1;
+    let mut fight = Fight::new(ph, format!("blockade-battle/{port}/{}", ph.battles));
     let mut sides = [
         Force::new(state, t, "blockaded", blockaded),
         Force::new(state, t, "blockader", &blockading),
     ];
-    let mut log = Log::default();
-    log.lines.push(format!(
+    fight.line(format!(
         "12.2.6.2: no tactical chits; the blockaded force fights on table {}, the blockaders on table {}",
         t_in.id, t_out.id
     ));
@@ -267,68 +254,56 @@ pub fn battle(
         tables: [t_in, t_out],
         rounds: 3,
         raid: false,
+        melee: None,
     };
-    let ending = combat::fight(t, dice, &purpose, &mut sides, &rules, &mut log)?;
+    let ending = combat::fight(
+        t,
+        &mut *fight.ph.dice,
+        &fight.purpose,
+        &mut sides,
+        &rules,
+        &mut fight.log,
+    )?;
     match ending {
         // 12.2.6.1.7: the general chase; 12.2.6.2: none for a victorious
         // blockader
-        Ending::Victor(0) => combat::chase(t, dice, &purpose, &mut sides, 0, 0, &mut log)?,
-        Ending::Victor(_) => log.lines.push("12.2.6.2: the blockaders won: no general chase".into()),
+        Ending::Victor(0) => combat::chase(t, &mut *fight.ph.dice, &fight.purpose, &mut sides, 0, 0, &mut fight.log)?,
+        Ending::Victor(_) => fight.line("12.2.6.2: the blockaders won: no general chase"),
         _ => {}
     }
-    aftermath::write_back(state, &sides, &mut log);
-    let vp = aftermath::political_points(state, t, &sides, ending, &mut log);
-    aftermath::disabled_ships(
-        scenario,
-        state,
-        dice,
-        &purpose,
-        &sides,
-        ending,
-        &From::Port(port),
-        &mut log,
-    )?;
+    aftermath::write_back(state, &sides, &mut fight.log);
+    let vp = aftermath::political_points(state, t, &sides, ending, &mut fight.log);
+    aftermath::disabled_ships(&mut fight, state, &sides, ending, &From::Port(port))?;
     match ending {
-        Ending::Victor(0) => retreat_blockaders(scenario, state, port, &blockading, &mut log),
-        Ending::Victor(_) => log.lines.push(format!(
+        Ending::Victor(0) => retreat_blockaders(scenario, state, port, &blockading, &mut fight.log),
+        Ending::Victor(_) => fight.line(format!(
             "12.2.6.2: the surviving blockaded ships return to {}",
             name(scenario, port)
         )),
-        _ => log
-            .lines
-            .push("12.2.6.1.8: no victor: both forces remain, the blockade stands".into()),
+        _ => fight.line("12.2.6.1.8: no victor: both forces remain, the blockade stands"),
     }
     let mut all = blockaded.to_vec();
     all.extend(blockading.iter().cloned());
-    let side_name = |f: &Force| {
-        f.power
-            .map_or_else(|| "a minor power".to_string(), |p| p.name().to_string())
-    };
     let summary = match ending {
         Ending::Victor(i) => format!(
             "Blockade battle off {}: {} defeats {}",
             name(scenario, port),
-            side_name(&sides[i]),
-            side_name(&sides[1 - i])
+            report::side_name(&sides[i]),
+            report::side_name(&sides[1 - i])
         ),
         Ending::BothBroken => format!("Blockade battle off {}: both sides break", name(scenario, port)),
         Ending::Inconclusive => format!("Blockade battle off {}: inconclusive", name(scenario, port)),
     };
-    let mut o = Outcome::new("12.2.6.2", Kind::NavalBattle, summary)
-        .power(power)
-        .order(text)
-        .at(port)
-        .only(seers(state, &all));
-    for l in log.lines {
-        o = o.why(l);
-    }
-    for (p, d) in log.dice {
-        o = o.die(&p, d);
-    }
-    for (p, d) in vp {
-        o = o.vp(p, d);
-    }
-    out.push(o);
+    let power = fight.ph.power;
+    let b = report::Battle {
+        rule: "12.2.6.2",
+        summary,
+        power,
+        text,
+        at: port,
+        seen_by: report::seers(state, &all),
+    };
+    out.push(b.outcome(fight.log, vp));
     Ok(Some(ending))
 }
 
@@ -398,15 +373,13 @@ pub fn upkeep(scenario: &Scenario, state: &mut State, power: PowerId, out: &mut 
     if dollars == 0 {
         return;
     }
-    pay(
+    out.push(report::pay(
         state,
         power,
         dollars * t.gold_per_dollar,
-        "12.2.9.3",
-        "blockade upkeep",
+        ("12.2.9.3", "blockade upkeep"),
         why,
-        out,
-    );
+    ));
 }
 
 /// 12.2.9.3 (8.5.1.2): $5 per fleet in a blockade box at the Money and
@@ -426,32 +399,14 @@ pub fn expenditure_step(scenario: &Scenario, state: &mut State, out: &mut Vec<Ou
         }
         let why = vec![format!("$5 for each of {}", fleets.join(", "))];
         let gold = 5 * fleets.len() as i64 * t.gold_per_dollar;
-        pay(state, power, gold, "12.2.9.3", "fleets in blockade boxes", why, out);
+        out.push(report::pay(
+            state,
+            power,
+            gold,
+            ("12.2.9.3", "fleets in blockade boxes"),
+            why,
+        ));
     }
-}
-
-/// Charge `gold`; what cannot be paid becomes deficit (4.221).
-#[allow(clippy::too_many_arguments)]
-fn pay(state: &mut State, power: PowerId, gold: i64, rule: &str, what: &str, why: Vec<String>, out: &mut Vec<Outcome>) {
-    let ps = state.power_mut(power);
-    let paid = gold.min(ps.gold.max(0));
-    ps.gold -= paid;
-    ps.debt += gold - paid;
-    let mut o = Outcome::new(
-        rule,
-        Kind::Expenses,
-        format!("{} pays {gold} Gold for {what}", power.name()),
-    )
-    .power(power)
-    .gold(power, -paid)
-    .only(vec![power]);
-    for w in why {
-        o = o.why(w);
-    }
-    if gold > paid {
-        o = o.why(format!("4.221: {} Gold cannot be paid: deficit", gold - paid));
-    }
-    out.push(o);
 }
 
 /// The blockade step (12.2.9) for `power`'s military orders: every SAIL
@@ -507,16 +462,7 @@ pub fn step_orders(
             }
         }
     }
-    step(
-        scenario,
-        state,
-        &mut *ph.dice,
-        power,
-        &runners,
-        &covers,
-        &mut ph.battles,
-        out,
-    )
+    step(ph, state, &runners, &covers, out)
 }
 
 /// Check a SORTIE order (12.2.6.2, 12.2.9.2): the option is on and the

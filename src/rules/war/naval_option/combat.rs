@@ -11,6 +11,8 @@
 
 use crate::dice::{Dice, DiceError};
 use crate::ids::{Nation, PowerId};
+use crate::rules::war::naval::Phase;
+use crate::scenario::Scenario;
 use crate::scenario::tables_naval::{CrtTable, NavalOptionTable};
 use crate::state::{State, UnitKey};
 
@@ -204,6 +206,39 @@ impl Log {
     }
 }
 
+/// A battle being fought: the phase it belongs to (scenario, dice), the
+/// name its dice carry (`<battle>`), and the report being written. The
+/// steps after the rounds (`aftermath`, `nelson`) take it whole.
+pub struct Fight<'p, 'a> {
+    pub ph: &'p mut Phase<'a>,
+    pub purpose: String,
+    pub log: Log,
+}
+
+impl<'p, 'a> Fight<'p, 'a> {
+    pub fn new(ph: &'p mut Phase<'a>, purpose: String) -> Self {
+        Fight {
+            ph,
+            purpose,
+            log: Log::default(),
+        }
+    }
+
+    pub fn scenario(&self) -> &'a Scenario {
+        self.ph.scenario
+    }
+
+    /// A d6 named `<battle>/<what>`, kept in the log.
+    pub fn roll(&mut self, what: &str) -> Result<u32, DiceError> {
+        let purpose = format!("{}/{what}", self.purpose);
+        self.log.roll(&mut *self.ph.dice, purpose)
+    }
+
+    pub fn line(&mut self, l: impl Into<String>) {
+        self.log.lines.push(l.into());
+    }
+}
+
 /// How the rounds are fought.
 pub struct Rules<'a> {
     pub tables: [&'a CrtTable; 2],
@@ -212,6 +247,18 @@ pub struct Rules<'a> {
     /// 12.2.6.3.2: a raid goes on after the defender breaks, the
     /// defender no longer replying.
     pub raid: bool,
+    /// 12.2.6.1.4.1: the melee tables and closing of an open sea combat.
+    pub melee: Option<Melee<'a>>,
+}
+
+/// 12.2.6.1.4.1 (the melee tables): until a melee side closes, both fire
+/// on `Rules::tables`; once one has closed, both fire on `closed`.
+pub struct Melee<'a> {
+    pub closed: [&'a CrtTable; 2],
+    /// A side closes on a d6 of at most this after a round (0: never).
+    pub close_at_most: [u32; 2],
+    /// 12.2.6.1.4.2: taken off a side's closing roll (Nelson, 1 or 2).
+    pub minus: [u32; 2],
 }
 
 /// 12.2.6.1.3–12.2.6.1.6: fight the rounds. `purpose` names the battle.
@@ -234,7 +281,12 @@ pub fn fight(
         ));
     }
     let mut defender_broken = false;
+    let mut closed = false;
     for round in 1..=rules.rounds {
+        let tables = match &rules.melee {
+            Some(m) if closed => m.closed,
+            _ => rules.tables,
+        };
         let firing = [sides[0].active(), sides[1].active()];
         let mut results = [None, None];
         for i in 0..2 {
@@ -247,11 +299,11 @@ pub fn fight(
             // 12.2.6.1.4.1: minus one per fleet after the second
             let armada = crate::rules::war::option_naval::size_penalty(sides[i].fleets.len());
             let m = d as i32 + nat + armada;
-            let r = rules.tables[i].result(m, firing[i]);
+            let r = tables[i].result(m, firing[i]);
             log.lines.push(format!(
                 "round {round}, {}: d6 {d} {nat:+} nationality {armada:+} fleets after the second = {m} on table {} with {} ships: {} disabled, morale loss {}",
                 sides[i].role,
-                rules.tables[i].id,
+                tables[i].id,
                 firing[i],
                 r.disabled,
                 tenths(r.morale_tenths)
@@ -297,6 +349,12 @@ pub fn fight(
             [false, true] => return Ok(victory(sides, 0, log)),
             [false, false] => {}
         }
+        if let Some(m) = &rules.melee
+            && !closed
+            && round < rules.rounds
+        {
+            closed = close(dice, purpose, sides, m, round, log)?;
+        }
     }
     if rules.raid {
         return Ok(raid_ending(sides, log));
@@ -306,6 +364,48 @@ pub fn fight(
         rules.rounds
     ));
     Ok(Ending::Inconclusive)
+}
+
+/// 12.2.6.1.4.1: after a round each melee side rolls to close (the
+/// tactical chart's number, less Nelson's modifier, 12.2.6.1.4.2).
+fn close(
+    dice: &mut dyn Dice,
+    purpose: &str,
+    sides: &[Force; 2],
+    m: &Melee<'_>,
+    round: u32,
+    log: &mut Log,
+) -> Result<bool, DiceError> {
+    for (i, side) in sides.iter().enumerate() {
+        if m.close_at_most[i] == 0 {
+            continue;
+        }
+        let d = log.roll(dice, format!("{purpose}/close-{round}/{}", side.role))?;
+        let total = d as i32 - m.minus[i] as i32;
+        let ok = total <= m.close_at_most[i] as i32;
+        log.lines.push(format!(
+            "12.2.6.1.4.1: the {} tries to close: d6 {d}{} = {total} against at most {}: {}",
+            side.role,
+            if m.minus[i] > 0 {
+                format!(" -{} Nelson (12.2.6.1.4.2)", m.minus[i])
+            } else {
+                String::new()
+            },
+            m.close_at_most[i],
+            if ok {
+                format!(
+                    "closed; from the next round the tables are {} and {}",
+                    m.closed[0].id, m.closed[1].id
+                )
+            } else {
+                "not yet".into()
+            }
+        ));
+        if ok {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// 12.2.6.1.6: one side is defeated, the other the victor.
@@ -492,6 +592,7 @@ mod tests {
             tables: [tb, tb],
             rounds: 3,
             raid: false,
+            melee: None,
         };
         let e = fight(&t, &mut d, "x", &mut sides, &rules, &mut log).unwrap();
         assert_eq!(e, Ending::Inconclusive);
@@ -513,6 +614,7 @@ mod tests {
             tables: [tb, tb],
             rounds: 3,
             raid: false,
+            melee: None,
         };
         // round 1: 6 - 1 (nationality) on 6-3 = 1.4 of 2.0 each; round 2: 2.8
         let mut d2 = dice(&[
@@ -533,6 +635,7 @@ mod tests {
             tables: [tb, tb],
             rounds: 1,
             raid: false,
+            melee: None,
         };
         assert_eq!(
             fight(&t, &mut d, "x", &mut sides, &rules1, &mut log).unwrap(),

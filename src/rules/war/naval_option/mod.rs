@@ -4,7 +4,10 @@
 //!
 //! | file | rules |
 //! |---|---|
-//! | `combat.rs` | 12.2.6.1.3–.6 rounds, morale, 12.2.6.1.7 general chase |
+//! | `open_sea.rs` | 12.2.6.1 open sea combat: the nine steps, tactical chits |
+//! | `combat.rs` | 12.2.6.1.3–.6 rounds, morale, melee closing, 12.2.6.1.7 general chase |
+//! | `nelson.rs` | 12.2.7 Nelson, 12.2.6.1.1.1 melee, 12.2.6.1.4.2 closing |
+//! | `report.rs` | the battle outcome and who sees it, paying costs |
 //! | `aftermath.rs` | 12.2.6.1.6.3 political points, 12.2.6.1.9 disabled ships, hulks |
 //! | `blockade.rs` | 12.2.9.1–.3 blockade running and upkeep, 12.2.6.2 blockade battles |
 //! | `raid.rs` | 12.2.6.3 port raids, 12.2.8.1 hulks in a raid |
@@ -15,8 +18,11 @@
 pub mod aftermath;
 pub mod blockade;
 pub mod combat;
+pub mod nelson;
+pub mod open_sea;
 pub mod ports;
 pub mod raid;
+pub mod report;
 
 use crate::rules::Outcome;
 use crate::scenario::Scenario;

@@ -1,41 +1,17 @@
 //! Naval distances and the ports a power may use (EiA option `naval`).
 //!
-//! Distances in naval movement points, EiA style (rules-notes §2.4: a port
-//! and its blockade box are 0 apart, a box and its sea zone 1, one sea zone
-//! to the next 1). La Guerre has no boxes, so a port's box is its side of
-//! each zone it borders: two ports on one zone are 2 apart (port, box, zone,
-//! box, port), a port one zone further is 3. 12.2.9.3 ("more than two naval
-//! movement points") and 12.2.6.1.9.1 (a disabled ship's way home) read
-//! these distances.
+//! Distances in naval movement points, EiA style: the costs of a port to
+//! its blockade box, a box to its sea zone and one zone to the next are
+//! `[distance]` in `tables/naval_option.toml` (rules-notes §2.4: 0, 1, 1).
+//! La Guerre has no boxes, so a port's box is its side of each zone it
+//! borders: with the shipped costs two ports on one zone are 2 apart (port,
+//! box, zone, box, port), a port one zone further is 3. 12.2.9.3 ("more
+//! than two naval movement points") and 12.2.6.1.9.1 (a disabled ship's way
+//! home) read these distances.
 
 use crate::rules::war::control::friendly;
 use crate::scenario::Scenario;
 use crate::state::State;
-use std::collections::{BTreeMap, VecDeque};
-
-/// Sea-zone steps from `from` to every zone reachable (breadth first).
-fn zone_steps(scenario: &Scenario, from: &[String]) -> BTreeMap<String, u32> {
-    let mut dist = BTreeMap::new();
-    let mut queue = VecDeque::new();
-    for z in from {
-        if scenario.map.sea(z).is_some() && !dist.contains_key(z) {
-            dist.insert(z.clone(), 0);
-            queue.push_back(z.clone());
-        }
-    }
-    while let Some(z) = queue.pop_front() {
-        let d = dist[&z];
-        for s in &scenario.map.seas {
-            if !dist.contains_key(&s.id)
-                && (scenario.map.seas_adjacent(&z, &s.id) || scenario.map.seas_adjacent(&s.id, &z))
-            {
-                dist.insert(s.id.clone(), d + 1);
-                queue.push_back(s.id.clone());
-            }
-        }
-    }
-    dist
-}
 
 /// Where a distance is measured from: a port (its box) or a sea zone.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,20 +23,25 @@ pub enum From<'a> {
 /// Naval movement points from `from` into the port of `to` (None when no
 /// sea route joins them).
 pub fn distance(scenario: &Scenario, from: &From<'_>, to: &str) -> Option<u32> {
+    let c = scenario.tables.naval_option.distance;
     let target = scenario.map.province(to)?;
-    let (start, base): (Vec<String>, u32) = match from {
+    let (start, base): (Vec<&str>, u32) = match from {
         From::Port(p) if *p == to => return Some(0),
-        From::Port(p) => (scenario.map.province(p)?.seas.clone(), 1),
-        From::Sea(z) => (vec![z.to_string()], 0),
+        // out of the port into its box, and from the box into a zone
+        From::Port(p) => (
+            scenario.map.province(p)?.seas.iter().map(String::as_str).collect(),
+            c.port_to_box + c.box_to_zone,
+        ),
+        From::Sea(z) => (vec![*z], 0),
     };
-    let steps = zone_steps(scenario, &start);
-    // into the target's box from one of its zones: 1
+    let steps = scenario.map.sea_steps(&start);
+    // from one of the target's zones into its box, and into the port
     target
         .seas
         .iter()
         .filter_map(|z| steps.get(z))
         .min()
-        .map(|d| base + d + 1)
+        .map(|d| base + d * c.zone_to_zone + c.box_to_zone + c.port_to_box)
 }
 
 /// The nearest port `power` may use (its own, conquered or allied

@@ -17,16 +17,16 @@
 //! Dice: `port-raid/<port>/<n>/harbour`, `port-raid/<port>/<n>/round-<r>/
 //! <side>`, `port-raid/<port>/<n>/disabled/<owner>/<i>`.
 
-use super::aftermath;
-use super::combat::{self, Force, Log, Rules};
+use super::combat::{self, Fight, Force, Rules};
 use super::ports::From;
-use crate::dice::{Dice, DiceError};
+use super::{aftermath, report};
+use crate::dice::DiceError;
 use crate::ids::PowerId;
 use crate::rules::war::control::{hostile, name};
+use crate::rules::war::naval::Phase;
 use crate::rules::{Kind, Outcome, Rejection};
 use crate::scenario::Scenario;
 use crate::state::{Location, State, UnitKey};
-use std::collections::BTreeSet;
 
 fn rej(rule: &str, reason: impl Into<String>) -> Rejection {
     Rejection {
@@ -120,21 +120,17 @@ pub fn check(
     Ok(())
 }
 
-/// 12.2.6.3: one raid on `port` by `raiders` (squadrons of `power`'s RAID
-/// orders against it), `n` numbering the phase's battles.
-#[allow(clippy::too_many_arguments)]
+/// 12.2.6.3: one raid on `port` by `raiders` (squadrons of the phase
+/// power's RAID orders against it).
 pub fn raid(
-    scenario: &Scenario,
+    ph: &mut Phase<'_>,
     state: &mut State,
-    dice: &mut dyn Dice,
-    power: PowerId,
     port: &str,
-    n: u32,
     raiders: &[UnitKey],
     text: &str,
 ) -> Result<Outcome, DiceError> {
+    let (scenario, power) = (ph.scenario, ph.power);
     let t = &scenario.tables.naval_option;
-    let purpose = format!("port-raid/{port}/{n}");
     let raider = raiders
         .first()
         .and_then(|k| state.commanding_power(&k.nation))
@@ -149,9 +145,13 @@ pub fn raid(
         .order(text)
         .only(vec![power]));
     };
-    let mut log = Log::default();
+    let (Some(ta), Some(td)) = (t.crt(&t.port_raid.attacker), t.crt(&t.port_raid.defender)) else {
+        return Ok(Outcome::new("12.2.6.3", Kind::OrderFailed, "the port raid tables are missing").power(power));
+    };
+    ph.battles += 1;
+    let mut fight = Fight::new(ph, format!("port-raid/{port}/{}", ph.battles));
     let mut attack = Force::new(state, t, "raider", raiders);
-    harbour_fire(scenario, state, dice, &purpose, port, raider, &mut attack, &mut log)?;
+    harbour_fire(&mut fight, state, port, raider, &mut attack)?;
     let mut defence = Force::new(state, t, "defender", &def_keys);
     defence.power = Some(def_power);
     // 12.2.8.1: hulks fight in the raid, without morale
@@ -160,10 +160,7 @@ pub fn raid(
         m.remove(def_power.id());
     }
     let mut sides = [attack, defence];
-    let (Some(ta), Some(td)) = (t.crt(&t.port_raid.attacker), t.crt(&t.port_raid.defender)) else {
-        return Ok(Outcome::new("12.2.6.3", Kind::OrderFailed, "the port raid tables are missing").power(power));
-    };
-    log.lines.push(format!(
+    fight.line(format!(
         "12.2.6.3.2: no tactical chits; the raiders fight on table {}, the ships and hulks in port on table {}",
         ta.id, td.id
     ));
@@ -171,12 +168,19 @@ pub fn raid(
         tables: [ta, td],
         rounds: 3,
         raid: true,
+        melee: None,
     };
     let ending = if sides[0].active() > 0 {
-        combat::fight(t, dice, &purpose, &mut sides, &rules, &mut log)?
+        combat::fight(
+            t,
+            &mut *fight.ph.dice,
+            &fight.purpose,
+            &mut sides,
+            &rules,
+            &mut fight.log,
+        )?
     } else {
-        log.lines
-            .push("12.2.6.3.1: no raider is left to engage the port".into());
+        fight.line("12.2.6.3.1: no raider is left to engage the port");
         combat::Ending::Inconclusive
     };
     // hulks not disabled again stay in port as they were
@@ -188,10 +192,9 @@ pub fn raid(
             .entry(def_power.id().to_string())
             .or_insert(0) += sides[1].hulks;
     }
-    aftermath::write_back(state, &sides, &mut log);
-    let vp = aftermath::political_points(state, t, &sides, ending, &mut log);
-    log.lines
-        .push("12.2.6.3.4: no general chase; each side keeps its own disabled ships".into());
+    aftermath::write_back(state, &sides, &mut fight.log);
+    let vp = aftermath::political_points(state, t, &sides, ending, &mut fight.log);
+    fight.line("12.2.6.3.4: no general chase; each side keeps its own disabled ships");
     // 12.2.6.3.4: the defender's disabled ships stay in the port (0 MP),
     // the raiders' make for port from the zone they raided from
     let zone = raiders
@@ -202,125 +205,62 @@ pub fn raid(
         })
         .or_else(|| scenario.map.province(port).and_then(|p| p.seas.first().cloned()))
         .unwrap_or_default();
-    let [a, d] = sides;
-    aftermath::send_home(
-        scenario,
-        state,
-        dice,
-        &purpose,
-        &a,
-        a.disabled(),
-        &From::Sea(&zone),
-        &mut log,
-    )?;
-    aftermath::send_home(
-        scenario,
-        state,
-        dice,
-        &purpose,
-        &d,
-        d.disabled(),
-        &From::Port(port),
-        &mut log,
-    )?;
-    Ok(report(
-        scenario,
-        state,
-        power,
-        port,
-        text,
-        ending,
-        (raider, a.power, def_power),
-        log,
-        vp,
-    ))
-}
-
-/// The raid's outcome, seen by both sides (and who orders them).
-#[allow(clippy::too_many_arguments)]
-fn report(
-    scenario: &Scenario,
-    state: &State,
-    power: PowerId,
-    port: &str,
-    text: &str,
-    ending: combat::Ending,
-    (raider, a_power, def_power): (PowerId, Option<PowerId>, PowerId),
-    log: Log,
-    vp: std::collections::BTreeMap<PowerId, i64>,
-) -> Outcome {
-    let side_name = |p: Option<PowerId>| p.map_or_else(|| "a minor power".to_string(), |p| p.name().to_string());
+    let [a, d] = &sides;
+    aftermath::send_home(&mut fight, state, a, a.disabled(), &From::Sea(&zone))?;
+    aftermath::send_home(&mut fight, state, d, d.disabled(), &From::Port(port))?;
     let summary = match ending {
         combat::Ending::Victor(0) => format!(
             "Port raid on {}: {} defeats {}",
             name(scenario, port),
-            side_name(a_power),
+            report::side_name(a),
             def_power.name()
         ),
         combat::Ending::Victor(_) => format!(
             "Port raid on {}: {} beats off {}",
             name(scenario, port),
             def_power.name(),
-            side_name(a_power)
+            report::side_name(a)
         ),
         _ => format!("Port raid on {}: a draw", name(scenario, port)),
     };
-    let mut seers: BTreeSet<PowerId> = [raider, def_power].into();
-    for p in seers.clone() {
-        if let Some(o) = state.ordered_by(p) {
-            seers.insert(o);
-        }
-    }
-    let mut o = Outcome::new("12.2.6.3", Kind::NavalBattle, summary)
-        .power(power)
-        .order(text)
-        .at(port)
-        .only(seers.into_iter().collect());
-    for l in log.lines {
-        o = o.why(l);
-    }
-    for (p, d) in log.dice {
-        o = o.die(&p, d);
-    }
-    for (p, d) in vp {
-        o = o.vp(p, d);
-    }
-    o
+    let b = report::Battle {
+        rule: "12.2.6.3",
+        summary,
+        power,
+        text,
+        at: port,
+        seen_by: report::seers_of(state, [raider, def_power]),
+    };
+    Ok(b.outcome(fight.log, vp))
 }
 
 /// 12.2.6.3.1: a port held by a power at war with the raider fires once
 /// on the harbour table with its defence number as strength.
-#[allow(clippy::too_many_arguments)]
 fn harbour_fire(
-    scenario: &Scenario,
+    fight: &mut Fight<'_, '_>,
     state: &State,
-    dice: &mut dyn Dice,
-    purpose: &str,
     port: &str,
     raider: PowerId,
     attack: &mut Force,
-    log: &mut Log,
 ) -> Result<(), DiceError> {
+    let scenario = fight.scenario();
     let t = &scenario.tables.naval_option;
     let holder = state.provinces.get(port).and_then(|p| p.controller.clone());
     let hostile_port = holder
         .as_ref()
         .is_some_and(|h| hostile(state, &crate::ids::Nation::Major(raider), h));
     if !hostile_port {
-        log.lines
-            .push("12.2.6.3.1: the port is not held by an enemy: its harbour defences stay silent".into());
+        fight.line("12.2.6.3.1: the port is not held by an enemy: its harbour defences stay silent");
         return Ok(());
     }
     let Some(table) = t.crt(&t.port_raid.harbour) else {
         return Ok(());
     };
     let strength = t.harbour_defence.of(port);
-    let p = format!("{purpose}/harbour");
-    let d = dice.roll(&p, 6)?;
-    log.dice.push((p, d));
+    let d = fight.roll("harbour")?;
     let r = table.result(d as i32, strength);
     let hit = attack.take(r.disabled);
-    log.lines.push(format!(
+    fight.line(format!(
         "12.2.6.3.1: harbour defences of {} (strength {strength}, table {}): d6 {d}: {hit} raiding ship(s) disabled",
         name(scenario, port),
         table.id
@@ -363,18 +303,7 @@ pub fn raids(
         }
     }
     for (port, keys, texts) in by_port {
-        ph.battles += 1;
-        let o = raid(
-            scenario,
-            state,
-            &mut *ph.dice,
-            power,
-            &port,
-            ph.battles,
-            &keys,
-            &texts.join("; "),
-        )?;
-        out.push(o);
+        out.push(raid(ph, state, &port, &keys, &texts.join("; "))?);
     }
     Ok(())
 }
