@@ -219,6 +219,7 @@ pub fn resolve(
     if step != Step::Bid {
         political::after_phase(scenario, &mut st, &mut out); // 11.1.3, 11.2.3, … 11.7
     }
+    war::naval_option::after_phase(scenario, &mut st, dice, &mut out)?; // 12.2.8.2
     if st.over.is_none() && step != Step::Bid && !victory::check_immediate(scenario, &mut st, &mut out) {
         match sequence::next_phase(scenario, &st) {
             Some(next) => {

@@ -41,6 +41,7 @@ pub enum Kind {
     FinalRanking,
     Garrison,
     Gift,
+    Hulks,
     Interception,
     KingdomChanged,
     KingdomCreated,
@@ -78,7 +79,7 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind, in declaration order.
-    pub const ALL: [Kind; 63] = [
+    pub const ALL: [Kind; 64] = [
         Kind::Alliance,
         Kind::AllianceBroken,
         Kind::AllianceRefused,
@@ -109,6 +110,7 @@ impl Kind {
         Kind::FinalRanking,
         Kind::Garrison,
         Kind::Gift,
+        Kind::Hulks,
         Kind::Interception,
         Kind::KingdomChanged,
         Kind::KingdomCreated,
@@ -177,6 +179,7 @@ impl Kind {
             Kind::FinalRanking => "final-ranking",
             Kind::Garrison => "garrison",
             Kind::Gift => "gift",
+            Kind::Hulks => "hulks",
             Kind::Interception => "interception",
             Kind::KingdomChanged => "kingdom-changed",
             Kind::KingdomCreated => "kingdom-created",

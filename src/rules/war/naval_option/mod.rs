@@ -7,6 +7,7 @@
 //! | `open_sea.rs` | 12.2.6.1 open sea combat: the nine steps, tactical chits |
 //! | `combat.rs` | 12.2.6.1.3–.6 rounds, morale, melee closing, 12.2.6.1.7 general chase |
 //! | `nelson.rs` | 12.2.7 Nelson, 12.2.6.1.1.1 melee, 12.2.6.1.4.2 closing |
+//! | `hulks.rs` | 12.2.8.2 hulks of a port that falls or is occupied |
 //! | `report.rs` | the battle outcome and who sees it, paying costs |
 //! | `aftermath.rs` | 12.2.6.1.6.3 political points, 12.2.6.1.9 disabled ships, hulks |
 //! | `blockade.rs` | 12.2.9.1–.3 blockade running and upkeep, 12.2.6.2 blockade battles |
@@ -18,6 +19,7 @@
 pub mod aftermath;
 pub mod blockade;
 pub mod combat;
+pub mod hulks;
 pub mod nelson;
 pub mod open_sea;
 pub mod ports;
@@ -35,6 +37,20 @@ pub fn expenditure(scenario: &Scenario, state: &mut State, out: &mut Vec<Outcome
     if super::option_naval::enabled(state) {
         blockade::expenditure_step(scenario, state, out);
     }
+}
+
+/// 12.2.8.2: after every phase, the hulks of ports that an enemy
+/// occupies or that changed hands; nothing without the option.
+pub fn after_phase(
+    scenario: &Scenario,
+    state: &mut State,
+    dice: &mut dyn crate::dice::Dice,
+    out: &mut Vec<Outcome>,
+) -> Result<(), crate::dice::DiceError> {
+    if super::option_naval::enabled(state) {
+        hulks::sweep(scenario, state, dice, out)?;
+    }
+    Ok(())
 }
 
 /// Legality of an order of the option (12.2.6.2, 12.2.6.3, 12.2.9.2).
