@@ -30,7 +30,19 @@ fn line(order: Order, text: String) -> OrderLine {
 pub fn generate(scenario: &Scenario, state: &State, power: PowerId, seed: u64) -> Vec<OrderLine> {
     let mut rng = Rng::new(seed ^ (power as u64).wrapping_mul(0xA24B_AED4_963E_E407));
     let mut out = Vec::new();
+    // the EiA naval option's own orders draw from their own generator, so
+    // a game without the option plays exactly as before
+    let mut naval = crate::rules::war::option_naval::enabled(state)
+        .then(|| Rng::new(seed ^ (power as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)));
+    if let Some(r) = naval.as_mut() {
+        super::naval::standing(power, r, &mut out);
+    }
     for s in &state.squadrons {
+        if let Some(r) = naval.as_mut()
+            && super::naval::squadron_order(scenario, state, power, s, r, &mut out)
+        {
+            continue;
+        }
         squadron_order(scenario, state, power, s, &mut rng, &mut out);
     }
     for c in &state.corps {
