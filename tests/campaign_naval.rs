@@ -85,7 +85,10 @@ fn a_generated_war_with_the_naval_option_keeps_every_invariant_for_41_turns() {
     assert!(open_sea > 0, "no open sea combat in a whole war");
     // each open sea combat tells each side's power its chit (an
     // uncontrolled minor's fleet has nobody to tell)
-    assert!(tactics >= open_sea, "{tactics} chit notes for {open_sea} open sea combats");
+    assert!(
+        tactics >= open_sea,
+        "{tactics} chit notes for {open_sea} open sea combats"
+    );
 }
 
 #[test]

@@ -12,6 +12,7 @@
 use crate::rules::war::control::friendly;
 use crate::scenario::Scenario;
 use crate::state::State;
+use std::collections::BTreeMap;
 
 /// Where a distance is measured from: a port (its box) or a sea zone.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,25 +24,51 @@ pub enum From<'a> {
 /// Naval movement points from `from` into the port of `to` (None when no
 /// sea route joins them).
 pub fn distance(scenario: &Scenario, from: &From<'_>, to: &str) -> Option<u32> {
-    let c = scenario.tables.naval_option.distance;
-    let target = scenario.map.province(to)?;
-    let (start, base): (Vec<&str>, u32) = match from {
-        From::Port(p) if *p == to => return Some(0),
-        // out of the port into its box, and from the box into a zone
-        From::Port(p) => (
-            scenario.map.province(p)?.seas.iter().map(String::as_str).collect(),
-            c.port_to_box + c.box_to_zone,
-        ),
-        From::Sea(z) => (vec![*z], 0),
-    };
-    let steps = scenario.map.sea_steps(&start);
-    // from one of the target's zones into its box, and into the port
-    target
-        .seas
-        .iter()
-        .filter_map(|z| steps.get(z))
-        .min()
-        .map(|d| base + d * c.zone_to_zone + c.box_to_zone + c.port_to_box)
+    Reach::new(scenario, from)?.to(scenario, to)
+}
+
+/// The sea-zone steps out of `from`, computed once for every port asked.
+struct Reach<'a> {
+    from: &'a From<'a>,
+    steps: BTreeMap<String, u32>,
+    /// Points spent before the first zone (out of the port and its box).
+    base: u32,
+}
+
+impl<'a> Reach<'a> {
+    fn new(scenario: &Scenario, from: &'a From<'a>) -> Option<Reach<'a>> {
+        let c = scenario.tables.naval_option.distance;
+        let (start, base): (Vec<&str>, u32) = match from {
+            // out of the port into its box, and from the box into a zone
+            From::Port(p) => (
+                scenario.map.province(p)?.seas.iter().map(String::as_str).collect(),
+                c.port_to_box + c.box_to_zone,
+            ),
+            From::Sea(z) => (vec![*z], 0),
+        };
+        Some(Reach {
+            from,
+            steps: scenario.map.sea_steps(&start),
+            base,
+        })
+    }
+
+    /// Into the port of `to`: from one of its zones into its box, and
+    /// into the port.
+    fn to(&self, scenario: &Scenario, to: &str) -> Option<u32> {
+        if *self.from == From::Port(to) {
+            return Some(0);
+        }
+        let c = scenario.tables.naval_option.distance;
+        scenario
+            .map
+            .province(to)?
+            .seas
+            .iter()
+            .filter_map(|z| self.steps.get(z))
+            .min()
+            .map(|d| self.base + d * c.zone_to_zone + c.box_to_zone + c.port_to_box)
+    }
 }
 
 /// The nearest port `power` may use (its own, conquered or allied
@@ -52,12 +79,13 @@ pub fn nearest_friendly_port(
     power: crate::ids::PowerId,
     from: &From<'_>,
 ) -> Option<(String, u32)> {
+    let reach = Reach::new(scenario, from)?;
     scenario
         .map
         .provinces
         .iter()
         .filter(|p| p.port && friendly(state, power, &p.id))
-        .filter_map(|p| distance(scenario, from, &p.id).map(|d| (d, p.id.clone())))
+        .filter_map(|p| reach.to(scenario, &p.id).map(|d| (d, p.id.clone())))
         .min()
         .map(|(d, id)| (id, d))
 }
