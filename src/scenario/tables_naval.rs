@@ -270,6 +270,25 @@ mod tests {
     }
 
     #[test]
+    fn chits_read_from_order_words_and_every_pair_needs_a_chart_cell() {
+        assert_eq!(Chit::parse("Linear Defense"), Some(Chit::LinearDefence));
+        assert_eq!(Chit::parse("linear-attack"), Some(Chit::LinearAttack));
+        assert_eq!(Chit::parse("MELEE"), Some(Chit::Melee));
+        assert_eq!(Chit::parse("broadside"), None);
+        for c in Chit::ALL {
+            assert_eq!(Chit::parse(c.name()), Some(c));
+        }
+        let mut t = crate::scenario::Scenario::embedded("1805").unwrap().tables.naval_option;
+        assert!(t.missing_tables().is_empty());
+        assert_eq!(
+            t.tactic(Chit::Melee, Chit::LinearDefence).map(|r| r.close_at_most),
+            Some(3)
+        );
+        t.tactics.retain(|r| !(r.own == Chit::Melee && r.enemy == Chit::Melee));
+        assert_eq!(t.missing_tables(), vec!["tactics melee against melee".to_string()]);
+    }
+
+    #[test]
     fn casualties_round_half_up() {
         // 15 ships at 10 % = 1.5 -> 2; 14 ships = 1.4 -> 1
         assert_eq!(t().result(2, 15).disabled, 2);
