@@ -21,6 +21,8 @@ struct Measured {
     phases: u32,
     fsyncs: u64,
     barriers: u64,
+    /// CPU seconds (user + system).
+    cpu: f64,
 }
 
 fn campaign(base: &Path) -> Measured {
@@ -40,10 +42,12 @@ fn campaign(base: &Path) -> Measured {
     .unwrap();
     let dir = GameDir::new(&root);
     let before = durable::stats();
+    let cpu0 = common::cpu_secs(true).unwrap_or(0.0);
     let t = Instant::now();
     let phases = common::size(2_000, 3);
     let s = autoplay(&dir, phases, 7, Some("2026-01-05T10:00:00Z")).unwrap();
     let secs = t.elapsed().as_secs_f64();
+    let cpu = common::cpu_secs(true).unwrap_or(0.0) - cpu0;
     let after = durable::stats();
     assert!(s.over.is_some() || s.resolved == phases);
     Measured {
@@ -51,6 +55,7 @@ fn campaign(base: &Path) -> Measured {
         phases: s.resolved,
         fsyncs: after.fsyncs - before.fsyncs,
         barriers: after.barriers - before.barriers,
+        cpu,
     }
 }
 
@@ -64,10 +69,11 @@ fn main() {
     for r in 1..=repeats {
         let d = campaign(&disk);
         println!(
-            "run {r}: on disk ({}): {} phases in {:.2} s ({:.1} ms a phase), {:.1} fsyncs and {:.1} barriers a phase",
+            "run {r}: on disk ({}): {} phases in {:.2} s ({:.2} s CPU; {:.1} ms a phase), {:.1} fsyncs and {:.1} barriers a phase",
             disk.display(),
             d.phases,
             d.secs,
+            d.cpu,
             d.secs * 1000.0 / f64::from(d.phases),
             d.fsyncs as f64 / f64::from(d.phases),
             d.barriers as f64 / f64::from(d.phases)
@@ -75,11 +81,13 @@ fn main() {
         if shm.is_dir() {
             let m = campaign(shm);
             println!(
-                "run {r}: in /dev/shm (baseline): {} phases in {:.2} s ({:.1} ms a phase); disk / memory = {:.2}x",
+                "run {r}: in /dev/shm (baseline): {} phases in {:.2} s ({:.2} s CPU; {:.1} ms a phase); disk / memory = {:.2}x (CPU {:.2}x)",
                 m.phases,
                 m.secs,
+                m.cpu,
                 m.secs * 1000.0 / f64::from(m.phases),
-                d.secs / m.secs
+                d.secs / m.secs,
+                d.cpu / m.cpu.max(1e-9)
             );
         }
     }

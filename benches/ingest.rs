@@ -70,6 +70,9 @@ struct Measured {
     verdicts: BTreeMap<&'static str, usize>,
     acks: usize,
     baseline: f64,
+    /// CPU seconds of the ingest and of `cp -r` + `sync` (0 unknown).
+    cpu: f64,
+    baseline_cpu: f64,
 }
 
 /// Ingest `n` mails into a new game under `base`; time `cp -r` + `sync`
@@ -117,6 +120,7 @@ fn measure(base: &Path, n: usize, warm: bool) -> Measured {
     let _ = std::process::Command::new("sync").status();
 
     // The baseline: copy the same files and make them durable.
+    let child_cpu = common::cpu_secs(false).unwrap_or(0.0);
     let t = Instant::now();
     let ok = std::process::Command::new("cp")
         .arg("-r")
@@ -126,6 +130,7 @@ fn measure(base: &Path, n: usize, warm: bool) -> Measured {
         .is_ok_and(|s| s.success())
         && std::process::Command::new("sync").status().is_ok_and(|s| s.success());
     let baseline = if ok { t.elapsed().as_secs_f64() } else { f64::NAN };
+    let baseline_cpu = common::cpu_secs(false).unwrap_or(0.0) - child_cpu;
 
     let ctx = GameCtx::load(&root).unwrap();
     let mut run = Run::new(Utc::now());
@@ -143,6 +148,7 @@ fn measure(base: &Path, n: usize, warm: bool) -> Measured {
     }
     let checked_before = run.cache.verifications;
     let before = empereur::store::durable::stats();
+    let cpu0 = common::cpu_secs(true).unwrap_or(0.0);
     let t = Instant::now();
     // As `ingest` does: one group commit, batches marked processed.
     let group = empereur::store::durable::group();
@@ -170,6 +176,7 @@ fn measure(base: &Path, n: usize, warm: bool) -> Measured {
     drop(run);
     group.commit().unwrap();
     let secs = t.elapsed().as_secs_f64();
+    let cpu = common::cpu_secs(true).unwrap_or(0.0) - cpu0;
     let fsyncs = empereur::store::durable::stats().fsyncs - before.fsyncs;
     let acks = empereur::mail::outbox::queued(&ctx.dir).unwrap().len();
     if warm {
@@ -185,6 +192,8 @@ fn measure(base: &Path, n: usize, warm: bool) -> Measured {
         verdicts,
         acks,
         baseline,
+        cpu,
+        baseline_cpu,
     }
 }
 
@@ -237,6 +246,12 @@ fn main() {
                     "  baseline cp -r + sync of the same Maildir: {:.3} s; ingest / baseline = {:.2}x",
                     m.baseline,
                     m.secs / m.baseline
+                );
+                println!(
+                    "  CPU (user + system): ingest {:.3} s = {:.0} msgs per CPU second; cp -r + sync {:.3} s",
+                    m.cpu,
+                    n as f64 / m.cpu.max(1e-9),
+                    m.baseline_cpu
                 );
                 println!("  verdicts: {:?}; {} acknowledgements queued", m.verdicts, m.acks);
             }

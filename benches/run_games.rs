@@ -39,21 +39,26 @@ fn t(s: &str) -> DateTime<Utc> {
     DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
 }
 
-fn pass(dirs: &[PathBuf], when: &str, forget_wake: bool) -> (f64, store::durable::Stats, usize) {
+fn pass(dirs: &[PathBuf], when: &str, forget_wake: bool) -> (f64, f64, store::durable::Stats, usize) {
     if forget_wake {
         for d in dirs {
             let _ = std::fs::remove_file(d.join(".wake"));
         }
     }
     let before = store::durable::stats();
+    let cpu0 = common::cpu_secs(true).unwrap_or(0.0);
     let start = Instant::now();
     let mut resolved = 0;
+    // As `run --games` does: one group over every game.
+    let group = store::durable::group();
     for d in dirs {
         let r = run_game(d, &[], t(when)).unwrap();
         resolved += r.resolved.len();
     }
+    group.commit().unwrap();
     (
         start.elapsed().as_secs_f64(),
+        common::cpu_secs(true).unwrap_or(0.0) - cpu0,
         store::durable::Stats {
             fsyncs: store::durable::stats().fsyncs - before.fsyncs,
             barriers: store::durable::stats().barriers - before.barriers,
@@ -110,10 +115,11 @@ fn main() {
                 false,
             ),
         ] {
-            let (secs, synced, resolved) = pass(&dirs, when, forget);
+            let (secs, cpu, synced, resolved) = pass(&dirs, when, forget);
             println!(
-                "  {label}: {n} games in {secs:.3} s, {:.2} ms a game, {:.1} fsyncs in {:.1} barriers a game, {resolved} phase(s) resolved",
+                "  {label}: {n} games in {secs:.3} s, {:.2} ms a game ({:.2} ms CPU), {:.1} fsyncs in {:.1} barriers a game, {resolved} phase(s) resolved",
                 secs * 1000.0 / n as f64,
+                cpu * 1000.0 / n as f64,
                 synced.fsyncs as f64 / n as f64,
                 synced.barriers as f64 / n as f64
             );

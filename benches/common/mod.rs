@@ -12,3 +12,20 @@ pub fn smoke() -> bool {
 pub fn size<T>(full: T, tiny: T) -> T {
     if smoke() { tiny } else { full }
 }
+
+/// CPU seconds (user + system) used so far by this process (`self_`) or
+/// by its waited-for children (`!self_`), from `/proc/self/stat`; `None`
+/// off Linux. On a shared machine wall times measure the queue for the
+/// cores as much as the work: the CPU time beside them tells which.
+#[allow(dead_code)] // not every bench prints it
+pub fn cpu_secs(self_: bool) -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which may hold spaces), from field 3.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    // utime, stime, cutime, cstime are fields 14-17 (indices 11-14 here).
+    let (u, s) = if self_ { (11, 12) } else { (13, 14) };
+    let ticks: f64 = f.get(u)?.parse::<f64>().ok()? + f.get(s)?.parse::<f64>().ok()?;
+    // USER_HZ is 100 on every Linux platform Rust targets.
+    Some(ticks / 100.0)
+}

@@ -66,7 +66,6 @@ pub fn archive(inbox: &Path, raw: &[u8]) -> Result<Archived> {
             path: new,
         });
     }
-    ensure(inbox)?;
     let tmp = inbox.join("tmp").join(format!("{hash}.{}", std::process::id()));
     {
         let mut opts = OpenOptions::new();
@@ -74,14 +73,27 @@ pub fn archive(inbox: &Path, raw: &[u8]) -> Result<Archived> {
         // Archived mail holds PASSWORD lines: private whatever the umask.
         #[cfg(unix)]
         std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
-        let mut f = opts
-            .open(&tmp)
-            .with_context(|| format!("cannot write {}", tmp.display()))?;
+        // The Maildir is made on first use, not checked for every message.
+        let opened = match opts.open(&tmp) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                ensure(inbox)?;
+                opts.open(&tmp)
+            }
+            other => other,
+        };
+        let mut f = opened.with_context(|| format!("cannot write {}", tmp.display()))?;
         f.write_all(raw)
             .with_context(|| format!("cannot write {}", tmp.display()))?;
         crate::store::durable::file_written(&new, &f)?;
     }
-    fs::rename(&tmp, &new).with_context(|| format!("cannot move {} into new/", tmp.display()))?;
+    let moved = match fs::rename(&tmp, &new) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            ensure(inbox)?;
+            fs::rename(&tmp, &new)
+        }
+        other => other,
+    };
+    moved.with_context(|| format!("cannot move {} into new/", tmp.display()))?;
     sync_dir(&inbox.join("new"));
     crate::store::fault::point(&new.display().to_string())?;
     Ok(Archived {

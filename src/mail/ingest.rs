@@ -31,6 +31,10 @@ pub struct GameCtx {
     pub scenario: std::sync::Arc<Scenario>,
     pub state: State,
     pub templates: Templates,
+    /// The game's anchor lines (docs/dice.md, "Anchors") as loaded: an
+    /// ingest changes neither the history nor the open phase, so every
+    /// reply it queues ends with these.
+    pub anchors: String,
 }
 
 impl GameCtx {
@@ -40,12 +44,14 @@ impl GameCtx {
         let scenario = dir.load_scenario(&config)?;
         let state = dir.load_state_for(&scenario)?;
         let templates = Templates::load(root)?;
+        let anchors = crate::store::history::anchors(&dir)?;
         Ok(GameCtx {
             dir,
             config,
             scenario,
             state,
             templates,
+            anchors,
         })
     }
 }
@@ -421,54 +427,23 @@ fn process(ctx: &GameCtx, raw: &[u8], hash: &str, run: &mut Run) -> Result<Handl
         return quarantine(ctx, raw, hash, &inc, reason, run);
     }
     let refusal = refusal.or_else(|| inc.text.is_none().then_some(Refusal::NoText));
-    let now = run.now;
     let pre = inc.text.as_ref().map(|(t, _)| prescan(t)).unwrap_or_default();
     let verdict = match refusal {
         Some(r) => Err(r),
-        None => {
-            let mut cache = std::mem::take(&mut run.cache);
-            let guard = run.guard(ctx)?;
-            let v = auth::authenticate(
-                &ctx.config,
-                ctx.state.phase,
-                inc.from.as_deref(),
-                &pre,
-                &mut cache,
-                guard,
-                now,
-            );
-            run.cache = cache;
-            let guard = run.guard(ctx)?;
-            let notices = std::mem::take(&mut guard.notices);
-            for (power, until, senders) in notices {
-                let id = tell_guessing(ctx, power, until, &senders, now)?;
-                run.log(
-                    &ctx.dir,
-                    format!(
-                        "{} locked until {until} after {} wrong passwords (from {}); player told ({id})",
-                        power.id(),
-                        super::guard::FAILURES,
-                        senders.join(", ")
-                    ),
-                );
-                h.replies.push(id);
-            }
-            v
-        }
+        None => authenticate(ctx, &inc, &pre, run, &mut h)?,
     };
-    let mut a = match verdict {
+    let a = match verdict {
         Err(r) => {
             refuse(ctx, &inc, hash, r, run, &mut h, &who)?;
             return Ok(h);
         }
         Ok(a) => a,
     };
-    let (text, source) = inc.text.as_ref().expect("authenticated messages have text");
     // Replays: without a PHASE line, only a mail written after the phase
     // opened (or answering this phase's mail) is taken.
     if pre.phase.is_none()
         && let Some(opened) = phase_opened(ctx)
-        && !fresh(ctx, &inc, a.power, opened, now)
+        && !fresh(ctx, &inc, a.power, opened, run.now)
     {
         let r = Refusal::StaleMail {
             date: inc.date.map(|d| d.to_rfc3339()),
@@ -477,6 +452,70 @@ fn process(ctx: &GameCtx, raw: &[u8], hash: &str, run: &mut Run) -> Result<Handl
         refuse(ctx, &inc, hash, r, run, &mut h, &who)?;
         return Ok(h);
     }
+    let msg = Message {
+        inc: &inc,
+        hash,
+        who: &who,
+    };
+    take_orders(ctx, &msg, a, run, &mut h)?;
+    Ok(h)
+}
+
+/// One message being processed: what it is and how the journal names it.
+struct Message<'a> {
+    inc: &'a Incoming,
+    hash: &'a str,
+    /// `ingest <hash> from <sender> (message-id <id>)`.
+    who: &'a str,
+}
+
+/// Check the message's password with the run's cache and its game's
+/// guard; tell a power whose password is being guessed (its replies go
+/// into `h`).
+fn authenticate(
+    ctx: &GameCtx,
+    inc: &Incoming,
+    pre: &super::prescan::PreHeader,
+    run: &mut Run,
+    h: &mut Handled,
+) -> Result<std::result::Result<Authenticated, Refusal>> {
+    let now = run.now;
+    let mut cache = std::mem::take(&mut run.cache);
+    let guard = run.guard(ctx)?;
+    let v = auth::authenticate(
+        &ctx.config,
+        ctx.state.phase,
+        inc.from.as_deref(),
+        pre,
+        &mut cache,
+        guard,
+        now,
+    );
+    run.cache = cache;
+    let guard = run.guard(ctx)?;
+    let notices = std::mem::take(&mut guard.notices);
+    for (power, until, senders) in notices {
+        let id = tell_guessing(ctx, power, until, &senders, now)?;
+        run.log(
+            &ctx.dir,
+            format!(
+                "{} locked until {until} after {} wrong passwords (from {}); player told ({id})",
+                power.id(),
+                super::guard::FAILURES,
+                senders.join(", ")
+            ),
+        );
+        h.replies.push(id);
+    }
+    Ok(v)
+}
+
+/// An authenticated message: its absences and seconds, its commands,
+/// its orders checked and stored, the acknowledgement queued, and the
+/// message marked processed once its submission is stored.
+fn take_orders(ctx: &GameCtx, msg: &Message, mut a: Authenticated, run: &mut Run, h: &mut Handled) -> Result<()> {
+    let (inc, hash, who) = (msg.inc, msg.hash, msg.who);
+    let (text, source) = inc.text.as_ref().expect("authenticated messages have text");
     // Who is on record is decided before this message's own lines can
     // change it: a forged SECOND line must not vouch for itself.
     let schedule = ctx.dir.load_schedule()?;
@@ -501,25 +540,12 @@ fn process(ctx: &GameCtx, raw: &[u8], hash: &str, run: &mut Run) -> Result<Handl
             chars: e.chars().count(),
             limit: ENTROPY_MAX_CHARS,
         };
-        refuse(ctx, &inc, hash, r, run, &mut h, &who)?;
-        return Ok(h);
+        return refuse(ctx, inc, hash, r, run, h, who);
     }
     if meta.changed {
         ctx.dir.save_schedule(&changed_schedule)?;
         run.log(&ctx.dir, format!("{who}: {}", meta.notes.join(" ")));
     }
-    let sub = Submission {
-        power: a.power,
-        phase: ctx.state.phase,
-        by: format!("mail:{}", inc.from.as_deref().unwrap_or("")),
-        received: run.when(),
-        entropy: checked
-            .header
-            .entropy
-            .as_deref()
-            .map(|e| escape::line(e, ENTROPY_MAX_CHARS)),
-        orders: checked.accepted.clone(),
-    };
     let shown = redact(text);
     let mut view = AckView {
         game: ctx.config.game.clone(),
@@ -533,28 +559,91 @@ fn process(ctx: &GameCtx, raw: &[u8], hash: &str, run: &mut Run) -> Result<Handl
     }
     .with_checked(&checked, &shown);
     cap_quoted(&mut view);
-    // A message with no accepted order is no submission (unless it says
-    // NO ORDERS): the stored orders stay, and the power is not in.
-    let empty = checked.accepted.is_empty() && !checked.header.no_orders;
-    let stored = if empty {
-        Ok(None)
-    } else {
-        submission::save(&ctx.dir, &sub).map(Some)
-    };
-    if matches!(stored, Ok(Some(_))) {
-        // Diplomacy by mail: the powers addressed hear of it now.
-        super::compose::proposal_notices(
-            &ctx.dir,
-            &ctx.config,
-            &ctx.state,
-            a.power,
-            &sub.orders,
-            view.deadline.clone(),
-            run.now,
-        )?;
+    let stored = store_orders(ctx, inc, &a, &checked, &view, run)?;
+    let line = verdict_line(msg, &a, &checked, &stored, meta.changed || asked.any(), &mut view, h);
+    run.log(&ctx.dir, line);
+    if stored.is_ok() && asked.any() {
+        let who_asks = super::commands::Asker {
+            power: a.power,
+            to: Addr::new(inc.from_name.as_deref(), inc.from.as_deref().unwrap_or(&a.on_record)),
+            copy: (!a.sender_on_record).then(|| Addr::new(None, &a.on_record)),
+            hash,
+            in_reply_to: inc.message_id.clone(),
+        };
+        let answered = super::commands::answer(ctx, &who_asks, &asked, run)?;
+        for l in answered.journal {
+            run.log(&ctx.dir, format!("{who}: {l}"));
+        }
+        view.answers = answered.blocks;
+        h.replies.extend(answered.replies);
     }
-    let line = match &stored {
-        Ok(None) if (meta.changed || asked.any()) && checked.all_accepted() => {
+    let body = ctx.templates.render("ack", &view)?;
+    let copy = (!a.sender_on_record).then(|| a.on_record.clone());
+    h.replies.extend(reply(ctx, inc, hash, body, copy, run)?);
+    if stored.is_ok() {
+        run.mark_done(&ctx.dir.inbox(), hash);
+    }
+    Ok(())
+}
+
+/// Store the accepted orders as the power's submission, unless none was
+/// accepted (and no NO ORDERS line): then the stored orders stay and the
+/// power is not in. `Ok(Some(receipt))` stored, `Ok(None)` nothing to
+/// store, `Err` the store failed (the message stays pending). The powers
+/// a stored message addresses hear of it now (diplomacy by mail).
+fn store_orders(
+    ctx: &GameCtx,
+    inc: &Incoming,
+    a: &Authenticated,
+    checked: &orders::Checked,
+    view: &AckView,
+    run: &Run,
+) -> Result<std::result::Result<Option<String>, anyhow::Error>> {
+    if checked.accepted.is_empty() && !checked.header.no_orders {
+        return Ok(Ok(None));
+    }
+    let sub = Submission {
+        power: a.power,
+        phase: ctx.state.phase,
+        by: format!("mail:{}", inc.from.as_deref().unwrap_or("")),
+        received: run.when(),
+        entropy: checked
+            .header
+            .entropy
+            .as_deref()
+            .map(|e| escape::line(e, ENTROPY_MAX_CHARS)),
+        orders: checked.accepted.clone(),
+    };
+    let receipt = match submission::save(&ctx.dir, &sub) {
+        Ok(r) => r,
+        Err(e) => return Ok(Err(e)),
+    };
+    super::compose::proposal_notices(
+        &ctx.dir,
+        &ctx.config,
+        &ctx.state,
+        a.power,
+        &sub.orders,
+        view.deadline.clone(),
+        run.now,
+    )?;
+    Ok(Ok(Some(receipt)))
+}
+
+/// The verdict of an authenticated message in `view` and `h`, and its
+/// journal line. `noted`: it held absences, seconds or commands.
+fn verdict_line(
+    msg: &Message,
+    a: &Authenticated,
+    checked: &orders::Checked,
+    stored: &std::result::Result<Option<String>, anyhow::Error>,
+    noted: bool,
+    view: &mut AckView,
+    h: &mut Handled,
+) -> String {
+    let who = msg.who;
+    match stored {
+        Ok(None) if noted && checked.all_accepted() => {
             view.verdict = "noted".into();
             h.verdict = Verdict::Noted { power: a.power };
             format!("{who}: {} noted; orders unchanged", a.power.id())
@@ -606,30 +695,7 @@ fn process(ctx: &GameCtx, raw: &[u8], hash: &str, run: &mut Run) -> Result<Handl
                 a.power.id()
             )
         }
-    };
-    run.log(&ctx.dir, line);
-    if stored.is_ok() && asked.any() {
-        let who_asks = super::commands::Asker {
-            power: a.power,
-            to: Addr::new(inc.from_name.as_deref(), inc.from.as_deref().unwrap_or(&a.on_record)),
-            copy: (!a.sender_on_record).then(|| Addr::new(None, &a.on_record)),
-            hash,
-            in_reply_to: inc.message_id.clone(),
-        };
-        let answered = super::commands::answer(ctx, &who_asks, &asked, run)?;
-        for l in answered.journal {
-            run.log(&ctx.dir, format!("{who}: {l}"));
-        }
-        view.answers = answered.blocks;
-        h.replies.extend(answered.replies);
     }
-    let body = ctx.templates.render("ack", &view)?;
-    let copy = (!a.sender_on_record).then(|| a.on_record.clone());
-    h.replies.extend(reply(ctx, &inc, hash, body, copy, run)?);
-    if stored.is_ok() {
-        run.mark_done(&ctx.dir.inbox(), hash);
-    }
-    Ok(h)
 }
 
 /// Why a message must not be answered, if it must not.
@@ -937,7 +1003,7 @@ pub(crate) fn send_limited(ctx: &GameCtx, mut m: OutMail, run: &mut Run, anchore
         m.to = std::mem::take(&mut m.cc);
     }
     let q = if anchored {
-        outbox::queue(&ctx.dir, &m)?
+        outbox::queue_anchored(&ctx.dir, &m, &ctx.anchors)?
     } else {
         outbox::queue_unanchored(&ctx.dir, &m)?
     };

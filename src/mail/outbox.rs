@@ -313,15 +313,26 @@ pub fn queue_unanchored(dir: &GameDir, m: &OutMail) -> Result<Queued> {
 }
 
 fn queue_with(dir: &GameDir, m: &OutMail, anchored: bool) -> Result<Queued> {
+    // docs/dice.md, "Anchors": every mail the game sends to its players
+    // carries the chain head and the open phase's commitment.
+    let anchors = if anchored {
+        crate::store::history::anchors(dir)?
+    } else {
+        String::new()
+    };
+    queue_anchored(dir, m, &anchors)
+}
+
+/// Queue a message ending with `anchors`, the game's anchor lines as
+/// `store::history::anchors` gives them: read once by a caller queuing
+/// many messages while the history and the open phase stay as they are
+/// (an ingest run), instead of once a message.
+pub fn queue_anchored(dir: &GameDir, m: &OutMail, anchors: &str) -> Result<Queued> {
     if sent_eml_path(dir, &m.id).exists() {
         return Ok(Queued::AlreadySent);
     }
-    // docs/dice.md, "Anchors": every mail the game sends to its players
-    // carries the chain head and the open phase's commitment.
     let mut m = m.clone();
-    if anchored {
-        m.body.push_str(&crate::store::history::anchors(dir)?);
-    }
+    m.body.push_str(anchors);
     let bytes = m.build()?;
     let existed = eml_path(dir, &m.id).exists();
     let env = Envelope {

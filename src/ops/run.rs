@@ -80,6 +80,10 @@ pub fn run(a: &RunArgs) -> Result<Done> {
     };
     let mut failed = 0;
     let progress = super::progress::bar(games.len() as u64, "run --games");
+    // One group over every game: what a game writes after its last
+    // barrier is made durable with the next game's barrier, not by a pass
+    // of its own (each game still reaches its commit points durably).
+    let group = store::durable::group();
     for g in &games {
         progress.inc(1);
         let incoming: Vec<Source> = routed
@@ -123,6 +127,7 @@ pub fn run(a: &RunArgs) -> Result<Done> {
         }
     }
     progress.finish_and_clear();
+    group.commit()?;
     if failed > 0 {
         bail!("{failed} of {} game(s) failed", games.len());
     }
@@ -242,10 +247,12 @@ pub fn run_game_sources(root: &Path, incoming: &[Source], now: DateTime<Utc>) ->
         });
     }
     // One group commit for the whole run: fsyncs wait for the commit
-    // points (messages marked processed, the history head, each send).
+    // points (messages marked processed, the history head, the batch of
+    // mail sent). Inside `run --games`, the last writes of one game wait
+    // for the next game's first barrier (see `durable::Group::finish`).
     let group = store::durable::group();
     let report = run_game_grouped(&dir, incoming, now)?;
-    group.commit()?;
+    group.finish()?;
     Ok(report)
 }
 

@@ -114,6 +114,20 @@ impl Group {
     }
 }
 
+impl Group {
+    /// End the group, leaving what it wrote since its last barrier to
+    /// the group around it (its next barrier, or its end) when there is
+    /// one; the outermost makes it durable as [`Group::commit`] does.
+    /// For a caller whose end is no commit point: `run --games` ends
+    /// each game's run this way, so the writes after a game's last
+    /// barrier share one pass with the next game's (what a crash in
+    /// between leaves is what it would leave before that last pass).
+    pub fn finish(self) -> Result<()> {
+        let outermost = PENDING.with(|p| p.borrow().depth == 1);
+        if outermost { flush() } else { Ok(()) }
+    }
+}
+
 impl Drop for Group {
     fn drop(&mut self) {
         let outermost = PENDING.with(|p| {
@@ -414,6 +428,32 @@ mod tests {
         g.commit().unwrap();
         assert!(!in_group());
         assert_eq!(PENDING.with(|p| p.borrow().files.len()), 0);
+    }
+
+    #[test]
+    fn a_finished_inner_group_leaves_its_writes_to_the_outer_one() {
+        let d = tempfile::tempdir().unwrap();
+        let outer = group();
+        let inner = group();
+        write(&d.path().join("a"), "a");
+        inner.finish().unwrap();
+        assert_eq!(
+            PENDING.with(|p| p.borrow().files.len()),
+            1,
+            "left for the outer group's next barrier"
+        );
+        let inner = group();
+        write(&d.path().join("b"), "b");
+        inner.commit().unwrap();
+        assert_eq!(PENDING.with(|p| p.borrow().files.len()), 0, "a commit is a barrier");
+        write(&d.path().join("c"), "c");
+        outer.finish().unwrap();
+        assert!(!in_group());
+        assert_eq!(
+            PENDING.with(|p| p.borrow().files.len()),
+            0,
+            "the outermost makes its writes durable"
+        );
     }
 
     #[test]
