@@ -586,9 +586,10 @@ fn disagreements(orders: &PhaseOrders, checker: &BTreeMap<PowerId, Vec<bool>>, o
     let mut fails = Vec::new();
     for (p, lines) in orders {
         for (l, refused) in lines.iter().zip(&checker[p]) {
-            let engine = outcomes
-                .iter()
-                .find(|o| o.kind == Kind::OrderRejected && o.order.as_deref() == Some(l.text.as_str()));
+            let engine = outcomes.iter().find(|o| {
+                // the same order text may come from two powers (MOVE FIRST)
+                o.kind == Kind::OrderRejected && o.power == Some(*p) && o.order.as_deref() == Some(l.text.as_str())
+            });
             if *refused != engine.is_some() {
                 fails.push(format!(
                     "checker and engine disagree on {p}'s {}: the checker {}, the engine {}",

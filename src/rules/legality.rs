@@ -386,6 +386,7 @@ impl<'a> Projection<'a> {
         let (s, st) = (self.scenario, &mut self.state);
         let mut scratch = Vec::new();
         economy::tax(s, st, &mut scratch);
+        super::political::dominance::income(s, st, &mut scratch); // 11.8.2.4
         embargo::income_loss(s, st, &mut scratch);
         economy::expenses(st, s, &mut scratch);
         economy::collect_vp(s, st, &mut scratch);
@@ -438,10 +439,11 @@ impl<'a> Projection<'a> {
         phase_gate(&self.state, self.power, order)?;
         let (s, p) = (self.scenario, self.power);
         match order {
-            // 4.6: only the French player may opt to go first.
-            Order::MoveFirst if p != PowerId::France => {
-                Err(Illegal::rule_of("4.6", "only France may opt to move first"))
-            }
+            // 4.6: only the French player may opt to go first (11.8.2.3:
+            // or the one power that took France's place as dominant power).
+            Order::MoveFirst if !super::political::dominance::may_opt_first(&self.state, p) => Err(Illegal::Rule(
+                super::political::dominance::move_first_refusal(&self.state),
+            )),
             Order::BuyVp { gold } => {
                 let per = s.tables.economy.gold_per_vp;
                 if *gold < per {

@@ -302,12 +302,14 @@ fn winter(
     political::treasury::year_end(scenario, st, out); // 8.5.5, 11.6.2.2
     economy::tax(scenario, st, out); // 4.21
     political::treasury::collect(scenario, st, out); // 11.x.2, 8.2.3
+    political::dominance::income(scenario, st, out); // 11.8.2.4
     embargo::income_loss(scenario, st, out); // 4.258
     economy::expenses(st, scenario, out); // 4.22
     war::naval_option::expenditure(scenario, st, out); // 12.2.9.3
     economy::collect_vp(scenario, st, out); // 4.23
     embargo::vp_losses(scenario, st, out); // 4.257, 4.256
     political::combinations_step(scenario, st, orders, out); // 11.1-11.7
+    political::dominance::political_step(scenario, st, out); // 11.8.1, same step
     for (p, lines) in orders {
         for l in lines {
             if let Order::BuyVp { gold } = &l.order {

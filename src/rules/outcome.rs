@@ -28,6 +28,7 @@ pub enum Kind {
     DeclarationCancelled,
     DeficitRepaid,
     Desertion,
+    DominanceChanged,
     EmbargoCancelled,
     EmbargoDeclared,
     EmbargoIncomeLoss,
@@ -79,7 +80,7 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind, in declaration order.
-    pub const ALL: [Kind; 64] = [
+    pub const ALL: [Kind; 65] = [
         Kind::Alliance,
         Kind::AllianceBroken,
         Kind::AllianceRefused,
@@ -97,6 +98,7 @@ impl Kind {
         Kind::DeclarationCancelled,
         Kind::DeficitRepaid,
         Kind::Desertion,
+        Kind::DominanceChanged,
         Kind::EmbargoCancelled,
         Kind::EmbargoDeclared,
         Kind::EmbargoIncomeLoss,
@@ -166,6 +168,7 @@ impl Kind {
             Kind::DeclarationCancelled => "declaration-cancelled",
             Kind::DeficitRepaid => "deficit-repaid",
             Kind::Desertion => "desertion",
+            Kind::DominanceChanged => "dominance-changed",
             Kind::EmbargoCancelled => "embargo-cancelled",
             Kind::EmbargoDeclared => "embargo-declared",
             Kind::EmbargoIncomeLoss => "embargo-income-loss",

@@ -140,19 +140,18 @@ pub fn turn_start(
 ) -> Result<(), EngineError> {
     let turn = state.turn();
     let holders = chit_holders(state);
-    let france_first = holders.contains(&PowerId::France)
-        && state.power(PowerId::France).control.is_player()
-        && orders
-            .get(&PowerId::France)
-            .is_some_and(|v| v.iter().any(|o| matches!(o.order, Order::MoveFirst)));
+    let opted = |p: PowerId| {
+        orders
+            .get(&p)
+            .is_some_and(|v| v.iter().any(|o| matches!(o.order, Order::MoveFirst)))
+    };
+    // 4.6: France may opt to move first; 11.8.2.2, 11.8.2.3 (EiA option
+    // political) change who moves first with the dominant powers.
     let mut order: Vec<PowerId> = Vec::new();
-    if france_first {
-        order.push(PowerId::France);
-        out.push(
-            Outcome::new("4.6", Kind::MoveFirst, "France opts to move first")
-                .power(PowerId::France)
-                .order("move first"),
-        );
+    for (p, rule, why) in crate::rules::political::dominance::first_movers(state, &holders, opted) {
+        let o = Outcome::new(rule, Kind::MoveFirst, why).power(p);
+        out.push(if opted(p) { o.order("move first") } else { o });
+        order.push(p);
     }
     // 4.6: draw the remaining chits.
     let mut rolls: Vec<(PowerId, Vec<u32>)> = Vec::new();

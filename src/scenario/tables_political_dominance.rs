@@ -24,6 +24,11 @@ pub struct PoliticalDominanceTable {
     /// 11.8.2.1: land-battle modifier of France or Britain without
     /// dominant status.
     pub battle_modifier_lost: i32,
+    /// 11.8.2.5: the highest rating a leader may be improved to.
+    pub leader_rating_max: u8,
+    /// 11.8.3: use the seed's fallback territories for a game without the
+    /// kingdoms of 11.1–11.7 ("if not using option 11.x").
+    pub kingdom_fallback: bool,
     pub peace: PeaceSwitches,
     pub territory: Vec<Territory>,
     /// 11.8.3: what Austria, Prussia, Russia, Spain and Turkey need.

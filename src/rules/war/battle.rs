@@ -892,20 +892,31 @@ impl<'a> Battle<'a> {
             self.edge,
         );
         // 11.6.2.1: improved Ottoman morale (EiA political option)
-        let (attacker_modifier, attacker_reasons) = political::forces::with_morale(
+        let (mut attacker_modifier, mut attacker_reasons) = political::forces::with_morale(
             self.scenario,
             self.state,
             &self.attacker.corps,
             attacker_modifier,
             attacker_reasons,
         );
-        let (defender_modifier, defender_reasons) = political::forces::with_morale(
+        let (mut defender_modifier, mut defender_reasons) = political::forces::with_morale(
             self.scenario,
             self.state,
             &self.defender.corps,
             defender_modifier,
             defender_reasons,
         );
+        // 11.8.2.1 (EiA option political): morale of a dominant power
+        for (force, modifier, reasons) in [
+            (&self.attacker, &mut attacker_modifier, &mut attacker_reasons),
+            (&self.defender, &mut defender_modifier, &mut defender_reasons),
+        ] {
+            let political = crate::rules::political::dominance::battle_modifier;
+            if let Some((m, why)) = political(self.scenario, self.state, force.principal, &force.corps) {
+                *modifier += m;
+                reasons.push(why);
+            }
+        }
         self.attacker.modifier = attacker_modifier;
         self.defender.modifier = defender_modifier;
         let step = format!("round-{round}");

@@ -226,11 +226,19 @@ pub fn battle(
         o = o.die(&purpose, d);
         let sq = keys.len() as i32 * t.per_squadron;
         let nm = nat_mod(&t.combat_nationality, p);
+        // 11.8.2.2 (EiA option political): dominance changes the modifier
+        let dominance = crate::rules::political::dominance::naval_adjustment(state, p, nm);
+        let nm = nm + dominance;
         totals[i] = d as i32 + sq + nm;
         o = o.why(format!(
-            "{side} {}: {} squadron(s); die {d} {sq:+} squadrons {nm:+} nationality = {}",
+            "{side} {}: {} squadron(s); die {d} {sq:+} squadrons {nm:+} nationality{} = {}",
             side_name(p, keys),
             keys.len(),
+            if dominance != 0 {
+                format!(" (changed by {dominance:+}, dominant status, 11.8.2.2)")
+            } else {
+                String::new()
+            },
             totals[i]
         ));
     }

@@ -298,7 +298,9 @@ impl Surrender<'_> {
             if ps.controller.as_ref() != Some(&me) {
                 continue;
             }
-            let own_home = p.kind == ProvinceKind::Home && p.owner == Owner::Major(loser);
+            // 11.8.2.6: a province annexed by a dominant power is its home
+            let annexed = state.dominance.annexed.get(&p.id) == Some(&loser);
+            let own_home = (p.kind == ProvinceKind::Home && p.owner == Owner::Major(loser)) || annexed;
             if own_home {
                 continue;
             }
