@@ -5,13 +5,13 @@
 //! A rule case shows one situation; these walk the boundaries, so a
 //! condition weakened by one (`<` for `<=`, a dropped clause) fails here.
 
-use empereur::ids::{Nation, PowerId};
+use empereur::ids::{Nation, PowerId, Turn};
 use empereur::map::Owner;
 use empereur::rules::economy;
-use empereur::rules::war::control;
+use empereur::rules::war::{control, surrender};
 use empereur::scenario::Scenario;
 use empereur::scenario::tables_war::{Row, lookup};
-use empereur::state::{Garrison, State};
+use empereur::state::{EnforcedPeace, Garrison, State};
 use std::collections::BTreeSet;
 
 fn setup() -> (Scenario, State) {
@@ -241,4 +241,28 @@ fn deficit_4_221_repaid_from_what_there_is_and_never_from_nothing() {
     assert!(economy::repay_debt(&mut st, PowerId::France, &mut out));
     assert_eq!(debt(&st), (9, 0));
     assert!(out.is_empty(), "{out:?}");
+}
+
+/// 2.7: the Enforced Peace Record Track holds the powers "on the date of
+/// their release", so the peace binds every season before that date and
+/// not on it: a declaration of war is refused the season before and
+/// accepted on the date itself.
+#[test]
+fn enforced_peace_2_7_binds_until_the_release_date_and_not_on_it() {
+    let (_s, mut state) = setup();
+    let turn = |t: &str| Turn::parse(t).expect("a turn");
+    let mut powers = [PowerId::France, PowerId::Austria];
+    powers.sort();
+    let until = turn("1807-fall");
+    state.relations.enforced_peace.push(EnforcedPeace { powers, until });
+    let (fr, at) = (PowerId::France, PowerId::Austria);
+    assert!(state.relations.enforced(at, fr, turn("1807-summer")).is_some());
+    assert!(state.relations.enforced(fr, at, until).is_none());
+    assert!(state.relations.enforced(at, fr, turn("1808-winter")).is_none());
+
+    state.phase.turn = turn("1807-summer");
+    let barred = surrender::declaration_barred(&state, at, fr).map(|r| r.rule.to_string());
+    assert_eq!(barred.as_deref(), Some("2.7"));
+    state.phase.turn = until;
+    assert!(surrender::declaration_barred(&state, at, fr).is_none());
 }
