@@ -7,7 +7,7 @@
 use super::Rng;
 use crate::diagnostic::Span;
 use crate::ids::{Nation, PowerId, Step};
-use crate::orders::ast::{BuildItem, EmbargoAction, Order, OrderLine, Terms};
+use crate::orders::ast::{BuildItem, EmbargoAction, Order, OrderLine, PoliticalOrder, Terms};
 use crate::scenario::{Arm, Scenario};
 use crate::state::{Control, State};
 
@@ -180,8 +180,10 @@ fn build(scenario: &Scenario, state: &State, power: PowerId, rng: &mut Rng, out:
     }
 }
 
-/// Winter: VP bought, Gold given to an allied player, an NPC alliance roll.
+/// Winter: VP bought, Gold given to an allied player, an NPC alliance roll,
+/// and (EiA political option) every kingdom the power may declare.
 fn winter(scenario: &Scenario, state: &State, power: PowerId, rng: &mut Rng, out: &mut Vec<OrderLine>) {
+    kingdoms(scenario, state, power, out);
     let others: Vec<PowerId> = PowerId::ALL.into_iter().filter(|p| *p != power).collect();
     let gold = state.power(power).gold.max(0) as u32;
     if gold >= scenario.tables.economy.gold_per_vp && chance(rng, 60) {
@@ -205,5 +207,24 @@ fn winter(scenario: &Scenario, state: &State, power: PowerId, rng: &mut Rng, out
         && let Some(npc) = pick(rng, &inactive)
     {
         out.push(line(Order::NpcAlliance { npc }, format!("npc alliance {npc}")));
+    }
+}
+
+/// 11.1-11.6: declare every kingdom `power` may create now (its
+/// components as `rules::political` takes them: for Poland every Polish
+/// province it controls).
+fn kingdoms(scenario: &Scenario, state: &State, power: PowerId, out: &mut Vec<OrderLine>) {
+    if !crate::rules::political::enabled(state) {
+        return;
+    }
+    for def in &scenario.tables.political.kingdoms {
+        let order = PoliticalOrder::Create {
+            kingdom: def.id.clone(),
+            provinces: Vec::new(),
+        };
+        if crate::rules::political::check(scenario, state, power, &order).is_ok() {
+            let text = format!("create {}", def.name);
+            out.push(line(Order::Political(order), text));
+        }
     }
 }

@@ -199,10 +199,24 @@ pub fn state_summary(state: &State, power: PowerId) -> Vec<String> {
         .iter()
         .filter(|s| s.nation.major() == Some(power))
         .count();
-    vec![
+    let mut v = vec![
         format!("{}: {} Gold, {} VP", power.name(), p.gold, p.vp),
         format!("{corps} corps on the map, {squadrons} squadrons"),
-    ]
+    ];
+    // EiA political option: the kingdoms' markers are on the map for all
+    // to see; a treasury only for its controller (11.x.2)
+    for (id, k) in &state.political.kingdoms {
+        let parts: Vec<&str> = k.components.iter().map(String::as_str).collect();
+        let mut line = format!("kingdom {id} under {}: {}", k.controller.name(), parts.join(", "));
+        if k.controller == power {
+            line.push_str(&format!("; treasury {} Gold", k.gold));
+        }
+        v.push(line);
+    }
+    if let Some(h) = state.political.polish_loyalty {
+        v.push(format!("Polish loyalty marker: {}", h.name()));
+    }
+    v
 }
 
 /// The units `power` gives orders for, one line each, for the
