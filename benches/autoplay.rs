@@ -36,6 +36,7 @@ fn campaign(base: &Path) -> Measured {
             players: Default::default(),
             options: vec![],
             id: Some("bench".into()),
+            house_seating: true,
         },
         players,
     )

@@ -95,6 +95,7 @@ fn measure(base: &Path, n: usize, warm: bool) -> Measured {
             players: PathBuf::new(),
             options: vec![],
             id: Some("bench".into()),
+            house_seating: true,
         },
         players,
     )

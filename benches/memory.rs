@@ -34,6 +34,7 @@ fn child(what: &str, dir: &Path) {
             players,
             options: vec![],
             id: Some("memory".into()),
+            house_seating: true,
         })
         .map(|_| ())
         .unwrap(),

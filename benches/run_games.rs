@@ -87,6 +87,7 @@ fn main() {
                 players: PathBuf::new(),
                 options: vec![],
                 id: Some(format!("game-{i:03}")),
+                house_seating: true,
             };
             create_from(&o, players).unwrap();
         }

@@ -114,6 +114,7 @@ fn main() {
             players: PathBuf::new(),
             options: vec![],
             id: Some("demo".into()),
+            house_seating: true,
         },
         players,
     )

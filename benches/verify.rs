@@ -177,6 +177,7 @@ fn played(root: &Path, phases: u32) -> GameDir {
         players,
         options: vec![],
         id: Some("replay".into()),
+        house_seating: true,
     })
     .unwrap();
     let dir = GameDir::new(root);

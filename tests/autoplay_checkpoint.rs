@@ -33,6 +33,7 @@ fn game(root: &Path) -> GameDir {
             players: PathBuf::new(),
             options: vec![],
             id: Some("demo".into()),
+            house_seating: true,
         },
         players,
     )

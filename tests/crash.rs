@@ -40,6 +40,7 @@ fn base(root: &Path) -> PathBuf {
         players: PathBuf::new(),
         options: vec![],
         id: Some("demo".into()),
+        house_seating: true,
     };
     create_from(&o, players).unwrap();
     run_game(&dir, &[], t("2026-01-05T10:00:00Z")).unwrap();

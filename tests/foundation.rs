@@ -22,12 +22,14 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// `empereur new DIR --scenario 1805 --players FILE`, returning the output.
+/// `empereur new DIR --scenario 1805 --players FILE --house-seating`,
+/// returning the output (the fixtures seat France and Austria, a house
+/// seating: 3.0 gives two players France and Britain).
 fn new_game(dir: &Path, players: &Path) -> std::process::Output {
     bin()
         .arg("new")
         .arg(dir)
-        .args(["--scenario", "1805", "--players"])
+        .args(["--scenario", "1805", "--house-seating", "--players"])
         .arg(players)
         .output()
         .unwrap()

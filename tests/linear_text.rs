@@ -104,6 +104,7 @@ fn a_256_kib_order_mail_is_answered_in_linear_time() {
             players: PathBuf::new(),
             options: vec![],
             id: Some("demo".into()),
+            house_seating: true,
         },
         players,
     )

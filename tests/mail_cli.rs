@@ -18,7 +18,7 @@ fn new_game(tmp: &Path) -> PathBuf {
     let dir = tmp.join("demo");
     Command::cargo_bin("empereur")
         .unwrap()
-        .args(["new"])
+        .args(["new", "--house-seating"])
         .arg(&dir)
         .args(["--id", "demo", "--players"])
         .arg(tmp.join("players.toml"))

@@ -48,6 +48,7 @@ fn new_game(parent: &Path, id: &str) -> PathBuf {
         players: PathBuf::new(),
         options: vec![],
         id: Some(id.into()),
+        house_seating: true,
     };
     create_from(&o, players).unwrap();
     dir

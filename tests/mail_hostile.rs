@@ -50,6 +50,7 @@ fn new_game_with(parent: &Path, id: &str, players: &str) -> PathBuf {
         players: PathBuf::new(),
         options: vec![],
         id: Some(id.into()),
+        house_seating: true,
     };
     create_from(&o, players).unwrap();
     dir
@@ -832,7 +833,7 @@ fn a_game_directory_is_private_and_verify_warns_about_loose_modes() {
     let game = tmp.path().join("g");
     // The test runner's umask is usually 022: the program sets its own.
     bin()
-        .args(["new"])
+        .args(["new", "--house-seating"])
         .arg(&game)
         .args(["--scenario", "1805", "--players"])
         .arg(&players)

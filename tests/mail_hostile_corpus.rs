@@ -58,7 +58,7 @@ fn new_game(parent: &Path, id: &str) -> PathBuf {
     std::fs::write(&players, PLAYERS).unwrap();
     let dir = parent.join(id);
     bin()
-        .arg("new")
+        .args(["new", "--house-seating"])
         .arg(&dir)
         .args(["--scenario", "1805", "--id", id, "--players"])
         .arg(&players)

@@ -22,7 +22,7 @@ fn new_game(tmp: &Path) -> PathBuf {
     std::fs::write(tmp.join("players.toml"), PLAYERS).unwrap();
     let dir = tmp.join("demo");
     bin()
-        .args(["new"])
+        .args(["new", "--house-seating"])
         .arg(&dir)
         .args(["--id", "demo", "--players"])
         .arg(tmp.join("players.toml"))

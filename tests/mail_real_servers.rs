@@ -156,6 +156,7 @@ fn orders_acks_and_reports_travel_through_postfix_and_dovecot() {
             players: PathBuf::new(),
             options: vec![],
             id: Some("demo".into()),
+            house_seating: true,
         },
         players,
     )
@@ -246,6 +247,7 @@ fn orders_acks_and_reports_travel_through_postfix_and_dovecot() {
             players: PathBuf::new(),
             options: vec![],
             id: Some("demo".into()),
+            house_seating: true,
         },
         players,
     )
@@ -382,6 +384,7 @@ fn press_from_one_player_arrives_in_the_others_mailbox() {
             players: PathBuf::new(),
             options: vec![],
             id: Some("demo".into()),
+            house_seating: true,
         },
         players,
     )
@@ -555,6 +558,7 @@ fn pipe_delivery_follows_sysexits_and_automatic_mail_gets_no_reply() {
             players: PathBuf::new(),
             options: vec![],
             id: Some("demo".into()),
+            house_seating: true,
         },
         players,
     )

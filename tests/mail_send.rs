@@ -145,6 +145,7 @@ fn game(parent: &Path) -> std::path::PathBuf {
             players: Default::default(),
             options: vec![],
             id: Some("demo".into()),
+            house_seating: true,
         },
         players,
     )

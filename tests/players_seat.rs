@@ -291,6 +291,7 @@ password = "trafalgar"
         players: Default::default(),
         options: vec![],
         id: Some("two".into()),
+        house_seating: true,
     };
     empereur::ops::new::create_from(&o, empereur::store::players::parse("players.toml", players).unwrap()).unwrap();
     let seat = |power: &str, extra: &[&str]| {
@@ -345,6 +346,7 @@ password = "trafalgar"
         players: Default::default(),
         options: vec![],
         id: Some("two".into()),
+        house_seating: true,
     };
     empereur::ops::new::create_from(&o, empereur::store::players::parse("players.toml", players).unwrap()).unwrap();
     let (code, out, err) = empereur(

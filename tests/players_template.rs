@@ -108,6 +108,7 @@ fn the_opening_mail_template_carries_the_guide_wrapped_as_comments() {
         players: std::path::PathBuf::new(),
         options: vec![],
         id: Some("demo".into()),
+        house_seating: true,
     };
     empereur::ops::new::create_from(&o, players).unwrap();
     let config = empereur::store::GameDir::new(tmp.path().join("g"))

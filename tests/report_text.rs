@@ -23,6 +23,7 @@ fn every_order_a_report_quotes_parses_back_and_builds_show_one_cost() {
         players: PathBuf::new(),
         options: vec![],
         id: Some("demo".into()),
+        house_seating: true,
     };
     create_from(&o, players).unwrap();
     let g = GameDir::new(&dir);

@@ -60,6 +60,9 @@
 //! divisions = 2                  # optional: how many divisions it holds
 //! commanded_by = "france"        # optional: the power that commands it, or "none"
 //!
+//! seated = ["spain"]             # 3.2: NPCs the moderator seated a player on: after
+//!                                #   each phase, `rules::seating::due` and `seat_players`,
+//!                                #   as `empereur resolve` does
 //! seating = ["france", "russia"]  # instead of resolving: check this seating (3.0)
 //! [expect]
 //! seating = "nobody plays"       # "legal", or a substring of the refusal
@@ -139,6 +142,10 @@ struct Case {
     /// 3.0: a seating to check with `rules::setup::check_seating`
     /// instead of resolving a phase.
     seating: Option<Vec<PowerId>>,
+    /// 3.2: powers with a player in `game.toml` that are NPCs; each
+    /// resolved phase seats them as `empereur resolve` does.
+    #[serde(default)]
+    seated: Vec<PowerId>,
     #[serde(default)]
     expect: Expect,
 }
@@ -442,7 +449,9 @@ fn resolve_phases(
     for i in 0..case.phases {
         let o = if i == 0 { orders.clone() } else { PhaseOrders::new() };
         match rules::resolve(scenario, state, &o, dice) {
-            Ok(r) => {
+            Ok(mut r) => {
+                let due = rules::seating::due(state, &r.state, &case.seated);
+                r.outcomes.extend(rules::seating::seat_players(&mut r.state, &due));
                 if let Err(e) = rules::audit(state, &r.state, &r.outcomes) {
                     fails.push(format!("audit after phase {}: {e}", state.phase));
                 }

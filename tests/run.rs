@@ -25,6 +25,7 @@ fn game(root: &Path) -> GameDir {
         players: PathBuf::new(),
         options: vec![],
         id: Some("demo".into()),
+        house_seating: true,
     };
     create_from(&o, players).unwrap();
     let g = GameDir::new(&dir);

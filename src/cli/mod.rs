@@ -66,7 +66,9 @@ pub enum Command {
     Scenario(ScenarioCmd),
 
     /// Create a game directory from a scenario and a players file.
-    #[command(after_help = "Example:\n  empereur new campaign --scenario 1805 --players players.toml")]
+    #[command(
+        after_help = "Example:\n  empereur new campaign --scenario 1805 --players players.toml\n\nWith two players the powers are France and Great Britain, then Russia, Austria, Prussia, Spain, the Ottoman Empire (3.0); `bid = true` in the players file opens the country bid (3.1).\n\nExit codes: 0 created, 1 refused (a seating 3.0 does not allow, an address that cannot be mailed), 2 an operational error."
+    )]
     New {
         /// Directory to create (must not hold a game already).
         dir: PathBuf,
@@ -82,6 +84,10 @@ pub enum Command {
         /// The game id (the GAME line of orders); default: the directory name.
         #[arg(long)]
         id: Option<String>,
+        /// Create the game even when the powers played are not those 3.0
+        /// gives for that many players (a house seating).
+        #[arg(long)]
+        house_seating: bool,
     },
 
     /// Show the current state of a game.
@@ -244,12 +250,14 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
             players,
             options,
             id,
+            house_seating,
         } => ops::new::run(&ops::new::NewOptions {
             dir,
             scenario,
             players,
             options,
             id,
+            house_seating,
         }),
         Command::Show { game, power, format } => ops::show::run(&game.game, power.as_deref(), format),
         Command::Demo { out } => ops::demo::run(out),

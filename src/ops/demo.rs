@@ -55,6 +55,7 @@ pub fn play(out: &std::path::Path, phases: usize) -> Result<Vec<String>> {
         players: PathBuf::new(),
         options: vec![],
         id: Some("demo".into()),
+        house_seating: false,
     };
     create_from(&opts, players)?;
     let game = GameDir::new(&opts.dir);

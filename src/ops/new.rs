@@ -1,4 +1,12 @@
 //! `empereur new`: create a game directory.
+//!
+//! 3.0 decides which powers a number of players plays (France and
+//! Britain, then Russia, Austria, Prussia, Spain, the Ottoman Empire):
+//! a players file that seats another set is refused (exit 1, naming the
+//! rule) unless the moderator asks for a house seating
+//! (`--house-seating`). With `bid = true` in the players file the game
+//! opens on the Country Representation Bid (3.1), and the resolution of
+//! the bid seats each player on the power it won (`ops::resolve`).
 
 use super::Done;
 use crate::state::State;
@@ -13,7 +21,22 @@ pub struct NewOptions {
     pub players: PathBuf,
     pub options: Vec<String>,
     pub id: Option<String>,
+    /// Create the game even when the powers played are not those 3.0
+    /// gives for that many players (a house seating).
+    pub house_seating: bool,
 }
+
+/// A seating 3.0 does not allow, refused without `--house-seating`.
+#[derive(Debug)]
+pub struct SeatingRefused(pub crate::rules::setup::SeatingError);
+
+impl std::fmt::Display for SeatingRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}; --house-seating creates the game anyway", self.0)
+    }
+}
+
+impl std::error::Error for SeatingRefused {}
 
 /// Optional rule modules a game may switch on.
 pub const OPTIONS: &[&str] = &["naval", "political"];
@@ -21,13 +44,17 @@ pub const OPTIONS: &[&str] = &["naval", "political"];
 pub fn run(o: &NewOptions) -> Result<Done> {
     let game = match create(o) {
         Ok(g) => g,
-        Err(e) => match e.downcast_ref::<store::players::Refused>() {
-            Some(r) => {
+        Err(e) => {
+            if let Some(r) = e.downcast_ref::<store::players::Refused>() {
                 eprintln!("error: {r}");
                 return Ok(Done::No);
             }
-            None => return Err(e),
-        },
+            if let Some(r) = e.downcast_ref::<SeatingRefused>() {
+                eprintln!("error: {r}");
+                return Ok(Done::No);
+            }
+            return Err(e);
+        }
     };
     crate::outln!("created game '{}' in {}", game.0, o.dir.display())?;
     let scenario = store::load_scenario(&o.scenario)?;
@@ -107,10 +134,20 @@ pub fn create_from(o: &NewOptions, players: store::players::Players) -> Result<(
             .unwrap_or_else(|| "game".to_string()),
     };
     let powers: BTreeSet<_> = players.players.iter().map(|p| p.power).collect();
+    // 3.0: the number of players decides which powers are played.
+    let house = crate::rules::setup::check_seating(&powers).err();
+    if let Some(why) = house.clone()
+        && !o.house_seating
+    {
+        return Err(SeatingRefused(why).into());
+    }
     let options: BTreeSet<String> = o.options.iter().cloned().collect();
     let mut state = State::initial(&scenario, &id, &powers, options.clone());
     // 11.9.2.1 (EiA option political): France and Great Britain start at war.
     crate::rules::political::peace::start_at_war(&scenario, &mut state);
+    if players.bid {
+        crate::rules::setup::open_bid(&scenario, &mut state); // 3.1
+    }
     let mut entries = Vec::new();
     // One argon2 buffer for every player (see store::password).
     let mut hasher = store::password::Hasher::new();

@@ -9,7 +9,9 @@
 //! 2. write the history entry under `history/.tmp-…`, rename it in place;
 //! 3. write `history/head.toml` naming it — **the commit point**;
 //! 4. write `state.toml`, clear `phase/orders/`, move the staged seed
-//!    into `phase/seed` and `phase/commitment`, drop `next-seed`.
+//!    into `phase/seed` and `phase/commitment`, drop `next-seed`; after
+//!    the country bid (3.1), seat each player on the power it won
+//!    (`bid-seats.toml` of the entry, by player: redoing it is harmless).
 //!
 //! Before 3, recovery removes the entry and keeps the staged seed (the
 //! phase is still open; resolving again gives the same rolls and opens
@@ -237,12 +239,82 @@ fn summary_of(dir: &GameDir, name: &str) -> Result<ResolveSummary> {
 
 /// Step 4: make the committed entry `name` the current state. Idempotent.
 fn finish(dir: &GameDir, name: &str, game: &str) -> Result<()> {
+    apply_bid_seats(dir, name)?;
     let after = history::entry_dir(dir, name).join("state-after.toml");
     let bytes = fs::read(&after).with_context(|| format!("cannot read {}", after.display()))?;
     store::atomic_write(&dir.state(), &bytes)?;
     clear_orders(dir)?;
     phase::clear_previews(dir)?;
     phase::promote_next(dir, game)
+}
+
+/// 3.1: who plays which power after the country bid, by the player's
+/// place in `game.toml` (so that applying it twice changes nothing).
+#[derive(serde::Serialize, serde::Deserialize, Debug, Default)]
+struct BidSeats {
+    #[serde(default)]
+    seat: Vec<BidSeat>,
+}
+
+#[derive(serde::Serialize, serde::Deserialize, Debug)]
+struct BidSeat {
+    /// Index of the player in `game.toml`'s `[[player]]` list.
+    player: usize,
+    name: String,
+    /// The provisional seat the player bid under.
+    bid_as: PowerId,
+    /// The power the bid gave the player.
+    plays: PowerId,
+}
+
+const BID_SEATS: &str = "bid-seats.toml";
+
+/// The seats the bid's outcomes give the players of `config` (3.1: the
+/// `bid-assignment` outcome names the seat as its order, the power won
+/// as its power).
+fn bid_seats(config: &store::GameConfig, outcomes: &[rules::Outcome]) -> BidSeats {
+    let seat = outcomes
+        .iter()
+        .filter(|o| o.kind == rules::Kind::BidAssignment)
+        .filter_map(|o| {
+            let bid_as: PowerId = o.order.as_deref()?.parse().ok()?;
+            let plays = o.power?;
+            let player = config.players.iter().position(|p| p.power == bid_as)?;
+            Some(BidSeat {
+                player,
+                name: config.players[player].name.clone(),
+                bid_as,
+                plays,
+            })
+        })
+        .collect();
+    BidSeats { seat }
+}
+
+/// Seat the players on the powers the bid of entry `name` gave them
+/// (nothing for an entry that was not a bid).
+fn apply_bid_seats(dir: &GameDir, name: &str) -> Result<()> {
+    let path = history::entry_dir(dir, name).join(BID_SEATS);
+    if !path.is_file() {
+        return Ok(());
+    }
+    let seats: BidSeats =
+        toml::from_str(&store::read_text(&path)?).map_err(|e| anyhow!("{}: {}", path.display(), e.message().trim()))?;
+    let mut config = dir.load_config()?;
+    let mut changed = false;
+    for s in &seats.seat {
+        let Some(p) = config.players.get_mut(s.player) else {
+            anyhow::bail!("{}: no player number {} in game.toml", path.display(), s.player + 1);
+        };
+        if p.power != s.plays {
+            p.power = s.plays;
+            changed = true;
+        }
+    }
+    if changed {
+        store::atomic_write(&dir.config(), config.to_toml().as_bytes()).context("writing game.toml")?;
+    }
+    Ok(())
 }
 
 /// The outcomes a resolution puts before the engine's: one `no-orders`
@@ -722,6 +794,10 @@ fn resolve_locked(dir: &GameDir, opts: &ResolveOptions, engine: Engine) -> Resul
         store::to_toml(&of).context("serialising outcomes.toml")?,
     );
     draft.file("state-after.toml", after_text);
+    if state.phase.step == crate::ids::Step::Bid {
+        let seats = bid_seats(&config, &res.outcomes);
+        draft.file(BID_SEATS, store::to_toml(&seats).context("serialising bid-seats.toml")?);
+    }
     draft.file(
         "report.txt",
         history::render_report(&state.game, state.phase, &res.outcomes, &rolls),
@@ -773,22 +849,14 @@ pub fn orders_of(subs: &BTreeMap<PowerId, submission::Submission>) -> PhaseOrder
 }
 
 /// The NPCs with a player in `game.toml` that become Player Countries as
-/// the resolution of `before` opens `after` (3.2: at a Turn Start, never
-/// out of the country bid).
+/// the resolution of `before` opens `after` (3.2, `rules::seating::due`).
 pub fn seats_due(
     config: &store::GameConfig,
     before: &crate::state::State,
     after: &crate::state::State,
 ) -> Vec<PowerId> {
-    if after.phase.step != crate::ids::Step::TurnStart || before.phase.step == crate::ids::Step::Bid {
-        return Vec::new();
-    }
-    config
-        .players
-        .iter()
-        .map(|p| p.power)
-        .filter(|p| !after.power(*p).control.is_player())
-        .collect()
+    let seated: Vec<PowerId> = config.players.iter().map(|p| p.power).collect();
+    rules::seating::due(before, after, &seated)
 }
 
 /// Record a moderator action that replaces the state (a correction) as a

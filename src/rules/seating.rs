@@ -15,6 +15,21 @@ use super::outcome::Outcome;
 use crate::ids::{PowerId, Step};
 use crate::state::{Control, State};
 
+/// The powers of `seated` (those with a player) that are NPCs when the
+/// resolution of `before` opens `after`, and become Player Countries
+/// there: only at a Turn Start, and never out of the country bid (3.1
+/// seats the players itself).
+pub fn due(before: &State, after: &State, seated: &[PowerId]) -> Vec<PowerId> {
+    if after.phase.step != Step::TurnStart || before.phase.step == Step::Bid {
+        return Vec::new();
+    }
+    seated
+        .iter()
+        .copied()
+        .filter(|p| !after.power(*p).control.is_player())
+        .collect()
+}
+
 /// Make each of `powers` that is still an NPC a Player Country, if
 /// `state` is at a Turn Start; outcomes say who changed (and any NPC
 /// status that changed with it). Powers already played are skipped.

@@ -1,5 +1,10 @@
 //! `players.toml`, the input to `empereur new`: the moderator and one
 //! `[[player]]` per Player Country. Errors name the line.
+//!
+//! `bid = true` asks for the Country Representation Bid (3.1): the game
+//! opens on the bid, each player bids under a provisional seat (its
+//! `power`, or when it gives none the next Player Country 3.0 gives, in
+//! the order of the file), and the bid decides who plays which power.
 
 use super::config::{Person, PlayerEntry};
 use crate::ids::PowerId;
@@ -11,6 +16,9 @@ use std::collections::BTreeSet;
 struct RawPlayers {
     #[serde(default)]
     moderator: Option<Person>,
+    /// 3.1: the players bid for their powers.
+    #[serde(default)]
+    bid: bool,
     #[serde(default)]
     player: Vec<RawPlayer>,
 }
@@ -18,7 +26,9 @@ struct RawPlayers {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawPlayer {
-    power: String,
+    /// Optional only with `bid = true` (a provisional seat, 3.1).
+    #[serde(default)]
+    power: Option<String>,
     name: String,
     email: String,
     password: String,
@@ -40,6 +50,8 @@ pub struct NewPlayer {
 pub struct Players {
     pub moderator: Person,
     pub players: Vec<NewPlayer>,
+    /// 3.1: the game opens on the Country Representation Bid.
+    pub bid: bool,
 }
 
 /// A players file refused because an address in it cannot be mailed:
@@ -66,23 +78,29 @@ pub fn has_unmailable(text: &str) -> bool {
 
 /// Parse and check a players file. Errors read `players.toml:LINE: …`.
 pub fn parse(origin: &str, text: &str) -> Result<Players, String> {
-    let (moderator, players) = parse_raw(origin, text)?;
+    let (moderator, players, bid) = parse_raw(origin, text)?;
     let Some(moderator) = moderator else {
         return Err(format!(
             "{origin}: missing field `moderator` (a [moderator] table with name and email)"
         ));
     };
-    Ok(Players { moderator, players })
+    Ok(Players {
+        moderator,
+        players,
+        bid,
+    })
 }
 
 /// Parse the `[[player]]` entries of a file that may hold only those (as
 /// `replace-player` takes); a `[moderator]` table, if present, is checked
 /// and ignored.
 pub fn parse_entries(origin: &str, text: &str) -> Result<Vec<NewPlayer>, String> {
-    parse_raw(origin, text).map(|(_, players)| players)
+    parse_raw(origin, text).map(|(_, players, _)| players)
 }
 
-fn parse_raw(origin: &str, text: &str) -> Result<(Option<Person>, Vec<NewPlayer>), String> {
+type Raw = (Option<Person>, Vec<NewPlayer>, bool);
+
+fn parse_raw(origin: &str, text: &str) -> Result<Raw, String> {
     let line_at = |pos: usize| text[..pos.min(text.len())].matches('\n').count() + 1;
     let raw: RawPlayers = toml::from_str(text).map_err(|e| match e.span() {
         Some(s) => format!("{origin}:{}: {}", line_at(s.start), e.message().trim()),
@@ -113,17 +131,37 @@ fn parse_raw(origin: &str, text: &str) -> Result<(Option<Person>, Vec<NewPlayer>
     {
         return Err(format!("{origin}: moderator email {why}"));
     }
+    // 3.1: provisional seats for the players who name no power: the
+    // Player Countries 3.0 gives for that many players, in order.
+    let named: BTreeSet<PowerId> = raw
+        .player
+        .iter()
+        .filter_map(|p| p.power.as_deref().and_then(power_named))
+        .collect();
+    let mut free = crate::rules::setup::player_countries(raw.player.len())
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|p| !named.contains(p));
     for (n, p) in raw.player.into_iter().enumerate() {
-        let power = PowerId::ALL
-            .into_iter()
-            .find(|x| x.id() == p.power.trim().to_ascii_lowercase())
-            .or_else(|| PowerId::parse(&p.power));
-        let Some(power) = power else {
-            return Err(format!(
-                "{origin}:{}: unknown power '{}' (expected one of france, britain, russia, austria, prussia, spain, ottoman)",
-                value_line(n, "power"),
-                p.power
-            ));
+        let power = match &p.power {
+            Some(name) => power_named(name).ok_or_else(|| {
+                format!(
+                    "{origin}:{}: unknown power '{name}' (expected one of france, britain, russia, austria, prussia, spain, ottoman)",
+                    value_line(n, "power"),
+                )
+            })?,
+            None if raw.bid => free.next().ok_or_else(|| {
+                format!(
+                    "{origin}:{}: no seat left for this player: 3.0 gives 2 to 7 Player Countries",
+                    player_lines.get(n).copied().unwrap_or(1)
+                )
+            })?,
+            None => {
+                return Err(format!(
+                    "{origin}:{}: missing field `power` (only a game with `bid = true` seats players without one, 3.1)",
+                    player_lines.get(n).copied().unwrap_or(1)
+                ));
+            }
         };
         if !powers.insert(power) {
             return Err(format!(
@@ -175,7 +213,14 @@ fn parse_raw(origin: &str, text: &str) -> Result<(Option<Person>, Vec<NewPlayer>
             "{origin}: no [[player]] entries (a game needs at least one player)"
         ));
     }
-    Ok((raw.moderator, out))
+    Ok((raw.moderator, out, raw.bid))
+}
+
+fn power_named(name: &str) -> Option<PowerId> {
+    PowerId::ALL
+        .into_iter()
+        .find(|x| x.id() == name.trim().to_ascii_lowercase())
+        .or_else(|| PowerId::parse(name))
 }
 
 /// An address the game can mail (see `mail::addressable`), with a dot in

@@ -41,6 +41,7 @@ pub fn new_game(parent: &Path) -> PathBuf {
         players: PathBuf::new(),
         options: vec![],
         id: Some("demo".into()),
+        house_seating: true,
     };
     create_from(&o, players::parse("players.toml", PLAYERS).unwrap()).unwrap();
     dir
