@@ -76,6 +76,7 @@ fn make_game(tmp: &Path) -> PathBuf {
             scen.to_str().unwrap(),
             "--id",
             "orders-test",
+            "--house-seating",
         ])
         .arg("--players")
         .arg(&players)
