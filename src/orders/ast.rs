@@ -196,6 +196,12 @@ pub enum Order {
         to: PowerId,
         terms: Terms,
     },
+    /// 5.122: a Player Country surrenders its allied NPC.
+    SurrenderNpc {
+        npc: PowerId,
+        to: PowerId,
+        terms: Terms,
+    },
     ProposeAlliance {
         to: PowerId,
     },
@@ -303,6 +309,8 @@ impl Order {
             Order::AcceptPeace { .. } => "accept-peace",
             Order::RejectPeace { .. } => "reject-peace",
             Order::Surrender { .. } => "surrender",
+            // 5.122: one order word, for the power itself or its allied NPC
+            Order::SurrenderNpc { .. } => "surrender",
             Order::ProposeAlliance { .. } => "propose-alliance",
             Order::AcceptAlliance { .. } => "accept-alliance",
             Order::BreakAlliance { .. } => "break-alliance",

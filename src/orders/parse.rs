@@ -23,6 +23,8 @@ mod naval;
 mod peace_conditions;
 /// Order words of the EiA political option.
 mod political;
+/// 5.122: a Player Country surrenders its allied NPC.
+mod surrender;
 /// What the parser needs to resolve names.
 pub struct Ctx<'a> {
     pub scenario: &'a Scenario,
@@ -573,10 +575,13 @@ impl<'c, 'a> LineParser<'c, 'a> {
         Ok(Order::RejectPeace { from })
     }
 
-    /// SURRENDER TO <power> [terms]
+    /// SURRENDER TO <power> [terms] | SURRENDER <allied NPC> TO <power> [terms]
     fn surrender(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Order> {
-        cur.eat("to");
+        let to_first = cur.eat("to");
         let (to, _) = self.power_arg(cur)?;
+        if !to_first && cur.eat("to") {
+            return self.surrender_npc(to, cur);
+        }
         let terms = self.terms(cur)?;
         Ok(Order::Surrender { to, terms })
     }

@@ -92,6 +92,9 @@ pub fn normalise(s: &Scenario, order: &Order) -> String {
         Order::AcceptPeace { from } => format!("ACCEPT PEACE FROM {}", name(*from)),
         Order::RejectPeace { from } => format!("REJECT PEACE FROM {}", name(*from)),
         Order::Surrender { to, terms: t } => format!("SURRENDER TO {}{}", name(*to), terms(s, t)),
+        Order::SurrenderNpc { npc, to, terms: t } => {
+            format!("SURRENDER {} TO {}{}", name(*npc), name(*to), terms(s, t))
+        }
         Order::ProposeAlliance { to } => format!("PROPOSE ALLIANCE TO {}", name(*to)),
         Order::AcceptAlliance { from } => format!("ACCEPT ALLIANCE FROM {}", name(*from)),
         Order::BreakAlliance { with } => format!("BREAK ALLIANCE WITH {}", name(*with)),

@@ -19,7 +19,7 @@
 //! power.
 
 use super::Kind;
-use super::{Outcome, Rejection, builds, diplomacy, economy, embargo, war};
+use super::{Outcome, Rejection, builds, diplomacy, economy, embargo, npc_surrender, war};
 use crate::diagnostic::Problem;
 use crate::ids::{PhaseId, PowerId, Step};
 use crate::orders::ast::{EmbargoAction, Order};
@@ -335,6 +335,7 @@ fn stage(order: &Order, winter: bool) -> u8 {
         Order::NpcAlliance { .. } => 3,       // 4.71 opens a Player Turn
         Order::OfferPeace { .. } => 4,        // 5.1
         Order::Surrender { .. } => 5,         // 5.12, in the Peace Step (5.1)
+        Order::SurrenderNpc { .. } => 5,      // 5.122, in the ally\'s Peace Step
         Order::ProposeAlliance { .. } | Order::BreakAlliance { .. } => 6, // 5.2
         Order::DeclareWar { .. } => 7,        // 5.3
         Order::Embargo { .. } | Order::Gift { .. } | Order::Loan { .. } => 8,
@@ -506,6 +507,12 @@ impl<'a> Projection<'a> {
                 }
                 let (to, terms) = (*to, terms.clone());
                 self.run(|s, st, out| out.extend(war::surrender::surrender(s, st, p, to, &terms)))
+            }
+            // 5.122: its allied NPC, at war with the victor
+            Order::SurrenderNpc { npc, to, terms } => {
+                npc_surrender::may_surrender(&self.state, p, *npc, *to).map_err(Illegal::Rule)?;
+                let (npc, to, terms) = (*npc, *to, terms.clone());
+                self.run(|s, st, out| npc_surrender::voluntary(s, st, p, npc, to, &terms, "", out))
             }
             Order::ProposeAlliance { to } if !self.state.power(*to).control.is_player() => Err(Illegal::rule_of(
                 "5.2",

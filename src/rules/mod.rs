@@ -96,8 +96,27 @@ pub fn roles(_scenario: &Scenario, state: &State) -> Roles {
 /// trigger: the capital held by an enemy, `surrender.toml`), or one the
 /// mover offers with its terms.
 fn surrender_step(scenario: &Scenario, st: &mut State, p: PowerId, theirs: &[OrderLine], out: &mut Vec<Outcome>) {
-    // 5.122: the mover's allied NPCs surrender in its Peace Step
+    // 5.122: the mover's allied NPCs surrender in its Peace Step, forced
+    // or because the mover surrenders them
     npc_surrender::allied_npcs(scenario, st, p, out);
+    for l in theirs {
+        if let Order::SurrenderNpc { npc, to, terms } = &l.order {
+            match npc_surrender::may_surrender(st, p, *npc, *to) {
+                Ok(()) => npc_surrender::voluntary(scenario, st, p, *npc, *to, terms, &l.text, out),
+                // legality accepted it when the phase opened; the forced
+                // surrender or the NPC roll before it changed that
+                Err(why) => out.push(
+                    Outcome::new(
+                        why.rule.as_str(),
+                        Kind::OrderFailed,
+                        format!("not carried out: {}", why.reason),
+                    )
+                    .power(p)
+                    .order(&l.text),
+                ),
+            }
+        }
+    }
     if let Some(victor) = war::surrender::due(scenario, st, p) {
         // 11.9.1.2 (EiA option political): peace with every enemy instead
         // of civil disorder; otherwise the holder of the capital alone.
@@ -141,6 +160,7 @@ fn is_military(order: &Order) -> bool {
             | Garrison { .. }
             | WithdrawGarrison { .. }
             | Surrender { .. }
+            | SurrenderNpc { .. }
             | Standing(_)
     )
 }
