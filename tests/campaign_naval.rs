@@ -108,6 +108,7 @@ fn an_autoplayed_naval_campaign_verifies_by_replay() {
             players: Default::default(),
             options: vec!["naval".into()],
             id: Some("naval".into()),
+            house_seating: true,
         },
         players,
     )
