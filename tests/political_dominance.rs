@@ -19,6 +19,7 @@ fn new_game(options: &[&str]) -> empereur::state::State {
         players: PathBuf::new(),
         options: options.iter().map(|s| s.to_string()).collect(),
         id: Some("pol".into()),
+        house_seating: false,
     };
     create_from(&o, players).unwrap();
     GameDir::new(&dir).load_state().unwrap()
