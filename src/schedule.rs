@@ -41,7 +41,7 @@ pub struct DeadlineConfig {
 
 impl Default for DeadlineConfig {
     fn default() -> Self {
-        // House defaults (the examples): Player Turn 72 h,
+        // House defaults (the book sets no deadlines): Player Turn 72 h,
         // Build 48 h, Winterphase 96 h.
         DeadlineConfig {
             bid_hours: 72,

@@ -550,11 +550,7 @@ fn state_mail(ctx: &GameCtx, who: &Asker<'_>, n: usize, now: DateTime<Utc>) -> O
         body,
         now,
     );
-    m.attachments.push(FileAttachment {
-        name: format!("state-{}.toml", p.id()),
-        content_type: "text/plain; charset=utf-8".into(),
-        bytes: state.view_for(p).to_toml().into_bytes(),
-    });
+    m.attachments.push(FileAttachment::state(state, Some(p)));
     m
 }
 

@@ -347,10 +347,6 @@ pub fn turn_reports_to(
             continue;
         }
         let events = TurnReportView::events_for(r.outcomes, power);
-        let (state_name, state_text) = match power {
-            Some(p) => (format!("state-{}.toml", p.id()), r.after.view_for(p).to_toml()),
-            None => ("state.toml".to_string(), r.after.to_toml()),
-        };
         let json = serde_json::json!({
             "game": config.game,
             "phase": r.phase,
@@ -360,11 +356,7 @@ pub fn turn_reports_to(
             "entropy": r.entropy,
             "next_phase": r.after.phase.to_string(),
         });
-        let mut attachments = vec![FileAttachment {
-            name: state_name,
-            content_type: "text/plain; charset=utf-8".into(),
-            bytes: state_text.into_bytes(),
-        }];
+        let mut attachments = vec![FileAttachment::state(r.after, power)];
         if let Some(log) = &r.dice_log {
             attachments.push(FileAttachment {
                 name: "dice-log.txt".into(),

@@ -49,6 +49,24 @@ pub struct FileAttachment {
     pub bytes: Vec<u8>,
 }
 
+impl FileAttachment {
+    /// The game state as `viewer` may see it (2.5), as `state-<power>.toml`;
+    /// the whole state as `state.toml` for the moderator (`None`). Every
+    /// mail that carries a state builds it here, so a player never gets
+    /// more than their view by one sender forgetting to filter.
+    pub fn state(state: &crate::state::State, viewer: Option<crate::ids::PowerId>) -> FileAttachment {
+        let (name, text) = match viewer {
+            Some(p) => (format!("state-{}.toml", p.id()), state.view_for(p).to_toml()),
+            None => ("state.toml".to_string(), state.to_toml()),
+        };
+        FileAttachment {
+            name,
+            content_type: "text/plain; charset=utf-8".into(),
+            bytes: text.into_bytes(),
+        }
+    }
+}
+
 /// A message to send.
 #[derive(Clone, Debug)]
 pub struct OutMail {
@@ -306,7 +324,7 @@ pub fn queue(dir: &GameDir, m: &OutMail) -> Result<Queued> {
 }
 
 /// Queue a message without the game's anchors: the one fixed reply to a
-/// sender who is not a player names no game (mail issue, reflection), so it
+/// sender who is not a player names no game (a forged sender learns nothing), so it
 /// carries no chain head or commitment either.
 pub fn queue_unanchored(dir: &GameDir, m: &OutMail) -> Result<Queued> {
     queue_with(dir, m, false)

@@ -21,6 +21,7 @@
 //! Press is archived in `press/` of the game directory, one TOML file
 //! per message (this module owns that directory). It has no effect on
 //! the rules or the dice: nothing here touches the state or the phase.
+#![warn(clippy::too_many_lines)] // clippy.toml: too-many-lines-threshold
 
 use super::commands::{PRESS_MAX_LINES, Press, PressTo};
 use super::escape;
@@ -82,21 +83,7 @@ pub fn relay(ctx: &GameCtx, from: PowerId, hash: &str, n: usize, p: &Press, run:
     if text.trim().is_empty() {
         return Ok(refuse("the message is empty.".into()));
     }
-    // The players the press reaches; named powers without a player are
-    // told about, not mailed.
-    let named: Vec<PowerId> = match &p.to {
-        PressTo::All => config.players.iter().map(|x| x.power).filter(|q| *q != from).collect(),
-        PressTo::Powers(v) => v.clone(),
-    };
-    let mut to = Vec::new();
-    let mut skipped = Vec::new();
-    for q in named {
-        match config.player(q) {
-            Some(pl) if q != from => to.push((q, Addr::new(Some(&pl.name), &pl.email))),
-            Some(_) => skipped.push(format!("{} (yourself)", q.name())),
-            None => skipped.push(format!("{} (no player)", q.name())),
-        }
-    }
+    let (to, skipped) = recipients(config, from, &p.to);
     if to.is_empty() {
         return Ok(refuse(format!(
             "no player to send it to{}.",
@@ -172,6 +159,39 @@ pub fn relay(ctx: &GameCtx, from: PowerId, hash: &str, n: usize, p: &Press, run:
     // hash and the press line's number make the name unique.
     let key = format!("{}-{n}", &hash[..12.min(hash.len())]);
     archive(ctx, from, p, &names, &text, &key, run)?;
+    out.block = sent_line(p, &reached, &over, &skipped);
+    out.journal = Some(format!(
+        "press from {}{} to {} relayed ({} line(s))",
+        from.id(),
+        if p.anonymous { " (anonymous)" } else { "" },
+        names.join(", "),
+        text.lines().count()
+    ));
+    Ok(out)
+}
+
+/// The players the press reaches, and the named powers it does not
+/// (without a player, or the sender): those are told about, not mailed.
+fn recipients(config: &GameConfig, from: PowerId, to: &PressTo) -> (Vec<(PowerId, Addr)>, Vec<String>) {
+    let named: Vec<PowerId> = match to {
+        PressTo::All => config.players.iter().map(|x| x.power).filter(|q| *q != from).collect(),
+        PressTo::Powers(v) => v.clone(),
+    };
+    let mut reach = Vec::new();
+    let mut skipped = Vec::new();
+    for q in named {
+        match config.player(q) {
+            Some(pl) if q != from => reach.push((q, Addr::new(Some(&pl.name), &pl.email))),
+            Some(_) => skipped.push(format!("{} (yourself)", q.name())),
+            None => skipped.push(format!("{} (no player)", q.name())),
+        }
+    }
+    (reach, skipped)
+}
+
+/// The acknowledgement's line for a relayed block: who got it, who was
+/// over their day's allowance, who was skipped.
+fn sent_line(p: &Press, reached: &[&str], over: &[&str], skipped: &[String]) -> String {
     let mut block = format!(
         "PRESS (line {}): sent to {}{}.",
         p.line,
@@ -191,15 +211,7 @@ pub fn relay(ctx: &GameCtx, from: PowerId, hash: &str, n: usize, p: &Press, run:
     if !skipped.is_empty() {
         block.push_str(&format!(" Not sent to {}.", skipped.join(", ")));
     }
-    out.block = block;
-    out.journal = Some(format!(
-        "press from {}{} to {} relayed ({} line(s))",
-        from.id(),
-        if p.anonymous { " (anonymous)" } else { "" },
-        names.join(", "),
-        text.lines().count()
-    ));
-    Ok(out)
+    block
 }
 
 /// The message as relayed: blank lines around it dropped, each line

@@ -18,6 +18,7 @@
 //! the next phase under the same seed: a crash cannot redraw it). After
 //! 3, recovery redoes step 4 from the entry.
 #![allow(clippy::disallowed_methods)] // adapter
+#![warn(clippy::too_many_lines)] // clippy.toml: too-many-lines-threshold
 
 use super::Done;
 use crate::dice::{BeaconValue, Committed, Dice, Entropy, Manual};
@@ -616,20 +617,87 @@ pub fn waiting_line(phase: PhaseId, network: &str, round: u64, at: chrono::DateT
     )
 }
 
+/// The open phase as the files hold it, checked against its published
+/// commitment.
+struct Opened {
+    config: store::GameConfig,
+    /// `state.toml` as read, kept byte for byte as `state-before.toml`.
+    state_bytes: Vec<u8>,
+    state: crate::state::State,
+    scenario: std::sync::Arc<crate::scenario::Scenario>,
+    rec: phase::PhaseRecord,
+    seed: crate::dice::Seed,
+}
+
+/// What the engine made of the open phase, before it is written.
+struct Adjudicated {
+    res: rules::Resolution,
+    rolls: Vec<crate::dice::Roll>,
+    seated: Vec<PowerId>,
+    redo_of: Option<String>,
+}
+
+/// A domain refusal (`Err`) or the value to go on with.
+type Step<T> = Result<Result<T, String>>;
+
 fn resolve_locked(dir: &GameDir, opts: &ResolveOptions, engine: Engine) -> Result<Resolved> {
+    let open = match open_phase(dir, opts)? {
+        Ok(open) => open,
+        Err(why) => return Ok(Resolved::Refused(why)),
+    };
+    // docs/dice.md 2a: a phase whose commitment names a beacon round is
+    // resolved only once that round is out, and its key folds it in.
+    let beacon = match phase_beacon(dir, &open.config, now_time(opts), opts.beacon.as_ref())? {
+        PhaseBeacon::None => None,
+        PhaseBeacon::Ready(v) => Some(v),
+        PhaseBeacon::Wait { network, round, at } => {
+            return Ok(Resolved::Refused(waiting_line(open.state.phase, &network, round, at)));
+        }
+    };
+    let inputs = inputs(
+        dir,
+        &open.state.game,
+        open.state.phase,
+        &open.rec.commitment,
+        opts.manual_dice.as_deref(),
+        beacon.as_ref(),
+    )?;
+    // A submission stored for another phase must never be carried out in
+    // this one (ingest checks the phase under the lock; this is the
+    // last guard).
+    if let Some((p, s)) = inputs.subs.iter().find(|(_, s)| s.phase != open.state.phase) {
+        return Ok(Resolved::Refused(format!(
+            "{} holds orders for phase {}, but the open phase is {}; move it aside (or submit again) and resolve",
+            submission::path(dir, *p).display(),
+            s.phase,
+            open.state.phase
+        )));
+    }
+    // Every player sees what is locked before the result (a no-op when
+    // `run` queued and sent this same lock already).
+    if !open.config.players.is_empty() {
+        super::lock::queue(dir, &inputs.lock, now_time(opts))?;
+    }
+    let adj = match adjudicate(&open, &inputs, opts, beacon.as_ref(), engine)? {
+        Ok(adj) => adj,
+        Err(why) => return Ok(Resolved::Refused(why)),
+    };
+    write_entry(dir, opts, open, inputs, beacon.as_ref(), adj)
+}
+
+/// Load the open phase and check its seed against the published
+/// commitment; refuse a game that is over or a phase not asked for.
+fn open_phase(dir: &GameDir, opts: &ResolveOptions) -> Step<Opened> {
     let config = dir.load_config()?;
     let state_bytes = fs::read(dir.state()).with_context(|| format!("cannot read {}", dir.state().display()))?;
     let state = dir.load_state()?;
     if let Some(w) = &state.over {
-        return Ok(Resolved::Refused(format!("the game is over ({w})")));
+        return Ok(Err(format!("the game is over ({w})")));
     }
     if let Some(p) = &opts.phase {
         let asked: PhaseId = p.parse().map_err(|e: String| anyhow!(e))?;
         if asked != state.phase {
-            return Ok(Resolved::Refused(format!(
-                "the open phase is {}, not {asked}",
-                state.phase
-            )));
+            return Ok(Err(format!("the open phase is {}, not {asked}", state.phase)));
         }
     }
     let scenario = dir.load_scenario(&config)?;
@@ -658,98 +726,69 @@ fn resolve_locked(dir: &GameDir, opts: &ResolveOptions, engine: Engine) -> Resul
             rec.commitment
         );
     }
+    Ok(Ok(Opened {
+        config,
+        state_bytes,
+        state,
+        scenario,
+        rec,
+        seed,
+    }))
+}
 
-    // docs/dice.md 2a: a phase whose commitment names a beacon round is
-    // resolved only once that round is out, and its key folds it in.
-    let beacon = match phase_beacon(dir, &config, now_time(opts), opts.beacon.as_ref())? {
-        PhaseBeacon::None => None,
-        PhaseBeacon::Ready(v) => Some(v),
-        PhaseBeacon::Wait { network, round, at } => {
-            return Ok(Resolved::Refused(waiting_line(state.phase, &network, round, at)));
-        }
-    };
-    let Inputs {
-        subs,
-        orders,
-        sub_bytes,
-        entropy,
-        entropy_bytes,
-        redo,
-        changed,
-        lock,
-    } = inputs(
-        dir,
-        &state.game,
-        state.phase,
-        &rec.commitment,
-        opts.manual_dice.as_deref(),
-        beacon.as_ref(),
-    )?;
-    // A submission stored for another phase must never be carried out in
-    // this one (ingest checks the phase under the lock; this is the
-    // last guard).
-    if let Some((p, s)) = subs.iter().find(|(_, s)| s.phase != state.phase) {
-        return Ok(Resolved::Refused(format!(
-            "{} holds orders for phase {}, but the open phase is {}; move it aside (or submit again) and resolve",
-            submission::path(dir, *p).display(),
-            s.phase,
-            state.phase
-        )));
-    }
-    // Every player sees what is locked before the result (a no-op when
-    // `run` queued and sent this same lock already).
-    if !config.players.is_empty() {
-        super::lock::queue(dir, &lock, now_time(opts))?;
-    }
-
+/// Roll the committed (or manual) dice through the engine, then add what
+/// the files record beside the orders: the late powers and an undo's
+/// changes before, the players seated at a Turn Start (3.2) after.
+fn adjudicate(
+    open: &Opened,
+    inputs: &Inputs,
+    opts: &ResolveOptions,
+    beacon: Option<&BeaconValue>,
+    engine: Engine,
+) -> Step<Adjudicated> {
     let manual = opts.manual_dice.is_some();
     let mut dice: Box<dyn Dice> = match &opts.manual_dice {
         Some(list) => Box::new(Manual::parse(list).map_err(|e| anyhow!("--manual-dice: {e}"))?),
         None => Box::new(Committed::from_key(crate::dice::derive_key_with(
-            &seed,
-            &entropy,
-            beacon.as_ref(),
+            &open.seed,
+            &inputs.entropy,
+            beacon,
         ))),
     };
-    let mut res = match engine(&scenario, &state, &orders, dice.as_mut()) {
+    let mut res = match engine(&open.scenario, &open.state, &inputs.orders, dice.as_mut()) {
         Ok(r) => r,
-        Err(EngineError::GameOver) => return Ok(Resolved::Refused("the game is over".into())),
+        Err(EngineError::GameOver) => return Ok(Err("the game is over".into())),
         Err(EngineError::Dice(e)) if manual => anyhow::bail!("--manual-dice: {e}"),
-        Err(e) => anyhow::bail!("resolving {}: {e}", state.phase),
+        Err(e) => anyhow::bail!("resolving {}: {e}", open.state.phase),
     };
     if manual {
         dice.finish().map_err(|e| anyhow!("--manual-dice: {e}"))?;
     }
     // The report says who was late and what an undo changed; the entry
     // records both so that replay adds the same outcomes.
-    let redo_of = redo.as_ref().map(|r| r.entry.clone());
-    let preface = preface_outcomes(&opts.late, redo_of.as_deref(), &changed);
+    let redo_of = inputs.redo.as_ref().map(|r| r.entry.clone());
+    let preface = preface_outcomes(&opts.late, redo_of.as_deref(), &inputs.changed);
     res.outcomes.splice(0..0, preface);
     // 3.2: a player the moderator seated on an NPC takes the seat when a
     // Turn Start opens; the entry records who, so replay does the same.
-    let seated = seats_due(&config, &state, &res.state);
+    let seated = seats_due(&open.config, &open.state, &res.state);
     res.outcomes
         .extend(rules::seating::seat_players(&mut res.state, &seated));
-    let rolls = dice.log().to_vec();
+    Ok(Ok(Adjudicated {
+        rolls: dice.log().to_vec(),
+        res,
+        seated,
+        redo_of,
+    }))
+}
 
-    let next = res.state.phase;
-    let after_text = res.state.to_toml();
-    let next_beacon = super::beacon::round_for(&config, next, now_time(opts))?;
-    let next_commitment = phase::stage_next(dir, &state.game, next, next_beacon.as_ref())?;
-
-    let mut draft = Draft::new("resolve", &state.game, state.phase);
-    draft.commitment = Some(rec.commitment.clone());
-    draft.next_phase = Some(next);
-    draft.next_commitment = Some(next_commitment.clone());
-    draft.late = opts.late.clone();
-    if let Some(b) = rec.beacon() {
-        draft.beacon = Some(b.network);
-        draft.beacon_round = Some(b.round);
-    }
-    draft.beacon_signature = beacon.as_ref().map(|b| crate::dice::to_hex(&b.signature));
-    draft.redo_of = redo_of;
-    draft.changed = changed;
-    draft.seated = seated;
+/// The moderator's notes of an entry: manual dice, previews run before,
+/// orders entered by hand.
+fn entry_note(
+    dir: &GameDir,
+    opts: &ResolveOptions,
+    subs: &BTreeMap<PowerId, submission::Submission>,
+) -> Result<String> {
     let mut notes = Vec::new();
     if let Some(list) = &opts.manual_dice {
         notes.push(format!("resolved with manual dice entered by the moderator: {list}"));
@@ -768,17 +807,66 @@ fn resolve_locked(dir: &GameDir, opts: &ResolveOptions, engine: Engine) -> Resul
     if !by_mod.is_empty() {
         notes.push(format!("orders entered by the moderator for: {}", by_mod.join(", ")));
     }
-    draft.note = notes.join("; ");
+    Ok(notes.join("; "))
+}
+
+/// Stage the next phase's seed, write the history entry, commit it and
+/// open the next phase (steps 1-4 of the module doc).
+fn write_entry(
+    dir: &GameDir,
+    opts: &ResolveOptions,
+    open: Opened,
+    inputs: Inputs,
+    beacon: Option<&BeaconValue>,
+    adj: Adjudicated,
+) -> Result<Resolved> {
+    let Opened {
+        config,
+        state_bytes,
+        state,
+        rec,
+        seed,
+        ..
+    } = open;
+    let Adjudicated {
+        res,
+        rolls,
+        seated,
+        redo_of,
+    } = adj;
+    let manual = opts.manual_dice.is_some();
+    let next = res.state.phase;
+    let after_text = res.state.to_toml();
+    let next_beacon = super::beacon::round_for(&config, next, now_time(opts))?;
+    let next_commitment = phase::stage_next(dir, &state.game, next, next_beacon.as_ref())?;
+
+    let mut draft = Draft::new("resolve", &state.game, state.phase);
+    draft.commitment = Some(rec.commitment.clone());
+    draft.next_phase = Some(next);
+    draft.next_commitment = Some(next_commitment.clone());
+    draft.late = opts.late.clone();
+    if let Some(b) = rec.beacon() {
+        draft.beacon = Some(b.network);
+        draft.beacon_round = Some(b.round);
+    }
+    draft.beacon_signature = beacon.map(|b| crate::dice::to_hex(&b.signature));
+    draft.redo_of = redo_of;
+    draft.note = entry_note(dir, opts, &inputs.subs)?;
+    draft.changed = inputs.changed;
+    draft.seated = seated;
     draft.file("state-before.toml", state_bytes);
-    draft.file("lock.toml", toml::to_string(&lock).context("serialising lock.toml")?);
-    for (p, bytes) in sub_bytes {
+    draft.file(
+        "lock.toml",
+        toml::to_string(&inputs.lock).context("serialising lock.toml")?,
+    );
+    for (p, bytes) in inputs.sub_bytes {
         draft.file(&format!("orders/{}.toml", p.id()), bytes);
     }
     draft.file("seed", format!("{}\n", crate::dice::to_hex(&seed)));
-    let entropy_text = match entropy_bytes {
+    let entropy_text = match inputs.entropy_bytes {
         Some(b) => b,
         None => toml::to_string(&EntropyFile {
-            entropy: entropy.clone(),
+            entropy: inputs.entropy.clone(),
         })
         .context("serialising entropy.toml")?
         .into_bytes(),

@@ -7,6 +7,7 @@
 //! Cheap by design: each file of the history is read and hashed once;
 //! state files are only parsed for `--replay`.
 #![allow(clippy::disallowed_methods)] // adapter
+#![warn(clippy::too_many_lines)] // clippy.toml: too-many-lines-threshold
 
 use super::Done;
 use super::resolve::Engine;
@@ -659,6 +660,9 @@ fn expected_entropy(
     out
 }
 
+/// The dice of an entry: its seed opens its commitment, its entropy is
+/// what it must be (or an undone entry's, for a redo), and every roll in
+/// its log is what the committed dice give, and what its outcomes cite.
 fn check_dice(
     name: &str,
     rec: &EntryRecord,
@@ -668,46 +672,9 @@ fn check_dice(
     cx: &mut Ctx,
 ) {
     let Some(c) = &rec.commitment else { return };
-    if let Some((pname, prev)) = &chain.next_commitment
-        && prev != c
-    {
-        cx.problem(
-            name,
-            format!(
-                "the phase was resolved under commitment {} but entry {pname} published {}",
-                short(c),
-                short(prev)
-            ),
-        );
-    }
-    let seed = match content
-        .get("seed")
-        .map(|b| dice::parse_hex32(&String::from_utf8_lossy(b)))
-    {
-        None => {
-            cx.problem(name, "the seed is not revealed (no seed file)");
-            return;
-        }
-        Some(Err(e)) => {
-            cx.problem(name, format!("seed: {e}"));
-            return;
-        }
-        Some(Ok(s)) => s,
+    let Some(seed) = revealed_seed(name, rec, content, c, chain, cx) else {
+        return;
     };
-    let got = dice::commitment_with(&rec.game, &rec.phase.to_string(), &seed, entry_beacon(rec).as_ref());
-    if got != *c {
-        cx.problem(
-            name,
-            format!(
-                "the revealed seed does not match the commitment {} of {} (it gives {})",
-                short(c),
-                rec.phase,
-                short(&got)
-            ),
-        );
-    }
-    let seed_hex = dice::to_hex(&seed);
-    note_seed(name, &seed_hex, c, chain, cx);
     let entropy = match content.get("entropy.toml").map(|b| parse::<EntropyFile>(b)) {
         Some(Ok(e)) => e.entropy,
         Some(Err(e)) => {
@@ -718,49 +685,7 @@ fn check_dice(
     };
     let entropy_hash = content.get("entropy.toml").map(|b| sha256_hex(b)).unwrap_or_default();
     if rec.kind == "resolve" && rec.format >= 2 {
-        match (&rec.redo_of, &chain.reopened_from) {
-            (Some(r), Some(from)) if r == from => match chain.resolved.get(r) {
-                Some((_, rc, rh)) => {
-                    if rc != c {
-                        cx.problem(name, format!("it redoes {r} but under another commitment (a re-roll)"));
-                    }
-                    if *rh != entropy_hash {
-                        cx.problem(
-                            name,
-                            format!("it redoes {r} but its entropy.toml differs from that entry's (a re-roll)"),
-                        );
-                    }
-                }
-                None => cx.problem(name, format!("it redoes {r}, which is not an earlier resolution")),
-            },
-            (Some(r), _) => cx.problem(
-                name,
-                format!("it says it redoes {r}, but the phase was not reopened by an undo of {r}"),
-            ),
-            (None, Some(from)) => cx.problem(
-                name,
-                format!("the phase was reopened by the undo of {from}, so it must keep that entry's key (redo_of)"),
-            ),
-            (None, None) => {
-                let want = expected_entropy(name, content, parsed, cx);
-                if want != entropy {
-                    let differ: Vec<&str> = PowerId::ALL
-                        .iter()
-                        .filter(|p| want.get(p) != entropy.get(p))
-                        .map(|p| p.id())
-                        .collect();
-                    cx.problem(
-                        name,
-                        format!(
-                            "entropy.toml is not each power's receipt and typed text (differs for {})",
-                            differ.join(", ")
-                        ),
-                    );
-                }
-            }
-        }
-    }
-    if rec.kind == "resolve" && rec.format >= 2 {
+        check_entropy(name, rec, content, parsed, (&entropy, &entropy_hash), chain, cx);
         check_lock(name, rec, content, parsed, &entropy, cx);
     }
     if rec.kind == "resolve" {
@@ -793,6 +718,121 @@ fn check_dice(
         cx.report.foreseeable.push(name.to_string());
     }
     let committed = dice::Committed::from_key(dice::derive_key_with(&seed, &entropy, beacon.as_ref()));
+    let results = check_rolls(name, log, &committed, cx);
+    check_cited_dice(name, content, &results, cx);
+}
+
+/// The seed an entry reveals, when it opens the commitment the previous
+/// entry published (a mismatch is reported, and the seed still returned
+/// so its rolls are checked too).
+fn revealed_seed(
+    name: &str,
+    rec: &EntryRecord,
+    content: &BTreeMap<String, Vec<u8>>,
+    c: &str,
+    chain: &mut Chain,
+    cx: &mut Ctx,
+) -> Option<dice::Seed> {
+    if let Some((pname, prev)) = &chain.next_commitment
+        && prev != c
+    {
+        cx.problem(
+            name,
+            format!(
+                "the phase was resolved under commitment {} but entry {pname} published {}",
+                short(c),
+                short(prev)
+            ),
+        );
+    }
+    let seed = match content
+        .get("seed")
+        .map(|b| dice::parse_hex32(&String::from_utf8_lossy(b)))
+    {
+        None => {
+            cx.problem(name, "the seed is not revealed (no seed file)");
+            return None;
+        }
+        Some(Err(e)) => {
+            cx.problem(name, format!("seed: {e}"));
+            return None;
+        }
+        Some(Ok(s)) => s,
+    };
+    let got = dice::commitment_with(&rec.game, &rec.phase.to_string(), &seed, entry_beacon(rec).as_ref());
+    if got != c {
+        cx.problem(
+            name,
+            format!(
+                "the revealed seed does not match the commitment {} of {} (it gives {})",
+                short(c),
+                rec.phase,
+                short(&got)
+            ),
+        );
+    }
+    note_seed(name, &dice::to_hex(&seed), c, chain, cx);
+    Some(seed)
+}
+
+/// A resolution's entropy: an undone entry's, kept byte for byte, when
+/// it redoes that entry; otherwise each power's receipt and typed text.
+fn check_entropy(
+    name: &str,
+    rec: &EntryRecord,
+    content: &BTreeMap<String, Vec<u8>>,
+    parsed: &Parsed,
+    (entropy, entropy_hash): (&dice::Entropy, &str),
+    chain: &Chain,
+    cx: &mut Ctx,
+) {
+    let c = rec.commitment.as_deref().unwrap_or_default();
+    match (&rec.redo_of, &chain.reopened_from) {
+        (Some(r), Some(from)) if r == from => match chain.resolved.get(r) {
+            Some((_, rc, rh)) => {
+                if rc != c {
+                    cx.problem(name, format!("it redoes {r} but under another commitment (a re-roll)"));
+                }
+                if rh != entropy_hash {
+                    cx.problem(
+                        name,
+                        format!("it redoes {r} but its entropy.toml differs from that entry's (a re-roll)"),
+                    );
+                }
+            }
+            None => cx.problem(name, format!("it redoes {r}, which is not an earlier resolution")),
+        },
+        (Some(r), _) => cx.problem(
+            name,
+            format!("it says it redoes {r}, but the phase was not reopened by an undo of {r}"),
+        ),
+        (None, Some(from)) => cx.problem(
+            name,
+            format!("the phase was reopened by the undo of {from}, so it must keep that entry's key (redo_of)"),
+        ),
+        (None, None) => {
+            let want = expected_entropy(name, content, parsed, cx);
+            if want != *entropy {
+                let differ: Vec<&str> = PowerId::ALL
+                    .iter()
+                    .filter(|p| want.get(p) != entropy.get(p))
+                    .map(|p| p.id())
+                    .collect();
+                cx.problem(
+                    name,
+                    format!(
+                        "entropy.toml is not each power's receipt and typed text (differs for {})",
+                        differ.join(", ")
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// Each roll of the log once, a face of its die, and (when committed)
+/// what the committed dice give. Returns the results by purpose.
+fn check_rolls<'a>(name: &str, log: &'a DiceLog, committed: &dice::Committed, cx: &mut Ctx) -> BTreeMap<&'a str, u32> {
     let mut seen = BTreeSet::new();
     let mut results: BTreeMap<&str, u32> = BTreeMap::new();
     for r in &log.rolls {
@@ -834,27 +874,32 @@ fn check_dice(
             ),
         }
     }
-    // Every die an outcome cites is in the log, with the same result.
-    if let Some(Ok(of)) = content.get("outcomes.toml").map(|b| parse::<OutcomesFile>(b)) {
-        for o in &of.outcomes {
-            for d in &o.dice {
-                match results.get(d.purpose.as_str()) {
-                    None => cx.problem(
-                        name,
-                        format!(
-                            "roll '{}': outcome '{}' ({}) cites it = {}, but it is not in the dice log",
-                            d.purpose, o.kind, o.rule, d.result
-                        ),
+    results
+}
+
+/// Every die an outcome cites is in the log, with the same result.
+fn check_cited_dice(name: &str, content: &BTreeMap<String, Vec<u8>>, results: &BTreeMap<&str, u32>, cx: &mut Ctx) {
+    let Some(Ok(of)) = content.get("outcomes.toml").map(|b| parse::<OutcomesFile>(b)) else {
+        return;
+    };
+    for o in &of.outcomes {
+        for d in &o.dice {
+            match results.get(d.purpose.as_str()) {
+                None => cx.problem(
+                    name,
+                    format!(
+                        "roll '{}': outcome '{}' ({}) cites it = {}, but it is not in the dice log",
+                        d.purpose, o.kind, o.rule, d.result
                     ),
-                    Some(v) if *v != d.result => cx.problem(
-                        name,
-                        format!(
-                            "roll '{}': outcome '{}' ({}) cites {}, the dice log says {v}",
-                            d.purpose, o.kind, o.rule, d.result
-                        ),
+                ),
+                Some(v) if *v != d.result => cx.problem(
+                    name,
+                    format!(
+                        "roll '{}': outcome '{}' ({}) cites {}, the dice log says {v}",
+                        d.purpose, o.kind, o.rule, d.result
                     ),
-                    _ => {}
-                }
+                ),
+                _ => {}
             }
         }
     }
@@ -1191,11 +1236,17 @@ pub fn verify_mails(dir: &GameDir, path: &Path) -> Result<MailReport> {
             entries.insert(*n, (name.clone(), sha256_hex(&bytes), rec));
         }
     }
-    let game = match phase::record(dir)? {
-        Some(r) => r.game,
+    let open = phase::record(dir)?;
+    let game = match &open {
+        Some(r) => r.game.clone(),
         None => entries.values().next().map(|e| e.2.game.clone()).unwrap_or_default(),
     };
-    let open = phase::record(dir)?;
+    let known = Known {
+        head_entries: head.entries,
+        entries,
+        game,
+        open,
+    };
     let mut out = MailReport::default();
     for (at, raw) in mailbox(path)? {
         let Some(m) = MessageParser::default().parse(&raw) else {
@@ -1208,21 +1259,10 @@ pub fn verify_mails(dir: &GameDir, path: &Path) -> Result<MailReport> {
             m.date().map(|d| d.to_rfc3339()).unwrap_or_default()
         );
         let mut counted = false;
-        // An anchor is a keyword line and the indented line after it.
-        let mut lines: Vec<String> = Vec::new();
-        for l in text.lines() {
-            match lines.last_mut() {
-                Some(last) if l.starts_with([' ', '\t']) && last.starts_with("Empereur-") => {
-                    last.push(' ');
-                    last.push_str(l.trim());
-                }
-                _ => lines.push(l.trim_end().to_string()),
-            }
-        }
-        for line in &lines {
+        for line in &anchor_lines(&text) {
             let f: Vec<&str> = line.split_whitespace().collect();
             let [kw, g, a, b] = f.as_slice() else { continue };
-            if *g != game || !kw.starts_with("Empereur-") {
+            if *g != known.game || !kw.starts_with("Empereur-") {
                 continue;
             }
             if !counted {
@@ -1230,82 +1270,113 @@ pub fn verify_mails(dir: &GameDir, path: &Path) -> Result<MailReport> {
                 counted = true;
             }
             out.anchors += 1;
-            let mut problem = |m: String| {
+            if let Some(message) = known.check(line, kw, a, b) {
                 out.problems.push(Problem {
                     at: what.clone(),
-                    message: m,
-                })
-            };
-            match *kw {
-                history::CHAIN => {
-                    let Ok(n) = a.parse::<u32>() else {
-                        problem(format!("'{line}' is not a chain head"));
-                        continue;
-                    };
-                    if n == 0 {
-                        if *b != history::ZERO {
-                            problem(format!("chain head 0 must be {}", history::ZERO));
-                        }
-                    } else if n > head.entries {
-                        problem(format!(
-                            "it was sent when the history had {n} entries, but the history has {}: it was truncated",
-                            head.entries
-                        ));
-                    } else {
-                        match entries.get(&n) {
-                            Some((name, h, _)) if h != b => problem(format!(
-                                "it names entry {n} with hash {}, but {name} hashes to {}: the history was rewritten",
-                                short(b),
-                                short(h)
-                            )),
-                            None => problem(format!("entry {n} it names is missing from the history")),
-                            _ => {}
-                        }
-                    }
-                }
-                history::COMMITMENT => {
-                    let known = entries.values().any(|(_, _, r)| {
-                        (r.phase.to_string() == *a
-                            && (r.commitment.as_deref() == Some(b) || r.abandoned_commitment.as_deref() == Some(b)))
-                            || (r.next_phase.map(|p| p.to_string()).as_deref() == Some(a)
-                                && r.next_commitment.as_deref() == Some(b))
-                            || (r.abandoned_phase.map(|p| p.to_string()).as_deref() == Some(a)
-                                && r.abandoned_commitment.as_deref() == Some(b))
-                    }) || open
-                        .as_ref()
-                        .is_some_and(|o| o.phase.to_string() == *a && o.commitment == *b);
-                    if !known {
-                        problem(format!(
-                            "the commitment {} it published for {a} is not in the history: the history was rewritten",
-                            short(b)
-                        ));
-                    }
-                }
-                history::ENTRY => match entries.values().find(|(name, _, _)| name == a) {
-                    None => problem(format!("it reports entry {a}, which the history does not have")),
-                    Some((_, h, _)) if h != b => problem(format!(
-                        "it reports entry {a} with hash {}, but the history's hashes to {}: rewritten",
-                        short(b),
-                        short(h)
-                    )),
-                    _ => {}
-                },
-                history::SEED => {
-                    let ok = dice::parse_hex32(b).is_ok_and(|seed| {
-                        entries.values().any(|(_, _, r)| {
-                            let c = dice::commitment_with(&game, a, &seed, entry_beacon(r).as_ref());
-                            r.phase.to_string() == *a && r.commitment.as_deref() == Some(c.as_str())
-                        })
-                    });
-                    if !ok {
-                        problem(format!(
-                            "the seed it revealed for {a} is not the seed of any resolution of {a} in the history"
-                        ));
-                    }
-                }
-                _ => {}
+                    message,
+                });
             }
         }
     }
     Ok(out)
+}
+
+/// The lines of a mail body, an anchor's keyword line joined with the
+/// indented line after it (a mail client may fold a long anchor).
+fn anchor_lines(text: &str) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for l in text.lines() {
+        match lines.last_mut() {
+            Some(last) if l.starts_with([' ', '\t']) && last.starts_with("Empereur-") => {
+                last.push(' ');
+                last.push_str(l.trim());
+            }
+            _ => lines.push(l.trim_end().to_string()),
+        }
+    }
+    lines
+}
+
+/// What the history holds, to check the anchors of mails against.
+struct Known {
+    head_entries: u32,
+    /// Entry number -> (name, hash, record), for the committed entries.
+    entries: BTreeMap<u32, (String, String, EntryRecord)>,
+    game: String,
+    /// The open phase's commitment.
+    open: Option<phase::PhaseRecord>,
+}
+
+impl Known {
+    /// What is wrong with the anchor `kw a b` of `line`, if anything.
+    fn check(&self, line: &str, kw: &str, a: &str, b: &str) -> Option<String> {
+        match kw {
+            history::CHAIN => self.chain_head(line, a, b),
+            history::COMMITMENT => {
+                let known = self.entries.values().any(|(_, _, r)| {
+                    (r.phase.to_string() == a
+                        && (r.commitment.as_deref() == Some(b) || r.abandoned_commitment.as_deref() == Some(b)))
+                        || (r.next_phase.map(|p| p.to_string()).as_deref() == Some(a)
+                            && r.next_commitment.as_deref() == Some(b))
+                        || (r.abandoned_phase.map(|p| p.to_string()).as_deref() == Some(a)
+                            && r.abandoned_commitment.as_deref() == Some(b))
+                }) || self
+                    .open
+                    .as_ref()
+                    .is_some_and(|o| o.phase.to_string() == a && o.commitment == b);
+                (!known).then(|| {
+                    format!(
+                        "the commitment {} it published for {a} is not in the history: the history was rewritten",
+                        short(b)
+                    )
+                })
+            }
+            history::ENTRY => match self.entries.values().find(|(name, _, _)| name == a) {
+                None => Some(format!("it reports entry {a}, which the history does not have")),
+                Some((_, h, _)) if h != b => Some(format!(
+                    "it reports entry {a} with hash {}, but the history's hashes to {}: rewritten",
+                    short(b),
+                    short(h)
+                )),
+                _ => None,
+            },
+            history::SEED => {
+                let ok = dice::parse_hex32(b).is_ok_and(|seed| {
+                    self.entries.values().any(|(_, _, r)| {
+                        let c = dice::commitment_with(&self.game, a, &seed, entry_beacon(r).as_ref());
+                        r.phase.to_string() == a && r.commitment.as_deref() == Some(c.as_str())
+                    })
+                });
+                (!ok).then(|| {
+                    format!("the seed it revealed for {a} is not the seed of any resolution of {a} in the history")
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// A chain head `n hash`: the history has entry `n`, hashing to `hash`.
+    fn chain_head(&self, line: &str, a: &str, b: &str) -> Option<String> {
+        let Ok(n) = a.parse::<u32>() else {
+            return Some(format!("'{line}' is not a chain head"));
+        };
+        if n == 0 {
+            return (b != history::ZERO).then(|| format!("chain head 0 must be {}", history::ZERO));
+        }
+        if n > self.head_entries {
+            return Some(format!(
+                "it was sent when the history had {n} entries, but the history has {}: it was truncated",
+                self.head_entries
+            ));
+        }
+        match self.entries.get(&n) {
+            Some((name, h, _)) if h != b => Some(format!(
+                "it names entry {n} with hash {}, but {name} hashes to {}: the history was rewritten",
+                short(b),
+                short(h)
+            )),
+            None => Some(format!("entry {n} it names is missing from the history")),
+            _ => None,
+        }
+    }
 }

@@ -370,11 +370,7 @@ fn hand_over(
             subject: format!("Empereur {}: you now play {}", config.game, power.name()),
             in_reply_to: None,
             body,
-            attachments: vec![FileAttachment {
-                name: format!("state-{}.toml", power.id()),
-                content_type: "text/plain; charset=utf-8".into(),
-                bytes: state.view_for(power).to_toml().into_bytes(),
-            }],
+            attachments: vec![FileAttachment::state(&state, Some(power))],
             date: now,
         },
     )?;

@@ -985,20 +985,20 @@ impl<'c, 'a> LineParser<'c, 'a> {
     /// The unit exists and belongs to this power or to an NPC it orders
     /// (3.31, 3.45).
     fn check_unit(&mut self, key: &UnitKey, span: Span) {
-        let st = self.ctx.state;
+        let state = self.ctx.state;
         let exists = match key.kind {
-            UnitKind::Corps => st.corps(&key.nation, key.number).is_some(),
-            UnitKind::Squadron => st.squadron(&key.nation, key.number).is_some(),
+            UnitKind::Corps => state.corps(&key.nation, key.number).is_some(),
+            UnitKind::Squadron => state.squadron(&key.nation, key.number).is_some(),
         };
         if !exists {
             let mut mine: Vec<String> = match key.kind {
-                UnitKind::Corps => st
+                UnitKind::Corps => state
                     .corps
                     .iter()
                     .filter(|c| c.nation == key.nation)
                     .map(|c| c.number.to_string())
                     .collect(),
-                UnitKind::Squadron => st
+                UnitKind::Squadron => state
                     .squadrons
                     .iter()
                     .filter(|c| c.nation == key.nation)
@@ -1026,8 +1026,8 @@ impl<'c, 'a> LineParser<'c, 'a> {
             });
             return;
         }
-        let commander = st.unit_power(key);
-        let ok = commander.is_some_and(|c| c == self.ctx.power || st.ordered_by(c) == Some(self.ctx.power));
+        let commander = state.unit_power(key);
+        let ok = commander.is_some_and(|c| c == self.ctx.power || state.ordered_by(c) == Some(self.ctx.power));
         if !ok {
             let whose = match commander {
                 Some(c) => c.name().to_string(),
@@ -1096,10 +1096,10 @@ impl<'c, 'a> LineParser<'c, 'a> {
     /// Where a stack of corps stands; records an error if they are apart
     /// or off the map. `None` when unknown.
     fn stack_location(&mut self, units: &[(UnitKey, Span)]) -> Option<String> {
-        let st = self.ctx.state;
+        let state = self.ctx.state;
         let mut at: Option<String> = None;
         for (k, span) in units {
-            let Some(c) = st.corps(&k.nation, k.number) else {
+            let Some(c) = state.corps(&k.nation, k.number) else {
                 continue;
             };
             match &c.location {
@@ -1150,8 +1150,8 @@ impl<'c, 'a> LineParser<'c, 'a> {
 
     fn commander(&mut self, text: &str, span: Span, here: Option<&str>, corps: &[UnitKey]) -> Option<String> {
         let key = normalise(text);
-        let st = self.ctx.state;
-        let hits: Vec<_> = st
+        let state = self.ctx.state;
+        let hits: Vec<_> = state
             .commanders
             .iter()
             .filter(|c| {
@@ -1159,7 +1159,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
             })
             .collect();
         let Some(c) = hits.first() else {
-            let names: Vec<&str> = st.commanders.iter().map(|c| c.name.as_str()).collect();
+            let names: Vec<&str> = state.commanders.iter().map(|c| c.name.as_str()).collect();
             let close: Vec<String> = suggest(text, names).into_iter().map(str::to_string).collect();
             let d = Diagnostic::error(Problem::UnknownCommander, format!("no commander '{text}'"), span);
             self.errs.push(if close.is_empty() {
@@ -1169,8 +1169,8 @@ impl<'c, 'a> LineParser<'c, 'a> {
             });
             return None;
         };
-        let nation = corps.first().and_then(|k| st.commanding_power(&k.nation));
-        if Some(c.nation) != nation && st.commanding_power(&Nation::Major(c.nation)) != nation {
+        let nation = corps.first().and_then(|k| state.commanding_power(&k.nation));
+        if Some(c.nation) != nation && state.commanding_power(&Nation::Major(c.nation)) != nation {
             self.errs.push(Diagnostic::error(
                 Problem::NotYourUnit,
                 format!("{} does not command these corps", c.name),

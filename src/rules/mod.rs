@@ -95,14 +95,14 @@ pub fn roles(_scenario: &Scenario, state: &State) -> Roles {
 /// 5.12 at the mover's Peace Step: a surrender the table forces (house
 /// trigger: the capital held by an enemy, `surrender.toml`), or one the
 /// mover offers with its terms.
-fn surrender_step(scenario: &Scenario, st: &mut State, p: PowerId, theirs: &[OrderLine], out: &mut Vec<Outcome>) {
+fn surrender_step(scenario: &Scenario, state: &mut State, p: PowerId, theirs: &[OrderLine], out: &mut Vec<Outcome>) {
     // 5.122: the mover's allied NPCs surrender in its Peace Step, forced
     // or because the mover surrenders them
-    npc_surrender::allied_npcs(scenario, st, p, out);
+    npc_surrender::allied_npcs(scenario, state, p, out);
     for l in theirs {
         if let Order::SurrenderNpc { npc, to, terms } = &l.order {
-            match npc_surrender::may_surrender(st, p, *npc, *to) {
-                Ok(()) => npc_surrender::voluntary(scenario, st, p, *npc, *to, terms, &l.text, out),
+            match npc_surrender::may_surrender(state, p, *npc, *to) {
+                Ok(()) => npc_surrender::voluntary(scenario, state, p, *npc, *to, terms, &l.text, out),
                 // legality accepted it when the phase opened; the forced
                 // surrender or the NPC roll before it changed that
                 Err(why) => out.push(
@@ -117,20 +117,20 @@ fn surrender_step(scenario: &Scenario, st: &mut State, p: PowerId, theirs: &[Ord
             }
         }
     }
-    if let Some(victor) = war::surrender::due(scenario, st, p) {
+    if let Some(victor) = war::surrender::due(scenario, state, p) {
         // 11.9.1.2 (EiA option political): peace with every enemy instead
         // of civil disorder; otherwise the holder of the capital alone.
-        let enemies = political::peace::civil_disorder(scenario, st, p).unwrap_or_else(|| vec![victor]);
+        let enemies = political::peace::civil_disorder(scenario, state, p).unwrap_or_else(|| vec![victor]);
         for e in enemies {
-            let terms = political::peace::with_mandatory(scenario, st, p, e, war::surrender::default_terms(scenario));
-            out.extend(war::surrender::surrender(scenario, st, p, e, &terms));
+            let terms = political::peace::with_mandatory(scenario, state, p, e, war::surrender::default_terms(scenario));
+            out.extend(war::surrender::surrender(scenario, state, p, e, &terms));
         }
         return;
     }
     for l in theirs {
         if let Order::Surrender { to, terms } = &l.order {
-            if st.relations.at_war(p, *to) {
-                let mut outs = war::surrender::surrender(scenario, st, p, *to, terms);
+            if state.relations.at_war(p, *to) {
+                let mut outs = war::surrender::surrender(scenario, state, p, *to, terms);
                 if let Some(first) = outs.first_mut() {
                     first.order = Some(l.text.clone());
                 }
@@ -172,21 +172,21 @@ fn is_military(order: &Order) -> bool {
 /// is checked; after the last Build Phase the final ranking is made.
 pub fn resolve(
     scenario: &Scenario,
-    state: &State,
+    before: &State,
     orders: &PhaseOrders,
     dice: &mut dyn Dice,
 ) -> Result<Resolution, EngineError> {
-    if state.over.is_some() {
+    if before.over.is_some() {
         return Err(EngineError::GameOver);
     }
-    let mut st = state.clone();
+    let mut state = before.clone();
     let mut out = Vec::new();
-    let step = st.phase.step;
+    let step = state.phase.step;
     // Orders the phase cannot carry out: the same judgement as the checker's.
     let mut accepted: PhaseOrders = PhaseOrders::new();
     for (p, lines) in orders {
         let set: Vec<&Order> = lines.iter().map(|l| &l.order).collect();
-        for (l, verdict) in lines.iter().zip(legality::judge(scenario, &st, *p, &set)) {
+        for (l, verdict) in lines.iter().zip(legality::judge(scenario, &state, *p, &set)) {
             match verdict {
                 Ok(()) => accepted.entry(*p).or_default().push(l.clone()),
                 Err(why) => out.push(economy::rejected(why.rule(), *p, &l.text, &why.to_string())),
@@ -196,68 +196,68 @@ pub fn resolve(
     // Standing orders count from the phase they are given in, whoever
     // gives them (they answer questions asked in other powers' turns).
     for (p, lines) in &accepted {
-        war::record_standing(&mut st, *p, lines, &mut out);
+        war::record_standing(&mut state, *p, lines, &mut out);
     }
     match step {
         Step::Bid => {
-            bid::resolve(&mut st, &accepted, dice, &mut out)?;
+            bid::resolve(&mut state, &accepted, dice, &mut out)?;
         }
         Step::TurnStart => {
-            diplomacy::expire_peaces(&mut st, &mut out);
-            diplomacy::refresh_npcs(&mut st, &mut out);
-            sequence::turn_start(&mut st, &accepted, dice, &mut out)?;
+            diplomacy::expire_peaces(&mut state, &mut out);
+            diplomacy::refresh_npcs(&mut state, &mut out);
+            sequence::turn_start(&mut state, &accepted, dice, &mut out)?;
         }
         Step::PlayerTurn(p) => {
-            let by = st.ordered_by(p);
+            let by = state.ordered_by(p);
             let theirs: Vec<OrderLine> = by.and_then(|b| accepted.get(&b).cloned()).unwrap_or_default();
-            let player = st.power(p).control.is_player();
+            let player = state.power(p).control.is_player();
             if player {
                 // 4.7 Turn Preparation: the 4.71 NPC roll, then the 4.72 event.
-                diplomacy::npc_roll(scenario, &mut st, p, &accepted, dice, &mut out)?;
-                events::roll(scenario, &mut st, p, dice, &mut out)?;
+                diplomacy::npc_roll(scenario, &mut state, p, &accepted, dice, &mut out)?;
+                events::roll(scenario, &mut state, p, dice, &mut out)?;
                 // 5.1 Peace Step: negotiated peace, then surrender (5.12).
-                diplomacy::peace_step(scenario, &mut st, p, &accepted, &mut out);
+                diplomacy::peace_step(scenario, &mut state, p, &accepted, &mut out);
             }
-            surrender_step(scenario, &mut st, p, &theirs, &mut out);
+            surrender_step(scenario, &mut state, p, &theirs, &mut out);
             if player {
                 // 5.2 Alliance Step, 5.3 War Declaration Step.
-                diplomacy::political_steps(scenario, &mut st, p, &accepted, dice, &mut out)?;
+                diplomacy::political_steps(scenario, &mut state, p, &accepted, dice, &mut out)?;
             }
             let military: Vec<OrderLine> = theirs.into_iter().filter(|l| is_military(&l.order)).collect();
-            war::naval_phase(scenario, &mut st, p, &military, dice, &mut out)?;
-            war::land_phase(scenario, &mut st, p, &military, dice, &mut out)?;
-            diplomacy::refresh_npcs(&mut st, &mut out);
-            sequence::late_chits(&mut st, p, &mut out); // 3.31, 4.6
+            war::naval_phase(scenario, &mut state, p, &military, dice, &mut out)?;
+            war::land_phase(scenario, &mut state, p, &military, dice, &mut out)?;
+            diplomacy::refresh_npcs(&mut state, &mut out);
+            sequence::late_chits(&mut state, p, &mut out); // 3.31, 4.6
         }
         Step::Build => {
-            war::naval_option::expenditure(scenario, &mut st, &mut out); // 12.2.9.3
-            builds::build_phase(scenario, &mut st, &accepted, &mut out);
-            economy::update_capitals(scenario, &mut st, &mut out);
+            war::naval_option::expenditure(scenario, &mut state, &mut out); // 12.2.9.3
+            builds::build_phase(scenario, &mut state, &accepted, &mut out);
+            economy::update_capitals(scenario, &mut state, &mut out);
         }
-        Step::Winter => winter(scenario, &mut st, &accepted, dice, &mut out)?,
+        Step::Winter => winter(scenario, &mut state, &accepted, dice, &mut out)?,
     }
     if step != Step::Bid {
-        political::after_phase(scenario, &mut st, &mut out); // 11.1.3, 11.2.3, … 11.7
+        political::after_phase(scenario, &mut state, &mut out); // 11.1.3, 11.2.3, … 11.7
     }
-    war::naval_option::after_phase(scenario, &mut st, dice, &mut out)?; // 12.2.8.2
-    if st.over.is_none() && step != Step::Bid && !victory::check_immediate(scenario, &mut st, &mut out) {
-        match sequence::next_phase(scenario, &st) {
+    war::naval_option::after_phase(scenario, &mut state, dice, &mut out)?; // 12.2.8.2
+    if state.over.is_none() && step != Step::Bid && !victory::check_immediate(scenario, &mut state, &mut out) {
+        match sequence::next_phase(scenario, &state) {
             Some(next) => {
                 if next.step == Step::TurnStart || next.step == Step::Winter {
-                    st.turn_order.clear();
+                    state.turn_order.clear();
                 }
-                st.phase = next;
+                state.phase = next;
             }
-            None => victory::final_ranking(scenario, &mut st, &mut out),
+            None => victory::final_ranking(scenario, &mut state, &mut out),
         }
     } else if step == Step::Bid
-        && let Some(next) = sequence::next_phase(scenario, &st)
+        && let Some(next) = sequence::next_phase(scenario, &state)
     {
-        st.phase = next;
+        state.phase = next;
     }
     name_what_changed(&mut out);
     Ok(Resolution {
-        state: st,
+        state,
         outcomes: out,
     })
 }
@@ -305,43 +305,43 @@ fn name_what_changed(out: &mut [Outcome]) {
 /// (4.3) and the NPC Alliance Phase (4.4), in the order of 3.7 A.
 fn winter(
     scenario: &Scenario,
-    st: &mut State,
+    state: &mut State,
     orders: &PhaseOrders,
     dice: &mut dyn Dice,
     out: &mut Vec<Outcome>,
 ) -> Result<(), EngineError> {
-    diplomacy::expire_peaces(st, out);
+    diplomacy::expire_peaces(state, out);
     // 4.24: France may cancel (and others join or leave) before the assessment.
     for (p, lines) in orders {
         for l in lines {
             if let Order::Embargo { action } = &l.order {
-                embargo::order(scenario, st, *p, *action, &l.text, out);
+                embargo::order(scenario, state, *p, *action, &l.text, out);
             }
         }
     }
-    political::treasury::year_end(scenario, st, out); // 8.5.5, 11.6.2.2
-    economy::tax(scenario, st, out); // 4.21
-    political::treasury::collect(scenario, st, out); // 11.x.2, 8.2.3
-    political::dominance::income(scenario, st, out); // 11.8.2.4
-    embargo::income_loss(scenario, st, out); // 4.258
-    economy::expenses(st, scenario, out); // 4.22
-    war::naval_option::expenditure(scenario, st, out); // 12.2.9.3
-    economy::collect_vp(scenario, st, out); // 4.23
-    embargo::vp_losses(scenario, st, out); // 4.257, 4.256
-    political::combinations_step(scenario, st, orders, out); // 11.1-11.7
-    political::dominance::political_step(scenario, st, out); // 11.8.1, same step
+    political::treasury::year_end(scenario, state, out); // 8.5.5, 11.6.2.2
+    economy::tax(scenario, state, out); // 4.21
+    political::treasury::collect(scenario, state, out); // 11.x.2, 8.2.3
+    political::dominance::income(scenario, state, out); // 11.8.2.4
+    embargo::income_loss(scenario, state, out); // 4.258
+    economy::expenses(state, scenario, out); // 4.22
+    war::naval_option::expenditure(scenario, state, out); // 12.2.9.3
+    economy::collect_vp(scenario, state, out); // 4.23
+    embargo::vp_losses(scenario, state, out); // 4.257, 4.256
+    political::combinations_step(scenario, state, orders, out); // 11.1-11.7
+    political::dominance::political_step(scenario, state, out); // 11.8.1, same step
     for (p, lines) in orders {
         for l in lines {
             if let Order::BuyVp { gold } = &l.order {
-                economy::buy_vp(scenario, st, *p, *gold, &l.text, out); // 4.25
+                economy::buy_vp(scenario, state, *p, *gold, &l.text, out); // 4.25
             }
         }
     }
     for (p, lines) in orders {
         for l in lines {
             match &l.order {
-                Order::Gift { to, gold } => economy::gift(st, *p, *to, *gold, false, &l.text, out), // 4.3, 4.212
-                Order::Loan { to, gold } => economy::gift(st, *p, *to, *gold, true, &l.text, out),
+                Order::Gift { to, gold } => economy::gift(state, *p, *to, *gold, false, &l.text, out), // 4.3, 4.212
+                Order::Loan { to, gold } => economy::gift(state, *p, *to, *gold, true, &l.text, out),
                 _ => {}
             }
         }
@@ -355,12 +355,12 @@ fn winter(
                     rule: "4.4",
                     asker: &asker,
                 };
-                diplomacy::npc_alliance(scenario, st, *p, *npc, &roll, dice, out)?; // 4.4
+                diplomacy::npc_alliance(scenario, state, *p, *npc, &roll, dice, out)?; // 4.4
             }
         }
     }
-    economy::minor_conquests(scenario, st, out); // 3.41, 3.43
-    economy::desertion(scenario, st, out); // 3.41
+    economy::minor_conquests(scenario, state, out); // 3.41, 3.43
+    economy::desertion(scenario, state, out); // 3.41
     Ok(())
 }
 
@@ -424,16 +424,16 @@ mod tests {
     #[test]
     fn the_game_over_refuses_resolution_and_orders() {
         let s = Scenario::embedded("1805").unwrap();
-        let mut st = State::initial(
+        let mut state = State::initial(
             &s,
             "t",
             &PowerId::ALL.into_iter().collect::<BTreeSet<_>>(),
             BTreeSet::new(),
         );
-        st.over = Some("france".into());
+        state.over = Some("france".into());
         let mut d = crate::testing::ScriptedDice::default();
         assert_eq!(
-            resolve(&s, &st, &PhaseOrders::new(), &mut d).unwrap_err(),
+            resolve(&s, &state, &PhaseOrders::new(), &mut d).unwrap_err(),
             EngineError::GameOver
         );
         // What `resolve` and `verify --replay` print when the engine stops.
@@ -446,25 +446,25 @@ mod tests {
             "roll 'siege/vienna' was asked for twice"
         );
         assert_eq!(
-            judge_one(&s, &st, PowerId::France, &Order::MoveFirst),
+            judge_one(&s, &state, PowerId::France, &Order::MoveFirst),
             Err(legality::Illegal::GameOver)
         );
-        assert_eq!(roles(&s, &st), Roles::default());
+        assert_eq!(roles(&s, &state), Roles::default());
     }
 
     #[test]
     fn orders_out_of_phase_are_rejected() {
         let s = Scenario::embedded("1805").unwrap();
-        let st = State::initial(
+        let state = State::initial(
             &s,
             "t",
             &PowerId::ALL.into_iter().collect::<BTreeSet<_>>(),
             BTreeSet::new(),
         );
         // 1805-fall-turn-start: a VP purchase belongs to the Winterphase.
-        let r = judge_one(&s, &st, PowerId::Britain, &Order::BuyVp { gold: 8 }).unwrap_err();
+        let r = judge_one(&s, &state, PowerId::Britain, &Order::BuyVp { gold: 8 }).unwrap_err();
         assert_eq!(r.rule(), "3.7");
-        assert!(judge_one(&s, &st, PowerId::France, &Order::MoveFirst).is_ok());
-        assert!(judge_one(&s, &st, PowerId::Britain, &Order::MoveFirst).is_err());
+        assert!(judge_one(&s, &state, PowerId::France, &Order::MoveFirst).is_ok());
+        assert!(judge_one(&s, &state, PowerId::Britain, &Order::MoveFirst).is_err());
     }
 }

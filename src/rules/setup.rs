@@ -132,11 +132,11 @@ mod tests {
     #[test]
     fn a_game_that_bids_opens_on_the_bid_of_its_first_year() {
         let sc = Scenario::embedded("1805").unwrap();
-        let mut st = State::initial(&sc, "t", &set(&[France, Britain]), Default::default());
-        assert_ne!(st.phase.step, Step::Bid);
-        open_bid(&sc, &mut st);
-        assert_eq!(st.phase.to_string(), "1805-bid");
-        assert_eq!(st.phase.turn, sc.start);
+        let mut state = State::initial(&sc, "t", &set(&[France, Britain]), Default::default());
+        assert_ne!(state.phase.step, Step::Bid);
+        open_bid(&sc, &mut state);
+        assert_eq!(state.phase.to_string(), "1805-bid");
+        assert_eq!(state.phase.turn, sc.start);
     }
 
     #[test]

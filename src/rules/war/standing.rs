@@ -193,24 +193,24 @@ mod tests {
 
     #[test]
     fn recording_twice_reports_once_and_clear_resets() {
-        let mut st = bare();
+        let mut state = bare();
         let o = Standing::Intercept { enabled: false };
-        assert!(record(&mut st, PowerId::Britain, &o).is_some());
-        assert!(record(&mut st, PowerId::Britain, &o).is_none());
-        assert!(!intercepts(&st, PowerId::Britain).0);
-        assert!(record(&mut st, PowerId::Britain, &Standing::Clear).is_some());
-        assert!(!st.standing.contains_key(&PowerId::Britain));
-        let (on, d) = intercepts(&st, PowerId::Britain);
+        assert!(record(&mut state, PowerId::Britain, &o).is_some());
+        assert!(record(&mut state, PowerId::Britain, &o).is_none());
+        assert!(!intercepts(&state, PowerId::Britain).0);
+        assert!(record(&mut state, PowerId::Britain, &Standing::Clear).is_some());
+        assert!(!state.standing.contains_key(&PowerId::Britain));
+        let (on, d) = intercepts(&state, PowerId::Britain);
         assert!(on);
         assert!(matches!(d, Decided::Default(_)));
     }
 
     #[test]
     fn a_specific_situation_beats_any() {
-        let mut st = bare();
+        let mut state = bare();
         let p = PowerId::France;
         record(
-            &mut st,
+            &mut state,
             p,
             &Standing::CombatOption {
                 situation: Situation::Any,
@@ -218,7 +218,7 @@ mod tests {
             },
         );
         record(
-            &mut st,
+            &mut state,
             p,
             &Standing::CombatOption {
                 situation: Situation::Attacking,
@@ -226,19 +226,19 @@ mod tests {
             },
         );
         assert_eq!(
-            wanted_option(&st, p, Situation::Attacking).as_deref(),
+            wanted_option(&state, p, Situation::Attacking).as_deref(),
             Some("grand_assault")
         );
-        assert_eq!(wanted_option(&st, p, Situation::Defending).as_deref(), Some("probe"));
+        assert_eq!(wanted_option(&state, p, Situation::Defending).as_deref(), Some("probe"));
     }
 
     #[test]
     fn withdrawal_compares_with_the_ratio() {
-        let mut st = bare();
+        let mut state = bare();
         let p = PowerId::Austria;
-        assert!(!withdraws(&st, p, 1, 10).0, "default: stand");
-        record(&mut st, p, &Standing::Withdraw { ratio: Some(2) });
-        assert!(withdraws(&st, p, 3, 7).0);
-        assert!(!withdraws(&st, p, 3, 6).0);
+        assert!(!withdraws(&state, p, 1, 10).0, "default: stand");
+        record(&mut state, p, &Standing::Withdraw { ratio: Some(2) });
+        assert!(withdraws(&state, p, 3, 7).0);
+        assert!(!withdraws(&state, p, 3, 6).0);
     }
 }
