@@ -384,14 +384,14 @@ impl<'a> Projection<'a> {
     /// 4.21–4.23 and the embargo losses run between the Winter embargo
     /// orders and the purchases; they are deterministic.
     fn winter_economy(&mut self) {
-        let (s, st) = (self.scenario, &mut self.state);
+        let (scenario, state) = (self.scenario, &mut self.state);
         let mut scratch = Vec::new();
-        economy::tax(s, st, &mut scratch);
-        super::political::dominance::income(s, st, &mut scratch); // 11.8.2.4
-        embargo::income_loss(s, st, &mut scratch);
-        economy::expenses(st, s, &mut scratch);
-        economy::collect_vp(s, st, &mut scratch);
-        embargo::vp_losses(s, st, &mut scratch);
+        economy::tax(scenario, state, &mut scratch);
+        super::political::dominance::income(scenario, state, &mut scratch); // 11.8.2.4
+        embargo::income_loss(scenario, state, &mut scratch);
+        economy::expenses(state, scenario, &mut scratch);
+        economy::collect_vp(scenario, state, &mut scratch);
+        embargo::vp_losses(scenario, state, &mut scratch);
     }
 
     /// Gold the power can spend now: the treasury once the deficit is
@@ -455,12 +455,12 @@ impl<'a> Projection<'a> {
                 }
                 self.pay(i64::from(*gold))?;
                 let gold = *gold;
-                self.run(|s, st, out| economy::buy_vp(s, st, p, gold, "", out))
+                self.run(|scenario, state, out| economy::buy_vp(scenario, state, p, gold, "", out))
             }
             Order::Gift { to, gold } | Order::Loan { to, gold } => {
                 self.pay(i64::from(*gold))?;
                 let (to, gold, loan) = (*to, *gold, matches!(order, Order::Loan { .. }));
-                self.run(|_, st, out| economy::gift(st, p, to, gold, loan, "", out))
+                self.run(|_, state, out| economy::gift(state, p, to, gold, loan, "", out))
             }
             Order::Build { .. } | Order::BuildSquadron { .. } => self.build(order),
             Order::NpcAlliance { npc } => {
@@ -480,7 +480,7 @@ impl<'a> Projection<'a> {
             Order::Embargo { action } => {
                 embargo_who(&self.state, p, *action)?;
                 let action = *action;
-                self.run(|s, st, out| embargo::order(s, st, p, action, "", out))
+                self.run(|scenario, state, out| embargo::order(scenario, state, p, action, "", out))
             }
             Order::OfferPeace { to, .. } | Order::Surrender { to, .. } if !self.state.relations.at_war(p, *to) => {
                 let rule = if matches!(order, Order::OfferPeace { .. }) {
@@ -506,13 +506,13 @@ impl<'a> Projection<'a> {
                     return Err(Illegal::Rule(r));
                 }
                 let (to, terms) = (*to, terms.clone());
-                self.run(|s, st, out| out.extend(war::surrender::surrender(s, st, p, to, &terms)))
+                self.run(|scenario, state, out| out.extend(war::surrender::surrender(scenario, state, p, to, &terms)))
             }
             // 5.122: its allied NPC, at war with the victor
             Order::SurrenderNpc { npc, to, terms } => {
                 npc_surrender::may_surrender(&self.state, p, *npc, *to).map_err(Illegal::Rule)?;
                 let (npc, to, terms) = (*npc, *to, terms.clone());
-                self.run(|s, st, out| npc_surrender::voluntary(s, st, p, npc, to, &terms, "", out))
+                self.run(|scenario, state, out| npc_surrender::voluntary(scenario, state, p, npc, to, &terms, "", out))
             }
             Order::ProposeAlliance { to } if !self.state.power(*to).control.is_player() => Err(Illegal::rule_of(
                 "5.2",
@@ -545,12 +545,12 @@ impl<'a> Projection<'a> {
     }
 
     fn declare_war(&mut self, on: PowerId) -> Verdict {
-        let (p, st) = (self.power, &self.state);
+        let (p, state) = (self.power, &self.state);
         let why = if on == p {
             Some("a power cannot declare war on itself".to_string())
-        } else if st.relations.at_war(p, on) {
+        } else if state.relations.at_war(p, on) {
             Some(format!("already at war with {}", on.name()))
-        } else if st.relations.allied(p, on) {
+        } else if state.relations.allied(p, on) {
             Some(format!("allied with {}: break the alliance first (5.2)", on.name()))
         } else {
             None
@@ -558,7 +558,7 @@ impl<'a> Projection<'a> {
         if let Some(why) = why {
             return Err(Illegal::rule_of("5.3", why));
         }
-        if let Some(r) = war::surrender::declaration_barred(st, p, on) {
+        if let Some(r) = war::surrender::declaration_barred(state, p, on) {
             return Err(Illegal::Rule(r));
         }
         // 5.3 comes before 5.4 and 5.5: the war counts for the rest of the

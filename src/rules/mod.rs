@@ -122,7 +122,8 @@ fn surrender_step(scenario: &Scenario, state: &mut State, p: PowerId, theirs: &[
         // of civil disorder; otherwise the holder of the capital alone.
         let enemies = political::peace::civil_disorder(scenario, state, p).unwrap_or_else(|| vec![victor]);
         for e in enemies {
-            let terms = political::peace::with_mandatory(scenario, state, p, e, war::surrender::default_terms(scenario));
+            let terms =
+                political::peace::with_mandatory(scenario, state, p, e, war::surrender::default_terms(scenario));
             out.extend(war::surrender::surrender(scenario, state, p, e, &terms));
         }
         return;
@@ -256,10 +257,7 @@ pub fn resolve(
         state.phase = next;
     }
     name_what_changed(&mut out);
-    Ok(Resolution {
-        state,
-        outcomes: out,
-    })
+    Ok(Resolution { state, outcomes: out })
 }
 
 /// The part of a die's purpose that names the order that asked for it:
