@@ -536,7 +536,7 @@ impl<'a> Projection<'a> {
             // 11.1-11.7: the engine's own step on the projection
             Order::Political(o) => {
                 let o = o.clone();
-                self.run(|s, st, out| super::political::order(s, st, p, &o, "", out))
+                self.run(|scenario, state, out| super::political::order(scenario, state, p, &o, "", out))
             }
             Order::DeclareWar { on } => self.declare_war(*on),
             o if is_military(o) => self.military(o),
