@@ -5,7 +5,6 @@
 //! the text it came from. [`Diagnostic::render`] is the only place that
 //! turns one into text: the source line, a caret under the problem and the
 //! help line. The same plain text goes to the terminal and into mail.
-#![warn(clippy::too_many_lines)] // clippy.toml: too-many-lines-threshold
 
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;

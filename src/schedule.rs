@@ -9,7 +9,6 @@
 //! early when every power that must order is in and the change-of-mind
 //! delay has passed since the last submission; otherwise at deadline +
 //! grace, when missing powers get their standing orders and defaults.
-#![warn(clippy::too_many_lines)] // clippy.toml: too-many-lines-threshold
 
 use crate::ids::{PowerId, Step};
 use chrono::{DateTime, Datelike, Duration, NaiveTime, TimeZone, Utc, Weekday};

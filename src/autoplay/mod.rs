@@ -11,7 +11,6 @@
 //! | `naval.rs` | orders of the EiA naval option |
 //! | `rng.rs` | the seeded generator and the seeded dice |
 //! | `balance.rs` | seeded campaigns in process, for calibration (`empereur balance`) |
-#![warn(clippy::too_many_lines)] // clippy.toml: too-many-lines-threshold
 
 pub mod balance;
 pub mod naval;

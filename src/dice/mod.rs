@@ -15,7 +15,6 @@
 //! is [`DiceError::Repeated`]. Where the same event can happen twice the
 //! engine puts a counter in the purpose (`…/round-2`). Pure: seeds and
 //! entropy come in from outside (see `store::phase`).
-#![warn(clippy::too_many_lines)] // clippy.toml: too-many-lines-threshold
 
 pub mod beacon;
 mod protocol;

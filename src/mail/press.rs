@@ -21,7 +21,6 @@
 //! Press is archived in `press/` of the game directory, one TOML file
 //! per message (this module owns that directory). It has no effect on
 //! the rules or the dice: nothing here touches the state or the phase.
-#![warn(clippy::too_many_lines)] // clippy.toml: too-many-lines-threshold
 
 use super::commands::{PRESS_MAX_LINES, Press, PressTo};
 use super::escape;

@@ -3,7 +3,6 @@
 //!
 //! Built by `scenario` from its TOML files; read by `orders`, `rules` and
 //! `report`. Pure data, no I/O.
-#![warn(clippy::too_many_lines)] // clippy.toml: too-many-lines-threshold
 
 use crate::diagnostic::suggest;
 use crate::ids::PowerId;

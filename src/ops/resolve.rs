@@ -18,7 +18,6 @@
 //! the next phase under the same seed: a crash cannot redraw it). After
 //! 3, recovery redoes step 4 from the entry.
 #![allow(clippy::disallowed_methods)] // adapter
-#![warn(clippy::too_many_lines)] // clippy.toml: too-many-lines-threshold
 
 use super::Done;
 use crate::dice::{BeaconValue, Committed, Dice, Entropy, Manual};

@@ -7,7 +7,6 @@
 //! Cheap by design: each file of the history is read and hashed once;
 //! state files are only parsed for `--replay`.
 #![allow(clippy::disallowed_methods)] // adapter
-#![warn(clippy::too_many_lines)] // clippy.toml: too-many-lines-threshold
 
 use super::Done;
 use super::resolve::Engine;

@@ -10,7 +10,6 @@
 //!
 //! Pure: no files, clock or environment. `mail::compose` attaches the
 //! pictures to reports and openings; `ops::map` writes them to files.
-#![warn(clippy::too_many_lines)] // clippy.toml: too-many-lines-threshold
 
 pub mod geometry;
 mod svg;
