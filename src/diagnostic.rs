@@ -30,8 +30,22 @@ impl Span {
 
 /// What a diagnostic is about: a closed list of stable codes (shown as
 /// `error[unknown-province]`, kept in JSON output and tests).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::VariantArray,
+    strum::IntoStaticStr,
+)]
 #[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
 pub enum Problem {
     AlreadyOrdered,
     AmbiguousProvince,
@@ -57,6 +71,7 @@ pub enum Problem {
     NumberTooLarge,
     PoolEmpty,
     #[serde(rename = "self")]
+    #[strum(serialize = "self")]
     SelfTarget,
     StalePhase,
     Syntax,
@@ -75,90 +90,9 @@ pub enum Problem {
 }
 
 impl Problem {
-    /// Every code, in declaration order.
-    pub const ALL: [Problem; 38] = [
-        Problem::AlreadyOrdered,
-        Problem::AmbiguousProvince,
-        Problem::AmbiguousSea,
-        Problem::BadPhase,
-        Problem::CannotPay,
-        Problem::CorpsFull,
-        Problem::Duplicate,
-        Problem::DuplicateHeader,
-        Problem::Illegal,
-        Problem::NoGarrison,
-        Problem::NoInfantry,
-        Problem::NoPower,
-        Problem::NotAPort,
-        Problem::NotAnNpc,
-        Problem::NotApplied,
-        Problem::NotConnected,
-        Problem::NotOnMap,
-        Problem::NotStacked,
-        Problem::NotThere,
-        Problem::NotYourUnit,
-        Problem::NotYours,
-        Problem::NumberTooLarge,
-        Problem::PoolEmpty,
-        Problem::SelfTarget,
-        Problem::StalePhase,
-        Problem::Syntax,
-        Problem::UnknownArm,
-        Problem::UnknownCommander,
-        Problem::UnknownNation,
-        Problem::UnknownOrder,
-        Problem::UnknownPower,
-        Problem::UnknownProvince,
-        Problem::UnknownSea,
-        Problem::UnknownUnit,
-        Problem::WrongGame,
-        Problem::WrongNation,
-        Problem::WrongPhase,
-        Problem::WrongPower,
-    ];
-
     /// The stable code as written in diagnostics.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Problem::AlreadyOrdered => "already-ordered",
-            Problem::AmbiguousProvince => "ambiguous-province",
-            Problem::AmbiguousSea => "ambiguous-sea",
-            Problem::BadPhase => "bad-phase",
-            Problem::CannotPay => "cannot-pay",
-            Problem::CorpsFull => "corps-full",
-            Problem::Duplicate => "duplicate",
-            Problem::DuplicateHeader => "duplicate-header",
-            Problem::Illegal => "illegal",
-            Problem::NoGarrison => "no-garrison",
-            Problem::NoInfantry => "no-infantry",
-            Problem::NoPower => "no-power",
-            Problem::NotAPort => "not-a-port",
-            Problem::NotAnNpc => "not-an-npc",
-            Problem::NotApplied => "not-applied",
-            Problem::NotConnected => "not-connected",
-            Problem::NotOnMap => "not-on-map",
-            Problem::NotStacked => "not-stacked",
-            Problem::NotThere => "not-there",
-            Problem::NotYourUnit => "not-your-unit",
-            Problem::NotYours => "not-yours",
-            Problem::NumberTooLarge => "number-too-large",
-            Problem::PoolEmpty => "pool-empty",
-            Problem::SelfTarget => "self",
-            Problem::StalePhase => "stale-phase",
-            Problem::Syntax => "syntax",
-            Problem::UnknownArm => "unknown-arm",
-            Problem::UnknownCommander => "unknown-commander",
-            Problem::UnknownNation => "unknown-nation",
-            Problem::UnknownOrder => "unknown-order",
-            Problem::UnknownPower => "unknown-power",
-            Problem::UnknownProvince => "unknown-province",
-            Problem::UnknownSea => "unknown-sea",
-            Problem::UnknownUnit => "unknown-unit",
-            Problem::WrongGame => "wrong-game",
-            Problem::WrongNation => "wrong-nation",
-            Problem::WrongPhase => "wrong-phase",
-            Problem::WrongPower => "wrong-power",
-        }
+        self.into()
     }
 }
 
@@ -389,7 +323,7 @@ mod problem_tests {
 
     #[test]
     fn a_problem_is_shown_and_stored_by_its_code() {
-        for p in Problem::ALL {
+        for &p in <Problem as strum::VariantArray>::VARIANTS {
             let json = serde_json::to_string(&p).unwrap();
             assert_eq!(json, format!("\"{p}\""));
             assert_eq!(serde_json::from_str::<Problem>(&json).unwrap(), p);

@@ -8,8 +8,22 @@ use std::fmt;
 
 /// What an outcome records: a closed list, written into `outcomes.toml`
 /// by its kebab-case name (`order-failed`), which is also its `Display`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::VariantArray,
+    strum::IntoStaticStr,
+)]
 #[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
 pub enum Kind {
     Alliance,
     AllianceBroken,
@@ -79,144 +93,9 @@ pub enum Kind {
 }
 
 impl Kind {
-    /// Every kind, in declaration order.
-    pub const ALL: [Kind; 65] = [
-        Kind::Alliance,
-        Kind::AllianceBroken,
-        Kind::AllianceRefused,
-        Kind::Battle,
-        Kind::BattleResult,
-        Kind::BidAssignment,
-        Kind::Blockade,
-        Kind::BlockadeRun,
-        Kind::Build,
-        Kind::BuildSquadron,
-        Kind::CapitalOccupied,
-        Kind::ChitDraw,
-        Kind::CommanderArrives,
-        Kind::Cooperation,
-        Kind::DeclarationCancelled,
-        Kind::DeficitRepaid,
-        Kind::Desertion,
-        Kind::DominanceChanged,
-        Kind::EmbargoCancelled,
-        Kind::EmbargoDeclared,
-        Kind::EmbargoIncomeLoss,
-        Kind::EmbargoJoined,
-        Kind::EmbargoLeft,
-        Kind::EmbargoMinorPorts,
-        Kind::EmbargoVpLoss,
-        Kind::EnforcedPeaceExpired,
-        Kind::Event,
-        Kind::Expenses,
-        Kind::FinalRanking,
-        Kind::Garrison,
-        Kind::Gift,
-        Kind::Hulks,
-        Kind::Interception,
-        Kind::KingdomChanged,
-        Kind::KingdomCreated,
-        Kind::KingdomEnded,
-        Kind::KingdomTreasury,
-        Kind::Loan,
-        Kind::MinorConquered,
-        Kind::Move,
-        Kind::MoveFirst,
-        Kind::NavalBattle,
-        Kind::NavalMove,
-        Kind::NavalTactic,
-        Kind::NoInterception,
-        Kind::NoOrders,
-        Kind::NpcAlliance,
-        Kind::NpcStatus,
-        Kind::OrderFailed,
-        Kind::OrderRejected,
-        Kind::Peace,
-        Kind::PeaceRefused,
-        Kind::ReResolved,
-        Kind::Reinforcement,
-        Kind::Siege,
-        Kind::StandingOrder,
-        Kind::Surrender,
-        Kind::Tax,
-        Kind::TransportLost,
-        Kind::TurnOrder,
-        Kind::Victory,
-        Kind::VpCollection,
-        Kind::VpPurchase,
-        Kind::WarDeclared,
-        Kind::WithdrawGarrison,
-    ];
-
     /// The name written in history files and reports.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Kind::Alliance => "alliance",
-            Kind::AllianceBroken => "alliance-broken",
-            Kind::AllianceRefused => "alliance-refused",
-            Kind::Battle => "battle",
-            Kind::BattleResult => "battle-result",
-            Kind::BidAssignment => "bid-assignment",
-            Kind::Blockade => "blockade",
-            Kind::BlockadeRun => "blockade-run",
-            Kind::Build => "build",
-            Kind::BuildSquadron => "build-squadron",
-            Kind::CapitalOccupied => "capital-occupied",
-            Kind::ChitDraw => "chit-draw",
-            Kind::CommanderArrives => "commander-arrives",
-            Kind::Cooperation => "cooperation",
-            Kind::DeclarationCancelled => "declaration-cancelled",
-            Kind::DeficitRepaid => "deficit-repaid",
-            Kind::Desertion => "desertion",
-            Kind::DominanceChanged => "dominance-changed",
-            Kind::EmbargoCancelled => "embargo-cancelled",
-            Kind::EmbargoDeclared => "embargo-declared",
-            Kind::EmbargoIncomeLoss => "embargo-income-loss",
-            Kind::EmbargoJoined => "embargo-joined",
-            Kind::EmbargoLeft => "embargo-left",
-            Kind::EmbargoMinorPorts => "embargo-minor-ports",
-            Kind::EmbargoVpLoss => "embargo-vp-loss",
-            Kind::EnforcedPeaceExpired => "enforced-peace-expired",
-            Kind::Event => "event",
-            Kind::Expenses => "expenses",
-            Kind::FinalRanking => "final-ranking",
-            Kind::Garrison => "garrison",
-            Kind::Gift => "gift",
-            Kind::Hulks => "hulks",
-            Kind::Interception => "interception",
-            Kind::KingdomChanged => "kingdom-changed",
-            Kind::KingdomCreated => "kingdom-created",
-            Kind::KingdomEnded => "kingdom-ended",
-            Kind::KingdomTreasury => "kingdom-treasury",
-            Kind::Loan => "loan",
-            Kind::MinorConquered => "minor-conquered",
-            Kind::Move => "move",
-            Kind::MoveFirst => "move-first",
-            Kind::NavalBattle => "naval-battle",
-            Kind::NavalMove => "naval-move",
-            Kind::NavalTactic => "naval-tactic",
-            Kind::NoInterception => "no-interception",
-            Kind::NoOrders => "no-orders",
-            Kind::NpcAlliance => "npc-alliance",
-            Kind::NpcStatus => "npc-status",
-            Kind::OrderFailed => "order-failed",
-            Kind::OrderRejected => "order-rejected",
-            Kind::Peace => "peace",
-            Kind::PeaceRefused => "peace-refused",
-            Kind::ReResolved => "re-resolved",
-            Kind::Reinforcement => "reinforcement",
-            Kind::Siege => "siege",
-            Kind::StandingOrder => "standing-order",
-            Kind::Surrender => "surrender",
-            Kind::Tax => "tax",
-            Kind::TransportLost => "transport-lost",
-            Kind::TurnOrder => "turn-order",
-            Kind::Victory => "victory",
-            Kind::VpCollection => "vp-collection",
-            Kind::VpPurchase => "vp-purchase",
-            Kind::WarDeclared => "war-declared",
-            Kind::WithdrawGarrison => "withdraw-garrison",
-        }
+        self.into()
     }
 }
 
@@ -665,7 +544,7 @@ mod tests {
     /// the Display, the serde name and `as_str` are one string.
     #[test]
     fn a_kind_is_written_and_read_by_its_history_name() {
-        for k in Kind::ALL {
+        for &k in <Kind as strum::VariantArray>::VARIANTS {
             let json = serde_json::to_string(&k).unwrap();
             assert_eq!(json, format!("\"{k}\""));
             assert_eq!(serde_json::from_str::<Kind>(&json).unwrap(), k);
