@@ -17,23 +17,8 @@ use empereur::store;
 use std::path::PathBuf;
 use std::time::Instant;
 
-const PLAYERS: &str = r#"
-[moderator]
-name = "GM"
-email = "gm@example.org"
-
-[[player]]
-power = "france"
-name = "A"
-email = "a@example.org"
-password = "a"
-
-[[player]]
-power = "britain"
-name = "B"
-email = "b@example.org"
-password = "b"
-"#;
+/// France and Great Britain played (3.0), the rest NPCs.
+const PLAYERS: &str = include_str!("../tests/fixtures/players/france_britain.toml");
 
 fn t(s: &str) -> DateTime<Utc> {
     DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)

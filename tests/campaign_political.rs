@@ -130,23 +130,8 @@ fn without_the_option_no_kingdom_appears() {
     assert_eq!(campaign(&["naval"], 13, true), 0);
 }
 
-const PLAYERS: &str = r#"
-[moderator]
-name = "GM"
-email = "gm@example.org"
-
-[[player]]
-power = "france"
-name = "Alice"
-email = "alice@example.org"
-password = "one"
-
-[[player]]
-power = "britain"
-name = "Bob"
-email = "bob@example.org"
-password = "two"
-"#;
+/// France and Great Britain played (3.0), the rest NPCs.
+const PLAYERS: &str = include_str!("fixtures/players/france_britain.toml");
 
 /// By the binary: a game made with both options is autoplayed to the end
 /// of the calendar (41 turns), and `verify --replay` re-adjudicates every

@@ -7,23 +7,8 @@
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};
 
-const PLAYERS: &str = r#"
-[moderator]
-name = "GM"
-email = "gm@example.org"
-
-[[player]]
-power = "france"
-name = "Alice"
-email = "alice@example.org"
-password = "one"
-
-[[player]]
-power = "britain"
-name = "Bob"
-email = "bob@example.org"
-password = "two"
-"#;
+/// France and Great Britain played (3.0), the rest NPCs.
+const PLAYERS: &str = include_str!("fixtures/players/france_britain.toml");
 
 const NOW: &str = "2026-11-30T10:00:00Z";
 

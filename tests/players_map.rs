@@ -27,23 +27,8 @@ fn empereur(args: &[&str]) -> (i32, String) {
     )
 }
 
-const PLAYERS: &str = r#"
-[moderator]
-name = "GM"
-email = "gm@example.org"
-
-[[player]]
-power = "france"
-name = "F"
-email = "f@example.org"
-password = "one"
-
-[[player]]
-power = "britain"
-name = "B"
-email = "b@example.org"
-password = "two"
-"#;
+/// France and Great Britain played (3.0), the rest NPCs.
+const PLAYERS: &str = include_str!("fixtures/players/france_britain.toml");
 
 fn new_game(root: &Path) -> (PathBuf, String) {
     let players = root.join("players.toml");
