@@ -304,6 +304,27 @@ fn kind_of(t: &Token<'_>) -> Option<UnitKind> {
 
 /// The error for a line whose first word starts no order, with the
 /// closest keyword as help.
+/// `[WHEN] ATTACKING|DEFENDING|ANY` of a standing combat choice (a land
+/// combat option, a naval tactical chit): when it applies. `ANY` may be
+/// written `ALWAYS` or `DEFAULT`.
+fn situation(cur: &mut Cur<'_, '_>) -> PResult<Situation> {
+    cur.eat_any(&["when", "if"]);
+    let s = match cur.next() {
+        Some(t) if t.is("attacking") || t.is("attack") => Situation::Attacking,
+        Some(t) if t.is("defending") || t.is("defend") => Situation::Defending,
+        Some(t) if t.is("any") || t.is("always") || t.is("default") => Situation::Any,
+        _ => {
+            return Err(Diagnostic::error(
+                Problem::Syntax,
+                "expected ATTACKING, DEFENDING or ANY",
+                cur.here(),
+            ));
+        }
+    };
+    cur.eat_sep();
+    Ok(s)
+}
+
 fn unknown(kw: &str, first: &Token<'_>) -> Diagnostic {
     let close = suggest(kw, KEYWORDS.iter().copied());
     let d = Diagnostic::error(
@@ -1572,20 +1593,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
                 Standing::Intercept { enabled }
             }
             "combat" | "option" => {
-                cur.eat_any(&["when", "if"]);
-                let situation = match cur.next() {
-                    Some(t) if t.is("attacking") || t.is("attack") => Situation::Attacking,
-                    Some(t) if t.is("defending") || t.is("defend") => Situation::Defending,
-                    Some(t) if t.is("any") || t.is("always") => Situation::Any,
-                    _ => {
-                        return Err(Diagnostic::error(
-                            Problem::Syntax,
-                            "expected ATTACKING, DEFENDING or ANY",
-                            cur.here(),
-                        ));
-                    }
-                };
-                cur.eat_sep();
+                let situation = situation(cur)?;
                 // An option's name runs to the end of the line: the table
                 // names hold words that end other names (`defend in depth`).
                 let Some((text, _)) = cur.rest_of_words() else {

@@ -6,7 +6,7 @@
 
 use super::{Cur, LineParser, PResult};
 use crate::diagnostic::{Diagnostic, Problem};
-use crate::orders::ast::{NavalOrder, Order, Situation, Standing};
+use crate::orders::ast::{NavalOrder, Order, Standing};
 use crate::scenario::tables_naval::Chit;
 
 impl LineParser<'_, '_> {
@@ -40,20 +40,7 @@ impl LineParser<'_, '_> {
 
     /// `STANDING TACTIC [WHEN] ATTACKING|DEFENDING|ANY <chit>`.
     pub(super) fn standing_tactic(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Standing> {
-        cur.eat_any(&["when", "if"]);
-        let situation = match cur.next() {
-            Some(t) if t.is("attacking") || t.is("attack") => Situation::Attacking,
-            Some(t) if t.is("defending") || t.is("defend") => Situation::Defending,
-            Some(t) if t.is("any") || t.is("always") || t.is("default") => Situation::Any,
-            _ => {
-                return Err(Diagnostic::error(
-                    Problem::Syntax,
-                    "expected ATTACKING, DEFENDING or ANY",
-                    cur.here(),
-                ));
-            }
-        };
-        cur.eat_sep();
+        let situation = super::situation(cur)?;
         let help = "a naval tactical chit: LINEAR DEFENCE, LINEAR ATTACK or MELEE";
         let Some((text, span)) = cur.rest_of_words() else {
             return Err(cur.expected(help));

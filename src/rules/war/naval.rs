@@ -51,7 +51,11 @@ fn route<'a>(state_loc: &Location, path: &'a [String]) -> &'a [String] {
 
 /// The squadron a naval order names, if it exists (5.4) and `power` gives
 /// its orders (3.31): the first check of every naval order.
-fn ordered_squadron<'a>(state: &'a State, power: PowerId, squadron: &UnitKey) -> Result<&'a Squadron, Rejection> {
+pub(crate) fn ordered_squadron<'a>(
+    state: &'a State,
+    power: PowerId,
+    squadron: &UnitKey,
+) -> Result<&'a Squadron, Rejection> {
     let Some(s) = state.squadron(&squadron.nation, squadron.number) else {
         return Err(rej("5.4", format!("there is no {squadron}")));
     };
@@ -783,19 +787,33 @@ pub fn check_blockade(
     port: &str,
 ) -> Result<(), Rejection> {
     let s = ordered_squadron(state, power, squadron)?;
+    port_from_sea(scenario, s, port, ("5.4", "blockade")).map(|_| ())
+}
+
+/// A port a squadron at sea may act on (a blockade, 5.4; a raid,
+/// 12.2.6.3): `port` is a province with a port, and the squadron is at
+/// sea in a zone it borders. `(rule, doing)` names the rule refused and
+/// what the squadron would do there (`blockade`, `raid a port`).
+pub(crate) fn port_from_sea<'s>(
+    scenario: &'s Scenario,
+    s: &Squadron,
+    port: &str,
+    (rule, doing): (&str, &str),
+) -> Result<&'s crate::map::Province, Rejection> {
     let Some(p) = scenario.map.province(port) else {
-        return Err(rej("5.4", format!("'{port}' is not a province")));
+        return Err(rej(rule, format!("'{port}' is not a province")));
     };
     if !p.port {
-        return Err(rej("5.4", format!("{} has no port", p.name)));
+        return Err(rej(rule, format!("{} has no port", p.name)));
     }
     let Location::Sea(z) = &s.location else {
-        return Err(rej("5.4", format!("{squadron} must be at sea to blockade")));
+        let k = UnitKey::squadron(s.nation.clone(), s.number);
+        return Err(rej(rule, format!("{k} must be at sea to {doing}")));
     };
     if !p.seas.contains(z) {
-        return Err(rej("5.4", format!("{} does not border {}", p.name, name(scenario, z))));
+        return Err(rej(rule, format!("{} does not border {}", p.name, name(scenario, z))));
     }
-    Ok(())
+    Ok(p)
 }
 
 /// Blockade a port from an adjacent sea zone (5.4).

@@ -11,6 +11,20 @@ use crate::scenario::tables_naval::NavalOptionTable;
 use crate::state::State;
 use std::collections::BTreeMap;
 
+/// After the rounds (and chase) of any naval battle: the ships back into
+/// the state, then the political points of 12.2.6.1.6.3 (the VP changes
+/// made).
+pub fn settle(
+    state: &mut State,
+    table: &NavalOptionTable,
+    sides: &[Force; 2],
+    ending: Ending,
+    log: &mut Log,
+) -> BTreeMap<PowerId, i64> {
+    write_back(state, sides, log);
+    political_points(state, table, sides, ending, log)
+}
+
 /// The fleets' ships back into the state; a squadron with no ship fit
 /// for combat leaves the map (its counter returns to the pool, 2.51).
 pub fn write_back(state: &mut State, sides: &[Force; 2], log: &mut Log) {

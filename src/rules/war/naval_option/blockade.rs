@@ -240,8 +240,7 @@ pub fn battle(
     let (Some(t_in), Some(t_out)) = (t.crt(&t.blockade_battle.blockaded), t.crt(&t.blockade_battle.blockader)) else {
         return Ok(None);
     };
-    ph.battles += 1;
-    let mut fight = Fight::new(ph, format!("blockade-battle/{port}/{}", ph.battles));
+    let mut fight = Fight::open(ph, "blockade-battle", port);
     let mut sides = [
         Force::new(state, t, "blockaded", blockaded),
         Force::new(state, t, "blockader", &blockading),
@@ -256,23 +255,15 @@ pub fn battle(
         raid: false,
         melee: None,
     };
-    let ending = combat::fight(
-        t,
-        &mut *fight.ph.dice,
-        &fight.purpose,
-        &mut sides,
-        &rules,
-        &mut fight.log,
-    )?;
+    let ending = fight.rounds(&mut sides, &rules)?;
     match ending {
         // 12.2.6.1.7: the general chase; 12.2.6.2: none for a victorious
         // blockader
-        Ending::Victor(0) => combat::chase(t, &mut *fight.ph.dice, &fight.purpose, &mut sides, 0, 0, &mut fight.log)?,
+        Ending::Victor(0) => fight.chase(&mut sides, 0, 0)?,
         Ending::Victor(_) => fight.line("12.2.6.2: the blockaders won: no general chase"),
         _ => {}
     }
-    aftermath::write_back(state, &sides, &mut fight.log);
-    let vp = aftermath::political_points(state, t, &sides, ending, &mut fight.log);
+    let vp = aftermath::settle(state, t, &sides, ending, &mut fight.log);
     aftermath::disabled_ships(&mut fight, state, &sides, ending, &From::Port(port))?;
     match ending {
         Ending::Victor(0) => retreat_blockaders(scenario, state, port, &blockading, &mut fight.log),

@@ -15,6 +15,7 @@ use crate::rules::war::naval::Phase;
 use crate::scenario::Scenario;
 use crate::scenario::tables_naval::{CrtTable, NavalOptionTable};
 use crate::state::{State, UnitKey};
+use std::collections::BTreeMap;
 
 /// 12.2.6.1.3.2: morale of a nation's ships, in tenths (British and Dutch
 /// 4.0, Austrian and Prussian 2.0, all others 3.0).
@@ -52,6 +53,9 @@ pub struct Force {
     pub morale: u32,
     /// Cumulative morale loss, tenths.
     pub loss: u32,
+    /// 11.8.2.2 (EiA option `political`): the change dominant status makes
+    /// to a nation's nationality modifier, by nation id (absent: none).
+    pub dominance: BTreeMap<String, i32>,
 }
 
 impl Force {
@@ -64,6 +68,17 @@ impl Force {
                 disabled: 0,
             })
             .collect();
+        // 11.8.2.2: Britain's +1 and Austria's and Prussia's -1 as their
+        // dominant status leaves them (read once: it cannot change in a battle)
+        let dominance = fleets
+            .iter()
+            .filter_map(|f| {
+                let p = f.key.nation.major()?;
+                let base = table.nationality_of(f.key.nation.id());
+                let d = crate::rules::political::dominance::naval_adjustment(state, Some(p), base);
+                (d != 0).then(|| (f.key.nation.id().to_string(), d))
+            })
+            .collect();
         let mut f = Force {
             role,
             power: keys.first().and_then(|k| state.commanding_power(&k.nation)),
@@ -72,6 +87,7 @@ impl Force {
             hulks_disabled: 0,
             morale: 0,
             loss: 0,
+            dominance,
         };
         f.morale = f.final_morale();
         f
@@ -99,8 +115,9 @@ impl Force {
     }
 
     /// 12.2.6.1.5: the nationality modifier of the nation with most ships
-    /// on the side (ties: the first fleet's).
-    fn nationality(&self, table: &NavalOptionTable) -> i32 {
+    /// on the side (ties: the first fleet's), and the change its dominant
+    /// status makes to it (11.8.2.2), already counted in the first.
+    fn nationality(&self, table: &NavalOptionTable) -> (i32, i32) {
         let mut best: Option<(&Nation, u32)> = None;
         for f in &self.fleets {
             let n: u32 = self
@@ -113,7 +130,10 @@ impl Force {
                 best = Some((&f.key.nation, n));
             }
         }
-        best.map_or(0, |(n, _)| table.nationality_of(n.id()))
+        best.map_or((0, 0), |(n, _)| {
+            let d = self.dominance.get(n.id()).copied().unwrap_or(0);
+            (table.nationality_of(n.id()) + d, d)
+        })
     }
 
     /// 12.2.6.1.6: broken (morale loss at or past its level) or every ship
@@ -224,6 +244,35 @@ impl<'p, 'a> Fight<'p, 'a> {
         }
     }
 
+    /// The next battle of the phase, its dice named `<kind>/<at>/<n>`
+    /// (`n` counts the phase's battles).
+    pub fn open(ph: &'p mut Phase<'a>, kind: &str, at: &str) -> Self {
+        ph.battles += 1;
+        let purpose = format!("{kind}/{at}/{}", ph.battles);
+        Fight::new(ph, purpose)
+    }
+
+    /// 12.2.6.1.3–12.2.6.1.6: the rounds, on this battle's dice and log.
+    pub fn rounds(&mut self, sides: &mut [Force; 2], rules: &Rules<'_>) -> Result<Ending, DiceError> {
+        let table = &self.ph.scenario.tables.naval_option;
+        fight(table, &mut *self.ph.dice, &self.purpose, sides, rules, &mut self.log)
+    }
+
+    /// 12.2.6.1.7: the victor's general chase (`minus` 1 after linear
+    /// defence).
+    pub fn chase(&mut self, sides: &mut [Force; 2], victor: usize, minus: i32) -> Result<(), DiceError> {
+        let table = &self.ph.scenario.tables.naval_option;
+        chase(
+            table,
+            &mut *self.ph.dice,
+            &self.purpose,
+            sides,
+            victor,
+            minus,
+            &mut self.log,
+        )
+    }
+
     pub fn scenario(&self) -> &'a Scenario {
         self.ph.scenario
     }
@@ -295,14 +344,19 @@ pub fn fight(
                 continue;
             }
             let d = log.roll(dice, format!("{purpose}/round-{round}/{}", sides[i].role))?;
-            let nat = sides[i].nationality(table);
+            let (nat, dominance) = sides[i].nationality(table);
             // 12.2.6.1.4.1: minus one per fleet after the second
             let armada = crate::rules::war::option_naval::size_penalty(sides[i].fleets.len());
             let m = d as i32 + nat + armada;
             let r = tables[i].result(m, firing[i]);
             log.lines.push(format!(
-                "round {round}, {}: d6 {d} {nat:+} nationality {armada:+} fleets after the second = {m} on table {} with {} ships: {} disabled, morale loss {}",
+                "round {round}, {}: d6 {d} {nat:+} nationality{} {armada:+} fleets after the second = {m} on table {} with {} ships: {} disabled, morale loss {}",
                 sides[i].role,
+                if dominance != 0 {
+                    format!(" (changed by {dominance:+}, dominant status, 11.8.2.2)")
+                } else {
+                    String::new()
+                },
                 tables[i].id,
                 firing[i],
                 r.disabled,
@@ -503,6 +557,7 @@ mod tests {
             hulks_disabled: 0,
             morale: 0,
             loss: 0,
+            dominance: BTreeMap::new(),
         };
         f.morale = f.final_morale();
         f
@@ -565,12 +620,12 @@ mod tests {
     fn the_nationality_is_the_largest_nation_s() {
         let t = table();
         let f = force("a", vec![fleet("france", 1, 5), fleet("britain", 1, 6)]);
-        assert_eq!(f.nationality(&t), 1);
+        assert_eq!(f.nationality(&t), (1, 0));
         let f = force(
             "a",
             vec![fleet("russia", 1, 4), fleet("britain", 1, 3), fleet("russia", 2, 4)],
         );
-        assert_eq!(f.nationality(&t), -1);
+        assert_eq!(f.nationality(&t), (-1, 0));
     }
 
     fn dice(v: &[(&str, u32)]) -> ScriptedDice {

@@ -26,7 +26,7 @@
 //! `naval-battle/<sea>/<n>/round-<r>/<side>`, `…/close-<r>/<side>`,
 //! `…/chase`, `…/disabled/<owner>/<i>`, `…/nelson/1|2|fate`.
 
-use super::combat::{self, Ending, Fight, Force, Melee, Rules};
+use super::combat::{Ending, Fight, Force, Melee, Rules};
 use super::ports::{From, nearest_friendly_port};
 use super::{aftermath, nelson, report};
 use crate::dice::DiceError;
@@ -58,8 +58,7 @@ pub fn battle(ph: &mut Phase<'_>, state: &mut State, e: &Engagement<'_>) -> Resu
     let scenario = ph.scenario;
     let t = &scenario.tables.naval_option;
     let mut out = Vec::new();
-    ph.battles += 1;
-    let mut fight = Fight::new(ph, format!("naval-battle/{}/{}", e.sea, ph.battles));
+    let mut fight = Fight::open(ph, "naval-battle", e.sea);
     if let Some(l) = nelson::follow(scenario, state) {
         fight.line(l);
     }
@@ -83,14 +82,7 @@ pub fn battle(ph: &mut Phase<'_>, state: &mut State, e: &Engagement<'_>) -> Resu
         return Ok((out, Ending::Inconclusive));
     };
     // steps three to six
-    let ending = combat::fight(
-        t,
-        &mut *fight.ph.dice,
-        &fight.purpose,
-        &mut sides,
-        &rules,
-        &mut fight.log,
-    )?;
+    let ending = fight.rounds(&mut sides, &rules)?;
     if let Some(i) = nelson_side
         && chits[i] == Chit::Melee
         && !state.naval.melee_free
@@ -101,18 +93,9 @@ pub fn battle(ph: &mut Phase<'_>, state: &mut State, e: &Engagement<'_>) -> Resu
     // step seven: the general chase
     if let Some(v) = ending.victor() {
         let linear_defence = i32::from(chits[v] == Chit::LinearDefence);
-        combat::chase(
-            t,
-            &mut *fight.ph.dice,
-            &fight.purpose,
-            &mut sides,
-            v,
-            linear_defence,
-            &mut fight.log,
-        )?;
+        fight.chase(&mut sides, v, linear_defence)?;
     }
-    aftermath::write_back(state, &sides, &mut fight.log);
-    let vp = aftermath::political_points(state, t, &sides, ending, &mut fight.log);
+    let vp = aftermath::settle(state, t, &sides, ending, &mut fight.log);
     // step nine (before the loser sails away: the ships are taken here)
     aftermath::disabled_ships(&mut fight, state, &sides, ending, &From::Sea(e.sea))?;
     if let Some(i) = nelson_side {

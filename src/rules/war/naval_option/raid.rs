@@ -82,30 +82,8 @@ pub fn check(
             "port raids belong to the EiA naval option, not in play in this game",
         ));
     }
-    let Some(s) = state.squadron(&squadron.nation, squadron.number) else {
-        return Err(rej("5.4", format!("there is no {squadron}")));
-    };
-    if !crate::rules::war::movement::orders_for(state, power, &s.nation) {
-        return Err(rej(
-            "3.31",
-            format!("{} does not give the orders of {squadron}", power.name()),
-        ));
-    }
-    let Some(p) = scenario.map.province(port) else {
-        return Err(rej("12.2.6.3", format!("'{port}' is not a province")));
-    };
-    if !p.port {
-        return Err(rej("12.2.6.3", format!("{} has no port", p.name)));
-    }
-    let Location::Sea(z) = &s.location else {
-        return Err(rej("12.2.6.3", format!("{squadron} must be at sea to raid a port")));
-    };
-    if !p.seas.contains(z) {
-        return Err(rej(
-            "12.2.6.3",
-            format!("{} does not border {}", p.name, name(scenario, z)),
-        ));
-    }
+    let s = crate::rules::war::naval::ordered_squadron(state, power, squadron)?;
+    let p = crate::rules::war::naval::port_from_sea(scenario, s, port, ("12.2.6.3", "raid a port"))?;
     let raider = state.commanding_power(&s.nation).unwrap_or(power);
     if defenders(state, port, raider).is_none() {
         return Err(rej(
@@ -148,8 +126,7 @@ pub fn raid(
     let (Some(ta), Some(td)) = (t.crt(&t.port_raid.attacker), t.crt(&t.port_raid.defender)) else {
         return Ok(Outcome::new("12.2.6.3", Kind::OrderFailed, "the port raid tables are missing").power(power));
     };
-    ph.battles += 1;
-    let mut fight = Fight::new(ph, format!("port-raid/{port}/{}", ph.battles));
+    let mut fight = Fight::open(ph, "port-raid", port);
     let mut attack = Force::new(state, t, "raider", raiders);
     harbour_fire(&mut fight, state, port, raider, &mut attack)?;
     let mut defence = Force::new(state, t, "defender", &def_keys);
@@ -171,14 +148,7 @@ pub fn raid(
         melee: None,
     };
     let ending = if sides[0].active() > 0 {
-        combat::fight(
-            t,
-            &mut *fight.ph.dice,
-            &fight.purpose,
-            &mut sides,
-            &rules,
-            &mut fight.log,
-        )?
+        fight.rounds(&mut sides, &rules)?
     } else {
         fight.line("12.2.6.3.1: no raider is left to engage the port");
         combat::Ending::Inconclusive
@@ -192,8 +162,7 @@ pub fn raid(
             .entry(def_power.id().to_string())
             .or_insert(0) += sides[1].hulks;
     }
-    aftermath::write_back(state, &sides, &mut fight.log);
-    let vp = aftermath::political_points(state, t, &sides, ending, &mut fight.log);
+    let vp = aftermath::settle(state, t, &sides, ending, &mut fight.log);
     fight.line("12.2.6.3.4: no general chase; each side keeps its own disabled ships");
     // 12.2.6.3.4: the defender's disabled ships stay in the port (0 MP),
     // the raiders' make for port from the zone they raided from
