@@ -8,8 +8,8 @@
 //! (`phase = "1807-winter"`), or runs one step of a Player Turn on its own
 //! (`phase = "land" | "naval" | "validate" | "surrender" | "due"`, with
 //! `active`), or checks a seating (`seating`). It runs on the shipped 1805
-//! map, or on the small fixture map `tests/fixtures/war/` when it says
-//! `map = "war"` (the default for `tests/war_cases/`, written for it).
+//! map; a case that truly needs the small fixture map `tests/fixtures/war/`
+//! says `map = "war"` and why, in one line (`map_reason`).
 //! The step keys (`[setup]`, `[surrender]`, the `[expect]` keys by unit
 //! or province) are documented in `tests/case_harness/mod.rs`.
 //!
@@ -17,7 +17,8 @@
 //! ```toml
 //! rule = "4.256"                 # section it tests (required)
 //! description = "..."
-//! map = "1805"                   # or "war"
+//! map = "1805"                   # the default; or "war", with
+//! map_reason = "..."             #   why the 1805 map cannot serve (required)
 //! players = ["france", "spain"]  # Player Countries (default: all seven)
 //! phase = "1807-winter"          # the open phase to resolve, or a step
 //! active = "france"              # the mover of a step
@@ -106,10 +107,11 @@ struct Case {
     rule: String,
     #[serde(default)]
     description: String,
-    /// `1805` (the shipped scenario) or `war` (the small fixture map);
-    /// by default the 1805 map for `tests/cases/`, the fixture for
-    /// `tests/war_cases/`.
+    /// `1805` (the shipped scenario, the default) or `war` (the small
+    /// fixture map), which needs `map_reason`.
     map: Option<String>,
+    /// One line: why this case cannot run on the 1805 map.
+    map_reason: Option<String>,
     players: Option<Vec<PowerId>>,
     /// The open phase to resolve (`1807-winter`), or one step of
     /// `active`'s Player Turn run on its own (`land`, `naval`,
@@ -633,6 +635,11 @@ fn rule_cases() {
     }
     files.sort();
     assert!(files.len() >= 100, "expected the rule cases, found {}", files.len());
+    // `RULE_CASE=battle/ cargo test --test rules_cases` runs the cases
+    // whose path contains the text (while writing one)
+    if let Ok(only) = std::env::var("RULE_CASE") {
+        files.retain(|f| f.to_string_lossy().contains(only.as_str()));
+    }
     let shipped = Scenario::embedded("1805").expect("the 1805 scenario loads");
     let fixture = case_harness::fixture();
     let (mut passed, mut skipped, mut failed) = (Vec::new(), Vec::new(), Vec::new());
@@ -657,15 +664,16 @@ fn rule_cases() {
         if name.starts_with("tests/cases/political") {
             case.setup.options.push("political".into());
         }
-        // the small fixture map only where a case asks for it (the
-        // military cases written for it say so by their folder)
-        let default_map = if name.starts_with("tests/war_cases") {
-            "war"
-        } else {
-            "1805"
-        };
-        let scenario = match case.map.as_deref().unwrap_or(default_map) {
+        // every case on the 1805 map; the small fixture map only where a
+        // case says why it must
+        let scenario = match case.map.as_deref().unwrap_or("1805") {
             "1805" => &shipped,
+            "war" if case.map_reason.as_deref().is_none_or(|r| r.trim().is_empty()) => {
+                failed.push(format!(
+                    "{name}: map = \"war\" needs map_reason (one line: why the 1805 map cannot serve)"
+                ));
+                continue;
+            }
             "war" => &fixture,
             other => {
                 failed.push(format!("{name}: no map '{other}' (1805 or war)"));

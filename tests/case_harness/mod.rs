@@ -1,6 +1,6 @@
 //! The military side of the rule-case harness (`tests/rules_cases.rs`):
-//! the small fixture map (`map = "war"`, `tests/fixtures/war/`, with the
-//! shipped 1805 tables), the `[setup]` paths, one step of a Player Turn
+//! the small fixture map (`map = "war"` with a `map_reason`,
+//! `tests/fixtures/war/`, with the shipped 1805 tables), the `[setup]` paths, one step of a Player Turn
 //! run directly (`phase = "land" | "naval" | "validate" | "surrender" |
 //! "due"`), and the expectations keyed by unit or province.
 //!
