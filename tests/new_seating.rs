@@ -149,6 +149,49 @@ fn a_players_file_that_asks_for_the_bid_opens_on_it_and_the_bid_seats_the_player
     // verify replays the bid and finds the seats recorded in the entry
     let out = bin().args(["verify", "--game"]).arg(&game).output().unwrap();
     assert!(out.status.success(), "{}{}", text(&out.stdout), text(&out.stderr));
+
+    // each player is mailed, through the outbox, which power it now plays
+    let out = bin().args(["mail", "--no-send", "--game"]).arg(&game).output().unwrap();
+    assert!(out.status.success(), "{}{}", text(&out.stdout), text(&out.stderr));
+    let seat_mail = |who: &str| -> Vec<String> {
+        outbox(&game)
+            .into_iter()
+            .filter(|m| m.contains("the bid is resolved") && m.contains(&format!("<{who}@example.org>")))
+            .collect()
+    };
+    let alice = seat_mail("alice");
+    assert_eq!(alice.len(), 1, "one seat mail for Alice");
+    assert!(alice[0].contains("you play Great Britain"), "{}", alice[0]);
+    assert!(alice[0].contains("POWER britain"), "{}", alice[0]);
+    assert!(
+        alice[0].contains("state-britain.toml"),
+        "her new power's view: {}",
+        alice[0]
+    );
+    let bob = seat_mail("bob");
+    assert_eq!(bob.len(), 1, "one seat mail for Bob");
+    assert!(bob[0].contains("you play France"), "{}", bob[0]);
+    assert!(bob[0].contains("POWER france"), "{}", bob[0]);
+    // mailing again queues nothing new
+    let before = outbox(&game).len();
+    let out = bin().args(["mail", "--no-send", "--game"]).arg(&game).output().unwrap();
+    assert!(out.status.success(), "{}{}", text(&out.stdout), text(&out.stderr));
+    assert_eq!(outbox(&game).len(), before);
+}
+
+/// Every queued message of a game, decoded enough to read (the bodies are
+/// 7-bit or quoted-printable text).
+fn outbox(game: &Path) -> Vec<String> {
+    let dir = game.join("mail/outbox");
+    let mut v = Vec::new();
+    for e in std::fs::read_dir(&dir).unwrap().flatten() {
+        if e.path().extension().is_some_and(|x| x == "eml") {
+            let raw = std::fs::read_to_string(e.path()).unwrap();
+            // undo quoted-printable soft breaks so phrases read whole
+            v.push(raw.replace("=\r\n", "").replace("=\n", "").replace("\r\n", "\n"));
+        }
+    }
+    v
 }
 
 #[test]

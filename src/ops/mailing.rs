@@ -167,7 +167,9 @@ fn queue_report(
             } else {
                 BTreeMap::new()
             };
-            compose::turn_reports_to(dir, templates, config, &r, &proposals, to, now)
+            let mut queued = compose::turn_reports_to(dir, templates, config, &r, &proposals, to, now)?;
+            queued.extend(bid_seat_mail(dir, config, &e.name, after, to, now)?);
+            Ok(queued)
         }
         "undo" => {
             let reason = store::read_text(&edir.join("reason.txt")).unwrap_or_default();
@@ -182,6 +184,88 @@ fn queue_report(
         }
         _ => Ok(Vec::new()),
     }
+}
+
+/// 3.1: after the country bid each player is told, in a mail of its own,
+/// which power it now plays (the bid may give it another power than the
+/// seat it bid under). Nothing for an entry that was not a bid.
+fn bid_seat_mail(
+    dir: &GameDir,
+    config: &GameConfig,
+    entry: &str,
+    after: &State,
+    to: &Recipients,
+    now: DateTime<Utc>,
+) -> Result<Vec<(String, String)>> {
+    let Some(seats) = super::resolve::recorded_bid_seats(dir, entry)? else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for s in &seats.seat {
+        let Some(p) = config.players.get(s.player) else {
+            bail!(
+                "history/{entry}: the bid seats player number {}, not in game.toml",
+                s.player + 1
+            )
+        };
+        // keyed by the power the player plays now, as every later mail is
+        let who = s.plays.id().to_string();
+        if to.skip.contains(&who) || to.only.as_ref().is_some_and(|o| !o.contains(&who)) {
+            continue;
+        }
+        let mut parts = vec!["bid-seat", config.game.as_str(), entry, who.as_str()];
+        if let Some(tag) = &to.resend {
+            parts.push("resend");
+            parts.push(tag);
+        }
+        let changed = if s.bid_as == s.plays {
+            format!("the bid leaves you on {}, the seat you bid under", s.plays.name())
+        } else {
+            format!(
+                "the bid gives you {}: you bid under the seat of {}, which is no longer yours",
+                s.plays.name(),
+                s.bid_as.name()
+            )
+        };
+        let told = format!(
+            "{}, the country bid of game {} is resolved (rule 3.1): {changed}. You play {} for the rest of the game, starting with {} VP (3.5).",
+            s.name,
+            config.game,
+            s.plays.name(),
+            after.power(s.plays).vp
+        );
+        let next = format!(
+            "From the open phase ({}) on you give {}'s orders: write POWER {} in your orders, with the password you already have. {}'s state file is attached.",
+            after.phase,
+            s.plays.name(),
+            s.plays.id(),
+            s.plays.name()
+        );
+        let body = format!(
+            "{}\n\n{}\n\n--\nEmpereur, for game {}.\n",
+            textwrap::fill(&told, 72),
+            textwrap::fill(&next, 72),
+            config.game
+        );
+        let m = OutMail {
+            id: outbox::stable_id(&parts),
+            from: Addr::new(Some(&format!("Empereur {}", config.game)), config.mail_address()),
+            to: vec![Addr::new(Some(&p.name), &p.email)],
+            cc: vec![],
+            subject: format!(
+                "Empereur {}: the bid is resolved, you play {}",
+                config.game,
+                s.plays.name()
+            ),
+            in_reply_to: None,
+            body,
+            attachments: vec![outbox::FileAttachment::state(after, Some(s.plays))],
+            date: now,
+        };
+        outbox::queue(dir, &m)?;
+        out.push((who, m.id));
+    }
+    Ok(out)
 }
 
 /// A notice about an entry to the players and the moderator `to` wants,

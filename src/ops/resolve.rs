@@ -251,20 +251,20 @@ fn finish(dir: &GameDir, name: &str, game: &str) -> Result<()> {
 /// 3.1: who plays which power after the country bid, by the player's
 /// place in `game.toml` (so that applying it twice changes nothing).
 #[derive(serde::Serialize, serde::Deserialize, Debug, Default)]
-struct BidSeats {
+pub(crate) struct BidSeats {
     #[serde(default)]
-    seat: Vec<BidSeat>,
+    pub seat: Vec<BidSeat>,
 }
 
 #[derive(serde::Serialize, serde::Deserialize, Debug)]
-struct BidSeat {
+pub(crate) struct BidSeat {
     /// Index of the player in `game.toml`'s `[[player]]` list.
-    player: usize,
-    name: String,
+    pub player: usize,
+    pub name: String,
     /// The provisional seat the player bid under.
-    bid_as: PowerId,
+    pub bid_as: PowerId,
     /// The power the bid gave the player.
-    plays: PowerId,
+    pub plays: PowerId,
 }
 
 const BID_SEATS: &str = "bid-seats.toml";
@@ -291,15 +291,25 @@ fn bid_seats(config: &store::GameConfig, outcomes: &[rules::Outcome]) -> BidSeat
     BidSeats { seat }
 }
 
+/// The seats the country bid of entry `name` gave (3.1), or `None` for
+/// an entry that was not a bid.
+pub(crate) fn recorded_bid_seats(dir: &GameDir, name: &str) -> Result<Option<BidSeats>> {
+    let path = history::entry_dir(dir, name).join(BID_SEATS);
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let seats =
+        toml::from_str(&store::read_text(&path)?).map_err(|e| anyhow!("{}: {}", path.display(), e.message().trim()))?;
+    Ok(Some(seats))
+}
+
 /// Seat the players on the powers the bid of entry `name` gave them
 /// (nothing for an entry that was not a bid).
 fn apply_bid_seats(dir: &GameDir, name: &str) -> Result<()> {
-    let path = history::entry_dir(dir, name).join(BID_SEATS);
-    if !path.is_file() {
+    let Some(seats) = recorded_bid_seats(dir, name)? else {
         return Ok(());
-    }
-    let seats: BidSeats =
-        toml::from_str(&store::read_text(&path)?).map_err(|e| anyhow!("{}: {}", path.display(), e.message().trim()))?;
+    };
+    let path = history::entry_dir(dir, name).join(BID_SEATS);
     let mut config = dir.load_config()?;
     let mut changed = false;
     for s in &seats.seat {
