@@ -310,6 +310,7 @@ pub fn peace_step(
                 ));
                 let o = apply_terms(scenario, state, mover, *to, terms, o);
                 out.push(o);
+                separate_peace(state, mover, *to, &l.text, out);
             } else {
                 out.push(
                     Outcome::new(
@@ -417,6 +418,53 @@ fn propose_alliance(
 }
 
 /// 5.2: `mover` breaks its alliance with `with`.
+/// FAQ98 5.11: peace may be made with one member of an alliance; the
+/// power that accepts it (`to`) leaves its alliances with every power
+/// still at war with the one that offered it (`mover`).
+fn separate_peace(state: &mut State, mover: PowerId, to: PowerId, text: &str, out: &mut Vec<Outcome>) {
+    for ally in PowerId::ALL {
+        if ally == to || ally == mover || !state.relations.allied(to, ally) || !state.relations.at_war(ally, mover) {
+            continue;
+        }
+        end_alliance(state, to, ally);
+        out.push(
+            Outcome::new(
+                "5.1",
+                Kind::AllianceBroken,
+                format!(
+                    "{}'s separate peace with {} breaks its alliance with {}",
+                    to.name(),
+                    mover.name(),
+                    ally.name()
+                ),
+            )
+            .power(to)
+            .order(text)
+            .why(format!(
+                "FAQ98 5.11: accepting a peace offered to one member of an alliance breaks that alliance ({} is still at war with {})",
+                ally.name(),
+                mover.name()
+            )),
+        );
+    }
+}
+
+/// The state changes of an alliance between `a` and `b` ending.
+fn end_alliance(state: &mut State, a: PowerId, b: PowerId) {
+    state.relations.set_alliance(a, b, false);
+    // 4.256: an ally of France leaves the embargo by leaving the alliance.
+    if (a == PowerId::France || b == PowerId::France) && state.embargo.active {
+        let other = if a == PowerId::France { b } else { a };
+        state.power_mut(other).in_embargo = false;
+    }
+    // 3.31: an Allied NPC whose ally it was is Inactive again
+    for (npc, with) in [(b, a), (a, b)] {
+        if state.power(npc).control == (Control::Allied { with }) {
+            state.power_mut(npc).control = Control::Inactive;
+        }
+    }
+}
+
 fn break_alliance(state: &mut State, mover: PowerId, with: PowerId, text: &str, out: &mut Vec<Outcome>) {
     if !state.relations.allied(mover, with) {
         out.push(rejected(
@@ -426,15 +474,7 @@ fn break_alliance(state: &mut State, mover: PowerId, with: PowerId, text: &str, 
             &format!("not allied with {}", with.name()),
         ));
     } else {
-        state.relations.set_alliance(mover, with, false);
-        // 4.256: an ally of France leaves the embargo by leaving the alliance.
-        if (mover == PowerId::France || with == PowerId::France) && state.embargo.active {
-            let other = if mover == PowerId::France { with } else { mover };
-            state.power_mut(other).in_embargo = false;
-        }
-        if state.power(with).control == (Control::Allied { with: mover }) {
-            state.power_mut(with).control = Control::Inactive;
-        }
+        end_alliance(state, mover, with);
         out.push(
             Outcome::new(
                 "5.2",
