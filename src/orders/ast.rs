@@ -114,6 +114,9 @@ pub enum PoliticalOrder {
     /// 11.1.4 (8.8.5): turn a Poland received by cession into conquered
     /// territory.
     Dissolve { kingdom: String },
+    /// 11.8.2.5: the leader to improve should the power become dominant
+    /// in this New Political Combinations Step.
+    Improve { leader: String },
 }
 
 impl PoliticalOrder {
@@ -123,6 +126,7 @@ impl PoliticalOrder {
             PoliticalOrder::Add { .. } => "add-to-kingdom",
             PoliticalOrder::Cede { .. } => "cede-kingdom",
             PoliticalOrder::Dissolve { .. } => "dissolve-kingdom",
+            PoliticalOrder::Improve { .. } => "improve-leader",
         }
     }
 }

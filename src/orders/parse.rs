@@ -55,6 +55,7 @@ pub const KEYWORDS: &[&str] = &[
     "embargo",
     "gift",
     "garrison",
+    "improve",
     "join",
     "leave",
     "loan",
@@ -389,6 +390,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
             "add" => self.add_to_kingdom(cur),        // 11.1.1.1
             "cede" => self.cede_kingdom(cur),         // 11.1.4, 11.4.4
             "dissolve" => self.dissolve_kingdom(cur), // 11.1.4
+            "improve" => self.improve_leader(cur),    // 11.8.2.5
             "besiege" | "siege" => self.besiege(cur),
             "garrison" => self.garrison(cur),
             "withdraw" => self.withdraw(cur),

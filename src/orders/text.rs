@@ -72,6 +72,7 @@ fn political(s: &Scenario, o: &PoliticalOrder) -> String {
         PoliticalOrder::Add { kingdom: k, provinces } => format!("ADD {} TO {}", list(provinces), kingdom(s, k)),
         PoliticalOrder::Cede { kingdom: k, to } => format!("CEDE {} TO {}", kingdom(s, k), name(*to)),
         PoliticalOrder::Dissolve { kingdom: k } => format!("DISSOLVE {}", kingdom(s, k)),
+        PoliticalOrder::Improve { leader } => format!("IMPROVE {leader}"),
     }
 }
 

@@ -209,6 +209,7 @@ fn kinds_taken(step: Step, mover: bool) -> &'static [&'static str] {
             "add-to-kingdom",
             "cede-kingdom",
             "dissolve-kingdom",
+            "improve-leader", // 11.8.2.5
             "standing",
         ],
     }
@@ -248,6 +249,7 @@ fn written(kind: &str) -> &'static str {
         "add-to-kingdom" => "ADD … TO",
         "cede-kingdom" => "CEDE",
         "dissolve-kingdom" => "DISSOLVE",
+        "improve-leader" => "IMPROVE",
         _ => "STANDING",
     }
 }

@@ -75,6 +75,18 @@ pub struct Rejection {
     pub reason: String,
 }
 
+impl Rejection {
+    /// The refusal of rule section `rule` (numbers joined by dots), with
+    /// its reason.
+    #[track_caller]
+    pub fn new(rule: impl Into<Section>, reason: impl Into<String>) -> Rejection {
+        Rejection {
+            rule: rule.into(),
+            reason: reason.into(),
+        }
+    }
+}
+
 /// Which powers must or may order in the open phase.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Roles {
@@ -326,7 +338,7 @@ fn winter(
     economy::collect_vp(scenario, state, out); // 4.23
     embargo::vp_losses(scenario, state, out); // 4.257, 4.256
     political::combinations_step(scenario, state, orders, out); // 11.1-11.7
-    political::dominance::political_step(scenario, state, out); // 11.8.1, same step
+    political::dominance::political_step(scenario, state, orders, out); // 11.8.1, same step
     for (p, lines) in orders {
         for l in lines {
             if let Order::BuyVp { gold } = &l.order {

@@ -47,6 +47,19 @@ pub struct PeaceSwitches {
     pub civil_disorder: bool,
     /// 11.9.2.1 and 11.9.2.2.
     pub france_britain_at_war: bool,
+    /// 11.9.2.1: the powers at war when a game starts, by start year
+    /// (read while `france_britain_at_war` is on).
+    #[serde(default)]
+    pub start_at_war: Vec<StartAtWar>,
+}
+
+/// 11.9.2.1: two powers that start at war in a game starting in
+/// `start_year`.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct StartAtWar {
+    pub powers: [PowerId; 2],
+    pub start_year: u16,
 }
 
 /// One territory of 11.8.3 / 11.8.4.

@@ -13,7 +13,8 @@
 //! `squadron.<nation>.<n>.ships`, `power.<p>.gold`, `hulks.<port>.<owner>`,
 //! `power.<p>.control` (`player`, `inactive`, `controlled:<by>`,
 //! `allied:<with>`), `power.<p>.capital_lost_turns`, `standing.<p>` (a
-//! table like `StandingOrders`), `minor.<m>.controller`.
+//! table like `StandingOrders`), `minor.<m>.controller`, `access.<p>`
+//! (the powers that granted `p` access by peace condition C.5, 11.9.2.2).
 #![allow(clippy::disallowed_methods)] // test harness reads fixture files
 #![allow(dead_code)] // `tests/war.rs` uses the fixture only
 
@@ -639,6 +640,12 @@ pub fn apply_set(state: &mut State, item: &SetItem) -> Result<(), String> {
                 }
                 f => return Err(format!("minor field '{f}'")),
             }
+        }
+        "access" => {
+            // 11.9.2.2 C.5: the powers that granted `rest` access by a peace
+            let p: PowerId = rest.parse()?;
+            let grantors: BTreeSet<PowerId> = v.clone().try_into().map_err(|e| format!("access: {e}"))?;
+            state.dominance.access.insert(p, grantors);
         }
         other => return Err(format!("unknown set path '{other}'")),
     }

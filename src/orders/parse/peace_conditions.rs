@@ -43,7 +43,7 @@ impl LineParser<'_, '_> {
 
     /// A leader of the power giving the order, by name or surname; an
     /// error (with suggestions) when there is none of that name.
-    fn own_leader(&mut self, text: &str, span: Span) -> Option<String> {
+    pub(super) fn own_leader(&mut self, text: &str, span: Span) -> Option<String> {
         let key = normalise(text);
         let me = self.ctx.power;
         let mine: Vec<&str> = self

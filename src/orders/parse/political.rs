@@ -2,7 +2,9 @@
 //! New Political Combinations Step of the Winterphase:
 //! `CREATE Poland WITH Masovia, West Galicia` (11.1.1, 11.1.1.1),
 //! `ADD East Galicia TO Poland` (11.1.1.1), `CEDE Poland TO Russia`
-//! (11.1.4, 11.4.4) and `DISSOLVE Poland` (11.1.4, 8.8.5). Kingdoms are
+//! (11.1.4, 11.4.4), `DISSOLVE Poland` (11.1.4, 8.8.5) and, in the same
+//! step, `IMPROVE Kutuzov` (11.8.2.5: the leader a power that becomes
+//! dominant improves; without it the engine picks). Kingdoms are
 //! named as `tables/political.toml` names them. The option being in play
 //! is the rules engine's question, not the parser's.
 
@@ -84,6 +86,22 @@ impl LineParser<'_, '_> {
         let (to, _) = self.power_arg(cur)?;
         cur.finish()?;
         Ok(Order::Political(PoliticalOrder::Cede { kingdom, to }))
+    }
+
+    /// `IMPROVE <leader>` (11.8.2.5): one of the power's own leaders.
+    pub(super) fn improve_leader(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Order> {
+        let Some((text, span)) = cur.name() else {
+            return Err(cur.expected("a leader of yours to improve (IMPROVE Kutuzov)"));
+        };
+        cur.finish()?;
+        match self.own_leader(&text, span) {
+            Some(leader) => Ok(Order::Political(PoliticalOrder::Improve { leader })),
+            // `own_leader` recorded the error (with its suggestions)
+            None => Err(self
+                .errs
+                .pop()
+                .unwrap_or_else(|| Diagnostic::error(Problem::UnknownCommander, format!("no leader '{text}'"), span))),
+        }
     }
 
     /// `DISSOLVE <kingdom>` (11.1.4, 8.8.5).

@@ -21,13 +21,6 @@ use crate::scenario::tables_political::KingdomDef;
 use crate::state::State;
 use std::collections::BTreeSet;
 
-fn no(rule: &str, reason: impl Into<String>) -> Rejection {
-    Rejection {
-        rule: rule.into(),
-        reason: reason.into(),
-    }
-}
-
 /// Whether `power` may cede `def` whole to `to` now.
 pub fn check(
     scenario: &Scenario,
@@ -43,7 +36,7 @@ pub fn check(
         } else {
             rule.as_str()
         };
-        return Err(no(
+        return Err(Rejection::new(
             r,
             format!(
                 "the {} is ceded only as separate minor countries and provinces; its marker is never ceded",
@@ -52,10 +45,16 @@ pub fn check(
         ));
     }
     let Some(k) = state.political.kingdom(&def.id).filter(|k| k.controller == power) else {
-        return Err(no(&rule, format!("{} does not control the {}", power.name(), def.name)));
+        return Err(Rejection::new(
+            rule.as_str(),
+            format!("{} does not control the {}", power.name(), def.name),
+        ));
     };
     if to == power {
-        return Err(no(&rule, "a kingdom cannot be ceded to its own controller"));
+        return Err(Rejection::new(
+            rule.as_str(),
+            "a kingdom cannot be ceded to its own controller",
+        ));
     }
     // the receiver garrisons what it receives (2.23), but for its own home
     let need = k
@@ -70,7 +69,7 @@ pub fn check(
         .count() as u32;
     let have = state.power(to).pool.infantry;
     if def.id == "poland" && have < need {
-        return Err(no(
+        return Err(Rejection::new(
             "2.23",
             format!(
                 "{} has {have} infantry in its pool to garrison the {need} province(s) of Poland",
@@ -155,7 +154,7 @@ fn transfer(state: &mut State, def: &KingdomDef, from: PowerId, to: PowerId) {
 /// territory of its controller: the free state and its loyalty marker go.
 pub fn check_dissolve(state: &State, power: PowerId, def: &KingdomDef) -> Result<(), Rejection> {
     if def.id != "poland" {
-        return Err(no(
+        return Err(Rejection::new(
             "11.1.4",
             format!(
                 "only a Poland received by cession is turned into conquered territory, not the {}",
@@ -165,8 +164,11 @@ pub fn check_dissolve(state: &State, power: PowerId, def: &KingdomDef) -> Result
     }
     match state.political.kingdom(&def.id) {
         Some(k) if k.controller == power && k.ceded => Ok(()),
-        Some(k) if k.controller == power => Err(no("11.1.4", "Poland was not ceded to its controller")),
-        _ => Err(no("11.1.4", format!("{} does not control Poland", power.name()))),
+        Some(k) if k.controller == power => Err(Rejection::new("11.1.4", "Poland was not ceded to its controller")),
+        _ => Err(Rejection::new(
+            "11.1.4",
+            format!("{} does not control Poland", power.name()),
+        )),
     }
 }
 
@@ -212,7 +214,7 @@ pub fn terms_refused(scenario: &Scenario, state: &State, loser: PowerId, provinc
         let named = k.components.iter().filter(|c| provinces.contains(c)).count();
         if named > 0 && named < k.components.len() {
             let name = scenario.tables.political.kingdom(id).map_or(id, |d| d.name.as_str());
-            return Some(no(
+            return Some(Rejection::new(
                 rule,
                 format!(
                     "the {name} is ceded only as a unit: cede all of {}",

@@ -3,20 +3,13 @@
 //! (11.1.1.1). Each kingdom's conditions, checked the same way by the
 //! order checker and the engine.
 
-use super::kingdoms::{held, names};
+use super::kingdoms::{held, names, pname};
 use crate::ids::PowerId;
 use crate::rules::Rejection;
 use crate::scenario::Scenario;
 use crate::scenario::tables_political::KingdomDef;
 use crate::state::State;
 use std::collections::BTreeSet;
-
-fn no(rule: &str, reason: impl Into<String>) -> Rejection {
-    Rejection {
-        rule: rule.into(),
-        reason: reason.into(),
-    }
-}
 
 /// Whether `power` may declare `def` now, and with which components
 /// (`announced`: the provinces named in the order, Poland only).
@@ -30,7 +23,7 @@ pub fn check(
     let rule = format!("{}.1", def.rule);
     if def.id == "two_sicilies" {
         // 11.7: one minor country whenever the option is used
-        return Err(no(
+        return Err(Rejection::new(
             "11.7",
             "the Two Sicilies are never declared: Naples and Sicily are one minor country under this option",
         ));
@@ -42,15 +35,15 @@ pub fn check(
             "ottoman" => "11.6.1.3",
             _ => rule.as_str(),
         };
-        return Err(no(
+        return Err(Rejection::new(
             r,
             format!("the {} already exists under {}'s flag", def.name, k.controller.name()),
         ));
     }
     if !def.creators.is_empty() && !def.creators.contains(&power) {
         let who: Vec<&str> = def.creators.iter().map(|p| p.name()).collect();
-        return Err(no(
-            &rule,
+        return Err(Rejection::new(
+            rule.as_str(),
             format!("only {} may create the {}", who.join(", "), def.name),
         ));
     }
@@ -65,7 +58,7 @@ pub fn check(
             whole(def, announced)?;
             // 11.6.1: any six of the eight, every one controlled included
             if mine.len() < 6 {
-                return Err(no(
+                return Err(Rejection::new(
                     "11.6.1",
                     format!(
                         "{} controls {} of the Ottoman Empire's eight minor countries ({}); six are needed",
@@ -87,11 +80,11 @@ pub fn check(
                 .map(|c| c.id.clone())
                 .collect();
             if !missing.is_empty() {
-                return Err(no(
+                return Err(uncontrolled(
                     &rule,
+                    power,
                     format!(
-                        "{} does not control {}: the {} needs all of {}",
-                        power.name(),
+                        "{}: the {} needs all of {}",
                         names(scenario, &missing),
                         def.name,
                         names(scenario, def.components.iter().map(|c| &c.id))
@@ -109,8 +102,8 @@ fn whole(def: &KingdomDef, announced: &[String]) -> Result<(), Rejection> {
     if announced.is_empty() {
         Ok(())
     } else {
-        Err(no(
-            &format!("{}.1", def.rule),
+        Err(Rejection::new(
+            format!("{}.1", def.rule).as_str(),
             format!(
                 "the {} is made of every component its creator controls; only Poland's provinces are announced (11.1.1.1)",
                 def.name
@@ -131,46 +124,29 @@ fn poland(
     announced: &[String],
 ) -> Result<BTreeSet<String>, Rejection> {
     if let Some(h) = state.political.polish_loyalty.filter(|h| *h != power) {
-        return Err(no("11.1.1", format!("{} holds the Polish loyalty marker", h.name())));
+        return Err(Rejection::new(
+            "11.1.1",
+            format!("{} holds the Polish loyalty marker", h.name()),
+        ));
     }
     let chosen: BTreeSet<String> = if announced.is_empty() {
         mine.clone()
     } else {
         announced.iter().cloned().collect()
     };
-    for p in &chosen {
-        if !def.has(p) {
-            return Err(no(
-                "11.1.1.1",
-                format!(
-                    "{} is not a Polish (\"P\") province",
-                    super::kingdoms::pname(scenario, p)
-                ),
-            ));
-        }
-        if !mine.contains(p) {
-            return Err(no(
-                "11.1.1.1",
-                format!(
-                    "{} does not control {}",
-                    power.name(),
-                    super::kingdoms::pname(scenario, p)
-                ),
-            ));
-        }
-    }
+    polish_and_held(scenario, power, def, mine, &BTreeSet::new(), &chosen)?;
     let capital = def.capital.as_deref().unwrap_or("masovia");
     if !chosen.contains(capital) {
-        return Err(no(
+        return Err(Rejection::new(
             "11.1.1",
             format!(
                 "Poland needs {} (Warsaw, its capital), controlled by its creator",
-                super::kingdoms::pname(scenario, capital)
+                pname(scenario, capital)
             ),
         ));
     }
     if chosen.len() < 2 {
-        return Err(no(
+        return Err(Rejection::new(
             "11.1.1",
             "Poland needs two or more Polish provinces including Masovia (Warsaw)",
         ));
@@ -191,7 +167,7 @@ fn rhine(
     let ended = &state.political.hre_ended_by;
     if power == PowerId::Austria && !ended.is_empty() {
         let by: Vec<&str> = ended.iter().map(|p| p.name()).collect();
-        return Err(no(
+        return Err(Rejection::new(
             "11.5.1.2",
             format!(
                 "peace condition C.8 was applied against Austria by {} and not cancelled by C.9",
@@ -200,7 +176,7 @@ fn rhine(
         ));
     }
     if power != PowerId::Austria && ended.is_empty() {
-        return Err(no(
+        return Err(Rejection::new(
             "11.5.1.3",
             "no major power has applied peace condition C.8 against Austria (the Holy Roman Empire stands)",
         ));
@@ -208,7 +184,7 @@ fn rhine(
     let corps = mine.iter().filter(|c| def.with_corps(c)).count();
     let others = mine.len() - corps;
     if corps < 5 || others < 3 {
-        return Err(no(
+        return Err(Rejection::new(
             "11.5.1",
             format!(
                 "{} controls {corps} of the six minor countries with corps and {others} other components ({}); five and three are needed",
@@ -229,8 +205,8 @@ pub fn check_add(
     provinces: &[String],
 ) -> Result<(), Rejection> {
     if def.id != "poland" {
-        return Err(no(
-            &format!("{}.1", def.rule),
+        return Err(Rejection::new(
+            format!("{}.1", def.rule).as_str(),
             format!(
                 "territory joins the {} by itself at the New Political Combinations Step; only Poland's controller chooses (11.1.1.1)",
                 def.name
@@ -238,35 +214,43 @@ pub fn check_add(
         ));
     }
     let Some(k) = state.political.kingdom(&def.id).filter(|k| k.controller == power) else {
-        return Err(no("11.1.1.1", format!("{} does not control Poland", power.name())));
+        return Err(uncontrolled("11.1.1.1", power, "Poland"));
     };
     let mine = held(scenario, state, power, def);
+    polish_and_held(scenario, power, def, &mine, &k.components, provinces)
+}
+
+/// 11.1.1.1: every province named is a Polish ("P") province, not in
+/// Poland `already`, that `power` controls.
+fn polish_and_held<'a>(
+    scenario: &Scenario,
+    power: PowerId,
+    def: &KingdomDef,
+    mine: &BTreeSet<String>,
+    already: &BTreeSet<String>,
+    provinces: impl IntoIterator<Item = &'a String>,
+) -> Result<(), Rejection> {
     for p in provinces {
         if !def.has(p) {
-            return Err(no(
+            return Err(Rejection::new(
                 "11.1.1.1",
-                format!(
-                    "{} is not a Polish (\"P\") province",
-                    super::kingdoms::pname(scenario, p)
-                ),
+                format!("{} is not a Polish (\"P\") province", pname(scenario, p)),
             ));
         }
-        if k.components.contains(p) {
-            return Err(no(
+        if already.contains(p) {
+            return Err(Rejection::new(
                 "11.1.1.1",
-                format!("{} is already part of Poland", super::kingdoms::pname(scenario, p)),
+                format!("{} is already part of Poland", pname(scenario, p)),
             ));
         }
         if !mine.contains(p) {
-            return Err(no(
-                "11.1.1.1",
-                format!(
-                    "{} does not control {}",
-                    power.name(),
-                    super::kingdoms::pname(scenario, p)
-                ),
-            ));
+            return Err(uncontrolled("11.1.1.1", power, pname(scenario, p)));
         }
     }
     Ok(())
+}
+
+/// The one refusal "`power` does not control `what`".
+fn uncontrolled(rule: &str, power: PowerId, what: impl std::fmt::Display) -> Rejection {
+    Rejection::new(rule, format!("{} does not control {what}", power.name()))
 }

@@ -22,12 +22,14 @@
 //!   "France chooses its spot"; [`first_movers`] and [`may_opt_first`].
 //! - 11.8.2.4 income: ±10 money in the Winterphase's tax step ([`income`]).
 //! - 11.8.2.5 leader improvement: +1 to one leader's rating, capped
-//!   ([`political_step`]); the engine picks the leader (see the table).
+//!   ([`political_step`]); the player selects the leader with `IMPROVE
+//!   <leader>` in the step, else the engine picks (see the table).
 //! - 11.8.2.6 province changes: other powers' home provinces the new
 //!   dominant power controls become its home nation (`state.dominance.annexed`).
 
 use crate::ids::{Nation, PowerId};
-use crate::rules::{Kind, Outcome};
+use crate::orders::ast::{Order, PoliticalOrder};
+use crate::rules::{Kind, Outcome, PhaseOrders, Rejection};
 use crate::scenario::Scenario;
 use crate::scenario::tables_political_dominance::Territory;
 use crate::state::{State, UnitKey};
@@ -152,9 +154,22 @@ fn list(v: &[String]) -> String {
 /// 11.8.1: the New Political Combinations Step (the Winterphase's
 /// Diplomacy Phase): every power at peace with all other major powers
 /// gains, keeps or loses dominant status by its territory.
-pub fn political_step(scenario: &Scenario, state: &mut State, out: &mut Vec<Outcome>) {
+pub fn political_step(scenario: &Scenario, state: &mut State, orders: &PhaseOrders, out: &mut Vec<Outcome>) {
     if !on(state) {
         return;
+    }
+    // 11.8.2.5: the leader each power selected (its last IMPROVE order)
+    let mut chosen: std::collections::BTreeMap<PowerId, (String, String)> = Default::default();
+    for (p, lines) in orders {
+        for l in lines {
+            if let Order::Political(PoliticalOrder::Improve { leader }) = &l.order {
+                if let Err(r) = check_improve(scenario, state, *p, leader) {
+                    out.push(crate::rules::economy::rejected(r.rule.as_str(), *p, &l.text, &r.reason));
+                } else {
+                    chosen.insert(*p, (leader.clone(), l.text.clone()));
+                }
+            }
+        }
     }
     for p in PowerId::ALL {
         if state.relations.at_war_with_any(p) {
@@ -183,13 +198,71 @@ pub fn political_step(scenario: &Scenario, state: &mut State, out: &mut Vec<Outc
         if !starts_dominant(p) {
             o = if qualifies {
                 let o = annex(scenario, state, p, o);
-                improve_leader(scenario, state, p, o)
+                let pick = chosen.remove(&p);
+                improve_leader(scenario, state, p, pick.as_ref().map(|(l, _)| l.as_str()), o)
             } else {
                 unimprove_leader(state, p, o)
             };
         }
         out.push(o);
     }
+    // 11.8.2.5: a selection is used only by a power that becomes dominant
+    for (p, (leader, text)) in chosen {
+        out.push(
+            Outcome::new(
+                "11.8.2.5",
+                Kind::OrderFailed,
+                format!(
+                    "{leader} is not improved: {} does not become a dominant power",
+                    p.name()
+                ),
+            )
+            .power(p)
+            .order(&text)
+            .only(vec![p]),
+        );
+    }
+}
+
+/// 11.8.2.5: whether `power` may select `leader` to improve should it
+/// become dominant in this step.
+pub fn check_improve(scenario: &Scenario, state: &State, power: PowerId, leader: &str) -> Result<(), Rejection> {
+    if starts_dominant(power) {
+        return Err(Rejection::new(
+            "11.8.2.5",
+            "only Austria, Prussia, Russia, Spain or Turkey improve a leader on becoming a dominant power",
+        ));
+    }
+    if is_dominant(state, power) {
+        return Err(Rejection::new(
+            "11.8.2.5",
+            format!(
+                "{} is already a dominant power: its leader was improved when it became one",
+                power.name()
+            ),
+        ));
+    }
+    let Some(c) = state
+        .commanders
+        .iter()
+        .find(|c| c.nation == power && c.name.eq_ignore_ascii_case(leader))
+    else {
+        return Err(Rejection::new(
+            "11.8.2.5",
+            format!("{} has no leader {leader}", power.name()),
+        ));
+    };
+    let cap = scenario.tables.political_dominance.leader_rating_max;
+    if c.rating >= cap {
+        return Err(Rejection::new(
+            "11.8.2.5",
+            format!(
+                "{} is rated {}: no leader is improved beyond {cap} (the seed's 5-5-6, tables/political_dominance.toml)",
+                c.name, c.rating
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// 11.8.2.6: at the moment `p` becomes dominant, the other major powers'
@@ -212,17 +285,17 @@ fn annex(scenario: &Scenario, state: &mut State, p: PowerId, mut o: Outcome) -> 
     o
 }
 
-/// 11.8.2.5: one leader of `p` gains +1, up to the table's cap. The
-/// engine picks the best-rated leader below the cap (on a tie the first
-/// in the state's order).
-fn improve_leader(scenario: &Scenario, state: &mut State, p: PowerId, o: Outcome) -> Outcome {
+/// 11.8.2.5: one leader of `p` gains +1, up to the table's cap: the one
+/// the player `chose` (checked by [`check_improve`]), else the engine
+/// picks the best-rated leader below the cap (on a tie the first in the
+/// state's order).
+fn improve_leader(scenario: &Scenario, state: &mut State, p: PowerId, chose: Option<&str>, o: Outcome) -> Outcome {
     let cap = scenario.tables.political_dominance.leader_rating_max;
-    let pick = state
-        .commanders
-        .iter_mut()
-        .filter(|c| c.nation == p && c.rating < cap)
-        .rev()
-        .max_by_key(|c| c.rating);
+    let mut below = state.commanders.iter_mut().filter(|c| c.nation == p && c.rating < cap);
+    let pick = match chose {
+        Some(name) => below.find(|c| c.name.eq_ignore_ascii_case(name)),
+        None => below.rev().max_by_key(|c| c.rating),
+    };
     let Some(c) = pick else {
         return o.why(format!(
             "11.8.2.5: no leader of {} is below the rating cap {cap}",
@@ -232,7 +305,12 @@ fn improve_leader(scenario: &Scenario, state: &mut State, p: PowerId, o: Outcome
     c.rating = (c.rating + LEADER_IMPROVEMENT).min(cap);
     let (name, rating) = (c.name.clone(), c.rating);
     state.dominance.improved.insert(p, name.clone());
-    o.why(format!("11.8.2.5: {name} is improved to rating {rating}"))
+    let how = if chose.is_some() {
+        "selected by IMPROVE"
+    } else {
+        "no IMPROVE order: the best-rated below the cap"
+    };
+    o.why(format!("11.8.2.5: {name} is improved to rating {rating} ({how})"))
 }
 
 /// 11.8.2.5: a power that loses the status loses its leader's improvement.
@@ -426,10 +504,7 @@ pub fn move_first_refusal(state: &State) -> crate::rules::Rejection {
         ),
         _ => ("4.6", "only France may opt to move first".to_string()),
     };
-    crate::rules::Rejection {
-        rule: rule.into(),
-        reason,
-    }
+    crate::rules::Rejection::new(rule, reason)
 }
 
 #[cfg(test)]

@@ -49,29 +49,30 @@ pub fn enabled(state: &State) -> bool {
 /// and the engine ask the same question).
 pub fn check(scenario: &Scenario, state: &State, power: PowerId, order: &PoliticalOrder) -> Result<(), Rejection> {
     if !enabled(state) {
-        return Err(Rejection {
-            rule: "11".into(),
-            reason: "kingdoms are created, ceded and dissolved only with the EiA political option (--option political)"
-                .into(),
-        });
+        return Err(Rejection::new(
+            "11",
+            "kingdoms are created, ceded and dissolved only with the EiA political option (--option political)",
+        ));
     }
     let id = match order {
         PoliticalOrder::Create { kingdom, .. }
         | PoliticalOrder::Add { kingdom, .. }
         | PoliticalOrder::Cede { kingdom, .. }
         | PoliticalOrder::Dissolve { kingdom } => kingdom,
+        PoliticalOrder::Improve { leader } => return dominance::check_improve(scenario, state, power, leader),
     };
     let Some(def) = scenario.tables.political.kingdom(id) else {
-        return Err(Rejection {
-            rule: "11".into(),
-            reason: format!("no kingdom '{id}' in tables/political.toml"),
-        });
+        return Err(Rejection::new(
+            "11",
+            format!("no kingdom '{id}' in tables/political.toml"),
+        ));
     };
     match order {
         PoliticalOrder::Create { provinces, .. } => creation::check(scenario, state, power, def, provinces).map(|_| ()),
         PoliticalOrder::Add { provinces, .. } => creation::check_add(scenario, state, power, def, provinces),
         PoliticalOrder::Cede { to, .. } => ceding::check(scenario, state, power, def, *to),
         PoliticalOrder::Dissolve { .. } => ceding::check_dissolve(state, power, def),
+        PoliticalOrder::Improve { .. } => Ok(()),
     }
 }
 
@@ -94,6 +95,8 @@ pub fn order(
         | PoliticalOrder::Add { kingdom, .. }
         | PoliticalOrder::Cede { kingdom, .. }
         | PoliticalOrder::Dissolve { kingdom } => kingdom,
+        // 11.8.2.5: read by `dominance::political_step`, later in the step
+        PoliticalOrder::Improve { .. } => return,
     };
     let Some(def) = scenario.tables.political.kingdom(id).cloned() else {
         return;
@@ -129,6 +132,7 @@ pub fn order(
         }
         PoliticalOrder::Cede { to, .. } => ceding::cede_kingdom(scenario, state, power, &def, *to, text, out),
         PoliticalOrder::Dissolve { .. } => ceding::dissolve(scenario, state, power, &def, text, out),
+        PoliticalOrder::Improve { .. } => {}
     }
 }
 

@@ -54,13 +54,6 @@ fn on(state: &State) -> bool {
     super::enabled(state)
 }
 
-fn refuse(rule: &str, reason: String) -> Option<Rejection> {
-    Some(Rejection {
-        rule: rule.into(),
-        reason,
-    })
-}
-
 /// 11.9.1.1 / 11.8.2.6: the provinces of `p`'s home nation now.
 pub fn home_nation(scenario: &Scenario, state: &State, p: PowerId) -> BTreeSet<String> {
     let annexed = &state.dominance.annexed;
@@ -134,7 +127,7 @@ fn losses_refused(scenario: &Scenario, state: &State, from: PowerId, terms: &Ter
     }
     let name = |id: &String| scenario.map.province(id).map_or(id.clone(), |p| p.name.clone());
     let names: Vec<String> = lost.iter().map(name).collect();
-    refuse(
+    Some(Rejection::new(
         "11.9.1.1",
         format!(
             "{}'s home nation may not lose more than {MAX_HOME_LOSSES} provinces; these terms would make it {} ({})",
@@ -142,7 +135,7 @@ fn losses_refused(scenario: &Scenario, state: &State, from: PowerId, terms: &Ter
             lost.len(),
             names.join(", ")
         ),
-    )
+    ))
 }
 
 /// 11.9.2.1 / 11.9.2.2: France and Great Britain's duel is on: the
@@ -200,7 +193,7 @@ fn conditions_refused(
     if missing.is_empty() {
         return None;
     }
-    refuse(
+    Some(Rejection::new(
         "11.9.2.2",
         format!(
             "when {} sues {} for peace, {} demands an unconditional peace with {}",
@@ -209,7 +202,7 @@ fn conditions_refused(
             to.name(),
             missing.join(" and ")
         ),
-    )
+    ))
 }
 
 /// 11.9.2.2: `terms` with the mandatory conditions added (a forced
@@ -274,6 +267,17 @@ pub fn carry_out(state: &mut State, from: PowerId, to: PowerId, terms: &Terms, m
     o
 }
 
+/// 11.9.2.2 C.5: whether `holder` granted `power`'s forces access by a
+/// peace (movement asks before refusing entry to a neutral's province).
+pub fn has_access(state: &State, power: PowerId, holder: PowerId) -> bool {
+    on(state)
+        && state
+            .dominance
+            .access
+            .get(&power)
+            .is_some_and(|grantors| grantors.contains(&holder))
+}
+
 /// 11.9.2.1: France and Great Britain may not ally while both are
 /// dominant.
 pub fn alliance_barred(scenario: &Scenario, state: &State, a: PowerId, b: PowerId) -> Option<Rejection> {
@@ -285,25 +289,40 @@ pub fn alliance_barred(scenario: &Scenario, state: &State, a: PowerId, b: PowerI
     {
         return None;
     }
-    refuse(
+    Some(Rejection::new(
         "11.9.2.1",
-        "France and Great Britain may never be allies while both are dominant powers".to_string(),
-    )
+        "France and Great Britain may never be allies while both are dominant powers",
+    ))
 }
 
 /// 11.9.2.1: France and Great Britain start at war in a campaign that
-/// starts in 1805 (called when a game is created).
+/// starts in 1805 (called when a game is created): the pairs and start
+/// years are `[[peace.start_at_war]]` of `tables/political_dominance.toml`.
 pub fn start_at_war(scenario: &Scenario, state: &mut State) -> Option<Outcome> {
     let t = &scenario.tables.political_dominance.peace;
-    if !on(state) || !t.france_britain_at_war || scenario.start.year != 1805 {
+    if !on(state) || !t.france_britain_at_war {
         return None;
     }
-    state.relations.set_war(PowerId::France, PowerId::Britain, true);
-    Some(Outcome::new(
-        "11.9.2.1",
-        Kind::WarDeclared,
-        "France and Great Britain start at war",
-    ))
+    let pairs: Vec<[PowerId; 2]> = t
+        .start_at_war
+        .iter()
+        .filter(|w| w.start_year == scenario.start.year)
+        .map(|w| w.powers)
+        .collect();
+    for [a, b] in &pairs {
+        state.relations.set_war(*a, *b, true);
+    }
+    let names: Vec<String> = pairs
+        .iter()
+        .map(|[a, b]| format!("{} and {}", a.name(), b.name()))
+        .collect();
+    (!pairs.is_empty()).then(|| {
+        Outcome::new(
+            "11.9.2.1",
+            Kind::WarDeclared,
+            format!("{} start at war", names.join("; ")),
+        )
+    })
 }
 
 /// 11.9.1.2: the enemies a player's power in the house surrender
@@ -333,6 +352,21 @@ mod tests {
         assert!(start_at_war(&s, &mut st).is_some());
         assert!(st.relations.at_war(France, Britain));
         let (s, mut st) = game(&[]);
+        assert!(start_at_war(&s, &mut st).is_none());
+        assert!(!st.relations.at_war(France, Britain));
+    }
+
+    #[test]
+    fn the_pairs_at_war_come_from_the_table() {
+        let (mut s, mut st) = game(&["political"]);
+        s.tables.political_dominance.peace.start_at_war[0].powers = [Russia, Ottoman];
+        let o = start_at_war(&s, &mut st).unwrap();
+        assert!(st.relations.at_war(Russia, Ottoman));
+        assert!(!st.relations.at_war(France, Britain));
+        assert_eq!(o.summary, "Russia and Ottoman Empire start at war");
+        // a row for another start year does nothing
+        let (mut s, mut st) = game(&["political"]);
+        s.tables.political_dominance.peace.start_at_war[0].start_year = 1812;
         assert!(start_at_war(&s, &mut st).is_none());
         assert!(!st.relations.at_war(France, Britain));
     }

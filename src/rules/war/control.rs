@@ -60,6 +60,8 @@ pub fn entry_refused(scenario: &Scenario, state: &State, power: PowerId, provinc
     if let Some(h) = holder
         && !same_side(state, power, h)
         && !state.relations.at_war(power, h)
+        // 11.9.2.2 C.5: access granted by a peace lets `power`'s forces in
+        && !crate::rules::political::peace::has_access(state, power, h)
     {
         // 3.31: a Controlled NPC's own territory
         let controlled = matches!(state.power(h).control, crate::state::Control::Controlled { .. });

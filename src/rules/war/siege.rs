@@ -22,13 +22,6 @@ use crate::rules::{Outcome, Rejection};
 use crate::scenario::{Arm, Scenario};
 use crate::state::{Division, Garrison, State, UnitKey};
 
-fn rej(rule: &str, reason: impl Into<String>) -> Rejection {
-    Rejection {
-        rule: rule.into(),
-        reason: reason.into(),
-    }
-}
-
 /// Check a siege order (before or at resolution).
 pub fn check(
     scenario: &Scenario,
@@ -38,20 +31,23 @@ pub fn check(
     province: &str,
 ) -> Result<(), Rejection> {
     let Some(p) = scenario.map.province(province) else {
-        return Err(rej("2.13", format!("'{province}' is not a province")));
+        return Err(Rejection::new("2.13", format!("'{province}' is not a province")));
     };
     if corps.is_empty() {
-        return Err(rej("5.5", "a siege names at least one corps"));
+        return Err(Rejection::new("5.5", "a siege names at least one corps"));
     }
     for k in corps {
         let Some(c) = state.corps(&k.nation, k.number) else {
-            return Err(rej("5.5", format!("there is no {k}")));
+            return Err(Rejection::new("5.5", format!("there is no {k}")));
         };
         if !orders_corps(state, power, c) {
-            return Err(rej("3.31", format!("{} does not give the orders of {k}", power.name())));
+            return Err(Rejection::new(
+                "3.31",
+                format!("{} does not give the orders of {k}", power.name()),
+            ));
         }
         if c.location.as_deref() != Some(province) {
-            return Err(rej("5.5", format!("{k} is not in {}", p.name)));
+            return Err(Rejection::new("5.5", format!("{k} is not in {}", p.name)));
         }
     }
     let ps = state.provinces.get(province).cloned().unwrap_or_default();
@@ -64,7 +60,7 @@ pub fn check(
         Some(n) => hostile(state, &me, n),
     };
     if !held_by_enemy {
-        return Err(rej(
+        return Err(Rejection::new(
             "2.11",
             format!("{} is not held by an enemy of {}", p.name, power.name()),
         ));
@@ -75,7 +71,7 @@ pub fn check(
             .corps_in(province)
             .any(|c| !c.divisions.is_empty() && hostile_corps(state, &me, c))
     {
-        return Err(rej(
+        return Err(Rejection::new(
             "2.11",
             format!("{} is white-named and immune while an enemy corps holds it", p.name),
         ));
@@ -84,7 +80,7 @@ pub fn check(
         .corps_in(province)
         .any(|c| !c.divisions.is_empty() && hostile_corps(state, &me, c))
     {
-        return Err(rej("5.5", format!("an enemy army still holds {}", p.name)));
+        return Err(Rejection::new("5.5", format!("an enemy army still holds {}", p.name)));
     }
     Ok(())
 }
@@ -324,27 +320,30 @@ pub fn check_garrison(
     province: &str,
 ) -> Result<(), Rejection> {
     let Some(c) = state.corps(&corps.nation, corps.number) else {
-        return Err(rej("5.5", format!("there is no {corps}")));
+        return Err(Rejection::new("5.5", format!("there is no {corps}")));
     };
     if !orders_corps(state, power, c) {
-        return Err(rej(
+        return Err(Rejection::new(
             "3.31",
             format!("{} does not give the orders of {corps}", power.name()),
         ));
     }
     if c.location.as_deref() != Some(province) {
-        return Err(rej("2.23", format!("{corps} is not in {}", name(scenario, province))));
+        return Err(Rejection::new(
+            "2.23",
+            format!("{corps} is not in {}", name(scenario, province)),
+        ));
     }
     let ps = state.provinces.get(province).cloned().unwrap_or_default();
     if ps.garrison.is_some() {
-        return Err(rej(
+        return Err(Rejection::new(
             "2.23",
             format!("{} already has a garrison", name(scenario, province)),
         ));
     }
     let me = Nation::Major(power);
     if !(ps.controller.is_none() || ps.controller.as_ref() == Some(&me)) {
-        return Err(rej(
+        return Err(Rejection::new(
             "2.23",
             format!("{} is not controlled by {}", name(scenario, province), power.name()),
         ));
@@ -356,7 +355,7 @@ pub fn check_garrison(
         && let Some(p) = scenario.map.province(province)
         && p.garrison > 0
     {
-        return Err(rej(
+        return Err(Rejection::new(
             "2.11",
             format!(
                 "{} has an intrinsic garrison of {}: besiege it first",
@@ -368,11 +367,11 @@ pub fn check_garrison(
         .corps_in(province)
         .any(|x| !x.divisions.is_empty() && hostile_corps(state, &me, x))
     {
-        return Err(rej("2.23", "an enemy army is in the province"));
+        return Err(Rejection::new("2.23", "an enemy army is in the province"));
     }
     // 3.41: minor units never serve as garrisons
     if !c.divisions.iter().any(|d| d.arm == Arm::Infantry && d.nation == me) {
-        return Err(rej(
+        return Err(Rejection::new(
             "2.23",
             format!("{corps} has no {} infantry division", power.adjective()),
         ));
@@ -439,22 +438,22 @@ pub fn check_withdraw(
     let me = Nation::Major(power);
     let ps = state.provinces.get(province).cloned().unwrap_or_default();
     if ps.garrison.as_ref().map(|g| &g.nation) != Some(&me) {
-        return Err(rej(
+        return Err(Rejection::new(
             "2.23",
             format!("{} holds no {} garrison", name(scenario, province), power.adjective()),
         ));
     }
     let Some(c) = state.corps(&corps.nation, corps.number) else {
-        return Err(rej("5.5", format!("there is no {corps}")));
+        return Err(Rejection::new("5.5", format!("there is no {corps}")));
     };
     if !orders_corps(state, power, c) || c.location.as_deref() != Some(province) {
-        return Err(rej(
+        return Err(Rejection::new(
             "2.23",
             format!("{corps} is not a corps of {} in the province", power.name()),
         ));
     }
     if c.divisions.len() >= c.capacity() {
-        return Err(rej("2.22", format!("{corps} is full")));
+        return Err(Rejection::new("2.22", format!("{corps} is full")));
     }
     Ok(())
 }
