@@ -447,7 +447,8 @@ fn french_corps_beside_an_empty_austrian_province() -> (State, String) {
 
 #[test]
 fn a_siege_of_the_province_a_move_of_the_same_set_enters_is_accepted_by_both() {
-    // The parser refused this against the start-of-phase state.
+    // The corps stands in the province only once the move of the same
+    // set has run: judged against the start of the phase, it would not.
     let (state, target) = french_corps_beside_an_empty_austrian_province();
     let name = &scenario().map.province(&target).unwrap().name;
     let text = format!("MOVE corps 1 -> {name}\nBESIEGE corps 1 in {name}");
@@ -513,4 +514,141 @@ fn out_of_turn_the_refusal_names_the_answers_the_phase_takes() {
         "an internal kind name leaked: {message}"
     );
     assert_agree(&c, &resolve(&state, PowerId::France, &c, 5));
+}
+
+/// A check the parser made against the state, now made once by the
+/// legality gate: the order parses, the gate refuses it (so the engine,
+/// which asks the same gate, refuses it too) with `reason`. Before the
+/// move the parser dropped the line and neither refused it nor let the
+/// engine see it.
+fn refused_by_the_gate_alone(state: &State, power: PowerId, text: &str, code: &str, reason: &str) {
+    let c = check(state, power, text);
+    let refused: Vec<&str> = c.refused.iter().map(|l| l.text.as_str()).collect();
+    assert_eq!(refused.len(), 1, "the gate did not judge it: {:?}", c.diagnostics);
+    assert_eq!(c.diagnostics.len(), 1, "{:?}", c.diagnostics);
+    assert_eq!(c.diagnostics[0].code, code, "{:?}", c.diagnostics);
+    assert!(c.diagnostics[0].message.contains(reason), "{:?}", c.diagnostics);
+    let out = resolve(state, power, &c, 5);
+    let engine = refused_by_engine(&out);
+    assert!(
+        engine.iter().any(|(o, why)| o == refused[0] && why.contains(reason)),
+        "{engine:?}"
+    );
+    assert_agree(&c, &out);
+}
+
+/// A French-controlled province with no garrison and no other corps,
+/// with French corps 1 standing in it alone.
+fn french_corps_1_alone_at_home() -> (State, String) {
+    let mut state = state_at("1805-fall-france");
+    let france = empereur::ids::Nation::Major(PowerId::France);
+    let home = scenario()
+        .map
+        .provinces
+        .iter()
+        .find(|p| {
+            let ps = state.provinces.get(&p.id);
+            ps.and_then(|s| s.controller.as_ref()) == Some(&france)
+                && ps.is_some_and(|s| s.garrison.is_none())
+                && !p.white
+                && state.corps_in(&p.id).next().is_none()
+        })
+        .expect("a French province without a garrison")
+        .id
+        .clone();
+    state.corps_mut(&france, 1).unwrap().location = Some(home.clone());
+    (state, home)
+}
+
+#[test]
+fn a_corps_without_infantry_to_leave_is_refused_a_garrison_by_the_gate() {
+    // 2.23, 3.41: only a major power's infantry division garrisons.
+    let (mut state, _) = french_corps_1_alone_at_home();
+    let france = empereur::ids::Nation::Major(PowerId::France);
+    state.corps_mut(&france, 1).unwrap().divisions = vec![empereur::state::Division {
+        arm: empereur::scenario::Arm::Cavalry,
+        nation: france.clone(),
+    }];
+    refused_by_the_gate_alone(&state, PowerId::France, "GARRISON corps 1", "illegal", "infantry");
+}
+
+#[test]
+fn a_garrison_withdrawn_where_there_is_none_is_refused_by_the_gate() {
+    // 2.23: a corps takes back a garrison of its own power only.
+    let (state, home) = french_corps_1_alone_at_home();
+    let name = &scenario().map.province(&home).unwrap().name;
+    let text = format!("WITHDRAW GARRISON FROM {name} INTO corps 1");
+    refused_by_the_gate_alone(&state, PowerId::France, &text, "illegal", "garrison");
+}
+
+#[test]
+fn an_npc_alliance_with_a_player_country_is_refused_by_the_gate() {
+    // 4.4: the NPC Alliance Table is for NPCs (Austria is played here).
+    let state = state_at("1806-winter");
+    refused_by_the_gate_alone(
+        &state,
+        PowerId::France,
+        "NPC ALLIANCE WITH Austria",
+        "not-an-npc",
+        "Austria is a Player Country; use PROPOSE ALLIANCE (5.2)",
+    );
+}
+
+#[test]
+fn divisions_past_a_corps_boxes_are_refused_by_the_gate() {
+    // 2.22: a full corps takes no more divisions.
+    let mut state = state_at("1805-fall-build");
+    state.power_mut(PowerId::France).gold = 1000;
+    let france = empereur::ids::Nation::Major(PowerId::France);
+    let corps = state.corps_mut(&france, 5).unwrap();
+    let full = corps.capacity();
+    corps.divisions = (0..full)
+        .map(|_| empereur::state::Division {
+            arm: empereur::scenario::Arm::Infantry,
+            nation: france.clone(),
+        })
+        .collect();
+    refused_by_the_gate_alone(&state, PowerId::France, "BUILD corps 5: 1 inf", "illegal", "boxes");
+}
+
+#[test]
+fn a_squadron_built_in_a_port_of_another_power_is_refused_by_the_gate() {
+    // 6.0: squadrons are built in a port the builder controls.
+    let mut state = state_at("1805-fall-build");
+    state.power_mut(PowerId::France).gold = 1000;
+    let port = scenario()
+        .map
+        .provinces
+        .iter()
+        .find(|p| {
+            p.port
+                && state
+                    .provinces
+                    .get(&p.id)
+                    .and_then(|s| s.controller.as_ref())
+                    .is_some_and(|n| n.major() == Some(PowerId::Britain))
+        })
+        .expect("a British port");
+    let text = format!("BUILD 1 SQUADRON IN {}", port.name);
+    refused_by_the_gate_alone(
+        &state,
+        PowerId::France,
+        &text,
+        "illegal",
+        "is not a port France controls",
+    );
+}
+
+#[test]
+fn divisions_of_a_minor_another_power_holds_are_refused_by_the_gate() {
+    // 3.44: a minor's units are built by the power that holds it.
+    let mut state = state_at("1805-fall-build");
+    state.power_mut(PowerId::France).gold = 1000;
+    refused_by_the_gate_alone(
+        &state,
+        PowerId::France,
+        "BUILD corps 3: 1 Bavarian inf",
+        "illegal",
+        "may not build",
+    );
 }

@@ -3,8 +3,10 @@
 //! Recursive descent over the tokens of a line. Names are resolved as they
 //! are read (provinces and seas through the map, units and commanders
 //! through the state), because only then can a span point at the exact
-//! word that is wrong. What depends on the whole message (phase, payment)
-//! is checked afterwards in `validate`. A syntax error ends the line; a
+//! word that is wrong. Whether the state lets the order be carried out
+//! (the phase, whose garrison, a corps' free boxes, who holds a port or a
+//! minor, payment) is not the parser's: `rules::legality` judges the whole
+//! set, for the checker and the engine alike. A syntax error ends the line; a
 //! name error is recorded and parsing goes on, so one line can report
 //! several bad names.
 
@@ -495,22 +497,6 @@ impl<'c, 'a> LineParser<'c, 'a> {
         } else {
             self.stack_location(&units).unwrap_or_default()
         };
-        // 3.41: minor divisions cannot be garrisons.
-        if let Some(c) = self.ctx.state.corps(&corps.nation, corps.number)
-            && !c
-                .divisions
-                .iter()
-                .any(|d| d.arm == Arm::Infantry && d.nation.major().is_some())
-        {
-            self.errs.push(Diagnostic::error(
-                Problem::NoInfantry,
-                format!(
-                    "{} has no infantry division of a major power to leave as a garrison (2.23, 3.41)",
-                    self.unit_name(&corps)
-                ),
-                units[0].1,
-            ));
-        }
         Ok(Order::Garrison { corps, province })
     }
 
@@ -521,45 +507,12 @@ impl<'c, 'a> LineParser<'c, 'a> {
             "'garrison' (WITHDRAW GARRISON FROM <province> INTO <corps>)",
         )?;
         cur.eat_any(&["from", "in", "at", "of"]);
-        let (p, pspan) = self.province_arg(cur)?;
+        let (p, _) = self.province_arg(cur)?;
         if !(cur.eat_any(&["into", "to", "in"]) || cur.eat_sep()) {
             return Err(cur.expected("'into' and a corps"));
         }
         let units = self.units(cur)?;
         let corps = self.one_corps(&units)?;
-        let mine = self
-            .ctx
-            .state
-            .provinces
-            .get(&p.id)
-            .and_then(|ps| ps.garrison.as_ref())
-            .is_some_and(|g| g.nation == Nation::Major(self.ctx.power));
-        if !mine {
-            self.errs.push(Diagnostic::error(
-                Problem::NoGarrison,
-                format!("there is no {} garrison in {}", self.ctx.power.adjective(), p.name),
-                pspan,
-            ));
-        }
-        if let Some(c) = self.ctx.state.corps(&corps.nation, corps.number) {
-            if c.location.as_deref() != Some(p.id.as_str()) {
-                self.errs.push(Diagnostic::error(
-                    Problem::NotThere,
-                    format!("{} is not in {}", self.unit_name(&corps), p.name),
-                    units[0].1,
-                ));
-            } else if c.divisions.len() >= c.capacity() {
-                self.errs.push(Diagnostic::error(
-                    Problem::CorpsFull,
-                    format!(
-                        "{} already holds {} divisions, its most (2.22, 2.5)",
-                        self.unit_name(&corps),
-                        c.capacity()
-                    ),
-                    units[0].1,
-                ));
-            }
-        }
         Ok(Order::WithdrawGarrison {
             province: p.id.clone(),
             corps,
@@ -682,14 +635,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
             cur.expect("alliance", "'alliance' (NPC ALLIANCE WITH <power>)")?;
         }
         cur.eat_any(&["with", "to"]);
-        let (npc, span) = self.power_arg(cur)?;
-        if self.ctx.state.power(npc).control.is_player() {
-            self.errs.push(Diagnostic::error(
-                Problem::NotAnNpc,
-                format!("{} is a Player Country; use PROPOSE ALLIANCE (5.2)", npc.name()),
-                span,
-            ));
-        }
+        let (npc, _) = self.power_arg(cur)?;
         Ok(Order::NpcAlliance { npc })
     }
 
@@ -1416,23 +1362,10 @@ impl<'c, 'a> LineParser<'c, 'a> {
             cur.next();
             cur.eat_any(&["in", "at"]);
             let (p, span) = self.province_arg(cur)?;
-            let ours = self
-                .ctx
-                .state
-                .provinces
-                .get(&p.id)
-                .and_then(|ps| ps.controller.as_ref())
-                .is_some_and(|c| *c == Nation::Major(self.ctx.power));
             if !p.port {
                 self.errs.push(Diagnostic::error(
                     Problem::NotAPort,
                     format!("{} has no port", p.name),
-                    span,
-                ));
-            } else if !ours {
-                self.errs.push(Diagnostic::error(
-                    Problem::NotYours,
-                    format!("{} is not controlled by {} (6.0)", p.name, self.ctx.power.name()),
                     span,
                 ));
             }
@@ -1487,25 +1420,6 @@ impl<'c, 'a> LineParser<'c, 'a> {
                 cspan,
             ));
         }
-        // 2.22, 2.5: three boxes (four in French corps 1-4).
-        if let Some(c) = self.ctx.state.corps(&corps.nation, corps.number) {
-            let adding: u32 = items.iter().map(|i| i.count).sum();
-            if c.divisions.len() + adding as usize > c.capacity() {
-                self.errs.push(
-                    Diagnostic::error(
-                        Problem::CorpsFull,
-                        format!(
-                            "{} holds {} division(s); {adding} more would pass its {} boxes (2.22, 2.5)",
-                            self.unit_name(&corps),
-                            c.divisions.len(),
-                            c.capacity()
-                        ),
-                        cspan,
-                    )
-                    .with_help("build the rest into another corps"),
-                );
-            }
-        }
         Ok(Order::Build { corps, items })
     }
 
@@ -1551,13 +1465,12 @@ impl<'c, 'a> LineParser<'c, 'a> {
                 return Err(Diagnostic::error(Problem::Syntax, "build at least one division", span));
             }
             // 3.43: a minor corps holds only its own divisions; 2.22: a
-            // major corps may hold its own and its conquered minors'.
+            // major corps its own and (3.44, judged by the legality gate
+            // against who holds the minor) its conquered minors'.
             let fits = match (&corps.nation, &nation) {
                 (Nation::Minor(c), n) => Nation::Minor(c.clone()) == *n,
                 (Nation::Major(p), Nation::Major(q)) => p == q,
-                (Nation::Major(p), Nation::Minor(m)) => {
-                    self.ctx.state.minors.get(m).and_then(|s| s.controller) == Some(*p)
-                }
+                (Nation::Major(_), Nation::Minor(_)) => true,
             };
             if !fits {
                 self.errs.push(Diagnostic::error(

@@ -213,9 +213,15 @@ fn build_divisions(
     };
     let count: u32 = items.iter().map(|i| i.count).sum();
     if c.divisions.len() + count as usize > c.capacity() {
+        // what the checker shows the player too (rules::legality)
         return Err(no(
             "2.22",
-            format!("{key} has {} of {} boxes filled", c.divisions.len(), c.capacity()),
+            format!(
+                "{} holds {} division(s); {count} more would pass its {} boxes",
+                crate::orders::parse::unit_name(scenario, key),
+                c.divisions.len(),
+                c.capacity()
+            ),
         ));
     }
     // 2.22, 2.5: three boxes of any kind; the fourth box of French corps
@@ -235,7 +241,14 @@ fn build_divisions(
     }
     for it in items {
         if !may_build_nation(scenario, state, p, &it.nation) {
-            return Err(no("3.44", format!("{} may not build {} units", p.name(), it.nation)));
+            return Err(no(
+                "3.44",
+                format!(
+                    "{} may not build {} units",
+                    p.name(),
+                    crate::orders::parse::nation_adjective(scenario, &it.nation)
+                ),
+            ));
         }
         if let Nation::Minor(_) = &it.nation
             && c.nation != it.nation

@@ -71,6 +71,9 @@ pub enum Illegal {
         left: u32,
         wanted: u32,
     },
+    /// 4.4: the NPC Alliance Table allies NPCs; a Player Country is
+    /// proposed an alliance instead (5.2).
+    NotAnNpc { npc: PowerId },
     /// A unit given a second order of a kind it can carry out once.
     AlreadyOrdered { rule: &'static str, unit: UnitKey },
     /// Any other rule, with its section.
@@ -93,6 +96,7 @@ impl Illegal {
             Illegal::AnswerOutOfTurn { answer, .. } if answer.contains("ALLIANCE") => "5.2",
             Illegal::AnswerOutOfTurn { .. } => "5.1",
             Illegal::Deficit { .. } => "4.221",
+            Illegal::NotAnNpc { .. } => "4.4",
             Illegal::CannotPay { .. } => "4.2",
             Illegal::PoolEmpty { .. } => "6.0",
             Illegal::AlreadyOrdered { rule, .. } => rule,
@@ -109,6 +113,7 @@ impl Illegal {
             Illegal::Deficit { .. } | Illegal::CannotPay { .. } => Problem::CannotPay,
             Illegal::PoolEmpty { .. } => Problem::PoolEmpty,
             Illegal::AlreadyOrdered { .. } => Problem::AlreadyOrdered,
+            Illegal::NotAnNpc { .. } => Problem::NotAnNpc,
             Illegal::GameOver | Illegal::Rule(_) => Problem::Illegal,
         }
     }
@@ -157,6 +162,9 @@ impl fmt::Display for Illegal {
                 f,
                 "the {pool} force pool holds {left} {what}; {wanted} more cannot be built"
             ),
+            Illegal::NotAnNpc { npc } => {
+                write!(f, "{} is a Player Country; use PROPOSE ALLIANCE (5.2)", npc.name())
+            }
             Illegal::AlreadyOrdered { unit, .. } => write!(f, "{unit} already has an order of this kind in this phase"),
             Illegal::Rule(r) => write!(f, "{}", r.reason),
         }
@@ -467,10 +475,7 @@ impl<'a> Projection<'a> {
             Order::Build { .. } | Order::BuildSquadron { .. } => self.build(order),
             Order::NpcAlliance { npc } => {
                 if self.state.power(*npc).control.is_player() {
-                    return Err(Illegal::rule_of(
-                        "4.4",
-                        format!("{} is a Player Country, not an NPC", npc.name()),
-                    ));
+                    return Err(Illegal::NotAnNpc { npc: *npc });
                 }
                 // The engine rolls on the table only without a deficit.
                 let debt = self.state.power(p).debt;
