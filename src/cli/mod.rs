@@ -22,7 +22,9 @@ pub struct Cli {
     pub command: Command,
 }
 
-pub use crate::ops::Format;
+pub mod args;
+
+pub use args::Format;
 
 #[derive(Args, Debug, Clone)]
 pub struct GameArg {
@@ -113,80 +115,80 @@ pub enum Command {
     },
     // == orders: check, submit ==
     /// Check an order file offline: print the normalised orders and every problem.
-    Check(ops::check::CheckArgs),
+    Check(args::CheckArgs),
     /// Enter a power's orders by hand (moderator); store the accepted ones.
-    Submit(ops::submit::SubmitArgs),
+    Submit(args::SubmitArgs),
     // == end orders ==
 
     // == dice: verify, dice ==
     /// Check the dice, the commitments and the history's hash chain.
-    Verify(ops::verify::VerifyArgs),
+    Verify(args::VerifyArgs),
     /// Write a tarball of the history for players to verify (no secrets of the open phase).
-    ExportHistory(ops::export::ExportArgs),
+    ExportHistory(args::ExportArgs),
 
     /// Derive dice by hand (auditors, docs/dice.md).
     #[command(subcommand)]
-    Dice(ops::dice_cmd::DiceCmd),
+    Dice(args::DiceCmd),
 
     /// Resolve the open phase with committed (or manual) dice and open the next.
-    Resolve(ops::resolve::ResolveArgs),
+    Resolve(args::ResolveArgs),
     // == end dice ==
 
     // == rules: resolve, autoplay ==
     /// Generate legal orders for every power that has none, and resolve N phases.
-    Autoplay(ops::autoplay::AutoplayArgs),
+    Autoplay(args::AutoplayArgs),
     /// Play N seeded campaigns in process: win shares, winning seasons, VP by source.
-    Balance(ops::balance::BalanceArgs),
+    Balance(args::BalanceArgs),
 
     // == end rules ==
 
     // == mail: ingest, send, fetch ==
     /// Read order mails (Maildir, mbox, .eml, stdin), archive and answer them.
-    Ingest(ops::ingest::IngestArgs),
+    Ingest(args::IngestArgs),
     /// Deliver the outbox (file, sendmail or SMTP, per game.toml).
-    Send(ops::send::SendArgs),
+    Send(args::SendArgs),
     /// Pull new mail from the game's IMAP mailbox (TLS) and ingest it.
-    Fetch(ops::fetch::FetchArgs),
+    Fetch(args::FetchArgs),
     // == end mail ==
 
     // == workflow: run, status, pause, resume, extend, undo, preview, replace-player ==
     /// The one command for cron: fetch, ingest, resolve what is due, mail.
-    Run(ops::run::RunArgs),
+    Run(args::RunArgs),
     /// The open phase, its deadline, who is in, who is late, what is queued.
     #[command(
         after_help = "Examples:\n  empereur status --game campaign\n  empereur status --games /srv/empereur   # every hosted game, one line each"
     )]
-    Status(ops::games::StatusArgs),
+    Status(args::StatusArgs),
     /// Every game hosted under a directory, one line each: phase, deadline, who is late, paused or over.
-    Games(ops::games::GamesArgs),
+    Games(args::GamesArgs),
     /// Stop the clock (deadlines wait until `resume`).
     #[command(after_help = "Example:\n  empereur pause --game campaign")]
-    Pause(ops::workflow::GameOnly),
+    Pause(args::GameOnly),
     /// Restart the clock; the deadline moves by the time paused.
     #[command(after_help = "Example:\n  empereur resume --game campaign")]
-    Resume(ops::workflow::GameOnly),
+    Resume(args::GameOnly),
     /// Extend the open phase's deadline.
     #[command(after_help = "Example:\n  empereur extend --game campaign --hours 24 --reason \"holiday\"")]
-    Extend(ops::workflow::ExtendArgs),
+    Extend(args::ExtendArgs),
     /// Hand a power to a new player (name, address, password).
     #[command(
         after_help = "Example:\n  empereur replace-player --game campaign --power spain --players new-spain.toml"
     )]
-    ReplacePlayer(ops::workflow::ReplacePlayerArgs),
+    ReplacePlayer(args::ReplacePlayerArgs),
     /// Print a shell completion script (bash, zsh, fish).
-    Completions(ops::shell::CompletionsArgs),
+    Completions(args::CompletionsArgs),
     /// Write a man page per command into a directory.
-    Man(ops::shell::ManArgs),
+    Man(args::ManArgs),
     /// Seat a new player on a power without one (a join request); an NPC becomes a Player Country at the next Turn Start (3.2).
-    Seat(ops::seat::SeatArgs),
+    Seat(args::SeatArgs),
     /// Mail every history entry not mailed yet (reports, openings), in order, and deliver.
-    Mail(ops::mailing::MailArgs),
+    Mail(args::MailArgs),
     /// Send a power's report and phase opening again (the last entry, or --entry N).
-    Resend(ops::mailing::ResendArgs),
+    Resend(args::ResendArgs),
     /// Roll back the last resolution, in the open (an entry in the hash chain).
-    Undo(ops::moderate::UndoArgs),
+    Undo(args::UndoArgs),
     /// Resolve a scratch copy of the game with a throwaway seed (never the real dice).
-    Preview(ops::moderate::PreviewArgs),
+    Preview(args::PreviewArgs),
     // == end workflow ==
 }
 
@@ -242,7 +244,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
             png,
             ..
         } => ops::map::draw(&game, power.as_deref(), svg.as_deref(), png.as_deref()),
-        Command::Map { scenario, format, .. } => ops::map::run(&scenario, format),
+        Command::Map { scenario, format, .. } => ops::map::run(&scenario, format.into()),
         Command::Scenario(ScenarioCmd::Check { dir }) => ops::scenario_check(&dir),
         Command::New {
             dir,
@@ -259,47 +261,47 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
             id,
             house_seating,
         }),
-        Command::Show { game, power, format } => ops::show::run(&game.game, power.as_deref(), format),
+        Command::Show { game, power, format } => ops::show::run(&game.game, power.as_deref(), format.into()),
         Command::Demo { out } => ops::demo::run(out),
         // == orders ==
-        Command::Check(a) => ops::check::run(&a),
-        Command::Submit(a) => ops::submit::run(&a),
+        Command::Check(a) => ops::check::run(&a.into()),
+        Command::Submit(a) => ops::submit::run(&a.into()),
         // == end orders ==
 
         // == dice ==
-        Command::Verify(a) => ops::verify::run(&a),
-        Command::ExportHistory(a) => ops::export::run(&a),
-        Command::Dice(c) => ops::dice_cmd::run(&c),
-        Command::Resolve(a) => ops::resolve::run(&a),
+        Command::Verify(a) => ops::verify::run(&a.into()),
+        Command::ExportHistory(a) => ops::export::run(&a.into()),
+        Command::Dice(c) => ops::dice_cmd::run(&c.into()),
+        Command::Resolve(a) => ops::resolve::run(&a.into()),
         // == end dice ==
 
         // == rules ==
-        Command::Autoplay(a) => ops::autoplay::run(&a),
-        Command::Balance(a) => ops::balance::run(&a),
+        Command::Autoplay(a) => ops::autoplay::run(&a.into()),
+        Command::Balance(a) => ops::balance::run(&a.into()),
 
         // == end rules ==
 
         // == mail ==
-        Command::Ingest(a) => ops::ingest::run(&a),
-        Command::Send(a) => ops::send::run(&a),
-        Command::Mail(a) => ops::mailing::mail(&a),
-        Command::Resend(a) => ops::mailing::resend(&a),
-        Command::Fetch(a) => ops::fetch::run(&a),
+        Command::Ingest(a) => ops::ingest::run(&a.into()),
+        Command::Send(a) => ops::send::run(&a.into()),
+        Command::Mail(a) => ops::mailing::mail(&a.into()),
+        Command::Resend(a) => ops::mailing::resend(&a.into()),
+        Command::Fetch(a) => ops::fetch::run(&a.into()),
         // == end mail ==
 
         // == workflow ==
-        Command::Run(a) => ops::run::run(&a),
-        Command::Status(a) => ops::games::status(&a),
-        Command::Games(a) => ops::games::run(&a),
-        Command::Pause(a) => ops::workflow::pause(&a),
-        Command::Resume(a) => ops::workflow::resume(&a),
-        Command::Extend(a) => ops::workflow::extend(&a),
-        Command::ReplacePlayer(a) => ops::workflow::replace_player(&a),
-        Command::Seat(a) => ops::seat::run(&a),
-        Command::Completions(a) => ops::shell::completions(Cli::command(), &a),
-        Command::Man(a) => ops::shell::man(Cli::command(), &a),
-        Command::Undo(a) => ops::moderate::undo(&a),
-        Command::Preview(a) => ops::moderate::preview(&a),
+        Command::Run(a) => ops::run::run(&a.into()),
+        Command::Status(a) => ops::games::status(&a.into()),
+        Command::Games(a) => ops::games::run(&a.into()),
+        Command::Pause(a) => ops::workflow::pause(&a.into()),
+        Command::Resume(a) => ops::workflow::resume(&a.into()),
+        Command::Extend(a) => ops::workflow::extend(&a.into()),
+        Command::ReplacePlayer(a) => ops::workflow::replace_player(&a.into()),
+        Command::Seat(a) => ops::seat::run(&a.into()),
+        Command::Completions(a) => ops::shell::completions(Cli::command(), &a.into()),
+        Command::Man(a) => ops::shell::man(Cli::command(), &a.into()),
+        Command::Undo(a) => ops::moderate::undo(&a.into()),
+        Command::Preview(a) => ops::moderate::preview(&a.into()),
         // == end workflow ==
     }
 }

@@ -12,19 +12,13 @@ use crate::store::{GameDir, checkpoint, submission};
 use anyhow::Result;
 use std::path::PathBuf;
 
-#[derive(clap::Args, Debug, Clone)]
-#[command(
-    after_help = "Examples:\n  empereur autoplay --game test-game --phases 20 --seed 7\n  empereur autoplay --game test-game --phases 400   # to the end"
-)]
+#[derive(Debug, Clone)]
 pub struct AutoplayArgs {
     /// The game directory.
-    #[arg(long, short = 'g', default_value = ".")]
     pub game: PathBuf,
     /// How many phases to resolve.
-    #[arg(long, default_value_t = 1)]
     pub phases: u32,
     /// Seed of the order generator (the dice stay committed).
-    #[arg(long, default_value_t = 1)]
     pub seed: u64,
 }
 

@@ -6,26 +6,18 @@ use super::Done;
 use crate::autoplay::balance::{self, Policy};
 use anyhow::Result;
 
-#[derive(clap::Args, Debug, Clone)]
-#[command(
-    after_help = "Examples:\n  empereur balance --scenario 1805 --campaigns 200 --policy passive\n  empereur balance --scenario 1805 --campaigns 200 --policy active --json"
-)]
+#[derive(Debug, Clone)]
 pub struct BalanceArgs {
     /// An embedded scenario name or a scenario directory.
-    #[arg(long, default_value = "1805")]
     pub scenario: String,
     /// How many campaigns to play (seeds --seed .. --seed + N).
-    #[arg(long, default_value_t = 50)]
     pub campaigns: u32,
     /// passive: nobody orders (peaceful accrual); active: every power
     /// orders what autoplay generates; mixed: each power one or the other.
-    #[arg(long, value_enum, default_value_t = Policy::Active)]
     pub policy: Policy,
     /// The first campaign's seed.
-    #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Print the report as JSON.
-    #[arg(long)]
     pub json: bool,
 }
 

@@ -12,16 +12,11 @@ use anyhow::{Context, Result};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-#[derive(clap::Args, Debug, Clone)]
-#[command(
-    after_help = "Example:\n  empereur export-history --game campaign --out campaign-history.tar\n  tar xf campaign-history.tar -C copy && empereur verify --game copy --mails ~/Mail/empereur --power russia"
-)]
+#[derive(Debug, Clone)]
 pub struct ExportArgs {
     /// The game directory.
-    #[arg(long, short = 'g', default_value = ".")]
     pub game: PathBuf,
     /// The tar file to write.
-    #[arg(long)]
     pub out: PathBuf,
 }
 

@@ -6,13 +6,9 @@ use crate::mail::ingest::{self, GameCtx, Run, Verdict};
 use anyhow::{Result, anyhow};
 use std::path::PathBuf;
 
-#[derive(clap::Args, Debug, Clone)]
-#[command(
-    after_help = "Example:\n  empereur fetch --game campaign\n\ngame.toml:\n  [mail.imap]\n  host = \"imap.example.org\"\n  user = \"empereur@example.org\"\n  password_env = \"EMPEREUR_IMAP_PASSWORD\"\n\nTLS only (port 993). Messages are flagged seen, never deleted.\nWithout IMAP: mbsync or fetchmail into a Maildir, then `empereur ingest --maildir`."
-)]
+#[derive(Debug, Clone)]
 pub struct FetchArgs {
     /// The game directory.
-    #[arg(long, short = 'g', default_value = ".")]
     pub game: PathBuf,
 }
 

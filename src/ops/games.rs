@@ -16,26 +16,19 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
-#[derive(clap::Args, Debug, Clone)]
-#[command(
-    after_help = "Example:\n  empereur games --root /srv/empereur\n\nOne line per game: directory, game id, open phase, deadline (the game's time zone), then what it waits for. Exit 2 when a game could not be read (its line says why; the others are listed)."
-)]
+#[derive(Debug, Clone)]
 pub struct GamesArgs {
     /// The directory holding the games (each subdirectory with a game.toml).
-    #[arg(long)]
     pub root: PathBuf,
-    #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
 }
 
 /// `empereur status`: one game, or with `--games` every game under a directory.
-#[derive(clap::Args, Debug, Clone)]
+#[derive(Debug, Clone)]
 pub struct StatusArgs {
     /// The game directory.
-    #[arg(long, short = 'g', default_value = ".", conflicts_with = "games")]
     pub game: PathBuf,
     /// A directory of games: one line each, as `empereur games --root`.
-    #[arg(long)]
     pub games: Option<PathBuf>,
 }
 

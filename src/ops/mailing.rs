@@ -25,39 +25,26 @@ use chrono::{DateTime, Utc};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-#[derive(clap::Args, Debug, Clone)]
-#[command(
-    after_help = "Example:\n  empereur mail --game campaign\n\nQueues the reports and openings of every history entry not yet mailed (phases resolved by hand, autoplay, undo), in order, then delivers the outbox. `run` does the same on every call."
-)]
+#[derive(Debug, Clone)]
 pub struct MailArgs {
     /// The game directory.
-    #[arg(long, short = 'g', default_value = ".")]
     pub game: PathBuf,
     /// Queue only; leave delivery to `send` or the next `run`.
-    #[arg(long)]
     pub no_send: bool,
 }
 
-#[derive(clap::Args, Debug, Clone)]
-#[command(
-    after_help = "Examples:\n  empereur resend --game campaign --power austria --last\n  empereur resend --game campaign --power austria --entry 14\n\nQueues again, under new message ids, the report of the entry for the power and the opening it made (default: the last entry), and delivers the outbox."
-)]
+#[derive(Debug, Clone)]
 pub struct ResendArgs {
     /// The game directory.
-    #[arg(long, short = 'g', default_value = ".")]
     pub game: PathBuf,
     /// The power whose player gets the mail again.
-    #[arg(long)]
     pub power: String,
     /// The history entry: its number (`14`) or directory name.
-    #[arg(long, conflicts_with = "last")]
     pub entry: Option<String>,
     /// The last history entry (the default), or the first phase's
     /// opening when nothing has been resolved yet.
-    #[arg(long)]
     pub last: bool,
     /// Queue only; leave delivery to `send` or the next `run`.
-    #[arg(long)]
     pub no_send: bool,
 }
 

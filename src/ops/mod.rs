@@ -63,9 +63,9 @@ macro_rules! outln {
     };
 }
 
-/// The output format of `show` and `map`. Defined here, not in `cli`, so
-/// that `ops` never depends on `cli` (cli calls ops, never the reverse).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+/// The output format of `show`, `map` and `status` (`cli` reads it from
+/// the command line into this).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     Text,
     Json,

@@ -13,27 +13,18 @@ use anyhow::{Context, Result, bail};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-#[derive(clap::Args, Debug, Clone)]
-#[command(
-    after_help = "Example:\n  empereur undo --game campaign --reason \"Austria's orders were entered for the wrong corps\""
-)]
+#[derive(Debug, Clone)]
 pub struct UndoArgs {
     /// The game directory.
-    #[arg(long, short = 'g', default_value = ".")]
     pub game: PathBuf,
     /// Why (recorded in the history and told to the players).
-    #[arg(long)]
     pub reason: String,
 }
 
-#[derive(clap::Args, Debug, Clone)]
-#[command(
-    after_help = "Example:\n  empereur preview --game campaign\n\nThe preview rolls with a throwaway seed, never the phase's real one: its dice say nothing about the real result."
-)]
+#[derive(Debug, Clone)]
 pub struct PreviewArgs {
     /// The game directory (never changed, except that the preview is
     /// counted and journalled).
-    #[arg(long, short = 'g', default_value = ".")]
     pub game: PathBuf,
 }
 

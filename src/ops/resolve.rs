@@ -31,20 +31,14 @@ use std::fs;
 use std::path::PathBuf;
 
 /// `empereur resolve` arguments.
-#[derive(clap::Args, Debug, Clone, Default)]
-#[command(
-    after_help = "Examples:\n  empereur resolve --game campaign\n  empereur resolve --game campaign --phase 1805-fall-france\n  empereur resolve --game campaign --manual-dice 7,3,10,1"
-)]
+#[derive(Debug, Clone, Default)]
 pub struct ResolveArgs {
     /// The game directory.
-    #[arg(long, short = 'g', default_value = ".")]
     pub game: PathBuf,
     /// Resolve only if this is the open phase (a guard for cron).
-    #[arg(long)]
     pub phase: Option<String>,
     /// Physical dice rolled by the moderator, in the order the engine asks
     /// (a d10 may be entered as 0 for 10); logged as manual.
-    #[arg(long = "manual-dice")]
     pub manual_dice: Option<String>,
 }
 

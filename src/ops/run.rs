@@ -27,22 +27,15 @@ use chrono::{DateTime, Utc};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-#[derive(clap::Args, Debug, Clone)]
-#[command(
-    after_help = "Examples:\n  empereur run --game campaign\n  empereur run --games /srv/empereur --maildir ~/Maildir\n\ncrontab:\n  * * * * *  empereur run --games /srv/empereur --maildir /var/mail/empereur-maildir\n\nQuiet unless something needs the moderator; exit 2 only for operational failures."
-)]
+#[derive(Debug, Clone)]
 pub struct RunArgs {
     /// The game directory.
-    #[arg(long, short = 'g', conflicts_with = "games")]
     pub game: Option<PathBuf>,
     /// A directory of games: run each one (one failing game never stops the others).
-    #[arg(long)]
     pub games: Option<PathBuf>,
     /// A Maildir to read new messages from (each message is processed once).
-    #[arg(long)]
     pub maildir: Option<PathBuf>,
     /// Say what was done, not only what needs the moderator.
-    #[arg(long, short = 'v')]
     pub verbose: bool,
 }
 

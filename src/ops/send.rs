@@ -6,21 +6,15 @@ use crate::store::GameDir;
 use anyhow::Result;
 use std::path::PathBuf;
 
-#[derive(clap::Args, Debug, Clone)]
-#[command(
-    after_help = "Examples:\n  empereur send --game campaign\n  empereur send --game campaign --dry-run\n  empereur send --game campaign --release 3f2a…   (a message held after a crash)\n\nThe transport is [mail.transport] in game.toml (default: .eml files in mail/files).\nExit code 1 when a message failed or is held; it stays queued."
-)]
+#[derive(Debug, Clone)]
 pub struct SendArgs {
     /// The game directory (or a host directory of `ingest --games`).
-    #[arg(long, short = 'g', default_value = ".")]
     pub game: PathBuf,
     /// List what would be sent; send nothing.
-    #[arg(long)]
     pub dry_run: bool,
     /// Send a held message again: one an earlier send was interrupted in
     /// (it may have been delivered once already) or one the server
     /// refused for good (5xx).
-    #[arg(long)]
     pub release: Vec<String>,
 }
 

@@ -10,28 +10,22 @@ use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 
 /// The shells a completion script is written for.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shell {
     Bash,
     Zsh,
     Fish,
 }
 
-#[derive(clap::Args, Debug, Clone)]
-#[command(
-    after_help = "Examples:\n  empereur completions bash > ~/.local/share/bash-completion/completions/empereur\n  empereur completions zsh > ~/.zfunc/_empereur\n  empereur completions fish > ~/.config/fish/completions/empereur.fish"
-)]
+#[derive(Debug, Clone)]
 pub struct CompletionsArgs {
     /// The shell to write the script for.
-    #[arg(value_enum)]
     pub shell: Shell,
 }
 
-#[derive(clap::Args, Debug, Clone)]
-#[command(after_help = "Example:\n  empereur man --out man && man -l man/empereur-run.1")]
+#[derive(Debug, Clone)]
 pub struct ManArgs {
     /// The directory to write the pages to (created if missing).
-    #[arg(long)]
     pub out: PathBuf,
 }
 

@@ -12,16 +12,11 @@ use crate::store::{GameDir, submission};
 use anyhow::Result;
 use std::path::PathBuf;
 
-#[derive(clap::Args, Debug)]
-#[command(
-    after_help = "Example:\n  empereur submit --game campaign --power spain phoned-in.txt\n\nExit codes: 0 every order accepted and stored, 1 some order rejected (the rest stored), 2 operational error."
-)]
+#[derive(Debug)]
 pub struct SubmitArgs {
     /// The game directory.
-    #[arg(long, short = 'g', default_value = ".")]
     pub game: PathBuf,
     /// The power whose orders these are.
-    #[arg(long)]
     pub power: String,
     /// The order file, or `-` for standard input.
     pub file: String,

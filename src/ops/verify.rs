@@ -23,26 +23,18 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// `empereur verify` arguments.
-#[derive(clap::Args, Debug, Clone, Default)]
-#[command(
-    after_help = "Examples:\n  empereur verify --game campaign\n  empereur verify --game campaign --replay\n  empereur verify --game campaign 0003 0004-1805-fall-russia\n\nExit 0 when everything matches, 1 on any mismatch."
-)]
+#[derive(Debug, Clone, Default)]
 pub struct VerifyArgs {
     /// The game directory.
-    #[arg(long, short = 'g', default_value = ".")]
     pub game: PathBuf,
     /// Also re-adjudicate every resolved phase and compare the states.
-    #[arg(long)]
     pub replay: bool,
     /// Only report on these history entries (number or directory name).
-    #[arg(value_name = "ENTRY")]
     pub entries: Vec<String>,
     /// A player's mailbox (a Maildir, a directory of .eml files, an mbox
     /// or one .eml): check every anchor the game mailed against the history.
-    #[arg(long, value_name = "DIR|MBOX", requires = "power")]
     pub mails: Option<PathBuf>,
     /// Whose mailbox `--mails` is (the power the player plays).
-    #[arg(long, requires = "mails")]
     pub power: Option<String>,
 }
 

@@ -11,23 +11,19 @@ use chrono::{DateTime, Utc};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-#[derive(clap::Args, Debug, Clone)]
+#[derive(Debug, Clone)]
 pub struct GameOnly {
     /// The game directory.
-    #[arg(long, short = 'g', default_value = ".")]
     pub game: PathBuf,
 }
 
-#[derive(clap::Args, Debug, Clone)]
+#[derive(Debug, Clone)]
 pub struct ExtendArgs {
     /// The game directory.
-    #[arg(long, short = 'g', default_value = ".")]
     pub game: PathBuf,
     /// Hours to add to the open phase's deadline.
-    #[arg(long)]
     pub hours: u32,
     /// Why (told to the players).
-    #[arg(long, default_value = "moderator's decision")]
     pub reason: String,
 }
 
@@ -238,16 +234,13 @@ pub fn extend(a: &ExtendArgs) -> Result<Done> {
     Ok(Done::Yes)
 }
 
-#[derive(clap::Args, Debug, Clone)]
+#[derive(Debug, Clone)]
 pub struct ReplacePlayerArgs {
     /// The game directory.
-    #[arg(long, short = 'g', default_value = ".")]
     pub game: PathBuf,
     /// The power whose player changes.
-    #[arg(long)]
     pub power: String,
     /// A file with the new player's `[[player]]` entry (power, name, email, password); a whole players file does too.
-    #[arg(long)]
     pub players: PathBuf,
 }
 
