@@ -33,6 +33,11 @@ struct StepCase {
     description: String,
     phase: String,
     active: PowerId,
+    /// `1805` (the default) or `war`, the small fixture map.
+    map: Option<String>,
+    /// Top-level `[[set]]`: a value put at a dotted path of the state.
+    #[serde(default)]
+    set: Vec<TopSet>,
     #[serde(default)]
     setup: Setup,
     #[serde(default)]
@@ -45,6 +50,28 @@ struct StepCase {
     expect: Expect,
 }
 
+#[derive(Deserialize)]
+struct TopSet {
+    path: String,
+    value: toml::Value,
+}
+
+/// Put `value` at the dotted table path `path` of the state, as the
+/// rule-case harness does for a top-level `[[set]]`.
+fn set_path(state: &State, path: &str, value: &toml::Value) -> State {
+    let mut v = toml::Value::try_from(state).expect("the state as TOML");
+    let mut keys: Vec<&str> = path.split('.').collect();
+    let last = keys.pop().expect("a path");
+    let mut t = &mut v;
+    for k in keys {
+        t = t.get_mut(k).unwrap_or_else(|| panic!("no '{k}' in '{path}'"));
+    }
+    t.as_table_mut()
+        .unwrap_or_else(|| panic!("'{path}' is not in a table"))
+        .insert(last.to_string(), value.clone());
+    v.try_into().unwrap_or_else(|e| panic!("setting '{path}': {e}"))
+}
+
 /// The moderator's turn report of one case, headed by the case it is;
 /// `None` for a case that only asks the checker (`phase = "validate"`),
 /// which renders no report.
@@ -53,11 +80,17 @@ fn rendered(templates: &Templates, name: &str, text: &str) -> Option<String> {
     if case.phase == "validate" {
         return None;
     }
-    let scenario = case_harness::fixture();
+    let scenario = match case.map.as_deref().unwrap_or("1805") {
+        "war" => case_harness::fixture(),
+        _ => empereur::scenario::Scenario::embedded("1805").expect("the 1805 scenario"),
+    };
     let players: BTreeSet<PowerId> = PowerId::ALL.into_iter().collect();
     let mut state = State::initial(&scenario, "case", &players, BTreeSet::new());
     state.phase.step = Step::PlayerTurn(case.active);
     case_harness::apply_setup(&mut state, &case.setup).unwrap_or_else(|e| panic!("{name}: {e}"));
+    for s in &case.set {
+        state = set_path(&state, &s.path, &s.value);
+    }
     let mut dice = ScriptedDice::new(case.dice.clone(), case.default_die);
     let mine = case.orders.get(&case.active).map(Vec::as_slice).unwrap_or(&[]);
     let mut fails = Vec::new();
