@@ -91,18 +91,17 @@ fn own_turn(scenario: &Scenario, state: &State, power: PowerId, rng: &mut Rng, o
         && let Some(to) = pick(rng, &enemies)
     {
         let gold = rng.below(6) - 1;
-        out.push(line(
-            Order::OfferPeace {
-                to,
-                terms: Terms {
-                    gold,
-                    vp: 0,
-                    provinces: Vec::new(),
-                    ..Terms::default()
-                },
-            },
-            format!("offer peace to {to} gold {gold}"),
-        ));
+        let terms = Terms {
+            gold,
+            vp: 0,
+            provinces: Vec::new(),
+            ..Terms::default()
+        };
+        // 11.9.2.2: France and Britain may only offer the mandatory conditions
+        let terms = crate::rules::political::peace::with_mandatory(scenario, state, power, to, terms);
+        let order = Order::OfferPeace { to, terms };
+        let text = crate::orders::text::normalise(scenario, &order);
+        out.push(line(order, text));
     }
     let pcs: Vec<PowerId> = others
         .iter()
@@ -225,6 +224,38 @@ fn kingdoms(scenario: &Scenario, state: &State, power: PowerId, out: &mut Vec<Or
         if crate::rules::political::check(scenario, state, power, &order).is_ok() {
             let text = format!("create {}", def.name);
             out.push(line(Order::Political(order), text));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 11.9.2.2: under the political option an autoplayed France at war
+    /// with Britain offers peace with NAPOLEON's removal (C.6), and
+    /// Britain offers France two squadrons and access (C.1.c, C.5): the
+    /// offers pass the legality gate, so the two can make peace.
+    #[test]
+    fn france_and_britain_offer_the_mandatory_conditions() {
+        let s = Scenario::embedded("1805").unwrap();
+        let players = PowerId::ALL.into_iter().collect();
+        let mut st = State::initial(&s, "t", &players, ["political".to_string()].into_iter().collect());
+        st.relations.set_war(PowerId::France, PowerId::Britain, true);
+        for (from, to) in [(PowerId::France, PowerId::Britain), (PowerId::Britain, PowerId::France)] {
+            st.phase.step = Step::PlayerTurn(from);
+            let offer = (0..400u64)
+                .flat_map(|seed| generate(&s, &st, from, seed))
+                .find_map(|l| match l.order {
+                    Order::OfferPeace { to: t, terms } if t == to => Some(terms),
+                    _ => None,
+                })
+                .unwrap_or_else(|| panic!("{from} never offers {to} peace"));
+            if from == PowerId::France {
+                assert_eq!(offer.remove_leaders, ["Napoleon"]);
+            } else {
+                assert_eq!((offer.remove_squadrons, offer.access), (2, true));
+            }
         }
     }
 }
