@@ -81,6 +81,11 @@ pub enum NavalOrder {
     /// 12.2.6.3: a squadron at sea raids the enemy ships and hulks in a
     /// port its zone borders.
     Raid { squadron: UnitKey, port: String },
+    /// 12.2.8.3: refit `count` of the power's hulks in a port (Build Phase).
+    Refit { port: String, count: u32 },
+    /// 12.2.8.4: put `ships` ships of a squadron in port "in ordinary"
+    /// (hulks; Build Phase).
+    Convert { squadron: UnitKey, ships: u32 },
 }
 
 impl NavalOrder {
@@ -88,7 +93,15 @@ impl NavalOrder {
         match self {
             NavalOrder::Sortie { .. } => "sortie",
             NavalOrder::Raid { .. } => "raid",
+            NavalOrder::Refit { .. } => "refit",
+            NavalOrder::Convert { .. } => "convert",
         }
+    }
+
+    /// Given in the Mutual Build Phase (12.2.8.3, 12.2.8.4), not in a
+    /// Naval Phase.
+    pub fn in_build_phase(&self) -> bool {
+        matches!(self, NavalOrder::Refit { .. } | NavalOrder::Convert { .. })
     }
 }
 

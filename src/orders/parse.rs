@@ -50,6 +50,7 @@ pub const KEYWORDS: &[&str] = &[
     "cancel",
     "cede",
     "continental",
+    "convert",
     "cooperate",
     "create",
     "declare",
@@ -66,6 +67,7 @@ pub const KEYWORDS: &[&str] = &[
     "offer",
     "propose",
     "raid",
+    "refit",
     "reject",
     "sail",
     "sortie",
@@ -388,6 +390,8 @@ impl<'c, 'a> LineParser<'c, 'a> {
             "blockade" => self.blockade(cur),
             "sortie" => self.sortie(cur),             // 12.2.9.2 (parse/naval.rs)
             "raid" => self.raid(cur),                 // 12.2.6.3
+            "refit" => self.refit(cur),               // 12.2.8.3
+            "convert" => self.convert(cur),           // 12.2.8.4
             "create" => self.create_kingdom(cur),     // 11.x.1 (parse/political.rs)
             "add" => self.add_to_kingdom(cur),        // 11.1.1.1
             "cede" => self.cede_kingdom(cur),         // 11.1.4, 11.4.4

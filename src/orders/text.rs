@@ -138,6 +138,10 @@ pub fn normalise(s: &Scenario, order: &Order) -> String {
         Order::Naval(NavalOrder::Raid { squadron, port }) => {
             format!("RAID {} AT {}", unit_name(s, squadron), prov(s, port))
         }
+        Order::Naval(NavalOrder::Refit { port, count }) => format!("REFIT {count} HULKS IN {}", prov(s, port)),
+        Order::Naval(NavalOrder::Convert { squadron, ships }) => {
+            format!("CONVERT {ships} SHIPS OF {}", unit_name(s, squadron))
+        }
         Order::Political(o) => political(s, o),
         Order::Move { corps, commander, path } => {
             let mut out = format!("MOVE {}", units(s, corps));

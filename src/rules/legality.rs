@@ -206,7 +206,7 @@ fn kinds_taken(step: Step, mover: bool) -> &'static [&'static str] {
         ],
         // 5.1, 5.2: the other side answers an offer made in this turn.
         Step::PlayerTurn(_) => &["accept-peace", "reject-peace", "accept-alliance", "standing"],
-        Step::Build => &["build", "build-squadron", "standing"],
+        Step::Build => &["build", "build-squadron", "refit", "convert", "standing"],
         Step::Winter => &[
             "buy-vp",
             "gift",
@@ -246,6 +246,8 @@ fn written(kind: &str) -> &'static str {
         "blockade" => "BLOCKADE",
         "sortie" => "SORTIE",
         "raid" => "RAID",
+        "refit" => "REFIT",
+        "convert" => "CONVERT",
         "move" => "MOVE",
         "besiege" => "BESIEGE",
         "garrison" => "GARRISON",
@@ -349,8 +351,9 @@ fn stage(order: &Order, winter: bool) -> u8 {
         Order::ProposeAlliance { .. } | Order::BreakAlliance { .. } => 6, // 5.2
         Order::DeclareWar { .. } => 7,        // 5.3
         Order::Embargo { .. } | Order::Gift { .. } | Order::Loan { .. } => 8,
+        Order::Naval(n) if n.in_build_phase() => 16, // 12.2.8.3-.4: after the builds
         Order::NavalMove { .. } | Order::NavalAttack { .. } | Order::Blockade { .. } | Order::Naval(_) => 10, // 5.4
-        Order::WithdrawGarrison { .. } => 11,                                                                 // 5.5
+        Order::WithdrawGarrison { .. } => 11,        // 5.5
         Order::Move { .. } => 12,
         Order::Besiege { .. } => 13,
         Order::Garrison { .. } => 14,
@@ -544,6 +547,11 @@ impl<'a> Projection<'a> {
             Order::Political(o) => {
                 let o = o.clone();
                 self.run(|scenario, state, out| super::political::order(scenario, state, p, &o, "", out))
+            }
+            // 12.2.8.3, 12.2.8.4: the engine's own step on the projection
+            Order::Naval(n) if n.in_build_phase() => {
+                let n = n.clone();
+                self.run(|scenario, state, out| war::naval_option::refit::order(scenario, state, p, &n, "", out))
             }
             Order::DeclareWar { on } => self.declare_war(*on),
             o if is_military(o) => self.military(o),

@@ -243,7 +243,10 @@ pub fn resolve(
         }
         Step::Build => {
             war::naval_option::expenditure(scenario, &mut state, &mut out); // 12.2.9.3
-            builds::build_phase(scenario, &mut state, &accepted, &mut out);
+            war::naval_option::refit::complete(scenario, &mut state, &mut out); // 12.2.8.3
+            let (naval, builds) = war::naval_option::split_build_orders(&accepted);
+            builds::build_phase(scenario, &mut state, &builds, &mut out);
+            war::naval_option::build_orders(scenario, &mut state, &naval, &mut out); // 12.2.8.3, 12.2.8.4
             economy::update_capitals(scenario, &mut state, &mut out);
         }
         Step::Winter => winter(scenario, &mut state, &accepted, dice, &mut out)?,

@@ -22,6 +22,8 @@ pub struct NavalOptionTable {
     pub ships_per_squadron: u32,
     /// Gold per EiA money point ($).
     pub gold_per_dollar: i64,
+    /// Gold per EiA manpower point (La Guerre has none; rules-notes §6.3).
+    pub gold_per_manpower: i64,
     /// 12.2.6.1.5: nationality modifiers to the combat die (power or
     /// minor id -> modifier); absent means 0.
     #[serde(default)]

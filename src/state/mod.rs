@@ -510,6 +510,17 @@ impl Dominance {
     }
 }
 
+/// 12.2.8.3 (EiA option `naval`): hulks of `power` refitted in `port`,
+/// ready as ships in the Mutual Build Phase of `ready`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Refit {
+    pub power: PowerId,
+    pub port: String,
+    pub ships: u32,
+    pub ready: Turn,
+}
+
 /// EiA naval option: melee unlocked, and where Nelson is.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -527,6 +538,9 @@ pub struct NavalState {
     /// 12.2.7: Nelson is wounded and away until this turn.
     #[serde(default)]
     pub nelson_back: Option<Turn>,
+    /// 12.2.8.3: hulks being refitted, ships again at `ready`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refits: Vec<Refit>,
 }
 
 impl NavalState {

@@ -1,8 +1,10 @@
 //! Order words of the EiA naval option (12.2.x): `SORTIE squadron 2`
 //! (12.2.9.2, 12.2.6.2), `RAID squadron 1 AT Brest` (12.2.6.3), and the
 //! standing orders `STANDING TACTIC ATTACKING melee` (12.2.6.1.1) and
-//! `STANDING NELSON CLOSE 2` (12.2.6.1.4.2). The option being in play is
-//! the rules engine's question, not the parser's.
+//! `STANDING NELSON CLOSE 2` (12.2.6.1.4.2); in the Mutual Build Phase
+//! `REFIT 2 HULKS IN Brest` (12.2.8.3) and `CONVERT 3 SHIPS OF squadron 2`
+//! (12.2.8.4). The option being in play is the rules engine's question,
+//! not the parser's.
 
 use super::{Cur, LineParser, PResult};
 use crate::diagnostic::{Diagnostic, Problem};
@@ -36,6 +38,38 @@ impl LineParser<'_, '_> {
             squadron,
             port: p.id.clone(),
         }))
+    }
+
+    /// `REFIT <n> [HULK|HULKS] IN|AT <port>`: refit hulks (12.2.8.3).
+    pub(super) fn refit(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Order> {
+        let (count, _) = cur.number("how many hulks, e.g. REFIT 2 HULKS IN Brest")?;
+        cur.eat_any(&["hulk", "hulks"]);
+        cur.eat_any(&["in", "at"]);
+        cur.eat("port");
+        cur.eat("of");
+        let (p, span) = self.province_arg(cur)?;
+        if !p.port {
+            self.errs.push(Diagnostic::error(
+                Problem::NotAPort,
+                format!("{} has no port to refit hulks in", p.name),
+                span,
+            ));
+        }
+        Ok(Order::Naval(NavalOrder::Refit {
+            port: p.id.clone(),
+            count,
+        }))
+    }
+
+    /// `CONVERT <n> [SHIP|SHIPS] [OF|FROM] <squadron>`: put ships in
+    /// ordinary (12.2.8.4).
+    pub(super) fn convert(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Order> {
+        let (ships, _) = cur.number("how many ships, e.g. CONVERT 3 SHIPS OF squadron 2")?;
+        cur.eat_any(&["ship", "ships"]);
+        cur.eat_any(&["of", "from", "in"]);
+        let units = self.units(cur)?;
+        let squadron = self.one_squadron(&units)?;
+        Ok(Order::Naval(NavalOrder::Convert { squadron, ships }))
     }
 
     /// `STANDING TACTIC [WHEN] ATTACKING|DEFENDING|ANY <chit>`.

@@ -12,6 +12,7 @@
 //! | `aftermath.rs` | 12.2.6.1.6.3 political points, 12.2.6.1.9 disabled ships, hulks |
 //! | `blockade.rs` | 12.2.9.1–.3 blockade running and upkeep, 12.2.6.2 blockade battles |
 //! | `raid.rs` | 12.2.6.3 port raids, 12.2.8.1 hulks in a raid |
+//! | `refit.rs` | 12.2.8.3 refitting hulks, 12.2.8.4 ships put in ordinary |
 //! | `ports.rs` | naval distances, usable ports |
 //!
 //! Numbers the seed does not give: `tables/naval_option.toml`.
@@ -24,6 +25,7 @@ pub mod nelson;
 pub mod open_sea;
 pub mod ports;
 pub mod raid;
+pub mod refit;
 pub mod report;
 
 use crate::rules::Outcome;
@@ -36,6 +38,38 @@ use crate::state::State;
 pub fn expenditure(scenario: &Scenario, state: &mut State, out: &mut Vec<Outcome>) {
     if super::option_naval::enabled(state) {
         blockade::expenditure_step(scenario, state, out);
+    }
+}
+
+/// The Mutual Build Phase's orders split: (those of the option, the
+/// builds and the rest).
+pub fn split_build_orders(
+    orders: &crate::rules::PhaseOrders,
+) -> (crate::rules::PhaseOrders, crate::rules::PhaseOrders) {
+    let ours = |l: &crate::orders::ast::OrderLine| matches!(&l.order, crate::orders::ast::Order::Naval(n) if n.in_build_phase());
+    let pick = |want: bool| {
+        orders
+            .iter()
+            .map(|(p, ls)| (*p, ls.iter().filter(|l| ours(l) == want).cloned().collect()))
+            .collect()
+    };
+    (pick(true), pick(false))
+}
+
+/// The Mutual Build Phase's orders of the option, after the builds:
+/// 12.2.8.3 refits and 12.2.8.4 conversions (refused without it).
+pub fn build_orders(
+    scenario: &Scenario,
+    state: &mut State,
+    orders: &crate::rules::PhaseOrders,
+    out: &mut Vec<Outcome>,
+) {
+    for (p, lines) in orders {
+        for l in lines {
+            if let crate::orders::ast::Order::Naval(n) = &l.order {
+                refit::order(scenario, state, *p, n, &l.text, out);
+            }
+        }
     }
 }
 
@@ -53,7 +87,8 @@ pub fn after_phase(
     Ok(())
 }
 
-/// Legality of an order of the option (12.2.6.2, 12.2.6.3, 12.2.9.2).
+/// Legality of an order of the option (12.2.6.2, 12.2.6.3, 12.2.8.3,
+/// 12.2.8.4, 12.2.9.2).
 pub fn check(
     scenario: &Scenario,
     state: &State,
@@ -64,5 +99,6 @@ pub fn check(
     match order {
         NavalOrder::Sortie { squadron } => blockade::check_sortie(state, power, squadron),
         NavalOrder::Raid { squadron, port } => raid::check(scenario, state, power, squadron, port),
+        NavalOrder::Refit { .. } | NavalOrder::Convert { .. } => refit::check(scenario, state, power, order),
     }
 }

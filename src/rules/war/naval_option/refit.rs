@@ -1,0 +1,326 @@
+//! 12.2.8.3 refitting hulks and 12.2.8.4 putting ships "in ordinary"
+//! (EiA option `naval`), both ordered in the Mutual Build Phase: La
+//! Guerre's Money and Manpower Expenditure Step (8.5) and its Naval
+//! Reinforcement step (house; rules-notes §6.3).
+//!
+//! - `REFIT 2 HULKS IN Brest`: $5 and 1 manpower a hulk (seed 12.2.8.3,
+//!   in Gold by `gold_per_dollar` and `gold_per_manpower`, house, in
+//!   `tables/naval_option.toml`), in a port the power may use (its own,
+//!   a minor it controls, an ally's). Three months is one season: the
+//!   ships are ready in the next Mutual Build Phase, when they join the
+//!   power's squadron in that port with fewest ships, or a new counter
+//!   from the force pool (house: 5.1.2 is EiA's); with neither they wait.
+//! - `CONVERT 3 SHIPS OF squadron 2`: ships of a squadron in a port the
+//!   power may use become its hulks there; a counter emptied so is not
+//!   scuttled: it goes back to the force pool (2.51). New ships "arriving
+//!   as reinforcements" (a squadron built this phase) are converted in the
+//!   next Mutual Build Phase: orders name a squadron by its number, which
+//!   a counter built in the phase does not have yet (house).
+
+use crate::ids::{Nation, PowerId};
+use crate::orders::ast::NavalOrder;
+use crate::rules::war::control::{friendly, name, squadron_to_pool};
+use crate::rules::{Kind, Outcome, Rejection, Why};
+use crate::scenario::Scenario;
+use crate::state::{Location, Refit, Squadron, State, UnitKey};
+
+/// 12.2.8.3: a hulk's refit costs $5 and 1 manpower point.
+pub const REFIT_DOLLARS: i64 = 5;
+pub const REFIT_MANPOWER: i64 = 1;
+
+fn no(rule: &str, reason: impl Into<String>) -> Rejection {
+    Rejection {
+        rule: rule.into(),
+        reason: reason.into(),
+    }
+}
+
+/// Gold for refitting `count` hulks (12.2.8.3), with why.
+pub fn refit_cost(scenario: &Scenario, count: u32) -> (i64, String) {
+    let t = &scenario.tables.naval_option;
+    let each = REFIT_DOLLARS * t.gold_per_dollar + REFIT_MANPOWER * t.gold_per_manpower;
+    let gold = each * i64::from(count);
+    (
+        gold,
+        format!(
+            "12.2.8.3: ${REFIT_DOLLARS} and {REFIT_MANPOWER} manpower a hulk = {each} Gold (tables/naval_option.toml gold_per_dollar, gold_per_manpower) x {count} = {gold} Gold"
+        ),
+    )
+}
+
+/// Whether a REFIT or CONVERT order may be carried out now.
+pub fn check(scenario: &Scenario, state: &State, power: PowerId, order: &NavalOrder) -> Result<(), Rejection> {
+    if !crate::rules::war::option_naval::enabled(state) {
+        return Err(no(
+            "12.2.8",
+            "refitting and converting hulks belong to the EiA naval option, not in play in this game",
+        ));
+    }
+    match order {
+        NavalOrder::Refit { port, count } => check_refit(scenario, state, power, port, *count),
+        NavalOrder::Convert { squadron, ships } => check_convert(scenario, state, power, squadron, *ships).map(|_| ()),
+        _ => Ok(()),
+    }
+}
+
+fn check_refit(scenario: &Scenario, state: &State, power: PowerId, port: &str, count: u32) -> Result<(), Rejection> {
+    let Some(p) = scenario.map.province(port).filter(|p| p.port) else {
+        return Err(no("12.2.8.3", format!("'{port}' is not a port")));
+    };
+    if !friendly(state, power, port) {
+        return Err(no(
+            "12.2.8.3",
+            format!(
+                "{} refits only in its own ports, those of minors it controls and its allies'; not in {}",
+                power.name(),
+                p.name
+            ),
+        ));
+    }
+    let have = hulks_of(state, port, power);
+    if count == 0 || count > have {
+        return Err(no(
+            "12.2.8.3",
+            format!("{} has {have} hulk(s) in {}; {count} named", power.name(), p.name),
+        ));
+    }
+    let (gold, _) = refit_cost(scenario, count);
+    let ps = state.power(power);
+    let left = ps.gold - ps.debt;
+    if gold > left {
+        return Err(no(
+            "12.2.8.3",
+            format!("the refit costs {gold} Gold; {} has {left}", power.name()),
+        ));
+    }
+    Ok(())
+}
+
+fn check_convert<'s>(
+    scenario: &Scenario,
+    state: &'s State,
+    power: PowerId,
+    squadron: &UnitKey,
+    ships: u32,
+) -> Result<&'s Squadron, Rejection> {
+    let s = crate::rules::war::naval::ordered_squadron(state, power, squadron)?;
+    let Location::Port(port) = &s.location else {
+        return Err(no(
+            "12.2.8.4",
+            format!("{squadron} must be in port to put ships in ordinary"),
+        ));
+    };
+    let owner = state.commanding_power(&s.nation).unwrap_or(power);
+    if !friendly(state, owner, port) {
+        return Err(no(
+            "12.2.8.4",
+            format!(
+                "{} is neither {}'s nor an ally's port",
+                name(scenario, port),
+                owner.name()
+            ),
+        ));
+    }
+    let have = super::combat::ships_of(state, &scenario.tables.naval_option, squadron);
+    if ships == 0 || ships > have {
+        return Err(no("12.2.8.4", format!("{squadron} has {have} ship(s); {ships} named")));
+    }
+    Ok(s)
+}
+
+fn hulks_of(state: &State, port: &str, power: PowerId) -> u32 {
+    state
+        .hulks
+        .get(port)
+        .and_then(|m| m.get(power.id()))
+        .copied()
+        .unwrap_or(0)
+}
+
+/// Carry out a REFIT or CONVERT order of `power` (the Build Phase, and
+/// the legality check on a projected state).
+pub fn order(
+    scenario: &Scenario,
+    state: &mut State,
+    power: PowerId,
+    order: &NavalOrder,
+    text: &str,
+    out: &mut Vec<Outcome>,
+) {
+    if let Err(r) = check(scenario, state, power, order) {
+        out.push(crate::rules::economy::rejected(r.rule.as_str(), power, text, &r.reason));
+        return;
+    }
+    let o = match order {
+        NavalOrder::Refit { port, count } => refit(scenario, state, power, port, *count),
+        NavalOrder::Convert { squadron, ships } => convert(scenario, state, power, squadron, *ships),
+        _ => return,
+    };
+    out.push(o.order(text));
+}
+
+fn refit(scenario: &Scenario, state: &mut State, power: PowerId, port: &str, count: u32) -> Outcome {
+    let (gold, why) = refit_cost(scenario, count);
+    if let Some(m) = state.hulks.get_mut(port) {
+        if let Some(n) = m.get_mut(power.id()) {
+            *n -= count;
+        }
+        m.retain(|_, n| *n > 0);
+    }
+    state.hulks.retain(|_, m| !m.is_empty());
+    state.power_mut(power).gold -= gold;
+    let ready = state.turn().next();
+    state.naval.refits.push(Refit {
+        power,
+        port: port.to_string(),
+        ships: count,
+        ready,
+    });
+    Outcome::new(
+        "12.2.8.3",
+        Kind::Hulks,
+        format!(
+            "{} refits {count} hulk(s) in {} for {gold} Gold",
+            power.name(),
+            name(scenario, port)
+        ),
+    )
+    .power(power)
+    .gold(power, -gold)
+    .only(vec![power])
+    .why(Why::rule("12.2.8.3", why.trim_start_matches("12.2.8.3: ")))
+    .why(Why::rule(
+        "12.2.8.3",
+        format!("three months: the ships are ready in the Mutual Build Phase of {ready}"),
+    ))
+}
+
+fn convert(scenario: &Scenario, state: &mut State, power: PowerId, squadron: &UnitKey, ships: u32) -> Outcome {
+    let t = &scenario.tables.naval_option;
+    let have = super::combat::ships_of(state, t, squadron);
+    let Some(i) = state
+        .squadrons
+        .iter()
+        .position(|s| s.nation == squadron.nation && s.number == squadron.number)
+    else {
+        return Outcome::new("12.2.8.4", Kind::OrderFailed, format!("there is no {squadron}"));
+    };
+    let Location::Port(port) = state.squadrons[i].location.clone() else {
+        return Outcome::new("12.2.8.4", Kind::OrderFailed, format!("{squadron} is not in port"));
+    };
+    let owner = state.commanding_power(&squadron.nation).unwrap_or(power);
+    *state
+        .hulks
+        .entry(port.clone())
+        .or_default()
+        .entry(owner.id().to_string())
+        .or_insert(0) += ships;
+    let mut o = Outcome::new(
+        "12.2.8.4",
+        Kind::Hulks,
+        format!(
+            "{} puts {ships} ship(s) of {squadron} in ordinary in {}",
+            owner.name(),
+            name(scenario, &port)
+        ),
+    )
+    .power(power)
+    .only(crate::rules::war::naval_option::report::seers_of(state, [power, owner]));
+    if ships == have {
+        let s = state.squadrons.remove(i);
+        squadron_to_pool(state, &s.nation);
+        o = o.why(Why::rule(
+            "12.2.8.4",
+            format!("{squadron} is emptied: not scuttled, its counter returns to the force pool"),
+        ));
+    } else {
+        state.squadrons[i].ships = Some(have - ships);
+        o = o.why(Why::rule(
+            "12.2.8.4",
+            format!("{squadron} keeps {} ship(s)", have - ships),
+        ));
+    }
+    o
+}
+
+/// 12.2.8.3: refits whose three months are over become ships at the
+/// start of the Mutual Build Phase: they join the owner's squadron in the
+/// port with fewest ships (ties: lowest number), else a counter from the
+/// force pool; with neither they wait for the next phase.
+pub fn complete(scenario: &Scenario, state: &mut State, out: &mut Vec<Outcome>) {
+    if !crate::rules::war::option_naval::enabled(state) {
+        return;
+    }
+    let now = state.turn();
+    let t = &scenario.tables.naval_option;
+    let due: Vec<Refit> = state.naval.refits.iter().filter(|r| r.ready <= now).cloned().collect();
+    let mut waiting: Vec<Refit> = state.naval.refits.iter().filter(|r| r.ready > now).cloned().collect();
+    for r in due {
+        let nation = Nation::Major(r.power);
+        let at = Location::Port(r.port.clone());
+        let join = state
+            .squadrons
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.nation == nation && s.location == at)
+            .min_by_key(|(_, s)| (s.ships.unwrap_or(t.ships_per_squadron), s.number))
+            .map(|(i, _)| i);
+        let port = name(scenario, &r.port);
+        let what = match join {
+            Some(i) => {
+                let s = &mut state.squadrons[i];
+                let now_ships = s.ships.unwrap_or(t.ships_per_squadron) + r.ships;
+                s.ships = Some(now_ships);
+                format!("join {} squadron {} ({now_ships} ships)", r.power.adjective(), s.number)
+            }
+            None if state.power(r.power).pool.squadrons > 0 => {
+                state.power_mut(r.power).pool.squadrons -= 1;
+                let number = state
+                    .squadrons
+                    .iter()
+                    .filter(|s| s.nation == nation)
+                    .map(|s| s.number)
+                    .max()
+                    .unwrap_or(0)
+                    + 1;
+                state.squadrons.push(Squadron {
+                    nation: nation.clone(),
+                    number,
+                    location: at.clone(),
+                    blockading: None,
+                    ships: Some(r.ships),
+                });
+                format!(
+                    "form {} squadron {number} (a counter from the force pool)",
+                    r.power.adjective()
+                )
+            }
+            None => {
+                out.push(
+                    Outcome::new(
+                        "12.2.8.3",
+                        Kind::Hulks,
+                        format!(
+                            "{} refitted ship(s) wait in {port}: no squadron there and none in the force pool",
+                            r.ships
+                        ),
+                    )
+                    .power(r.power)
+                    .only(vec![r.power]),
+                );
+                waiting.push(r);
+                continue;
+            }
+        };
+        out.push(
+            Outcome::new(
+                "12.2.8.3",
+                Kind::Hulks,
+                format!("{} refitted ship(s) in {port} are ready and {what}", r.ships),
+            )
+            .power(r.power)
+            .only(vec![r.power]),
+        );
+    }
+    state.naval.refits = waiting;
+}
