@@ -132,6 +132,8 @@ fn every_corpus_message_gets_its_expected_decision() {
             h.verdict
         );
         assert_eq!(h.replies.len(), 1, "{file}");
+        // Accepted orders and their acknowledgement are written with the batch.
+        run.flush().unwrap();
         // The acknowledgement goes to the sender, by name and address.
         let raw = outbox_mail(&game, &h.replies[0]);
         let parser = mail_parser::MessageParser::default();
@@ -245,6 +247,7 @@ fn a_forged_sender_with_the_right_password_is_accepted_and_the_owner_told() {
         "{:?}",
         h.verdict
     );
+    run.flush().unwrap();
     let raw = outbox_mail(&game, &h.replies[0]);
     let m = mail_parser::MessageParser::default().parse(raw.as_bytes()).unwrap();
     let to: Vec<_> = m.to().unwrap().iter().filter_map(|a| a.address()).collect();

@@ -501,6 +501,8 @@ fn replies_escape_what_they_echo_and_quote_at_most_200_lines() {
     )
     .unwrap();
     assert!(matches!(h.verdict, Verdict::Accepted { .. }), "{:?}", h.verdict);
+    // Accepted orders and their acknowledgement are written with the batch.
+    run.flush().unwrap();
     let body = outbox_body(&game, &h.replies[0]);
     assert!(!body.contains('\u{202e}') && !body.contains('\u{1b}'), "{body}");
     assert!(body.contains("\\u{202e}"), "{body}");
@@ -700,6 +702,8 @@ fn a_mail_with_no_accepted_order_leaves_the_stored_orders_and_no_orders_is_a_sub
         &orders("france", "austerlitz", "MOVE FIRST"),
     );
     ingest::ingest_game(&ctx, &first, &mut run).unwrap();
+    // Accepted orders are written with the batch.
+    run.flush().unwrap();
     let before = std::fs::read(submission::path(&g, PowerId::France)).unwrap();
     let bad = mail(
         "france@demo.example.org",
@@ -749,6 +753,7 @@ fn a_mail_with_no_accepted_order_leaves_the_stored_orders_and_no_orders_is_a_sub
         "{:?}",
         h.verdict
     );
+    run.flush().unwrap();
     assert!(submission::load_all(&g).unwrap()[&PowerId::Austria].orders.is_empty());
 }
 
@@ -904,4 +909,81 @@ fn a_power_that_need_not_order_cannot_stall_the_phase() {
     // France's delay ends at 10:31, whatever Austria sends meanwhile.
     let r = run(31, vec![austria(2)]);
     assert_eq!(r.resolved, vec!["0001-1805-fall-turn-start".to_string()], "{r:?}");
+}
+
+// A batch writes each power's submission once (the last accepted mail
+// wins), and no acknowledgement is queued before the orders it announces
+// are written: when they cannot be, the batch stays unprocessed and
+// unanswered, and the next run takes it again.
+#[test]
+fn a_batch_stores_each_power_once_and_acknowledges_only_what_is_written() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = new_game(tmp.path(), "demo");
+    let g = GameDir::new(&game);
+    let ctx = GameCtx::load(&game).unwrap();
+    let mut run = Run::new(now());
+    let first = mail(
+        "france@demo.example.org",
+        "b1",
+        "",
+        &orders("france", "austerlitz", "MOVE FIRST"),
+    );
+    let second = mail(
+        "france@demo.example.org",
+        "b2",
+        "",
+        &orders("france", "austerlitz", "NO ORDERS"),
+    );
+    let h1 = ingest::ingest_game(&ctx, &first, &mut run).unwrap();
+    let h2 = ingest::ingest_game(&ctx, &second, &mut run).unwrap();
+    assert_eq!((h1.verdict.code(), h2.verdict.code()), ("accepted", "accepted"));
+    let acks = [h1.replies[0].clone(), h2.replies[0].clone()];
+    // Nothing announced before it is stored.
+    assert!(!submission::path(&g, PowerId::France).exists());
+    for id in &acks {
+        assert!(!g.outbox().join(format!("{id}.eml")).exists(), "ack {id} queued early");
+    }
+    run.flush().unwrap();
+    let stored = &submission::load_all(&g).unwrap()[&PowerId::France];
+    assert!(stored.orders.is_empty(), "the later mail (NO ORDERS) wins: {stored:?}");
+    let Verdict::Accepted { receipt, .. } = &h2.verdict else {
+        unreachable!()
+    };
+    assert_eq!(
+        submission::receipt(&g, PowerId::France).unwrap().as_deref(),
+        Some(receipt.as_str()),
+        "the receipt acknowledged is the file's"
+    );
+    let queued = empereur::mail::outbox::queued(&g).unwrap();
+    assert_eq!(queued, acks.to_vec(), "both acknowledged, in the order decided");
+
+    // Orders that cannot be written: nothing acknowledged, nothing marked
+    // processed; once the disk is repaired the next run takes them.
+    let orders_dir = g.phase_orders();
+    std::fs::remove_dir_all(&orders_dir).unwrap();
+    std::fs::write(&orders_dir, "not a directory").unwrap();
+    let third = mail(
+        "france@demo.example.org",
+        "b3",
+        "",
+        &orders("france", "austerlitz", "MOVE FIRST"),
+    );
+    let h3 = ingest::ingest_game(&ctx, &third, &mut run).unwrap();
+    assert!(run.flush().is_err(), "the submission could not be written");
+    drop(run);
+    assert!(!g.outbox().join(format!("{}.eml", h3.replies[0])).exists());
+    assert_eq!(
+        empereur::mail::archive::pending(&g.inbox()).unwrap(),
+        vec![h3.hash.clone()],
+        "left unprocessed"
+    );
+    std::fs::remove_file(&orders_dir).unwrap();
+    let mut run = Run::new(now());
+    let again = ingest::ingest_pending(&ctx, &mut run).unwrap();
+    run.flush().unwrap();
+    assert_eq!(again.len(), 1);
+    assert_eq!(again[0].verdict.code(), "accepted");
+    assert_eq!(submission::load_all(&g).unwrap()[&PowerId::France].orders.len(), 1);
+    assert!(g.outbox().join(format!("{}.eml", h3.replies[0])).exists());
+    assert!(empereur::mail::archive::pending(&g.inbox()).unwrap().is_empty());
 }

@@ -63,6 +63,17 @@ impl GameCtx {
 /// [`Run::flush`] (one fsync each per batch, not per message); until then
 /// a crash leaves the messages in `new/`, and the next run processes them
 /// again (their replies have stable ids).
+///
+/// Accepted orders wait for the flush too: each power's submission is
+/// written once per batch (the last accepted message wins, as if each
+/// had been written in turn), and the acknowledgements that announce
+/// them are queued only after it, in the order they were decided. So a
+/// submission that cannot be stored is never acknowledged (the flush
+/// fails, and the batch stays unprocessed in `new/` for the next run),
+/// and a power sending ten mails costs one file, not ten replaced ones.
+/// Anything that reads the stored orders within the batch (the ORDERS
+/// and STATUS commands, a proposal's notices) first writes the game's
+/// waiting ones ([`Run::write_waiting`]).
 pub struct Run {
     pub now: DateTime<Utc>,
     pub cache: PasswordCache,
@@ -74,6 +85,17 @@ pub struct Run {
     journal: BTreeMap<PathBuf, (GameDir, Vec<(String, String)>)>,
     done: BTreeMap<PathBuf, Vec<String>>,
     guards: BTreeMap<PathBuf, GuardSlot>,
+    waiting: BTreeMap<PathBuf, Waiting>,
+}
+
+/// A game's accepted orders not yet written, and the mail that may be
+/// queued only once they are.
+struct Waiting {
+    dir: GameDir,
+    /// Each power's last accepted submission, as stored bytes.
+    subs: BTreeMap<crate::ids::PowerId, String>,
+    /// Acknowledgements, in the order decided.
+    after: Vec<outbox::Prepared>,
 }
 
 /// A game's guard, loaded once a run, and who gets its digest.
@@ -95,7 +117,50 @@ impl Run {
             journal: BTreeMap::new(),
             done: BTreeMap::new(),
             guards: BTreeMap::new(),
+            waiting: BTreeMap::new(),
         }
+    }
+    fn waiting(&mut self, dir: &GameDir) -> &mut Waiting {
+        self.waiting.entry(dir.root.clone()).or_insert_with(|| Waiting {
+            dir: dir.clone(),
+            subs: BTreeMap::new(),
+            after: Vec::new(),
+        })
+    }
+    /// Write the waiting submissions of the game in `dir`, then queue
+    /// the acknowledgements waiting for them. On an error what is not
+    /// written yet stays waiting (and the batch is not marked processed).
+    pub fn write_waiting(&mut self, dir: &GameDir) -> Result<()> {
+        let Some(w) = self.waiting.get_mut(&dir.root) else {
+            return Ok(());
+        };
+        while let Some((&power, text)) = w.subs.first_key_value() {
+            submission::write(&w.dir, power, text)?;
+            w.subs.remove(&power);
+        }
+        let (mut written, mut failed, mut sent_already) = (0, None, Vec::new());
+        for p in &w.after {
+            match outbox::write_prepared(&w.dir, p) {
+                Ok(q) => {
+                    if q == outbox::Queued::AlreadySent {
+                        sent_already.push(p.id.clone());
+                    }
+                    written += 1;
+                }
+                Err(e) => {
+                    failed = Some(e);
+                    break;
+                }
+            }
+        }
+        w.after.drain(..written);
+        if w.after.is_empty() {
+            self.waiting.remove(&dir.root);
+        }
+        for id in sent_already {
+            self.log(dir, format!("reply {id} was sent already; not queued again"));
+        }
+        failed.map_or(Ok(()), Err)
     }
     fn when(&self) -> String {
         self.now.to_rfc3339()
@@ -138,6 +203,10 @@ impl Run {
     /// Commit the batch: guards (with the moderator's digest of earlier
     /// days queued), journal lines, then mark the messages processed.
     pub fn flush(&mut self) -> Result<()> {
+        let dirs: Vec<GameDir> = self.waiting.values().map(|w| w.dir.clone()).collect();
+        for dir in &dirs {
+            self.write_waiting(dir)?;
+        }
         for (_, slot) in self.guards.iter_mut() {
             for (day, lines) in slot.guard.take_digest(self.now) {
                 let (game, from, to) = &slot.digest_to;
@@ -563,6 +632,8 @@ fn take_orders(ctx: &GameCtx, msg: &Message, mut a: Authenticated, run: &mut Run
     let line = verdict_line(msg, &a, &checked, &stored, meta.changed || asked.any(), &mut view, h);
     run.log(&ctx.dir, line);
     if stored.is_ok() && asked.any() {
+        // ORDERS and STATUS read the stored orders: this message's too.
+        run.write_waiting(&ctx.dir)?;
         let who_asks = super::commands::Asker {
             power: a.power,
             to: Addr::new(inc.from_name.as_deref(), inc.from.as_deref().unwrap_or(&a.on_record)),
@@ -579,7 +650,9 @@ fn take_orders(ctx: &GameCtx, msg: &Message, mut a: Authenticated, run: &mut Run
     }
     let body = ctx.templates.render("ack", &view)?;
     let copy = (!a.sender_on_record).then(|| a.on_record.clone());
-    h.replies.extend(reply(ctx, inc, hash, body, copy, run)?);
+    // An acknowledgement of stored orders is queued after they are written.
+    let after = matches!(stored, Ok(Some(_)));
+    h.replies.extend(reply(ctx, inc, hash, body, copy, after, run)?);
     if stored.is_ok() {
         run.mark_done(&ctx.dir.inbox(), hash);
     }
@@ -597,7 +670,7 @@ fn store_orders(
     a: &Authenticated,
     checked: &orders::Checked,
     view: &AckView,
-    run: &Run,
+    run: &mut Run,
 ) -> Result<std::result::Result<Option<String>, anyhow::Error>> {
     if checked.accepted.is_empty() && !checked.header.no_orders {
         return Ok(Ok(None));
@@ -614,10 +687,22 @@ fn store_orders(
             .map(|e| escape::line(e, ENTROPY_MAX_CHARS)),
         orders: checked.accepted.clone(),
     };
-    let receipt = match submission::save(&ctx.dir, &sub) {
-        Ok(r) => r,
+    let text = match submission::to_text(&sub) {
+        Ok(t) => t,
         Err(e) => return Ok(Err(e)),
     };
+    let receipt = submission::receipt_of(text.as_bytes());
+    let mine = BTreeMap::from([(a.power, sub.orders.clone())]);
+    if crate::report::proposals(&mine).is_empty() {
+        // Written with the batch (see `Run`).
+        run.waiting(&ctx.dir).subs.insert(a.power, text);
+        return Ok(Ok(Some(receipt)));
+    }
+    // Its notices tell other powers of these orders: stored first.
+    run.write_waiting(&ctx.dir)?;
+    if let Err(e) = submission::write(&ctx.dir, a.power, &text) {
+        return Ok(Err(e));
+    }
     super::compose::proposal_notices(
         &ctx.dir,
         &ctx.config,
@@ -784,7 +869,7 @@ fn refuse(
             ..AckView::default()
         };
         let body = ctx.templates.render("ack", &view)?;
-        h.replies.extend(reply(ctx, inc, hash, body, None, run)?);
+        h.replies.extend(reply(ctx, inc, hash, body, None, false, run)?);
     }
     h.verdict = Verdict::Refused(r);
     run.mark_done(&ctx.dir.inbox(), hash);
@@ -945,6 +1030,7 @@ fn reply(
     hash: &str,
     body: String,
     copy: Option<String>,
+    after_store: bool,
     run: &mut Run,
 ) -> Result<Option<String>> {
     let Some(to) = &inc.from else { return Ok(None) };
@@ -965,7 +1051,24 @@ fn reply(
         attachments: vec![],
         date: run.now,
     };
-    send_limited(ctx, m, run, true)
+    let how = if after_store {
+        Queue::AfterStore
+    } else {
+        Queue::Anchored
+    };
+    send_limited_as(ctx, m, run, how)
+}
+
+/// How [`send_limited_as`] queues a message.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Queue {
+    /// Now, without the game's anchors (the fixed reply to a stranger).
+    Unanchored,
+    /// Now, with the game's anchors.
+    Anchored,
+    /// With the anchors, once the batch's submissions are written (an
+    /// acknowledgement of stored orders; see `Run`).
+    AfterStore,
 }
 
 /// Queue `m` unless every recipient had the day's allowance of replies
@@ -973,7 +1076,12 @@ fn reply(
 /// journalled.
 /// `anchored`: whether the mail carries the game's anchors (not the fixed
 /// reply to a stranger, which names no game).
-pub(crate) fn send_limited(ctx: &GameCtx, mut m: OutMail, run: &mut Run, anchored: bool) -> Result<Option<String>> {
+pub(crate) fn send_limited(ctx: &GameCtx, m: OutMail, run: &mut Run, anchored: bool) -> Result<Option<String>> {
+    let how = if anchored { Queue::Anchored } else { Queue::Unanchored };
+    send_limited_as(ctx, m, run, how)
+}
+
+fn send_limited_as(ctx: &GameCtx, mut m: OutMail, run: &mut Run, how: Queue) -> Result<Option<String>> {
     let limit = ctx.config.mail.max_replies_per_day();
     let now = run.now;
     let guard = run.guard(ctx)?;
@@ -1002,10 +1110,16 @@ pub(crate) fn send_limited(ctx: &GameCtx, mut m: OutMail, run: &mut Run, anchore
         }
         m.to = std::mem::take(&mut m.cc);
     }
-    let q = if anchored {
-        outbox::queue_anchored(&ctx.dir, &m, &ctx.anchors)?
-    } else {
-        outbox::queue_unanchored(&ctx.dir, &m)?
+    let q = match how {
+        Queue::Anchored => outbox::queue_anchored(&ctx.dir, &m, &ctx.anchors)?,
+        Queue::Unanchored => outbox::queue_unanchored(&ctx.dir, &m)?,
+        Queue::AfterStore => match outbox::prepare(&ctx.dir, &m, &ctx.anchors)? {
+            Some(p) => {
+                run.waiting(&ctx.dir).after.push(p);
+                outbox::Queued::New
+            }
+            None => outbox::Queued::AlreadySent,
+        },
     };
     if q == outbox::Queued::AlreadySent {
         run.log(&ctx.dir, format!("reply {} was sent already; not queued again", m.id));

@@ -346,13 +346,34 @@ fn queue_with(dir: &GameDir, m: &OutMail, anchored: bool) -> Result<Queued> {
 /// many messages while the history and the open phase stay as they are
 /// (an ingest run), instead of once a message.
 pub fn queue_anchored(dir: &GameDir, m: &OutMail, anchors: &str) -> Result<Queued> {
+    match prepare(dir, m, anchors)? {
+        Some(p) => write_prepared(dir, &p),
+        None => Ok(Queued::AlreadySent),
+    }
+}
+
+/// A message built and given its place in the queue's order, not yet
+/// written: what can fail with the message itself (an address lettre
+/// refuses) has failed by now; what is left is the disk.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    pub id: String,
+    env: Envelope,
+    bytes: Vec<u8>,
+}
+
+/// Build `m` ending with `anchors` and take its queuing sequence number
+/// now, so that writing it later (an acknowledgement waits for its
+/// submission, see `mail::ingest::Run`) keeps the order in which the
+/// messages were decided. `None`: a message with this id was sent
+/// already.
+pub fn prepare(dir: &GameDir, m: &OutMail, anchors: &str) -> Result<Option<Prepared>> {
     if sent_eml_path(dir, &m.id).exists() {
-        return Ok(Queued::AlreadySent);
+        return Ok(None);
     }
     let mut m = m.clone();
     m.body.push_str(anchors);
     let bytes = m.build()?;
-    let existed = eml_path(dir, &m.id).exists();
     let env = Envelope {
         id: m.id.clone(),
         message_id: m.message_id(),
@@ -363,8 +384,21 @@ pub fn queue_anchored(dir: &GameDir, m: &OutMail, anchors: &str) -> Result<Queue
         seq: next_seq(),
         ..Envelope::default()
     };
-    write_envelope(&env_path(dir, &m.id), &env)?;
-    atomic_write(&eml_path(dir, &m.id), &bytes)?;
+    Ok(Some(Prepared {
+        id: m.id.clone(),
+        env,
+        bytes,
+    }))
+}
+
+/// Queue a prepared message: envelope first, then the message.
+pub fn write_prepared(dir: &GameDir, p: &Prepared) -> Result<Queued> {
+    if sent_eml_path(dir, &p.id).exists() {
+        return Ok(Queued::AlreadySent);
+    }
+    let existed = eml_path(dir, &p.id).exists();
+    write_envelope(&env_path(dir, &p.id), &p.env)?;
+    atomic_write(&eml_path(dir, &p.id), &p.bytes)?;
     Ok(if existed { Queued::Replaced } else { Queued::New })
 }
 

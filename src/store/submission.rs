@@ -42,10 +42,21 @@ pub fn receipt_of(bytes: &[u8]) -> String {
 /// Store a submission, replacing the power's earlier one; returns the
 /// receipt hash (SHA-256 hex of the stored bytes).
 pub fn save(dir: &GameDir, sub: &Submission) -> anyhow::Result<String> {
-    let text = super::to_toml(sub).context("serialising the submission")?;
-    let p = path(dir, sub.power);
-    atomic_write(&p, text.as_bytes())?;
+    let text = to_text(sub)?;
+    write(dir, sub.power, &text)?;
     Ok(receipt_of(text.as_bytes()))
+}
+
+/// The bytes a submission is stored as: the receipt is known before
+/// they are written (an ingest batch writes each power's last one once).
+pub fn to_text(sub: &Submission) -> anyhow::Result<String> {
+    super::to_toml(sub).context("serialising the submission")
+}
+
+/// Store `text` (from [`to_text`]) as `power`'s submission, replacing
+/// the earlier one.
+pub fn write(dir: &GameDir, power: PowerId, text: &str) -> anyhow::Result<()> {
+    atomic_write(&path(dir, power), text.as_bytes())
 }
 
 /// The receipt of `power`'s stored submission, if there is one.
