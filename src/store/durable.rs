@@ -66,6 +66,58 @@ struct Pending {
     files: Vec<(PathBuf, File)>,
     dirs: BTreeSet<PathBuf>,
     dir_handles: Vec<(PathBuf, File)>,
+    /// From [`SYNCFS_FROM`] pending items on (Linux), the barrier makes
+    /// each file system holding them durable whole (`syncfs`): then one
+    /// handle per file system is kept instead of one per item, and a
+    /// batch of any size needs no early barrier.
+    whole: Vec<(u64, PathBuf, File)>,
+}
+
+impl Pending {
+    /// Whether `f` is on a file system the next barrier syncs whole.
+    fn covers(&self, f: &File) -> bool {
+        !self.whole.is_empty() && device(f).is_some_and(|d| self.whole.iter().any(|(w, _, _)| *w == d))
+    }
+    /// Keep `handle` for the next barrier: in whole mode only if its
+    /// file system is not covered yet; otherwise by itself, switching to
+    /// whole mode once there are [`SYNCFS_FROM`] items whose file systems
+    /// are all known. Returns whether the set is full (an early barrier).
+    fn keep(&mut self, path: &Path, handle: File, is_file: bool) -> bool {
+        if !self.whole.is_empty() {
+            if let Some(d) = device(&handle) {
+                if !self.whole.iter().any(|(w, _, _)| *w == d) {
+                    self.whole.push((d, path.to_path_buf(), handle));
+                }
+                return false;
+            }
+        }
+        if is_file {
+            self.files.push((path.to_path_buf(), handle));
+        } else {
+            self.dir_handles.push((path.to_path_buf(), handle));
+        }
+        let n = self.files.len() + self.dir_handles.len();
+        if cfg!(target_os = "linux") && n >= SYNCFS_FROM {
+            let all: Option<Vec<u64>> = self
+                .files
+                .iter()
+                .chain(&self.dir_handles)
+                .map(|(_, f)| device(f))
+                .collect();
+            if let Some(devs) = all {
+                let items = std::mem::take(&mut self.files)
+                    .into_iter()
+                    .chain(std::mem::take(&mut self.dir_handles));
+                for (d, (p, f)) in devs.into_iter().zip(items) {
+                    if !self.whole.iter().any(|(w, _, _)| *w == d) {
+                        self.whole.push((d, p, f));
+                    }
+                }
+                return false;
+            }
+        }
+        n >= MAX_PENDING
+    }
 }
 
 thread_local! {
@@ -222,14 +274,13 @@ pub fn file_written(path: &Path, f: &File) -> Result<()> {
     if left_to_batch() {
         return Ok(());
     }
+    if PENDING.with(|p| p.borrow().covers(f)) {
+        return Ok(());
+    }
     let handle = f
         .try_clone()
         .with_context(|| format!("cannot keep {} for the group commit", path.display()))?;
-    let full = PENDING.with(|p| {
-        let mut p = p.borrow_mut();
-        p.files.push((path.to_path_buf(), handle));
-        p.files.len() + p.dir_handles.len() >= MAX_PENDING
-    });
+    let full = PENDING.with(|p| p.borrow_mut().keep(path, handle, true));
     if full { flush() } else { Ok(()) }
 }
 
@@ -253,11 +304,12 @@ pub fn dir_changed(dir: &Path) {
         }
         // By handle too: a staged history entry's directory is renamed
         // into place before the barrier.
-        if let Ok(d) = File::open(dir) {
-            p.dirs.insert(dir.to_path_buf());
-            p.dir_handles.push((dir.to_path_buf(), d));
+        let Ok(d) = File::open(dir) else { return false };
+        p.dirs.insert(dir.to_path_buf());
+        if p.covers(&d) {
+            return false;
         }
-        p.files.len() + p.dir_handles.len() >= MAX_PENDING
+        p.keep(dir, d, false)
     });
     if full {
         let _ = flush();
@@ -276,15 +328,28 @@ pub fn barrier() -> Result<()> {
 
 /// The barrier itself, deferred or not.
 fn flush() -> Result<()> {
-    let (files, dirs) = PENDING.with(|p| {
+    let (files, dirs, whole) = PENDING.with(|p| {
         let mut p = p.borrow_mut();
         p.dirs.clear();
-        (std::mem::take(&mut p.files), std::mem::take(&mut p.dir_handles))
+        (
+            std::mem::take(&mut p.files),
+            std::mem::take(&mut p.dir_handles),
+            std::mem::take(&mut p.whole),
+        )
     });
-    if files.is_empty() && dirs.is_empty() {
+    if files.is_empty() && dirs.is_empty() && whole.is_empty() {
         return Ok(());
     }
     BARRIERS.fetch_add(1, Ordering::Relaxed);
+    if !whole.is_empty() {
+        // Whole mode keeps nothing else (see `Pending::keep`).
+        debug_assert!(files.is_empty() && dirs.is_empty());
+        for (_, path, f) in &whole {
+            FSYNCS.fetch_add(1, Ordering::Relaxed);
+            syncfs(f).with_context(|| format!("cannot sync the file system of {}", path.display()))?;
+        }
+        return Ok(());
+    }
     // Files and the directories naming them in one pass: all must be
     // durable before the commit point; their order does not matter.
     let items: Vec<(PathBuf, File, bool)> = files
@@ -535,6 +600,38 @@ mod tests {
         for i in 0..MAX_PENDING + 3 {
             write(&d.path().join(format!("f{i}")), "x");
         }
-        assert_eq!(PENDING.with(|p| p.borrow().files.len()), 3);
+        let (files, whole) = PENDING.with(|p| (p.borrow().files.len(), p.borrow().whole.len()));
+        if cfg!(target_os = "linux") {
+            // Past SYNCFS_FROM files the barrier syncs the file system
+            // whole: one handle kept, no early barrier however many.
+            assert_eq!((files, whole), (0, 1));
+        } else {
+            assert_eq!((files, whole), (3, 0));
+        }
+    }
+
+    #[test]
+    fn past_the_syncfs_threshold_one_handle_per_file_system_is_kept() {
+        let d = tempfile::tempdir().unwrap();
+        let _g = group();
+        let before = stats();
+        for i in 0..SYNCFS_FROM + 10 {
+            write(&d.path().join(format!("f{i}")), "x");
+            dir_changed(d.path());
+        }
+        let kept = PENDING.with(|p| {
+            let p = p.borrow();
+            (p.files.len() + p.dir_handles.len(), p.whole.len())
+        });
+        if !cfg!(target_os = "linux") {
+            return;
+        }
+        assert_eq!(kept, (0, 1), "one file system, one handle");
+        barrier().unwrap();
+        assert!(stats().barriers > before.barriers);
+        assert_eq!(PENDING.with(|p| p.borrow().whole.len()), 0, "the barrier took it");
+        // After the barrier, writes are kept one by one again.
+        write(&d.path().join("again"), "y");
+        assert_eq!(PENDING.with(|p| p.borrow().files.len()), 1);
     }
 }
