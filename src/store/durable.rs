@@ -83,13 +83,13 @@ impl Pending {
     /// whole mode once there are [`SYNCFS_FROM`] items whose file systems
     /// are all known. Returns whether the set is full (an early barrier).
     fn keep(&mut self, path: &Path, handle: File, is_file: bool) -> bool {
-        if !self.whole.is_empty() {
-            if let Some(d) = device(&handle) {
-                if !self.whole.iter().any(|(w, _, _)| *w == d) {
-                    self.whole.push((d, path.to_path_buf(), handle));
-                }
-                return false;
+        if !self.whole.is_empty()
+            && let Some(d) = device(&handle)
+        {
+            if !self.whole.iter().any(|(w, _, _)| *w == d) {
+                self.whole.push((d, path.to_path_buf(), handle));
             }
+            return false;
         }
         if is_file {
             self.files.push((path.to_path_buf(), handle));
