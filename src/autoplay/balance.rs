@@ -4,7 +4,7 @@
 //! Pure: the scenario and seeds come in, a report comes out.
 
 use super::{SeededDice, generate};
-use crate::ids::{PowerId, Season, Turn};
+use crate::ids::{PowerId, Turn};
 use crate::rules::{self, Kind, Outcome, PhaseOrders};
 use crate::scenario::Scenario;
 use crate::state::State;
@@ -211,18 +211,10 @@ pub struct Report {
     pub earliest_goal_win: Option<String>,
 }
 
-fn turn_key(t: Turn) -> (u16, u8) {
-    let s = match t.season {
-        Season::Spring => 0,
-        Season::Summer => 1,
-        Season::Fall => 2,
-        Season::Winter => 3,
-    };
-    (t.year, s)
-}
-
+/// The lower median, in calendar order (1.2: the Winterphase opens the
+/// year, before Spring: `Turn`'s own order).
 fn median(mut v: Vec<Turn>) -> Option<Turn> {
-    v.sort_by_key(|t| turn_key(*t));
+    v.sort();
     v.get(v.len().saturating_sub(1) / 2).copied()
 }
 
@@ -254,7 +246,7 @@ pub fn summarize(scenario: &Scenario, name: &str, policy: Policy, first_seed: u6
             goal_wins: won.iter().filter(|c| c.by_goal).count() as u32,
             share: won.len() as f64 / n,
             median_win: median(turns.clone()).map(|t| t.to_string()),
-            earliest_win: turns.iter().min_by_key(|t| turn_key(**t)).map(|t| t.to_string()),
+            earliest_win: turns.iter().min().map(|t| t.to_string()),
             mean_vp,
             mean_final_vp: cs
                 .iter()
@@ -276,7 +268,7 @@ pub fn summarize(scenario: &Scenario, name: &str, policy: Policy, first_seed: u6
             .filter_map(|c| c.stuck.as_ref().map(|s| format!("seed {}: {s}", c.seed)))
             .collect(),
         median_goal_win: median(goal_turns.clone()).map(|t| t.to_string()),
-        earliest_goal_win: goal_turns.iter().min_by_key(|t| turn_key(**t)).map(|t| t.to_string()),
+        earliest_goal_win: goal_turns.iter().min().map(|t| t.to_string()),
     }
 }
 
@@ -325,5 +317,87 @@ impl Report {
             }
         }
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn won(seed: u64, by: Option<PowerId>, by_goal: bool, ended: &str, land: f64) -> Campaign {
+        let mut vp = BTreeMap::new();
+        vp.insert(
+            PowerId::France,
+            VpSources {
+                land,
+                purchase: 4.0,
+                ..VpSources::default()
+            },
+        );
+        Campaign {
+            seed,
+            winner: by,
+            by_goal,
+            ended: Turn::parse(ended).expect("a turn"),
+            stuck: None,
+            vp,
+            final_vp: BTreeMap::from([(PowerId::France, 100 + land as i64)]),
+            phases: 10,
+        }
+    }
+
+    #[test]
+    fn wins_are_counted_and_dated_in_calendar_order() {
+        let s = Scenario::embedded("1805").expect("1805 loads");
+        // the 1812 Winterphase comes before Fall 1812 (1.2), so it is the
+        // earliest win and the lower median of the two
+        let cs = [
+            won(1, Some(PowerId::France), true, "1812-fall", 10.0),
+            won(2, Some(PowerId::France), true, "1812-winter", 20.0),
+            won(3, None, false, "1815-fall", 30.0),
+            Campaign {
+                stuck: Some("1806-spring: a purpose asked twice".into()),
+                ..won(4, None, false, "1806-spring", 40.0)
+            },
+        ];
+        let r = summarize(&s, "1805", Policy::Active, 1, &cs);
+        let france = &r.powers[0];
+        assert_eq!(france.power, PowerId::France);
+        assert_eq!((france.wins, france.goal_wins), (2, 2));
+        assert!((france.share - 0.5).abs() < 1e-9, "2 wins of 4 campaigns");
+        assert_eq!(france.earliest_win.as_deref(), Some("1812-winter"));
+        assert_eq!(france.median_win.as_deref(), Some("1812-winter"));
+        assert!((france.mean_vp.land - 25.0).abs() < 1e-9, "(10 + 20 + 30 + 40) / 4");
+        assert!((france.mean_vp.purchase - 4.0).abs() < 1e-9);
+        assert!((france.mean_final_vp - 125.0).abs() < 1e-9);
+        assert_eq!(france.goal, s.power(PowerId::France).vp_goal);
+        assert_eq!(r.powers[1].wins, 0);
+        assert_eq!(r.powers[1].median_win, None);
+        assert_eq!(r.draws, 1, "the stuck campaign is no draw");
+        assert_eq!(r.stuck, vec!["seed 4: 1806-spring: a purpose asked twice".to_string()]);
+        assert_eq!(r.earliest_goal_win.as_deref(), Some("1812-winter"));
+        assert_eq!(r.median_goal_win.as_deref(), Some("1812-winter"));
+        let text = r.to_text();
+        assert!(text.contains("campaigns that could not go on: 1"), "{text}");
+    }
+
+    #[test]
+    fn vp_are_filed_by_source() {
+        let mut v = VpSources::default();
+        v.add(&Outcome::new("4.23", Kind::VpCollection, "land"), 7);
+        v.add(&Outcome::new("4.25", Kind::VpPurchase, "bought"), 3);
+        v.add(&Outcome::new("5.6", Kind::BattleResult, "won"), 2);
+        v.add(&Outcome::new("4.257", Kind::EmbargoVpLoss, "embargo"), -5);
+        v.add(&Outcome::new("5.12", Kind::Surrender, "surrender"), 5);
+        assert_eq!(
+            v,
+            VpSources {
+                land: 7.0,
+                purchase: 3.0,
+                battles: 2.0,
+                embargo: -5.0,
+                other: 5.0,
+            }
+        );
     }
 }
