@@ -458,21 +458,26 @@ impl<'c, 'a> LineParser<'c, 'a> {
     fn blockade(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Order> {
         let units = self.units(cur)?;
         let squadron = self.one_squadron(&units)?;
-        cur.eat_any(&["in", "at", "of", "port"]);
+        let port = self.port_arg(cur, "blockade")?;
+        Ok(Order::Blockade { squadron, port })
+    }
+
+    /// `[IN|AT|ON|OF] [PORT] [OF] <province>`, which must have a port
+    /// (5.4, 12.2.6.3, 12.2.8.3); a province without one is reported
+    /// ("no port to <verb>") and parsing goes on.
+    pub(super) fn port_arg(&mut self, cur: &mut Cur<'_, '_>, verb: &str) -> PResult<String> {
+        cur.eat_any(&["in", "at", "on", "of"]);
         cur.eat("port");
         cur.eat("of");
         let (p, span) = self.province_arg(cur)?;
         if !p.port {
             self.errs.push(Diagnostic::error(
                 Problem::NotAPort,
-                format!("{} has no port to blockade", p.name),
+                format!("{} has no port to {verb}", p.name),
                 span,
             ));
         }
-        Ok(Order::Blockade {
-            squadron,
-            port: p.id.clone(),
-        })
+        Ok(p.id.clone())
     }
 
     /// BESIEGE <corps...> [IN <province>]

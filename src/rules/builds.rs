@@ -22,7 +22,7 @@ use crate::orders::ast::{BuildItem, Order};
 use crate::rules::Kind;
 use crate::rules::Why;
 use crate::scenario::{MinorKind, Scenario};
-use crate::state::{Location, Squadron, State, UnitKey};
+use crate::state::{Location, State, UnitKey};
 use std::collections::BTreeMap;
 
 /// Whether `power` may build units of `nation` (3.44). A minor power or
@@ -350,21 +350,7 @@ fn build_squadrons(
     state.power_mut(p).pool.squadrons -= count;
     let nation = Nation::Major(p);
     for _ in 0..count {
-        let number = state
-            .squadrons
-            .iter()
-            .filter(|s| s.nation == nation)
-            .map(|s| s.number)
-            .max()
-            .unwrap_or(0)
-            + 1;
-        state.squadrons.push(Squadron {
-            nation: nation.clone(),
-            number,
-            location: Location::Port(port.to_string()),
-            blockading: None,
-            ships: None,
-        });
+        state.new_squadron(&nation, Location::Port(port.to_string()), None);
     }
     Ok(Outcome::new(
         "6.0",

@@ -705,6 +705,28 @@ impl State {
             .find(|c| &c.nation == nation && c.number == number)
     }
 
+    /// A new squadron counter of `nation` at `location`, numbered one past
+    /// the nation's highest (2.51: a counter from the force pool; the
+    /// caller takes it from the pool). Returns its number.
+    pub fn new_squadron(&mut self, nation: &Nation, location: Location, ships: Option<u32>) -> u32 {
+        let number = self
+            .squadrons
+            .iter()
+            .filter(|s| &s.nation == nation)
+            .map(|s| s.number)
+            .max()
+            .unwrap_or(0)
+            + 1;
+        self.squadrons.push(Squadron {
+            nation: nation.clone(),
+            number,
+            location,
+            blockading: None,
+            ships,
+        });
+        number
+    }
+
     /// Corps standing in a province.
     pub fn corps_in<'a>(&'a self, province: &'a str) -> impl Iterator<Item = &'a Corps> + 'a {
         self.corps

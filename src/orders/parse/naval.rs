@@ -23,49 +23,25 @@ impl LineParser<'_, '_> {
     pub(super) fn raid(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Order> {
         let units = self.units(cur)?;
         let squadron = self.one_squadron(&units)?;
-        cur.eat_any(&["in", "at", "on"]);
-        cur.eat("port");
-        cur.eat("of");
-        let (p, span) = self.province_arg(cur)?;
-        if !p.port {
-            self.errs.push(Diagnostic::error(
-                Problem::NotAPort,
-                format!("{} has no port to raid", p.name),
-                span,
-            ));
-        }
-        Ok(Order::Naval(NavalOrder::Raid {
-            squadron,
-            port: p.id.clone(),
-        }))
+        let port = self.port_arg(cur, "raid")?;
+        Ok(Order::Naval(NavalOrder::Raid { squadron, port }))
     }
 
     /// `REFIT <n> [HULK|HULKS] IN|AT <port>`: refit hulks (12.2.8.3).
     pub(super) fn refit(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Order> {
-        let (count, _) = cur.number("how many hulks, e.g. REFIT 2 HULKS IN Brest")?;
-        cur.eat_any(&["hulk", "hulks"]);
-        cur.eat_any(&["in", "at"]);
-        cur.eat("port");
-        cur.eat("of");
-        let (p, span) = self.province_arg(cur)?;
-        if !p.port {
-            self.errs.push(Diagnostic::error(
-                Problem::NotAPort,
-                format!("{} has no port to refit hulks in", p.name),
-                span,
-            ));
-        }
-        Ok(Order::Naval(NavalOrder::Refit {
-            port: p.id.clone(),
-            count,
-        }))
+        let count = count_of(cur, &["hulk", "hulks"], "how many hulks, e.g. REFIT 2 HULKS IN Brest")?;
+        let port = self.port_arg(cur, "refit hulks in")?;
+        Ok(Order::Naval(NavalOrder::Refit { port, count }))
     }
 
     /// `CONVERT <n> [SHIP|SHIPS] [OF|FROM] <squadron>`: put ships in
     /// ordinary (12.2.8.4).
     pub(super) fn convert(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Order> {
-        let (ships, _) = cur.number("how many ships, e.g. CONVERT 3 SHIPS OF squadron 2")?;
-        cur.eat_any(&["ship", "ships"]);
+        let ships = count_of(
+            cur,
+            &["ship", "ships"],
+            "how many ships, e.g. CONVERT 3 SHIPS OF squadron 2",
+        )?;
         cur.eat_any(&["of", "from", "in"]);
         let units = self.units(cur)?;
         let squadron = self.one_squadron(&units)?;
@@ -102,4 +78,11 @@ impl LineParser<'_, '_> {
         }
         Ok(Standing::NelsonClosing { minus: minus as u8 })
     }
+}
+
+/// `<n> [<noun>]`: the count of REFIT and CONVERT, then its optional noun.
+fn count_of(cur: &mut Cur<'_, '_>, nouns: &[&str], help: &str) -> PResult<u32> {
+    let (n, _) = cur.number(help)?;
+    cur.eat_any(nouns);
+    Ok(n)
 }

@@ -275,21 +275,7 @@ pub fn complete(scenario: &Scenario, state: &mut State, out: &mut Vec<Outcome>) 
             }
             None if state.power(r.power).pool.squadrons > 0 => {
                 state.power_mut(r.power).pool.squadrons -= 1;
-                let number = state
-                    .squadrons
-                    .iter()
-                    .filter(|s| s.nation == nation)
-                    .map(|s| s.number)
-                    .max()
-                    .unwrap_or(0)
-                    + 1;
-                state.squadrons.push(Squadron {
-                    nation: nation.clone(),
-                    number,
-                    location: at.clone(),
-                    blockading: None,
-                    ships: Some(r.ships),
-                });
+                let number = state.new_squadron(&nation, at.clone(), Some(r.ships));
                 format!(
                     "form {} squadron {number} (a counter from the force pool)",
                     r.power.adjective()
