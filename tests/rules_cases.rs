@@ -424,7 +424,7 @@ fn run(scenario: &Scenario, case: &Case) -> Verdict {
     if fails.is_empty() {
         Verdict::Pass
     } else {
-        if step.is_some() {
+        if step.is_some() || std::env::var_os("RULE_CASE_OUTCOMES").is_some() {
             for o in &outcomes {
                 fails.push(format!("  outcome [{}] {}: {}", o.kind, o.rule, o.summary));
                 fails.extend(o.why.iter().map(|w| format!("      {w}")));

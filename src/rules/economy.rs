@@ -422,7 +422,8 @@ pub fn rejected(rule: &str, p: PowerId, text: &str, reason: &str) -> Outcome {
 
 /// 3.41, 3.43: a minor power wholly held by one major power passes to it:
 /// its unbuilt pool and its surviving squadrons change sides at once
-/// (the squadrons follow `controller`).
+/// (the squadrons follow `controller`) and join the new owner's nearest
+/// squadrons.
 pub fn minor_conquests(scenario: &Scenario, state: &mut State, out: &mut Vec<Outcome>) {
     let ids: Vec<String> = state.minors.keys().cloned().collect();
     for m in ids {
@@ -461,6 +462,9 @@ pub fn minor_conquests(scenario: &Scenario, state: &mut State, out: &mut Vec<Out
                     old.name(),
                     old.name()
                 ));
+            }
+            for w in crate::rules::war::control::squadrons_join(scenario, state, &m, c) {
+                o = o.why(w);
             }
             out.push(o);
         }

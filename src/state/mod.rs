@@ -64,6 +64,10 @@ pub struct PowerState {
     /// Whether this power is in the Continental System now (4.243).
     #[serde(default)]
     pub in_embargo: bool,
+    /// 5.123: the turn this power last surrendered (it may not move into
+    /// provinces it does not control during that turn).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub surrendered: Option<Turn>,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -301,6 +305,7 @@ fn initial_powers(scenario: &Scenario, players: &BTreeSet<PowerId>) -> BTreeMap<
                 pool: spec.pool.into(),
                 embargo_years: 0,
                 in_embargo: false,
+                surrendered: None,
             },
         );
     }

@@ -13,7 +13,7 @@ use crate::rules::Kind;
 use crate::rules::Outcome;
 use crate::rules::Why;
 use crate::scenario::{Arm, Scenario};
-use crate::state::{Division, State};
+use crate::state::{Division, Location, State};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Two nations' forces fight when they meet: their commanding powers are
@@ -200,6 +200,76 @@ pub fn keep_corps_in_play(state: &mut State, m: &str, old: Option<PowerId>, new:
     }
 }
 
+/// 3.43: when minor `m` passes to `new`, its surviving squadrons switch
+/// allegiance at once and are placed on the nearest stack of `new`'s
+/// squadrons (not subject to interception), counting sea-zone steps and
+/// one step in or out of a port; ties go to the first location in id
+/// order. With no squadron of `new` on the map they stay where they are
+/// (house reading: the seed names no other place). Returns why lines.
+pub fn squadrons_join(scenario: &Scenario, state: &mut State, m: &str, new: PowerId) -> Vec<Why> {
+    let nation = Nation::Minor(m.to_string());
+    let stacks: BTreeSet<(Location, Option<String>)> = state
+        .squadrons
+        .iter()
+        .filter(|s| s.nation != nation && state.commanding_power(&s.nation) == Some(new))
+        .map(|s| (s.location.clone(), s.blockading.clone()))
+        .collect();
+    let mut why = Vec::new();
+    for sq in state.squadrons.iter_mut().filter(|s| s.nation == nation) {
+        let steps = scenario.map.sea_steps(&zones(scenario, &sq.location));
+        let nearest = stacks
+            .iter()
+            .filter_map(|(loc, b)| {
+                let d = if *loc == sq.location {
+                    0
+                } else {
+                    zones(scenario, loc).iter().filter_map(|z| steps.get(*z)).min()?
+                        + u32::from(matches!(loc, Location::Port(_)))
+                        + u32::from(matches!(sq.location, Location::Port(_)))
+                };
+                Some((d, loc, b))
+            })
+            .min();
+        let Some((_, loc, blockading)) = nearest else {
+            continue;
+        };
+        if *loc != sq.location {
+            why.push(Why::rule(
+                "3.43",
+                format!(
+                    "{m} squadron {} joins the nearest {} squadrons, {}",
+                    sq.number,
+                    new.adjective(),
+                    where_is(scenario, loc)
+                ),
+            ));
+            sq.location = loc.clone();
+            sq.blockading = blockading.clone();
+        }
+    }
+    why
+}
+
+/// The sea zones a squadron's location touches: its zone, or the zones a
+/// port borders.
+fn zones<'a>(scenario: &'a Scenario, loc: &'a Location) -> Vec<&'a str> {
+    match loc {
+        Location::Sea(z) => vec![z.as_str()],
+        Location::Port(p) => scenario
+            .map
+            .province(p)
+            .map(|p| p.seas.iter().map(String::as_str).collect())
+            .unwrap_or_default(),
+    }
+}
+
+fn where_is(scenario: &Scenario, loc: &Location) -> String {
+    match loc {
+        Location::Port(p) => format!("in the port of {}", name(scenario, p)),
+        Location::Sea(z) => format!("at sea in {}", name(scenario, z)),
+    }
+}
+
 /// 3.41: minor powers all of whose provinces are now held by one major
 /// power, which becomes their controller. Returns outcomes.
 pub fn conquests(scenario: &Scenario, state: &mut State) -> Vec<Outcome> {
@@ -224,18 +294,20 @@ pub fn conquests(scenario: &Scenario, state: &mut State) -> Vec<Outcome> {
         }
         let old = ms.controller.replace(p);
         keep_corps_in_play(state, &m, old, p);
-        out.push(
-            Outcome::new(
-                "3.41",
-                Kind::MinorConquered,
-                format!("{} holds every province of {m} and conquers it", p.name()),
-            )
-            .power(p)
-            .why(Why::rule(
-                "3.41",
-                "all of a minor power's provinces held by one major power",
-            )),
-        );
+        let mut o = Outcome::new(
+            "3.41",
+            Kind::MinorConquered,
+            format!("{} holds every province of {m} and conquers it", p.name()),
+        )
+        .power(p)
+        .why(Why::rule(
+            "3.41",
+            "all of a minor power's provinces held by one major power",
+        ));
+        for w in squadrons_join(scenario, state, &m, p) {
+            o = o.why(w);
+        }
+        out.push(o);
     }
     out
 }

@@ -101,6 +101,7 @@ pub fn check(
         mover,
         corps,
         controlled_npc: matches!(state.power(mover).control, Control::Controlled { .. }),
+        surrendered: state.power(mover).surrendered == Some(state.turn()),
     };
     let mut steps = Vec::new();
     let mut cur = from.clone();
@@ -225,6 +226,8 @@ struct Stack<'a> {
     mover: PowerId,
     corps: &'a [UnitKey],
     controlled_npc: bool,
+    /// 5.123: the mover surrendered this turn.
+    surrendered: bool,
 }
 
 impl Stack<'_> {
@@ -312,6 +315,26 @@ impl Stack<'_> {
                     "3.31",
                     format!(
                         "{} is a Controlled NPC: its units may not leave its home or controlled provinces ({})",
+                        mover.name(),
+                        p.name
+                    ),
+                ));
+            }
+        }
+        // 5.123: in the turn it surrenders, a power may not move into
+        // provinces it does not control
+        if self.surrendered {
+            let held = state
+                .provinces
+                .get(next)
+                .and_then(|ps| ps.controller.as_ref())
+                .and_then(|n| state.commanding_power(n))
+                == Some(mover);
+            if !held {
+                return Err(rej(
+                    "5.123",
+                    format!(
+                        "{} surrendered this turn and does not control {}: it may not move into it",
                         mover.name(),
                         p.name
                     ),

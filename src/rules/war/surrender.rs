@@ -212,6 +212,8 @@ pub fn surrender(
         ));
     }
     state.power_mut(loser).capital_lost_turns = 0;
+    // 5.123: for the rest of this turn it moves only within what it controls
+    state.power_mut(loser).surrendered = Some(state.turn());
     vec![o]
 }
 
