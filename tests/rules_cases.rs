@@ -636,7 +636,8 @@ fn rule_cases() {
     files.sort();
     assert!(files.len() >= 100, "expected the rule cases, found {}", files.len());
     // `RULE_CASE=battle/ cargo test --test rules_cases` runs the cases
-    // whose path contains the text (while writing one)
+    // whose path contains the text (while writing one); with
+    // `RULE_CASE_OUTCOMES=1` a failing phase case lists its outcomes too
     if let Ok(only) = std::env::var("RULE_CASE") {
         files.retain(|f| f.to_string_lossy().contains(only.as_str()));
     }
