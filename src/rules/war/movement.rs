@@ -323,23 +323,15 @@ impl Stack<'_> {
         }
         // 5.123: in the turn it surrenders, a power may not move into
         // provinces it does not control
-        if self.surrendered {
-            let held = state
-                .provinces
-                .get(next)
-                .and_then(|ps| ps.controller.as_ref())
-                .and_then(|n| state.commanding_power(n))
-                == Some(mover);
-            if !held {
-                return Err(rej(
-                    "5.123",
-                    format!(
-                        "{} surrendered this turn and does not control {}: it may not move into it",
-                        mover.name(),
-                        p.name
-                    ),
-                ));
-            }
+        if self.surrendered && !super::control::controls(scenario, state, mover, next) {
+            return Err(rej(
+                "5.123",
+                format!(
+                    "{} surrendered this turn and does not control {}: it may not move into it",
+                    mover.name(),
+                    p.name
+                ),
+            ));
         }
         // 2.11: a corps in a white-named province (islands, Gibraltar,
         // Copenhagen) is immune to attack by land while it holds it
