@@ -74,13 +74,6 @@ pub fn build_phase(scenario: &Scenario, state: &mut State, orders: &super::Phase
     }
 }
 
-fn no(rule: &str, reason: impl Into<String>) -> Rejection {
-    Rejection {
-        rule: rule.into(),
-        reason: reason.into(),
-    }
-}
-
 /// Carry out one build order of `p` (the Build Phase loop, and the
 /// legality check on a projected state, both call this). A deficit is
 /// repaid first (4.221); nothing changes when the order is refused.
@@ -93,11 +86,14 @@ pub fn build(
     out: &mut Vec<Outcome>,
 ) -> Result<Outcome, Rejection> {
     if !matches!(order, Order::Build { .. } | Order::BuildSquadron { .. }) {
-        return Err(no("6.0", "only builds are ordered in the Build Phase"));
+        return Err(Rejection::new("6.0", "only builds are ordered in the Build Phase"));
     }
     // 4.221: nothing is built while a deficit is unpaid.
     if !repay_debt(state, p, out) {
-        return Err(no("4.221", "a deficit must be repaid before anything is built"));
+        return Err(Rejection::new(
+            "4.221",
+            "a deficit must be repaid before anything is built",
+        ));
     }
     match order {
         Order::Build { corps, items } => build_divisions(scenario, state, p, corps, items, spent),
@@ -117,7 +113,7 @@ pub fn price(
     spent: &Spent,
 ) -> Result<(u32, (u32, u32), String), Rejection> {
     let loc = scenario.loc_length(p, province).ok_or_else(|| {
-        no(
+        Rejection::new(
             "2.71",
             format!(
                 "no line of communication from {}'s home provinces to {province}",
@@ -158,7 +154,7 @@ fn charge(
     let from_kingdom = kingdom.as_ref().map_or(0, |(_, g)| (*g).min(i64::from(inc)));
     let own = i64::from(inc) - from_kingdom;
     if own > state.power(p).gold {
-        return Err(no(
+        return Err(Rejection::new(
             "6.0",
             format!("costs {inc} Gold, treasury has {}", state.power(p).gold),
         ));
@@ -179,7 +175,7 @@ pub fn list_cost(scenario: &Scenario, items: &[BuildItem]) -> Result<u32, Reject
     let mut list = 0;
     for it in items {
         let Some(costs) = scenario.costs(&it.nation) else {
-            return Err(no("6.0", format!("no costs for {}", it.nation)));
+            return Err(Rejection::new("6.0", format!("no costs for {}", it.nation)));
         };
         let unit = match it.arm {
             crate::scenario::Arm::Infantry => costs.infantry,
@@ -200,21 +196,21 @@ fn build_divisions(
     spent: &mut Spent,
 ) -> Result<Outcome, Rejection> {
     let Some(c) = state.corps(&key.nation, key.number) else {
-        return Err(no("6.0", format!("no {key}")));
+        return Err(Rejection::new("6.0", format!("no {key}")));
     };
     // 3.46: the Bavarian corps starts off the map; whoever controls
     // Bavaria builds it onto the map with its divisions.
     let entering = entry_province(scenario, state, p, c).filter(|_| may_build_nation(scenario, state, p, &c.nation));
     if entering.is_none() && state.corps_power(c) != Some(p) {
-        return Err(no("6.0", format!("{key} is not {}'s", p.name())));
+        return Err(Rejection::new("6.0", format!("{key} is not {}'s", p.name())));
     }
     let Some(at) = c.location.clone().or(entering.clone()) else {
-        return Err(no("6.0", format!("{key} is not on the map")));
+        return Err(Rejection::new("6.0", format!("{key} is not on the map")));
     };
     let count: u32 = items.iter().map(|i| i.count).sum();
     if c.divisions.len() + count as usize > c.capacity() {
         // what the checker shows the player too (rules::legality)
-        return Err(no(
+        return Err(Rejection::new(
             "2.22",
             format!(
                 "{} holds {} division(s); {count} more would pass its {} boxes",
@@ -234,14 +230,14 @@ fn build_divisions(
             .map(|i| i.count as usize)
             .sum::<usize>();
     if not_cav > 3 {
-        return Err(no(
+        return Err(Rejection::new(
             "2.22",
             format!("{key} holds at most three divisions that are not cavalry; its fourth box takes only cavalry"),
         ));
     }
     for it in items {
         if !may_build_nation(scenario, state, p, &it.nation) {
-            return Err(no(
+            return Err(Rejection::new(
                 "3.44",
                 format!(
                     "{} may not build {} units",
@@ -254,11 +250,14 @@ fn build_divisions(
             && c.nation != it.nation
             && matches!(c.nation, Nation::Minor(_))
         {
-            return Err(no("3.43", "a minor power corps holds only its own divisions"));
+            return Err(Rejection::new(
+                "3.43",
+                "a minor power corps holds only its own divisions",
+            ));
         }
         let pool = pool_of(state, &it.nation, Some(it.arm));
         if pool < it.count {
-            return Err(no(
+            return Err(Rejection::new(
                 "6.0",
                 format!(
                     "only {pool} {} {} division(s) in the force pool",
@@ -337,10 +336,13 @@ fn build_squadrons(
     spent: &mut Spent,
 ) -> Result<Outcome, Rejection> {
     if !scenario.map.province(port).is_some_and(|x| x.port) || controller(scenario, state, port) != Some(p) {
-        return Err(no("6.0", format!("{port} is not a port {} controls", p.name())));
+        return Err(Rejection::new(
+            "6.0",
+            format!("{port} is not a port {} controls", p.name()),
+        ));
     }
     if state.power(p).pool.squadrons < count || count == 0 {
-        return Err(no(
+        return Err(Rejection::new(
             "6.0",
             format!("only {} squadron(s) in the force pool", state.power(p).pool.squadrons),
         ));

@@ -22,13 +22,6 @@ use crate::scenario::Scenario;
 use crate::state::{Control, Location, State, UnitKey, UnitKind};
 use std::collections::{BTreeMap, BTreeSet};
 
-fn rej(rule: &str, reason: impl Into<String>) -> Rejection {
-    Rejection {
-        rule: rule.into(),
-        reason: reason.into(),
-    }
-}
-
 /// Whether `power` gives the orders of `nation`'s units now (3.31, 3.45).
 pub fn orders_for(state: &State, power: PowerId, nation: &Nation) -> bool {
     state
@@ -93,7 +86,7 @@ pub fn check(
         rest = &rest[1..];
     }
     if rest.is_empty() {
-        return Err(rej("5.5", "the path has no province to move to"));
+        return Err(Rejection::new("5.5", "the path has no province to move to"));
     }
     let stack = Stack {
         scenario,
@@ -120,7 +113,7 @@ pub fn check(
         mover,
     };
     if plan.cost() > allowance {
-        return Err(rej(
+        return Err(Rejection::new(
             "5.5",
             format!(
                 "the path costs {} movement points; the allowance is {allowance} (Movement Allowances Table{})",
@@ -145,37 +138,40 @@ fn check_stack(
     corps: &[UnitKey],
 ) -> Result<(String, PowerId), Rejection> {
     let Some(first) = corps.first() else {
-        return Err(rej("5.5", "a move names at least one corps"));
+        return Err(Rejection::new("5.5", "a move names at least one corps"));
     };
     let mut from: Option<String> = None;
     let mut mover: Option<PowerId> = None;
     let mut seen = BTreeSet::new();
     for k in corps {
         if k.kind != UnitKind::Corps {
-            return Err(rej("5.5", format!("{k} is not a corps")));
+            return Err(Rejection::new("5.5", format!("{k} is not a corps")));
         }
         if !seen.insert(k) {
-            return Err(rej("5.5", format!("{k} is named twice")));
+            return Err(Rejection::new("5.5", format!("{k} is named twice")));
         }
         let Some(c) = state.corps(&k.nation, k.number) else {
-            return Err(rej("5.5", format!("there is no {k}")));
+            return Err(Rejection::new("5.5", format!("there is no {k}")));
         };
         if !orders_corps(state, power, c) {
-            return Err(rej("3.31", format!("{} does not give the orders of {k}", power.name())));
+            return Err(Rejection::new(
+                "3.31",
+                format!("{} does not give the orders of {k}", power.name()),
+            ));
         }
         if c.arrives.is_some_and(|t| t > state.turn()) {
-            return Err(rej("3.3", format!("{k} has not arrived yet")));
+            return Err(Rejection::new("3.3", format!("{k} has not arrived yet")));
         }
         let Some(loc) = &c.location else {
-            return Err(rej("5.5", format!("{k} is not on the map")));
+            return Err(Rejection::new("5.5", format!("{k} is not on the map")));
         };
         if c.divisions.is_empty() {
-            return Err(rej("2.22", format!("{k} has no divisions")));
+            return Err(Rejection::new("2.22", format!("{k} has no divisions")));
         }
         match &from {
             None => from = Some(loc.clone()),
             Some(f) if f != loc => {
-                return Err(rej(
+                return Err(Rejection::new(
                     "5.5",
                     format!(
                         "{k} is in {}, not in {} with {first}; a stack moves from one province",
@@ -205,13 +201,16 @@ fn commander_rating(
         return Ok(None);
     };
     let Some(cm) = state.commanders.iter().find(|c| c.name.eq_ignore_ascii_case(n)) else {
-        return Err(rej("2.24", format!("there is no commander {n}")));
+        return Err(Rejection::new("2.24", format!("there is no commander {n}")));
     };
     if !orders_for(state, power, &Nation::Major(cm.nation)) {
-        return Err(rej("2.24", format!("{} does not give the orders of {n}", power.name())));
+        return Err(Rejection::new(
+            "2.24",
+            format!("{} does not give the orders of {n}", power.name()),
+        ));
     }
     if cm.location.as_deref() != Some(from) {
-        return Err(rej(
+        return Err(Rejection::new(
             "2.24",
             format!("{n} is not with the stack in {}", name(scenario, from)),
         ));
@@ -238,7 +237,7 @@ impl Stack<'_> {
         let (scenario, state, mover) = (self.scenario, self.state, self.mover);
         let t = &scenario.tables.movement;
         if scenario.map.province(next).is_none() {
-            return Err(rej(
+            return Err(Rejection::new(
                 "2.13",
                 format!("'{next}' is not a province of the map (no off-map moves)"),
             ));
@@ -247,7 +246,7 @@ impl Stack<'_> {
             return Ok(t.province_cost);
         }
         let Some(a) = scenario.map.arrow(cur, next) else {
-            return Err(rej(
+            return Err(Rejection::new(
                 "2.13",
                 format!("{} is not adjacent to {}", name(scenario, next), name(scenario, cur)),
             ));
@@ -259,7 +258,7 @@ impl Stack<'_> {
             .any(|s| s.location == Location::Sea(a.sea.clone()) && hostile(state, &Nation::Major(mover), &s.nation));
         let both_ends = friendly(state, mover, cur) && friendly(state, mover, next);
         if enemy_fleet && (a.kind >= 2 || !both_ends) {
-            return Err(rej(
+            return Err(Rejection::new(
                 "12.2.1",
                 format!(
                     "the crossing arrow {}–{} is closed by an enemy squadron in {}",
@@ -277,7 +276,7 @@ impl Stack<'_> {
             .and_then(|ps| ps.controller.as_ref())
             .is_some_and(|n| hostile(state, &Nation::Major(mover), n));
         if super::option_naval::enabled(state) && i > 0 && enemy_land {
-            return Err(rej(
+            return Err(Rejection::new(
                 "12.2.1",
                 format!(
                     "to cross the arrow into enemy {} the stack must begin its move in {}",
@@ -301,7 +300,7 @@ impl Stack<'_> {
             return Ok(());
         };
         if let Some((rule, why)) = entry_refused(scenario, state, mover, next) {
-            return Err(rej(&rule, why));
+            return Err(Rejection::new(rule.as_str(), why));
         }
         // 3.31: a Controlled NPC's units stay in its home or controlled provinces
         if self.controlled_npc {
@@ -311,7 +310,7 @@ impl Stack<'_> {
                 .get(next)
                 .is_some_and(|ps| ps.controller == Some(Nation::Major(mover)));
             if !home && !held {
-                return Err(rej(
+                return Err(Rejection::new(
                     "3.31",
                     format!(
                         "{} is a Controlled NPC: its units may not leave its home or controlled provinces ({})",
@@ -336,7 +335,7 @@ impl Stack<'_> {
         // 2.11: a corps in a white-named province (islands, Gibraltar,
         // Copenhagen) is immune to attack by land while it holds it
         if p.white && hostile_divisions(state, mover, next) > 0 {
-            return Err(rej(
+            return Err(Rejection::new(
                 "2.11",
                 format!(
                     "{} is white-named: the enemy corps there cannot be attacked by land",
@@ -349,7 +348,7 @@ impl Stack<'_> {
         if passing {
             let enemy = hostile_divisions(state, mover, next);
             if enemy > 0 && !overruns(scenario, state, self.corps, enemy) {
-                return Err(rej(
+                return Err(Rejection::new(
                     "5.5",
                     format!("the stack would stop in {} to give battle to the army there", p.name),
                 ));
