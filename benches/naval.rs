@@ -57,6 +57,7 @@ fn setup(s: &Scenario, option: bool) -> (State, Vec<OrderLine>) {
                     location: Location::Sea(zone.into()),
                     blockading: None,
                     ships: None,
+                    held_by: None,
                 });
             }
         }

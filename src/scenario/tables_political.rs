@@ -76,6 +76,10 @@ pub struct ComponentDef {
     /// A minor country with corps (11.2.3, 11.3.3, 11.5.3, 11.6.3).
     #[serde(default)]
     pub corps: bool,
+    /// 11.7.1: the district whose controller commands the kingdom's
+    /// squadrons while the districts are under different major powers.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fleet: bool,
 }
 
 impl PoliticalTable {

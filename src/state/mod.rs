@@ -205,6 +205,12 @@ pub struct Squadron {
     /// combat; `None` means the table's `ships_per_squadron`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ships: Option<u32>,
+    /// 11.7.1: a minor's squadron commanded by another power than its
+    /// nation's controller (the Naples fleet under the controller of
+    /// Sicily while the two districts are split). `None`: the squadron
+    /// follows its nation's commanding power.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub held_by: Option<PowerId>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -360,6 +366,7 @@ fn set_up_squadrons<'a>(nation: &'a Nation, specs: &'a [SquadronSpec]) -> impl I
         location: Location::Port(s.at.clone()),
         blockading: None,
         ships: None,
+        held_by: None,
     })
 }
 
@@ -728,6 +735,7 @@ impl State {
             location,
             blockading: None,
             ships,
+            held_by: None,
         });
         number
     }
@@ -758,14 +766,22 @@ impl State {
             .or_else(|| self.commanding_power(&c.nation))
     }
 
+    /// The major power that commands this squadron now: its holder
+    /// (11.7.1), else its nation's commanding power (3.43).
+    pub fn squadron_power(&self, s: &Squadron) -> Option<PowerId> {
+        s.held_by.or_else(|| self.commanding_power(&s.nation))
+    }
+
     /// The major power that commands a unit now (a corps by
-    /// [`State::corps_power`], a squadron by its nation, 3.43).
+    /// [`State::corps_power`], a squadron by [`State::squadron_power`]).
     pub fn unit_power(&self, key: &UnitKey) -> Option<PowerId> {
         match key.kind {
             UnitKind::Corps => self
                 .corps(&key.nation, key.number)
                 .map_or_else(|| self.commanding_power(&key.nation), |c| self.corps_power(c)),
-            UnitKind::Squadron => self.commanding_power(&key.nation),
+            UnitKind::Squadron => self
+                .squadron(&key.nation, key.number)
+                .map_or_else(|| self.commanding_power(&key.nation), |s| self.squadron_power(s)),
         }
     }
 

@@ -28,7 +28,7 @@ impl State {
         // EiA option: a fleet's ships are revealed only in battle
         // (12.2.6.1.3.1); hulks are the port owner's knowledge (12.2.8)
         for q in &mut s.squadrons {
-            if !mine(self.commanding_power(&q.nation)) {
+            if !mine(self.squadron_power(q)) {
                 q.ships = None;
             }
         }

@@ -10,7 +10,7 @@
 //! `province.<id>.controller`, `province.<id>.garrison`,
 //! `province.<id>.rebellion`, `squadron.<nation>.<n>.location`
 //! (`sea:<id>`/`port:<id>`), `squadron.<nation>.<n>.blockading`,
-//! `squadron.<nation>.<n>.ships`, `power.<p>.gold`, `hulks.<port>.<owner>`,
+//! `squadron.<nation>.<n>.ships`, `squadron.<nation>.<n>.held_by`, `power.<p>.gold`, `hulks.<port>.<owner>`,
 //! `power.<p>.control` (`player`, `inactive`, `controlled:<by>`,
 //! `allied:<with>`), `power.<p>.capital_lost_turns`, `standing.<p>` (a
 //! table like `StandingOrders`), `minor.<m>.controller`, `access.<p>`
@@ -587,6 +587,7 @@ pub fn apply_set(state: &mut State, item: &SetItem) -> Result<(), String> {
                     location: Location::Sea("channel".into()),
                     blockading: None,
                     ships: None,
+                    held_by: None,
                 });
             }
             let s = state
@@ -598,6 +599,7 @@ pub fn apply_set(state: &mut State, item: &SetItem) -> Result<(), String> {
                 "location" => s.location = location(&str_of(v)?)?,
                 "blockading" => s.blockading = Some(str_of(v)?),
                 "ships" => s.ships = Some(v.as_integer().ok_or("ships: integer")? as u32),
+                "held_by" => s.held_by = Some(str_of(v)?.parse()?),
                 f => return Err(format!("squadron field '{f}'")),
             }
         }

@@ -8,11 +8,14 @@
 //! any province (4.21).
 //!
 //! 11.7.1: the Naples corps follow the controller of Naples (the minor
-//! power's controller, 3.41). The Naples fleet following the controller of
-//! Sicily instead is not implemented: squadrons follow their nation's
-//! controller throughout the naval rules.
+//! power's controller, 3.41); while Naples and Sicily are under different
+//! major powers the Naples squadrons are held (`Squadron::held_by`) by
+//! the controller of Sicily (the table's `fleet` district), and return to
+//! the Naples controller once the districts are united or Sicily is
+//! nobody's.
 
 use super::kingdoms::holder;
+use crate::ids::Nation;
 use crate::rules::{Kind, Outcome};
 use crate::scenario::Scenario;
 use crate::scenario::tables_political::KingdomDef;
@@ -23,6 +26,7 @@ pub const ID: &str = "two_sicilies";
 /// Keep the kingdom's record: present, under the one controller of every
 /// district, or absent while the districts are split or neutral.
 pub fn check(scenario: &Scenario, state: &mut State, def: &KingdomDef, out: &mut Vec<Outcome>) {
+    fleet(scenario, state, def, out);
     let holders: Vec<_> = def.components.iter().map(|c| holder(scenario, state, &c.id)).collect();
     let one = holders
         .first()
@@ -67,6 +71,39 @@ pub fn check(scenario: &Scenario, state: &mut State, def: &KingdomDef, out: &mut
                     .why("each district's money goes to its own controller, not doubled"),
                 );
             }
+        }
+    }
+}
+
+/// 11.7.1: who holds the kingdom's squadrons: the controller of the
+/// fleet district when it is a major power other than the controller of
+/// the minor power (Naples); else nobody (they follow their nation).
+fn fleet(scenario: &Scenario, state: &mut State, def: &KingdomDef, out: &mut Vec<Outcome>) {
+    let Some(district) = def.components.iter().find(|c| c.fleet) else {
+        return;
+    };
+    let fleet_holder = holder(scenario, state, &district.id);
+    for m in &def.nations {
+        let nation = Nation::Minor(m.clone());
+        let minor_controller = state.commanding_power(&nation);
+        let held = fleet_holder.filter(|h| minor_controller.is_some_and(|c| c != *h));
+        for s in state.squadrons.iter_mut().filter(|s| s.nation == nation) {
+            if s.held_by == held {
+                continue;
+            }
+            s.held_by = held;
+            let summary = match held {
+                Some(h) => format!("{} takes command of {nation} squadron {}", h.name(), s.number),
+                None => format!("{nation} squadron {} follows {nation}'s controller again", s.number),
+            };
+            let mut o = Outcome::new("11.7.1", Kind::KingdomChanged, summary).why(format!(
+                "the fleet follows the controller of {} while Naples and Sicily are under different major powers",
+                super::kingdoms::pname(scenario, &district.id)
+            ));
+            if let Some(p) = held.or(minor_controller) {
+                o = o.power(p);
+            }
+            out.push(o);
         }
     }
 }

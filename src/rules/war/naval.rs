@@ -17,7 +17,7 @@
 //! `blockade-run/<port>/<squadron>`.
 
 use super::control::{friendly, hostile, name, squadron_to_pool, to_pool};
-use super::movement::{orders_corps, orders_for};
+use super::movement::orders_corps;
 use super::naval_option::combat::Ending;
 use super::naval_option::open_sea;
 use super::standing;
@@ -59,7 +59,9 @@ pub(crate) fn ordered_squadron<'a>(
     let Some(s) = state.squadron(&squadron.nation, squadron.number) else {
         return Err(rej("5.4", format!("there is no {squadron}")));
     };
-    if !orders_for(state, power, &s.nation) {
+    // 11.7.1: a held squadron takes its holder's orders
+    let commander = state.squadron_power(s);
+    if !commander.is_some_and(|c| c == power || state.ordered_by(c) == Some(power)) {
         return Err(rej(
             "3.31",
             format!("{} does not give the orders of {squadron}", power.name()),
@@ -82,7 +84,7 @@ pub fn check_move(
         return Err(rej("5.4", format!("{squadron} is not a squadron")));
     }
     let s = ordered_squadron(state, power, squadron)?;
-    let mover = state.commanding_power(&s.nation).unwrap_or(power);
+    let mover = state.squadron_power(s).unwrap_or(power);
     let t = &scenario.tables.naval;
     let zones = route(&s.location, path);
     let allowance = t.allowance_for(mover.id());
@@ -204,8 +206,8 @@ pub fn battle(
     b: &[UnitKey],
 ) -> Result<(Outcome, Option<bool>), DiceError> {
     let t = &scenario.tables.naval;
-    let pa = a.first().and_then(|k| state.commanding_power(&k.nation));
-    let pb = b.first().and_then(|k| state.commanding_power(&k.nation));
+    let pa = a.first().and_then(|k| state.unit_power(k));
+    let pb = b.first().and_then(|k| state.unit_power(k));
     let mut seers: BTreeSet<PowerId> = [pa, pb].into_iter().flatten().collect();
     for p in seers.clone() {
         if let Some(o) = state.ordered_by(p) {
@@ -270,7 +272,7 @@ pub fn battle(
     ));
     // the beaten survivors make for a friendly port on the zone, if any
     for k in loser.iter().skip(losses) {
-        let Some(p) = state.commanding_power(&k.nation) else {
+        let Some(p) = state.unit_power(k) else {
             continue;
         };
         let port = scenario
@@ -369,7 +371,7 @@ pub fn execute_move(ph: &mut Phase, state: &mut State, order: &Sortie) -> Result
         return Ok(out);
     };
     let under = Under {
-        mover: state.commanding_power(&s.nation).unwrap_or(power),
+        mover: state.squadron_power(&s).unwrap_or(power),
         sk: skey(&squadron.nation, squadron.number),
         me: s.nation.clone(),
     };
@@ -474,7 +476,7 @@ fn interceptors(scenario: &Scenario, state: &State, me: &Nation, z: &str) -> BTr
         };
         if here {
             by_power
-                .entry(state.commanding_power(&x.nation))
+                .entry(state.squadron_power(x))
                 .or_default()
                 .push(UnitKey::squadron(x.nation.clone(), x.number));
         }
@@ -706,7 +708,7 @@ pub fn check_attack(
     if !state
         .squadrons
         .iter()
-        .any(|x| x.location == Location::Sea(sea.to_string()) && at_war(state, &s.nation, &x.nation))
+        .any(|x| x.location == Location::Sea(sea.to_string()) && at_war(state, s, x))
     {
         return Err(rej(
             "5.4",
@@ -739,7 +741,7 @@ pub fn attack(
     let enemies: Vec<UnitKey> = state
         .squadrons
         .iter()
-        .filter(|x| x.location == Location::Sea(sea.to_string()) && at_war(state, &s.nation, &x.nation))
+        .filter(|x| x.location == Location::Sea(sea.to_string()) && at_war(state, &s, x))
         .map(|x| UnitKey::squadron(x.nation.clone(), x.number))
         .collect();
     let own: Vec<UnitKey> = state
@@ -748,7 +750,7 @@ pub fn attack(
         .filter(|x| {
             (x.location == Location::Sea(sea.to_string()) || (x.nation == s.nation && x.number == s.number))
                 && !hostile(state, &s.nation, &x.nation)
-                && state.commanding_power(&x.nation) == state.commanding_power(&s.nation)
+                && state.squadron_power(x) == state.squadron_power(&s)
         })
         .map(|x| UnitKey::squadron(x.nation.clone(), x.number))
         .collect();
@@ -769,9 +771,9 @@ pub fn attack(
 
 /// 5.4: whether squadrons of `a` and `b` fight each other in a naval
 /// attack: their powers are at war. A neutral minor's squadron sharing
-/// the zone takes no part.
-fn at_war(state: &State, a: &Nation, b: &Nation) -> bool {
-    match (state.commanding_power(a), state.commanding_power(b)) {
+/// the zone takes no part. A held squadron fights for its holder (11.7.1).
+fn at_war(state: &State, a: &Squadron, b: &Squadron) -> bool {
+    match (state.squadron_power(a), state.squadron_power(b)) {
         (Some(x), Some(y)) => x != y && state.relations.at_war(x, y),
         _ => false,
     }
