@@ -47,6 +47,9 @@ pub struct PeaceSwitches {
     pub civil_disorder: bool,
     /// 11.9.2.1 and 11.9.2.2.
     pub france_britain_at_war: bool,
+    /// 11.9.2.2 C.5: how many seasons a granted access lasts (house:
+    /// the seed gives no duration).
+    pub access_seasons: u32,
     /// 11.9.2.1: the powers at war when a game starts, by start year
     /// (read while `france_britain_at_war` is on).
     #[serde(default)]

@@ -514,6 +514,11 @@ pub struct Dominance {
     /// provinces by peace terms (grantee -> grantors).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub access: BTreeMap<PowerId, BTreeSet<PowerId>>,
+    /// 11.9.2.2 C.5: when each access was granted (grantee -> grantor ->
+    /// turn); it ends `access_seasons` seasons later
+    /// (`tables/political_dominance.toml`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub access_granted: BTreeMap<PowerId, BTreeMap<PowerId, Turn>>,
 }
 
 impl Dominance {

@@ -158,12 +158,15 @@ pub fn combinations_step(scenario: &Scenario, state: &mut State, orders: &PhaseO
     after_phase(scenario, state, out);
 }
 
-/// After every phase: conquests and the kingdoms' existence (11.1.3,
-/// 11.2.3, 11.3.3, 11.4.3, 11.5.3, 11.6.3, 11.7).
+/// After every phase: accesses that end (11.9.2.2), conquests and the
+/// kingdoms' existence (11.1.3, 11.2.3, 11.3.3, 11.4.3, 11.5.3, 11.6.3,
+/// 11.7).
 pub fn after_phase(scenario: &Scenario, state: &mut State, out: &mut Vec<Outcome>) {
     if !enabled(state) {
         return;
     }
+    // 11.9.2.2 C.5: an access lasts a house number of seasons
+    peace::expire_access(scenario, state, out);
     let t = &scenario.tables.political;
     if let Some(def) = t.kingdom(poland::ID) {
         poland::check(scenario, state, def, out);

@@ -258,6 +258,8 @@ pub fn carry_out(state: &mut State, from: PowerId, to: PowerId, terms: &Terms, m
     }
     if terms.access {
         state.dominance.access.entry(to).or_default().insert(from);
+        let now = state.turn();
+        state.dominance.access_granted.entry(to).or_default().insert(from, now);
         o = o.why(format!(
             "11.9.2.2 C.5: {} forces have access to {}'s provinces",
             to.adjective(),
@@ -265,6 +267,51 @@ pub fn carry_out(state: &mut State, from: PowerId, to: PowerId, terms: &Terms, m
         ));
     }
     o
+}
+
+/// 11.9.2.2 C.5: end each access `access_seasons` seasons after the
+/// peace that granted it (`tables/political_dominance.toml`, house). An
+/// access without a recorded grant (a state file from before durations)
+/// is taken as granted now.
+pub fn expire_access(scenario: &Scenario, state: &mut State, out: &mut Vec<Outcome>) {
+    let seasons = scenario.tables.political_dominance.peace.access_seasons;
+    let now = state.turn();
+    let mut ended = Vec::new();
+    for (grantee, grantors) in &state.dominance.access {
+        let granted = state.dominance.access_granted.entry(*grantee).or_default();
+        for grantor in grantors {
+            let from = *granted.entry(*grantor).or_insert(now);
+            let until = (0..seasons).fold(from, |t, _| t.next());
+            if now >= until {
+                ended.push((*grantee, *grantor, from));
+            }
+        }
+    }
+    for (grantee, grantor, from) in ended {
+        if let Some(g) = state.dominance.access.get_mut(&grantee) {
+            g.remove(&grantor);
+        }
+        if let Some(g) = state.dominance.access_granted.get_mut(&grantee) {
+            g.remove(&grantor);
+        }
+        out.push(
+            Outcome::new(
+                "11.9.2.2",
+                Kind::EnforcedPeaceExpired,
+                format!(
+                    "{} forces' access to {}'s provinces ends",
+                    grantee.adjective(),
+                    grantor.name()
+                ),
+            )
+            .power(grantee)
+            .why(format!(
+                "C.5 granted in {from}; it lasts {seasons} seasons (tables/political_dominance.toml access_seasons, house)"
+            )),
+        );
+    }
+    state.dominance.access.retain(|_, g| !g.is_empty());
+    state.dominance.access_granted.retain(|_, g| !g.is_empty());
 }
 
 /// 11.9.2.2 C.5: whether `holder` granted `power`'s forces access by a
