@@ -122,8 +122,17 @@ pub enum PoliticalOrder {
     },
     /// 11.1.1.1: add controlled Polish provinces to Poland.
     Add { kingdom: String, provinces: Vec<String> },
-    /// 11.1.4, 11.4.4: cede a kingdom whole to another major power.
+    /// 11.1.4, 11.4.4: cede a kingdom whole to another major power
+    /// (it takes effect only if the receiver answers with [`Accept`] in
+    /// the same step).
+    ///
+    /// [`Accept`]: PoliticalOrder::Accept
     Cede { kingdom: String, to: PowerId },
+    /// 11.1.4, 11.4.4: the receiver's answer to a `CEDE`: accept the
+    /// kingdom `from` cedes to it in this step.
+    Accept { kingdom: String, from: PowerId },
+    /// The receiver's refusal of a `CEDE` (no answer refuses too).
+    Refuse { kingdom: String, from: PowerId },
     /// 11.1.4 (8.8.5): turn a Poland received by cession into conquered
     /// territory.
     Dissolve { kingdom: String },
@@ -138,6 +147,8 @@ impl PoliticalOrder {
             PoliticalOrder::Create { .. } => "create-kingdom",
             PoliticalOrder::Add { .. } => "add-to-kingdom",
             PoliticalOrder::Cede { .. } => "cede-kingdom",
+            PoliticalOrder::Accept { .. } => "accept-kingdom",
+            PoliticalOrder::Refuse { .. } => "refuse-kingdom",
             PoliticalOrder::Dissolve { .. } => "dissolve-kingdom",
             PoliticalOrder::Improve { .. } => "improve-leader",
         }

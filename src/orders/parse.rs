@@ -548,12 +548,17 @@ impl<'c, 'a> LineParser<'c, 'a> {
             let (from, _) = self.power_arg(cur)?;
             Ok(Order::AcceptAlliance { from })
         } else {
-            Err(cur.expected("'peace' or 'alliance'"))
+            // 11.1.4, 11.4.4: ACCEPT <kingdom> FROM <power>
+            self.answer_kingdom(cur, true)
         }
     }
 
     /// REJECT PEACE FROM <power>
     fn reject(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Order> {
+        if !cur.is("peace") {
+            // 11.1.4, 11.4.4: REFUSE <kingdom> FROM <power>
+            return self.answer_kingdom(cur, false);
+        }
         cur.expect("peace", "'peace' (REJECT PEACE FROM <power>)")?;
         cur.eat_any(&["from", "with", "of"]);
         let (from, _) = self.power_arg(cur)?;

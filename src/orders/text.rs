@@ -71,6 +71,8 @@ fn political(s: &Scenario, o: &PoliticalOrder) -> String {
         }
         PoliticalOrder::Add { kingdom: k, provinces } => format!("ADD {} TO {}", list(provinces), kingdom(s, k)),
         PoliticalOrder::Cede { kingdom: k, to } => format!("CEDE {} TO {}", kingdom(s, k), name(*to)),
+        PoliticalOrder::Accept { kingdom: k, from } => format!("ACCEPT {} FROM {}", kingdom(s, k), name(*from)),
+        PoliticalOrder::Refuse { kingdom: k, from } => format!("REFUSE {} FROM {}", kingdom(s, k), name(*from)),
         PoliticalOrder::Dissolve { kingdom: k } => format!("DISSOLVE {}", kingdom(s, k)),
         PoliticalOrder::Improve { leader } => format!("IMPROVE {leader}"),
     }

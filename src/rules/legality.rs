@@ -216,6 +216,8 @@ fn kinds_taken(step: Step, mover: bool) -> &'static [&'static str] {
             "create-kingdom",
             "add-to-kingdom",
             "cede-kingdom",
+            "accept-kingdom", // 11.1.4, 11.4.4: the receiver's answer
+            "refuse-kingdom",
             "dissolve-kingdom",
             "improve-leader", // 11.8.2.5
             "standing",
@@ -258,6 +260,8 @@ fn written(kind: &str) -> &'static str {
         "create-kingdom" => "CREATE",
         "add-to-kingdom" => "ADD … TO",
         "cede-kingdom" => "CEDE",
+        "accept-kingdom" => "ACCEPT <kingdom> FROM",
+        "refuse-kingdom" => "REFUSE <kingdom> FROM",
         "dissolve-kingdom" => "DISSOLVE",
         "improve-leader" => "IMPROVE",
         _ => "STANDING",

@@ -2,7 +2,8 @@
 //! New Political Combinations Step of the Winterphase:
 //! `CREATE Poland WITH Masovia, West Galicia` (11.1.1, 11.1.1.1),
 //! `ADD East Galicia TO Poland` (11.1.1.1), `CEDE Poland TO Russia`
-//! (11.1.4, 11.4.4), `DISSOLVE Poland` (11.1.4, 8.8.5) and, in the same
+//! (11.1.4, 11.4.4) with the receiver's `ACCEPT Poland FROM France` or
+//! `REFUSE Poland FROM France`, `DISSOLVE Poland` (11.1.4, 8.8.5) and, in the same
 //! step, `IMPROVE Kutuzov` (11.8.2.5: the leader a power that becomes
 //! dominant improves; without it the engine picks). Kingdoms are
 //! named as `tables/political.toml` names them. The option being in play
@@ -86,6 +87,25 @@ impl LineParser<'_, '_> {
         let (to, _) = self.power_arg(cur)?;
         cur.finish()?;
         Ok(Order::Political(PoliticalOrder::Cede { kingdom, to }))
+    }
+
+    /// `ACCEPT <kingdom> FROM <power>` / `REFUSE <kingdom> FROM <power>`
+    /// (11.1.4, 11.4.4): the receiver's answer to a `CEDE`.
+    pub(super) fn answer_kingdom(&mut self, cur: &mut Cur<'_, '_>, yes: bool) -> PResult<Order> {
+        if cur.peek().is_none() {
+            return Err(cur.expected("'peace', 'alliance' or a kingdom ceded to you (ACCEPT Poland FROM France)"));
+        }
+        let kingdom = self.kingdom_arg(cur)?;
+        if !cur.eat("from") {
+            return Err(cur.expected("'FROM <power>'"));
+        }
+        let (from, _) = self.power_arg(cur)?;
+        cur.finish()?;
+        Ok(Order::Political(if yes {
+            PoliticalOrder::Accept { kingdom, from }
+        } else {
+            PoliticalOrder::Refuse { kingdom, from }
+        }))
     }
 
     /// `IMPROVE <leader>` (11.8.2.5): one of the power's own leaders.

@@ -7,15 +7,19 @@
 //! 11.5.4, 11.6.4). Also the Holy Roman Empire's peace conditions
 //! (11.5.1.2, 11.5.1.3), read from La Guerre surrenders.
 //!
-//! House: a voluntary cession needs no answer from the receiver (like a
-//! gift, 4.212); La Guerre's one peace with conditions is a surrender, so
+//! A voluntary cession takes effect only if the receiver accepts it in
+//! the same step (`ACCEPT Poland FROM France`); a refusal (`REFUSE …`)
+//! or no answer leaves the kingdom where it is. House: a receiver
+//! without a player (an NPC, 3.31) accepts, as an NPC accepts a peace
+//! that gives it something (5.1). La Guerre's one peace with conditions is a surrender, so
 //! Austria surrendering to a power is peace condition C.8 applied by it,
 //! and that power surrendering to Austria is Austria's C.9 against it.
 
 use super::kingdoms::{award, forces_left, names};
 use crate::ids::{Nation, PowerId};
+use crate::orders::ast::{Order, PoliticalOrder};
 use crate::rules::war::surrender::cede;
-use crate::rules::{Kind, Outcome, Rejection};
+use crate::rules::{Kind, Outcome, PhaseOrders, Rejection};
 use crate::scenario::Scenario;
 use crate::scenario::tables_political::KingdomDef;
 use crate::state::State;
@@ -80,7 +84,78 @@ pub fn check(
     Ok(())
 }
 
-/// `power` cedes `def` to `to` (checked by [`check`]).
+/// The receiver's answer to a `CEDE` (11.1.4, 11.4.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    Accepted,
+    Refused,
+    NoAnswer,
+}
+
+/// Whether `power` may answer the cession of `def` by `from`: the
+/// kingdom is one ceded whole and `from` controls it.
+pub fn check_answer(state: &State, power: PowerId, def: &KingdomDef, from: PowerId) -> Result<(), Rejection> {
+    let rule = format!("{}.4", def.rule);
+    if def.id != "poland" && def.id != "bavaria" {
+        return Err(Rejection::new(
+            rule.as_str(),
+            format!("the {} is never ceded whole: there is nothing to answer", def.name),
+        ));
+    }
+    if from == power || state.political.kingdom(&def.id).is_none_or(|k| k.controller != from) {
+        return Err(Rejection::new(
+            rule.as_str(),
+            format!("{} does not control the {}", from.name(), def.name),
+        ));
+    }
+    Ok(())
+}
+
+/// The answer `to` gave, among `all` the phase's orders, to `from`'s
+/// cession of `def`; an NPC receiver accepts (house, as 5.1).
+pub fn answer(state: &State, all: Option<&PhaseOrders>, from: PowerId, def: &KingdomDef, to: PowerId) -> Answer {
+    if !state.power(to).control.is_player() {
+        return Answer::Accepted;
+    }
+    let Some(lines) = all.and_then(|a| a.get(&to)) else {
+        return Answer::NoAnswer;
+    };
+    for l in lines {
+        match &l.order {
+            Order::Political(PoliticalOrder::Accept { kingdom, from: f }) if *kingdom == def.id && *f == from => {
+                return Answer::Accepted;
+            }
+            Order::Political(PoliticalOrder::Refuse { kingdom, from: f }) if *kingdom == def.id && *f == from => {
+                return Answer::Refused;
+            }
+            _ => {}
+        }
+    }
+    Answer::NoAnswer
+}
+
+/// The outcome of a cession the receiver did not accept.
+pub fn not_accepted(from: PowerId, def: &KingdomDef, to: PowerId, answer: Answer, text: &str) -> Outcome {
+    let how = if answer == Answer::Refused {
+        "refuses it"
+    } else {
+        "sent no answer"
+    };
+    Outcome::new(
+        format!("{}.4", def.rule).as_str(),
+        Kind::OrderFailed,
+        format!("{} does not receive the {}: it {how}", to.name(), def.name),
+    )
+    .power(from)
+    .order(text)
+    .why(format!(
+        "a kingdom is ceded only if the receiver answers ACCEPT {} FROM {} in the same step",
+        def.name,
+        from.name()
+    ))
+}
+
+/// `power` cedes `def` to `to` (checked by [`check`], accepted by `to`).
 pub fn cede_kingdom(
     scenario: &Scenario,
     state: &mut State,

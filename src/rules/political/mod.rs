@@ -58,6 +58,8 @@ pub fn check(scenario: &Scenario, state: &State, power: PowerId, order: &Politic
         PoliticalOrder::Create { kingdom, .. }
         | PoliticalOrder::Add { kingdom, .. }
         | PoliticalOrder::Cede { kingdom, .. }
+        | PoliticalOrder::Accept { kingdom, .. }
+        | PoliticalOrder::Refuse { kingdom, .. }
         | PoliticalOrder::Dissolve { kingdom } => kingdom,
         PoliticalOrder::Improve { leader } => return dominance::check_improve(scenario, state, power, leader),
     };
@@ -71,19 +73,37 @@ pub fn check(scenario: &Scenario, state: &State, power: PowerId, order: &Politic
         PoliticalOrder::Create { provinces, .. } => creation::check(scenario, state, power, def, provinces).map(|_| ()),
         PoliticalOrder::Add { provinces, .. } => creation::check_add(scenario, state, power, def, provinces),
         PoliticalOrder::Cede { to, .. } => ceding::check(scenario, state, power, def, *to),
+        PoliticalOrder::Accept { from, .. } | PoliticalOrder::Refuse { from, .. } => {
+            ceding::check_answer(state, power, def, *from)
+        }
         PoliticalOrder::Dissolve { .. } => ceding::check_dissolve(state, power, def),
         PoliticalOrder::Improve { .. } => Ok(()),
     }
 }
 
 /// Carry out one political order of `power` (refused with the reason
-/// [`check`] gives).
+/// [`check`] gives), alone: a `CEDE` finds no answer (the order checker's
+/// projection).
 pub fn order(
     scenario: &Scenario,
     state: &mut State,
     power: PowerId,
     order: &PoliticalOrder,
     text: &str,
+    out: &mut Vec<Outcome>,
+) {
+    answered_order(scenario, state, power, order, text, None, out);
+}
+
+/// Carry out one political order of `power`; a `CEDE` reads the
+/// receiver's answer among `all` (11.1.4, 11.4.4).
+fn answered_order(
+    scenario: &Scenario,
+    state: &mut State,
+    power: PowerId,
+    order: &PoliticalOrder,
+    text: &str,
+    all: Option<&PhaseOrders>,
     out: &mut Vec<Outcome>,
 ) {
     if let Err(r) = check(scenario, state, power, order) {
@@ -97,6 +117,8 @@ pub fn order(
         | PoliticalOrder::Dissolve { kingdom } => kingdom,
         // 11.8.2.5: read by `dominance::political_step`, later in the step
         PoliticalOrder::Improve { .. } => return,
+        // 11.1.4, 11.4.4: read by the CEDE they answer
+        PoliticalOrder::Accept { .. } | PoliticalOrder::Refuse { .. } => return,
     };
     let Some(def) = scenario.tables.political.kingdom(id).cloned() else {
         return;
@@ -130,9 +152,16 @@ pub fn order(
                 .order(text),
             );
         }
-        PoliticalOrder::Cede { to, .. } => ceding::cede_kingdom(scenario, state, power, &def, *to, text, out),
+        PoliticalOrder::Cede { to, .. } => {
+            let answer = ceding::answer(state, all, power, &def, *to);
+            if answer == ceding::Answer::Accepted {
+                ceding::cede_kingdom(scenario, state, power, &def, *to, text, out);
+            } else {
+                out.push(ceding::not_accepted(power, &def, *to, answer, text));
+            }
+        }
         PoliticalOrder::Dissolve { .. } => ceding::dissolve(scenario, state, power, &def, text, out),
-        PoliticalOrder::Improve { .. } => {}
+        PoliticalOrder::Improve { .. } | PoliticalOrder::Accept { .. } | PoliticalOrder::Refuse { .. } => {}
     }
 }
 
@@ -148,10 +177,17 @@ pub fn combinations_step(scenario: &Scenario, state: &mut State, orders: &PhaseO
             existence::must_add(scenario, state, def, out);
         }
     }
-    for (p, lines) in orders {
-        for l in lines {
-            if let Order::Political(o) = &l.order {
-                order(scenario, state, *p, o, &l.text, out);
+    // answers to cessions first: checked against the kingdoms as the step
+    // opens, before the cessions they answer move them
+    let is_answer = |o: &PoliticalOrder| matches!(o, PoliticalOrder::Accept { .. } | PoliticalOrder::Refuse { .. });
+    for answers in [true, false] {
+        for (p, lines) in orders {
+            for l in lines {
+                if let Order::Political(o) = &l.order
+                    && is_answer(o) == answers
+                {
+                    answered_order(scenario, state, *p, o, &l.text, Some(orders), out);
+                }
             }
         }
     }
