@@ -323,7 +323,7 @@ impl Stack<'_> {
         // 5.123: in the turn it surrenders, a power may not move into
         // provinces it does not control
         if self.surrendered && !super::control::controls(scenario, state, mover, next) {
-            return Err(rej(
+            return Err(Rejection::new(
                 "5.123",
                 format!(
                     "{} surrendered this turn and does not control {}: it may not move into it",
