@@ -51,6 +51,7 @@
 #![warn(clippy::too_many_lines)]
 
 pub mod autoplay;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod diagnostic;
 pub mod dice;

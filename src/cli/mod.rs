@@ -22,9 +22,10 @@ pub struct Cli {
     pub command: Command,
 }
 
-pub mod args;
+mod args;
+pub mod shell;
 
-pub use args::Format;
+pub use crate::ops::Format;
 
 #[derive(Args, Debug, Clone)]
 pub struct GameArg {
@@ -115,80 +116,80 @@ pub enum Command {
     },
     // == orders: check, submit ==
     /// Check an order file offline: print the normalised orders and every problem.
-    Check(args::CheckArgs),
+    Check(ops::check::CheckArgs),
     /// Enter a power's orders by hand (moderator); store the accepted ones.
-    Submit(args::SubmitArgs),
+    Submit(ops::submit::SubmitArgs),
     // == end orders ==
 
     // == dice: verify, dice ==
     /// Check the dice, the commitments and the history's hash chain.
-    Verify(args::VerifyArgs),
+    Verify(ops::verify::VerifyArgs),
     /// Write a tarball of the history for players to verify (no secrets of the open phase).
-    ExportHistory(args::ExportArgs),
+    ExportHistory(ops::export::ExportArgs),
 
     /// Derive dice by hand (auditors, docs/dice.md).
     #[command(subcommand)]
-    Dice(args::DiceCmd),
+    Dice(ops::dice_cmd::DiceCmd),
 
     /// Resolve the open phase with committed (or manual) dice and open the next.
-    Resolve(args::ResolveArgs),
+    Resolve(ops::resolve::ResolveArgs),
     // == end dice ==
 
     // == rules: resolve, autoplay ==
     /// Generate legal orders for every power that has none, and resolve N phases.
-    Autoplay(args::AutoplayArgs),
+    Autoplay(ops::autoplay::AutoplayArgs),
     /// Play N seeded campaigns in process: win shares, winning seasons, VP by source.
-    Balance(args::BalanceArgs),
+    Balance(ops::balance::BalanceArgs),
 
     // == end rules ==
 
     // == mail: ingest, send, fetch ==
     /// Read order mails (Maildir, mbox, .eml, stdin), archive and answer them.
-    Ingest(args::IngestArgs),
+    Ingest(ops::ingest::IngestArgs),
     /// Deliver the outbox (file, sendmail or SMTP, per game.toml).
-    Send(args::SendArgs),
+    Send(ops::send::SendArgs),
     /// Pull new mail from the game's IMAP mailbox (TLS) and ingest it.
-    Fetch(args::FetchArgs),
+    Fetch(ops::fetch::FetchArgs),
     // == end mail ==
 
     // == workflow: run, status, pause, resume, extend, undo, preview, replace-player ==
     /// The one command for cron: fetch, ingest, resolve what is due, mail.
-    Run(args::RunArgs),
+    Run(ops::run::RunArgs),
     /// The open phase, its deadline, who is in, who is late, what is queued.
     #[command(
         after_help = "Examples:\n  empereur status --game campaign\n  empereur status --games /srv/empereur   # every hosted game, one line each"
     )]
-    Status(args::StatusArgs),
+    Status(ops::games::StatusArgs),
     /// Every game hosted under a directory, one line each: phase, deadline, who is late, paused or over.
-    Games(args::GamesArgs),
+    Games(ops::games::GamesArgs),
     /// Stop the clock (deadlines wait until `resume`).
     #[command(after_help = "Example:\n  empereur pause --game campaign")]
-    Pause(args::GameOnly),
+    Pause(ops::workflow::GameOnly),
     /// Restart the clock; the deadline moves by the time paused.
     #[command(after_help = "Example:\n  empereur resume --game campaign")]
-    Resume(args::GameOnly),
+    Resume(ops::workflow::GameOnly),
     /// Extend the open phase's deadline.
     #[command(after_help = "Example:\n  empereur extend --game campaign --hours 24 --reason \"holiday\"")]
-    Extend(args::ExtendArgs),
+    Extend(ops::workflow::ExtendArgs),
     /// Hand a power to a new player (name, address, password).
     #[command(
         after_help = "Example:\n  empereur replace-player --game campaign --power spain --players new-spain.toml"
     )]
-    ReplacePlayer(args::ReplacePlayerArgs),
+    ReplacePlayer(ops::workflow::ReplacePlayerArgs),
     /// Print a shell completion script (bash, zsh, fish).
-    Completions(args::CompletionsArgs),
+    Completions(shell::CompletionsArgs),
     /// Write a man page per command into a directory.
-    Man(args::ManArgs),
+    Man(shell::ManArgs),
     /// Seat a new player on a power without one (a join request); an NPC becomes a Player Country at the next Turn Start (3.2).
-    Seat(args::SeatArgs),
+    Seat(ops::seat::SeatArgs),
     /// Mail every history entry not mailed yet (reports, openings), in order, and deliver.
-    Mail(args::MailArgs),
+    Mail(ops::mailing::MailArgs),
     /// Send a power's report and phase opening again (the last entry, or --entry N).
-    Resend(args::ResendArgs),
+    Resend(ops::mailing::ResendArgs),
     /// Roll back the last resolution, in the open (an entry in the hash chain).
-    Undo(args::UndoArgs),
+    Undo(ops::moderate::UndoArgs),
     /// Resolve a scratch copy of the game with a throwaway seed (never the real dice).
-    Preview(args::PreviewArgs),
+    Preview(ops::moderate::PreviewArgs),
     // == end workflow ==
 }
 
@@ -244,7 +245,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
             png,
             ..
         } => ops::map::draw(&game, power.as_deref(), svg.as_deref(), png.as_deref()),
-        Command::Map { scenario, format, .. } => ops::map::run(&scenario, format.into()),
+        Command::Map { scenario, format, .. } => ops::map::run(&scenario, format),
         Command::Scenario(ScenarioCmd::Check { dir }) => ops::scenario_check(&dir),
         Command::New {
             dir,
@@ -261,47 +262,47 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
             id,
             house_seating,
         }),
-        Command::Show { game, power, format } => ops::show::run(&game.game, power.as_deref(), format.into()),
+        Command::Show { game, power, format } => ops::show::run(&game.game, power.as_deref(), format),
         Command::Demo { out } => ops::demo::run(out),
         // == orders ==
-        Command::Check(a) => ops::check::run(&a.into()),
-        Command::Submit(a) => ops::submit::run(&a.into()),
+        Command::Check(a) => ops::check::run(&a),
+        Command::Submit(a) => ops::submit::run(&a),
         // == end orders ==
 
         // == dice ==
-        Command::Verify(a) => ops::verify::run(&a.into()),
-        Command::ExportHistory(a) => ops::export::run(&a.into()),
-        Command::Dice(c) => ops::dice_cmd::run(&c.into()),
-        Command::Resolve(a) => ops::resolve::run(&a.into()),
+        Command::Verify(a) => ops::verify::run(&a),
+        Command::ExportHistory(a) => ops::export::run(&a),
+        Command::Dice(c) => ops::dice_cmd::run(&c),
+        Command::Resolve(a) => ops::resolve::run(&a),
         // == end dice ==
 
         // == rules ==
-        Command::Autoplay(a) => ops::autoplay::run(&a.into()),
-        Command::Balance(a) => ops::balance::run(&a.into()),
+        Command::Autoplay(a) => ops::autoplay::run(&a),
+        Command::Balance(a) => ops::balance::run(&a),
 
         // == end rules ==
 
         // == mail ==
-        Command::Ingest(a) => ops::ingest::run(&a.into()),
-        Command::Send(a) => ops::send::run(&a.into()),
-        Command::Mail(a) => ops::mailing::mail(&a.into()),
-        Command::Resend(a) => ops::mailing::resend(&a.into()),
-        Command::Fetch(a) => ops::fetch::run(&a.into()),
+        Command::Ingest(a) => ops::ingest::run(&a),
+        Command::Send(a) => ops::send::run(&a),
+        Command::Mail(a) => ops::mailing::mail(&a),
+        Command::Resend(a) => ops::mailing::resend(&a),
+        Command::Fetch(a) => ops::fetch::run(&a),
         // == end mail ==
 
         // == workflow ==
-        Command::Run(a) => ops::run::run(&a.into()),
-        Command::Status(a) => ops::games::status(&a.into()),
-        Command::Games(a) => ops::games::run(&a.into()),
-        Command::Pause(a) => ops::workflow::pause(&a.into()),
-        Command::Resume(a) => ops::workflow::resume(&a.into()),
-        Command::Extend(a) => ops::workflow::extend(&a.into()),
-        Command::ReplacePlayer(a) => ops::workflow::replace_player(&a.into()),
-        Command::Seat(a) => ops::seat::run(&a.into()),
-        Command::Completions(a) => ops::shell::completions(Cli::command(), &a.into()),
-        Command::Man(a) => ops::shell::man(Cli::command(), &a.into()),
-        Command::Undo(a) => ops::moderate::undo(&a.into()),
-        Command::Preview(a) => ops::moderate::preview(&a.into()),
+        Command::Run(a) => ops::run::run(&a),
+        Command::Status(a) => ops::games::status(&a),
+        Command::Games(a) => ops::games::run(&a),
+        Command::Pause(a) => ops::workflow::pause(&a),
+        Command::Resume(a) => ops::workflow::resume(&a),
+        Command::Extend(a) => ops::workflow::extend(&a),
+        Command::ReplacePlayer(a) => ops::workflow::replace_player(&a),
+        Command::Seat(a) => ops::seat::run(&a),
+        Command::Completions(a) => shell::completions(Cli::command(), &a),
+        Command::Man(a) => shell::man(Cli::command(), &a),
+        Command::Undo(a) => ops::moderate::undo(&a),
+        Command::Preview(a) => ops::moderate::preview(&a),
         // == end workflow ==
     }
 }

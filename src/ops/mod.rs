@@ -24,7 +24,6 @@ pub mod resolve;
 pub mod run;
 pub mod seat;
 pub mod send;
-pub mod shell;
 pub mod show;
 pub mod submit;
 pub mod verify;
@@ -66,6 +65,7 @@ macro_rules! outln {
 /// The output format of `show`, `map` and `status` (`cli` reads it from
 /// the command line into this).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Format {
     Text,
     Json,

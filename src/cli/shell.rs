@@ -2,30 +2,36 @@
 //! completion script (clap_complete), `empereur man --out DIR` writes a
 //! man page per command (clap_mangen), both from the same clap
 //! definitions as `--help`, so they never drift from the real flags.
-//! `cli` hands in its `clap::Command` (ops never depends on cli).
+//! It lives in `cli` because it is about the command line itself.
 #![allow(clippy::disallowed_methods)] // adapter: files
 
-use super::Done;
+use crate::ops::Done;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 
 /// The shells a completion script is written for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shell {
     Bash,
     Zsh,
     Fish,
 }
 
-#[derive(Debug, Clone)]
+#[derive(clap::Args, Debug, Clone)]
+#[command(
+    after_help = "Examples:\n  empereur completions bash > ~/.local/share/bash-completion/completions/empereur\n  empereur completions zsh > ~/.zfunc/_empereur\n  empereur completions fish > ~/.config/fish/completions/empereur.fish"
+)]
 pub struct CompletionsArgs {
     /// The shell to write the script for.
+    #[arg(value_enum)]
     pub shell: Shell,
 }
 
-#[derive(Debug, Clone)]
+#[derive(clap::Args, Debug, Clone)]
+#[command(after_help = "Example:\n  empereur man --out man && man -l man/empereur-run.1")]
 pub struct ManArgs {
     /// The directory to write the pages to (created if missing).
+    #[arg(long)]
     pub out: PathBuf,
 }
 
