@@ -85,18 +85,7 @@ pub enum Problem {
     WrongPower,
 }
 
-impl Problem {
-    /// The stable code as written in diagnostics.
-    pub fn as_str(self) -> &'static str {
-        self.into()
-    }
-}
-
-impl std::fmt::Display for Problem {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+crate::vocabulary::written_names!(Problem, "The stable code as written in diagnostics.");
 
 /// Tools and tests compare a code with its written name.
 impl PartialEq<str> for Problem {
@@ -319,11 +308,7 @@ mod problem_tests {
 
     #[test]
     fn a_problem_is_shown_and_stored_by_its_code() {
-        for &p in <Problem as strum::VariantArray>::VARIANTS {
-            let json = serde_json::to_string(&p).unwrap();
-            assert_eq!(json, format!("\"{p}\""));
-            assert_eq!(serde_json::from_str::<Problem>(&json).unwrap(), p);
-        }
+        crate::vocabulary::assert_names_round_trip::<Problem>();
         assert_eq!(Problem::SelfTarget.to_string(), "self");
         assert_eq!(Problem::UnknownProvince.to_string(), "unknown-province");
         let d = Diagnostic::error(Problem::UnknownProvince, "no province 'Viena'", Span::new(1, 6, 5));

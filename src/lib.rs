@@ -9,6 +9,7 @@
 //! |---|---|
 //! | [`ids`] | power ids, nations, seasons, phase ids |
 //! | [`diagnostic`] | errors with a span, rendered in one place |
+//! | `vocabulary` | the written names of closed vocabularies (outcome kinds, problem codes) |
 //! | [`map`] | provinces, sea zones, arrows, name resolution |
 //! | [`scenario`] | scenario TOML schema, loading and checks, rules tables |
 //! | [`state`] | the game state, its TOML form, per-power views |
@@ -27,8 +28,8 @@
 //! | [`store`] | layout, atomic writes, lock, config, passwords | everything below, through `atomic_write` |
 //! | [`mail`] | ingest, authentication, outbox, sending | `mail/`, journal; submissions via store |
 //! | [`report`] | view models and templates of mails and reports | reads `templates/` overrides |
-//! | [`ops`] | one function per command | — (calls store) |
-//! | [`cli`] | argument parsing, exit codes | — |
+//! | [`ops`] | one function per command, and its options | — (calls store) |
+//! | [`cli`] | argument parsing (feature `cli`), exit codes, completions, man pages | — |
 //!
 //! Files of a game directory and who writes them: `game.toml` (ops::new,
 //! replace-player, the moderator), `state.toml` (ops::new, ops::resolve,
@@ -69,3 +70,4 @@ pub mod state;
 pub mod store;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
+mod vocabulary;

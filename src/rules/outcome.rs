@@ -92,18 +92,7 @@ pub enum Kind {
     WithdrawGarrison,
 }
 
-impl Kind {
-    /// The name written in history files and reports.
-    pub fn as_str(self) -> &'static str {
-        self.into()
-    }
-}
-
-impl fmt::Display for Kind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+crate::vocabulary::written_names!(Kind, "The name written in history files and reports.");
 
 /// A section of the book a rule comes from (`4.221`, `12.2.1`): numbers
 /// joined by dots. Written into `outcomes.toml` and shown as that text;
@@ -544,11 +533,7 @@ mod tests {
     /// the Display, the serde name and `as_str` are one string.
     #[test]
     fn a_kind_is_written_and_read_by_its_history_name() {
-        for &k in <Kind as strum::VariantArray>::VARIANTS {
-            let json = serde_json::to_string(&k).unwrap();
-            assert_eq!(json, format!("\"{k}\""));
-            assert_eq!(serde_json::from_str::<Kind>(&json).unwrap(), k);
-        }
+        crate::vocabulary::assert_names_round_trip::<Kind>();
         assert_eq!(Kind::OrderFailed.to_string(), "order-failed");
         assert_eq!(Kind::ReResolved.to_string(), "re-resolved");
         assert!(serde_json::from_str::<Kind>("\"x\"").is_err());
