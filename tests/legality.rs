@@ -28,6 +28,23 @@ fn state_at(phase: &str) -> State {
     s
 }
 
+/// A port province whose controller is `power`.
+fn port_held_by(state: &State, power: PowerId) -> &'static empereur::map::Province {
+    scenario()
+        .map
+        .provinces
+        .iter()
+        .find(|p| {
+            p.port
+                && state
+                    .provinces
+                    .get(&p.id)
+                    .and_then(|s| s.controller.as_ref())
+                    .is_some_and(|n| n.major() == Some(power))
+        })
+        .unwrap_or_else(|| panic!("no port held by {power:?}"))
+}
+
 fn check(state: &State, power: PowerId, text: &str) -> Checked {
     orders::check(text, scenario(), state, Some(power))
 }
@@ -191,19 +208,7 @@ fn a_blockade_of_a_port_held_by_a_power_at_peace_is_refused_by_both() {
     let mut state = state_at("1805-fall-britain");
     // A British squadron at sea off a Spanish port, Spain at peace.
     state.relations.set_war(PowerId::Britain, PowerId::Spain, false);
-    let port = scenario()
-        .map
-        .provinces
-        .iter()
-        .find(|p| {
-            p.port
-                && state
-                    .provinces
-                    .get(&p.id)
-                    .and_then(|s| s.controller.as_ref())
-                    .is_some_and(|n| n.major() == Some(PowerId::Spain))
-        })
-        .unwrap();
+    let port = port_held_by(&state, PowerId::Spain);
     let sea = port.seas[0].clone();
     let uk = empereur::ids::Nation::Major(PowerId::Britain);
     let sq = state.squadrons.iter_mut().find(|s| s.nation == uk).unwrap();
@@ -616,19 +621,7 @@ fn a_squadron_built_in_a_port_of_another_power_is_refused_by_the_gate() {
     // 6.0: squadrons are built in a port the builder controls.
     let mut state = state_at("1805-fall-build");
     state.power_mut(PowerId::France).gold = 1000;
-    let port = scenario()
-        .map
-        .provinces
-        .iter()
-        .find(|p| {
-            p.port
-                && state
-                    .provinces
-                    .get(&p.id)
-                    .and_then(|s| s.controller.as_ref())
-                    .is_some_and(|n| n.major() == Some(PowerId::Britain))
-        })
-        .expect("a British port");
+    let port = port_held_by(&state, PowerId::Britain);
     let text = format!("BUILD 1 SQUADRON IN {}", port.name);
     refused_by_the_gate_alone(
         &state,

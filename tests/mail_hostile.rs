@@ -56,6 +56,25 @@ fn new_game_with(parent: &Path, id: &str, players: &str) -> PathBuf {
     dir
 }
 
+/// The demo game in a fresh temporary directory, with its ingest context
+/// and a run at [`now`]: the set-up most tests here share.
+fn demo() -> (tempfile::TempDir, PathBuf, GameCtx, Run) {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = new_game(tmp.path(), "demo");
+    let ctx = GameCtx::load(&game).unwrap();
+    (tmp, game, ctx, Run::new(now()))
+}
+
+/// An order mail from France's player, with France's password.
+fn from_france(id: &str, lines: &str) -> Vec<u8> {
+    mail(
+        "france@demo.example.org",
+        id,
+        "",
+        &orders("france", "austerlitz", lines),
+    )
+}
+
 /// A plain-text message.
 fn mail(from: &str, id: &str, headers: &str, body: &str) -> Vec<u8> {
     format!(
@@ -102,10 +121,7 @@ const POISON: [&str; 6] = [
 // Item 1: a sender no server can answer never stops processing.
 #[test]
 fn poison_senders_are_quarantined_and_the_rest_is_processed() {
-    let tmp = tempfile::tempdir().unwrap();
-    let game = new_game(tmp.path(), "demo");
-    let ctx = GameCtx::load(&game).unwrap();
-    let mut run = Run::new(now());
+    let (_tmp, game, ctx, mut run) = demo();
     for (i, from) in POISON.iter().enumerate() {
         let raw = mail(
             from,
@@ -154,16 +170,7 @@ fn poison_senders_are_quarantined_and_the_rest_is_processed() {
         files.push(p);
     }
     let good = tmp.path().join("good.eml");
-    std::fs::write(
-        &good,
-        mail(
-            "france@demo.example.org",
-            "good",
-            "",
-            &orders("france", "austerlitz", "MOVE FIRST"),
-        ),
-    )
-    .unwrap();
+    std::fs::write(&good, from_france("good", "MOVE FIRST")).unwrap();
     files.push(good);
     let out = bin()
         .args(["ingest", "--game"])
@@ -243,12 +250,7 @@ fn new_refuses_an_address_that_cannot_be_mailed() {
 fn a_piped_message_waits_for_the_lock_then_asks_the_server_to_retry() {
     let tmp = tempfile::tempdir().unwrap();
     let game = new_game(tmp.path(), "demo");
-    let raw = mail(
-        "france@demo.example.org",
-        "pipe1",
-        "",
-        &orders("france", "austerlitz", "MOVE FIRST"),
-    );
+    let raw = from_france("pipe1", "MOVE FIRST");
     let lock = GameDir::new(&game).lock().unwrap();
     let t = std::time::Instant::now();
     bin()
@@ -296,12 +298,7 @@ fn a_message_waiting_for_the_lock_is_checked_against_the_state_it_finds() {
     let game = new_game(tmp.path(), "demo");
     let g = GameDir::new(&game);
     let lock = g.lock().unwrap();
-    let raw = mail(
-        "france@demo.example.org",
-        "race1",
-        "",
-        &orders("france", "austerlitz", "MOVE FIRST"),
-    );
+    let raw = from_france("race1", "MOVE FIRST");
     let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("empereur"))
         .env("EMPEREUR_LOCK_WAIT", "30")
         .env("EMPEREUR_NOW", "2026-11-30T10:00:00Z")
@@ -336,10 +333,7 @@ fn a_message_waiting_for_the_lock_is_checked_against_the_state_it_finds() {
 // Item 9: never answer automatic mail; mark what we send.
 #[test]
 fn out_of_office_and_list_mail_get_no_reply() {
-    let tmp = tempfile::tempdir().unwrap();
-    let game = new_game(tmp.path(), "demo");
-    let ctx = GameCtx::load(&game).unwrap();
-    let mut run = Run::new(now());
+    let (_tmp, game, ctx, mut run) = demo();
     let from = "austria@demo.example.org";
     let body = "I am away until Monday.\nPOWER austria\nPASSWORD wrong\n";
     let cases: Vec<(&str, &str)> = vec![
@@ -394,10 +388,7 @@ fn out_of_office_and_list_mail_get_no_reply() {
 
 #[test]
 fn at_most_ten_replies_a_day_to_one_address() {
-    let tmp = tempfile::tempdir().unwrap();
-    let game = new_game(tmp.path(), "demo");
-    let ctx = GameCtx::load(&game).unwrap();
-    let mut run = Run::new(now());
+    let (_tmp, game, ctx, mut run) = demo();
     let mut replied = 0;
     for i in 0..15 {
         let raw = mail(
@@ -429,10 +420,7 @@ fn at_most_ten_replies_a_day_to_one_address() {
 // Item 10: reflection.
 #[test]
 fn a_stranger_gets_one_fixed_reply_a_day_and_the_moderator_a_digest() {
-    let tmp = tempfile::tempdir().unwrap();
-    let game = new_game(tmp.path(), "demo");
-    let ctx = GameCtx::load(&game).unwrap();
-    let mut run = Run::new(now());
+    let (_tmp, game, ctx, mut run) = demo();
     let evil = "GAME demo\nPOWER \u{202e}france\nPASSWORD guess\nBuy cheap watches at http://spam.example\n";
     let mut replies = Vec::new();
     for i in 0..3 {
@@ -481,10 +469,7 @@ fn a_stranger_gets_one_fixed_reply_a_day_and_the_moderator_a_digest() {
 // Item 11: echo limits.
 #[test]
 fn replies_escape_what_they_echo_and_quote_at_most_200_lines() {
-    let tmp = tempfile::tempdir().unwrap();
-    let game = new_game(tmp.path(), "demo");
-    let ctx = GameCtx::load(&game).unwrap();
-    let mut run = Run::new(now());
+    let (_tmp, game, ctx, mut run) = demo();
     let mut lines = String::from("MOVE FIRST\nFROBNICATE \u{202e}evil\u{1b}[31m\n");
     for i in 0..500 {
         lines.push_str(&format!("NONSENSE {i}\n"));
@@ -587,10 +572,7 @@ fn an_old_mail_sent_again_is_stale_unless_it_answers_this_phase() {
 // Item 5: a forged SECOND line cannot vouch for itself.
 #[test]
 fn a_second_named_by_a_forged_sender_is_copied_to_the_player_of_record() {
-    let tmp = tempfile::tempdir().unwrap();
-    let game = new_game(tmp.path(), "demo");
-    let ctx = GameCtx::load(&game).unwrap();
-    let mut run = Run::new(now());
+    let (_tmp, game, ctx, mut run) = demo();
     let body = "GAME demo\nPOWER france\nPASSWORD austerlitz\nSECOND mallory@evil.example.net\nABSENT 2026-12-20 TO 2026-12-27\n";
     let h = ingest::ingest_game(&ctx, &mail("mallory@evil.example.net", "f2", "", body), &mut run).unwrap();
     assert_eq!(h.verdict, Verdict::Noted { power: PowerId::France });
@@ -635,10 +617,7 @@ fn a_host_routes_by_sender_and_refuses_an_ambiguous_message() {
 // Item 8: password guessing.
 #[test]
 fn guessing_passwords_locks_the_power_and_tells_its_player_once() {
-    let tmp = tempfile::tempdir().unwrap();
-    let game = new_game(tmp.path(), "demo");
-    let ctx = GameCtx::load(&game).unwrap();
-    let mut run = Run::new(now());
+    let (_tmp, game, ctx, mut run) = demo();
     let mut told = Vec::new();
     for i in 0..8 {
         let raw = mail(
@@ -663,24 +642,14 @@ fn guessing_passwords_locks_the_power_and_tells_its_player_once() {
     assert!(notice.contains("<france@demo.example.org>"), "{notice}");
     assert!(notice.contains("guesser0@evil.example.net") && notice.contains("guesser1@evil.example.net"));
     // The right password during the lock is refused too; after it, taken.
-    let right = mail(
-        "france@demo.example.org",
-        "ok1",
-        "",
-        &orders("france", "austerlitz", "MOVE FIRST"),
-    );
+    let right = from_france("ok1", "MOVE FIRST");
     assert_eq!(
         ingest::ingest_game(&ctx, &right, &mut run).unwrap().verdict.code(),
         "locked"
     );
     run.flush().unwrap();
     let mut later = Run::new(now() + Duration::hours(2));
-    let right = mail(
-        "france@demo.example.org",
-        "ok2",
-        "",
-        &orders("france", "austerlitz", "MOVE FIRST"),
-    );
+    let right = from_france("ok2", "MOVE FIRST");
     assert_eq!(
         ingest::ingest_game(&ctx, &right, &mut later).unwrap().verdict.code(),
         "accepted"
@@ -690,27 +659,14 @@ fn guessing_passwords_locks_the_power_and_tells_its_player_once() {
 // A mail with no accepted order is no submission.
 #[test]
 fn a_mail_with_no_accepted_order_leaves_the_stored_orders_and_no_orders_is_a_submission() {
-    let tmp = tempfile::tempdir().unwrap();
-    let game = new_game(tmp.path(), "demo");
+    let (_tmp, game, ctx, mut run) = demo();
     let g = GameDir::new(&game);
-    let ctx = GameCtx::load(&game).unwrap();
-    let mut run = Run::new(now());
-    let first = mail(
-        "france@demo.example.org",
-        "n1",
-        "",
-        &orders("france", "austerlitz", "MOVE FIRST"),
-    );
+    let first = from_france("n1", "MOVE FIRST");
     ingest::ingest_game(&ctx, &first, &mut run).unwrap();
     // Accepted orders are written with the batch.
     run.flush().unwrap();
     let before = std::fs::read(submission::path(&g, PowerId::France)).unwrap();
-    let bad = mail(
-        "france@demo.example.org",
-        "n2",
-        "",
-        &orders("france", "austerlitz", "WAIT\nFROBNICATE"),
-    );
+    let bad = from_france("n2", "WAIT\nFROBNICATE");
     let h = ingest::ingest_game(&ctx, &bad, &mut run).unwrap();
     assert_eq!(
         h.verdict,
@@ -760,10 +716,7 @@ fn a_mail_with_no_accepted_order_leaves_the_stored_orders_and_no_orders_is_a_sub
 // HTML keeps its lines; no reply quotes a password.
 #[test]
 fn html_only_orders_keep_their_lines_and_no_reply_quotes_a_password() {
-    let tmp = tempfile::tempdir().unwrap();
-    let game = new_game(tmp.path(), "demo");
-    let ctx = GameCtx::load(&game).unwrap();
-    let mut run = Run::new(now());
+    let (_tmp, game, ctx, mut run) = demo();
     let html = "From: austria@demo.example.org\r\nTo: gm@demo.example.org\r\nSubject: o\r\nMessage-ID: <h1@x>\r\nMIME-Version: 1.0\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<html><body><div>GAME demo</div><div>POWER austria</div><div>PASSWORD aspern</div><div>FROBNICATE</div><div>END</div></body></html>\r\n";
     let h = ingest::ingest_game(&ctx, html.as_bytes(), &mut run).unwrap();
     assert_eq!(h.verdict.code(), "empty", "{:?}", h.verdict);
@@ -845,16 +798,7 @@ fn a_game_directory_is_private_and_verify_warns_about_loose_modes() {
         .assert()
         .code(0);
     let p = tmp.path().join("m.eml");
-    std::fs::write(
-        &p,
-        mail(
-            "france@demo.example.org",
-            "perm",
-            "",
-            &orders("france", "austerlitz", "MOVE FIRST"),
-        ),
-    )
-    .unwrap();
+    std::fs::write(&p, from_france("perm", "MOVE FIRST")).unwrap();
     // (Refused: this game is called "g"; it is archived and journalled.)
     bin().args(["ingest", "--game"]).arg(&game).arg(&p).assert().code(1);
     let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
@@ -884,12 +828,7 @@ fn a_power_that_need_not_order_cannot_stall_the_phase() {
     let at = |m: i64| now() + Duration::minutes(m);
     let run = |m: i64, raw: Vec<Vec<u8>>| empereur::ops::run::run_game(&game, &raw, at(m)).unwrap();
     assert!(run(0, vec![]).resolved.is_empty());
-    let france = mail(
-        "france@demo.example.org",
-        "s0",
-        "",
-        &orders("france", "austerlitz", "MOVE FIRST"),
-    );
+    let france = from_france("s0", "MOVE FIRST");
     assert!(run(1, vec![france]).resolved.is_empty());
     let austria = |i: i64| {
         mail(
@@ -917,23 +856,10 @@ fn a_power_that_need_not_order_cannot_stall_the_phase() {
 // unanswered, and the next run takes it again.
 #[test]
 fn a_batch_stores_each_power_once_and_acknowledges_only_what_is_written() {
-    let tmp = tempfile::tempdir().unwrap();
-    let game = new_game(tmp.path(), "demo");
+    let (_tmp, game, ctx, mut run) = demo();
     let g = GameDir::new(&game);
-    let ctx = GameCtx::load(&game).unwrap();
-    let mut run = Run::new(now());
-    let first = mail(
-        "france@demo.example.org",
-        "b1",
-        "",
-        &orders("france", "austerlitz", "MOVE FIRST"),
-    );
-    let second = mail(
-        "france@demo.example.org",
-        "b2",
-        "",
-        &orders("france", "austerlitz", "NO ORDERS"),
-    );
+    let first = from_france("b1", "MOVE FIRST");
+    let second = from_france("b2", "NO ORDERS");
     let h1 = ingest::ingest_game(&ctx, &first, &mut run).unwrap();
     let h2 = ingest::ingest_game(&ctx, &second, &mut run).unwrap();
     assert_eq!((h1.verdict.code(), h2.verdict.code()), ("accepted", "accepted"));
@@ -962,12 +888,7 @@ fn a_batch_stores_each_power_once_and_acknowledges_only_what_is_written() {
     let orders_dir = g.phase_orders();
     std::fs::remove_dir_all(&orders_dir).unwrap();
     std::fs::write(&orders_dir, "not a directory").unwrap();
-    let third = mail(
-        "france@demo.example.org",
-        "b3",
-        "",
-        &orders("france", "austerlitz", "MOVE FIRST"),
-    );
+    let third = from_france("b3", "MOVE FIRST");
     let h3 = ingest::ingest_game(&ctx, &third, &mut run).unwrap();
     assert!(run.flush().is_err(), "the submission could not be written");
     drop(run);
