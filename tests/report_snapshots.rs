@@ -97,12 +97,14 @@ fn rendered(templates: &Templates, name: &str, text: &str) -> Option<String> {
     let outcomes = case_harness::run_step(
         &scenario,
         &mut state,
-        &case.phase,
-        case.active,
-        mine,
+        &case_harness::Step {
+            name: &case.phase,
+            active: case.active,
+            orders: mine,
+            surrender: None,
+            expect: &case.expect,
+        },
         &mut dice,
-        None,
-        &case.expect,
         &mut fails,
     )
     .unwrap_or_else(|e| panic!("{name}: {e}"));

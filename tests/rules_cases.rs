@@ -394,12 +394,14 @@ fn run(scenario: &Scenario, case: &Case) -> Verdict {
         match case_harness::run_step(
             scenario,
             &mut state,
-            step,
-            active,
-            mine,
+            &case_harness::Step {
+                name: step,
+                active,
+                orders: mine,
+                surrender: case.surrender.as_ref(),
+                expect: &case.expect,
+            },
             &mut dice,
-            case.surrender.as_ref(),
-            &case.expect,
             &mut fails,
         ) {
             Ok(out) => outcomes = out,

@@ -229,7 +229,7 @@ pub fn send_all(
     // never sent twice. Also makes the queued mail durable.
     crate::store::durable::barrier()?;
     for (id, env, lenv, bytes) in leaving {
-        out.push(hand_over(dir, sender, id, env, &lenv, &bytes, &when, now)?);
+        out.push(hand_over(dir, sender, id, env, &lenv, &bytes, now)?);
     }
     Ok(out)
 }
@@ -257,7 +257,6 @@ fn interrupted(envelopes: &[(String, Envelope)], boot: &str) -> BTreeSet<String>
 
 /// Hand one message marked `sending` to the transport and record what
 /// happened (moved to `sent/`, or its error kept in the outbox).
-#[allow(clippy::too_many_arguments)]
 fn hand_over(
     dir: &GameDir,
     sender: &Sender,
@@ -265,9 +264,9 @@ fn hand_over(
     mut env: Envelope,
     lenv: &LettreEnvelope,
     bytes: &[u8],
-    when: &str,
     now: DateTime<Utc>,
 ) -> Result<Delivery> {
+    let when = &now.to_rfc3339();
     let env_path = outbox::env_path(dir, &id);
     match sender.send_raw(lenv, bytes) {
         Ok(reply) => {

@@ -526,7 +526,9 @@ impl<'a> Projection<'a> {
             Order::SurrenderNpc { npc, to, terms } => {
                 npc_surrender::may_surrender(&self.state, p, *npc, *to).map_err(Illegal::Rule)?;
                 let (npc, to, terms) = (*npc, *to, terms.clone());
-                self.run(|scenario, state, out| npc_surrender::voluntary(scenario, state, p, npc, to, &terms, "", out))
+                self.run(|scenario, state, out| {
+                    out.extend(npc_surrender::voluntary(scenario, state, p, npc, to, &terms, ""))
+                })
             }
             Order::ProposeAlliance { to } if !self.state.power(*to).control.is_player() => Err(Illegal::rule_of(
                 "5.2",

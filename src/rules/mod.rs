@@ -113,7 +113,7 @@ fn surrender_step(scenario: &Scenario, state: &mut State, p: PowerId, theirs: &[
     for l in theirs {
         if let Order::SurrenderNpc { npc, to, terms } = &l.order {
             match npc_surrender::may_surrender(state, p, *npc, *to) {
-                Ok(()) => npc_surrender::voluntary(scenario, state, p, *npc, *to, terms, &l.text, out),
+                Ok(()) => out.extend(npc_surrender::voluntary(scenario, state, p, *npc, *to, terms, &l.text)),
                 // legality accepted it when the phase opened; the forced
                 // surrender or the NPC roll before it changed that
                 Err(why) => out.push(

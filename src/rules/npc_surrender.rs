@@ -59,7 +59,6 @@ pub fn may_surrender(state: &State, ally: PowerId, npc: PowerId, to: PowerId) ->
 
 /// 5.122: `ally` surrenders its allied `npc` to `to` on `terms` (checked
 /// by [`may_surrender`]; `order` is the line that asked, for the outcome).
-#[allow(clippy::too_many_arguments)]
 pub fn voluntary(
     scenario: &Scenario,
     state: &mut State,
@@ -68,8 +67,7 @@ pub fn voluntary(
     to: PowerId,
     terms: &Terms,
     order: &str,
-    out: &mut Vec<Outcome>,
-) {
+) -> Vec<Outcome> {
     let mut outs = surrender_allied(scenario, state, ally, npc, to, terms);
     if let Some(first) = outs.first_mut() {
         if !order.is_empty() {
@@ -79,7 +77,7 @@ pub fn voluntary(
             .why
             .push(Why::rule("5.122", format!("{} surrenders it voluntarily", ally.name())));
     }
-    out.extend(outs);
+    outs
 }
 
 /// The surrender of an allied NPC: that of any power (5.12), then the

@@ -226,20 +226,33 @@ pub fn apply_setup(state: &mut State, setup: &Setup) -> Result<(), String> {
     Ok(())
 }
 
+/// One step of a case: which step of whose Player Turn, with what orders,
+/// and what the case expects of it.
+pub struct Step<'a> {
+    /// `validate`, `land`, `naval`, `surrender` or `due`.
+    pub name: &'a str,
+    pub active: PowerId,
+    pub orders: &'a [Order],
+    pub surrender: Option<&'a SurrenderCase>,
+    pub expect: &'a Expect,
+}
+
 /// Run one step of `active`'s Player Turn; returns its outcomes, or the
 /// failed expectations of a `validate` / `due` step.
-#[allow(clippy::too_many_arguments)]
 pub fn run_step(
     s: &Scenario,
     state: &mut State,
-    step: &str,
-    active: PowerId,
-    orders: &[Order],
+    step: &Step,
     dice: &mut ScriptedDice,
-    surrender: Option<&SurrenderCase>,
-    e: &Expect,
     fails: &mut Vec<String>,
 ) -> Result<Vec<Outcome>, String> {
+    let Step {
+        name: step,
+        active,
+        orders,
+        surrender,
+        expect: e,
+    } = *step;
     let mut out: Vec<Outcome> = Vec::new();
     let orders = lines(orders);
     let before = state.clone();
