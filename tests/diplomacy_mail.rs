@@ -182,10 +182,7 @@ fn an_answer_where_it_cannot_apply_is_refused_naming_the_phase_where_it_counts()
         text.contains("REJECT PEACE FROM France counts only in France's Player Turn"),
         "{text}"
     );
-    assert!(
-        text.contains("takes BUILD, BUILD SQUADRON, REFIT, CONVERT, STANDING"),
-        "{text}"
-    );
+    assert!(text.contains("takes BUILD, BUILD SQUADRON, STANDING"), "{text}");
 }
 
 #[test]

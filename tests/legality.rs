@@ -645,3 +645,27 @@ fn divisions_of_a_minor_another_power_holds_are_refused_by_the_gate() {
         "may not build",
     );
 }
+
+#[test]
+fn a_player_is_told_only_the_orders_their_game_takes() {
+    // 3.7 with the optional modules: REFIT and CONVERT (12.2.8.3-4) are
+    // Build Phase orders only with the naval option, the kingdom orders
+    // and IMPROVE (11.x) Winter orders only with the political option.
+    let mut state = state_at("1805-fall-build");
+    let taken = rules::legality::orders_taken(&state, PowerId::France);
+    assert_eq!(taken, ["BUILD", "BUILD SQUADRON", "STANDING"]);
+    state.options.insert("naval".into());
+    let taken = rules::legality::orders_taken(&state, PowerId::France);
+    assert_eq!(taken, ["BUILD", "BUILD SQUADRON", "REFIT", "CONVERT", "STANDING"]);
+    let mut state = state_at("1806-winter");
+    let taken = rules::legality::orders_taken(&state, PowerId::France).join(", ");
+    assert!(!taken.contains("CREATE") && !taken.contains("IMPROVE"), "{taken}");
+    state.options.insert("political".into());
+    let taken = rules::legality::orders_taken(&state, PowerId::France).join(", ");
+    assert!(taken.contains("CREATE") && taken.contains("IMPROVE"), "{taken}");
+    // Given anyway, the order is refused by its module, not as a stranger.
+    let state = state_at("1805-fall-build");
+    let c = check(&state, PowerId::France, "REFIT 1 HULKS IN Brest");
+    assert!(!c.all_accepted());
+    assert!(c.diagnostics[0].message.contains("naval option"), "{:?}", c.diagnostics);
+}

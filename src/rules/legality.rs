@@ -268,18 +268,40 @@ fn written(kind: &str) -> &'static str {
     }
 }
 
+/// The optional module an order kind belongs to, if any: a game without
+/// it is not told of the order (its gate still names the module when one
+/// is given anyway).
+fn option_of(kind: &str) -> Option<&'static str> {
+    match kind {
+        // 12.2.9.2, 12.2.6.3, 12.2.8.3, 12.2.8.4
+        "sortie" | "raid" | "refit" | "convert" => Some(crate::rules::war::option_naval::ID),
+        // 11.x, 11.8.2.5
+        "create-kingdom" | "add-to-kingdom" | "cede-kingdom" | "dissolve-kingdom" | "improve-leader" => {
+            Some(crate::rules::political::ID)
+        }
+        _ => None,
+    }
+}
+
+/// How the orders of `step` that this game takes are written, in the
+/// book's order: the list a player is told (3.7).
+fn listed(state: &State, step: Step, mover: bool) -> Vec<&'static str> {
+    let mut v: Vec<&'static str> = kinds_taken(step, mover)
+        .iter()
+        .filter(|k| option_of(k).is_none_or(|o| state.options.contains(o)))
+        .map(|k| written(k))
+        .collect();
+    v.dedup();
+    v
+}
+
 /// How the orders the open phase takes from `power` are written (3.7),
 /// for a player's HELP by mail: the same gate [`phase_gate`] applies.
 pub fn orders_taken(state: &State, power: PowerId) -> Vec<&'static str> {
     if state.over.is_some() {
         return Vec::new();
     }
-    let mut v: Vec<&'static str> = kinds_taken(state.phase.step, is_mover(state, power))
-        .iter()
-        .map(|k| written(k))
-        .collect();
-    v.dedup();
-    v
+    listed(state, state.phase.step, is_mover(state, power))
 }
 
 /// Whether `power` moves in the open phase (only a Player Turn has one
@@ -309,7 +331,7 @@ pub fn phase_gate(state: &State, power: PowerId, order: &Order) -> Verdict {
     if let Some((proposer, answer)) = answer
         && step != Step::PlayerTurn(proposer)
     {
-        let takes: Vec<&str> = kinds_taken(step, mover).iter().map(|k| written(k)).collect();
+        let takes = listed(state, step, mover);
         return Err(Illegal::AnswerOutOfTurn {
             answer,
             proposer,
@@ -330,7 +352,7 @@ pub fn phase_gate(state: &State, power: PowerId, order: &Order) -> Verdict {
     {
         return Err(Illegal::NotYourTurn { mover: p });
     }
-    let takes: Vec<&str> = kinds_taken(step, mover).iter().map(|k| written(k)).collect();
+    let takes = listed(state, step, mover);
     Err(Illegal::WrongPhase {
         kind,
         phase: state.phase,
