@@ -235,6 +235,12 @@ fn closed_pipe(e: &anyhow::Error) -> bool {
         .any(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
 }
 
+/// Print what a command found, the one place its output is written.
+fn print(summary: impl ops::Summary) -> anyhow::Result<Done> {
+    crate::out!("{summary}")?;
+    Ok(summary.done())
+}
+
 pub fn run(cli: Cli) -> anyhow::Result<Done> {
     match cli.command {
         Command::Scenarios => ops::scenarios(),
@@ -265,15 +271,15 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
         Command::Show { game, power, format } => ops::show::run(&game.game, power.as_deref(), format),
         Command::Demo { out } => ops::demo::run(out),
         // == orders ==
-        Command::Check(a) => ops::check::run(&a),
-        Command::Submit(a) => ops::submit::run(&a),
+        Command::Check(a) => print(ops::check::run(&a)?),
+        Command::Submit(a) => print(ops::submit::run(&a)?),
         // == end orders ==
 
         // == dice ==
         Command::Verify(a) => ops::verify::run(&a),
         Command::ExportHistory(a) => ops::export::run(&a),
         Command::Dice(c) => ops::dice_cmd::run(&c),
-        Command::Resolve(a) => ops::resolve::run(&a),
+        Command::Resolve(a) => print(ops::resolve::run(&a)?),
         // == end dice ==
 
         // == rules ==
@@ -292,7 +298,10 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
 
         // == workflow ==
         Command::Run(a) => ops::run::run(&a),
-        Command::Status(a) => ops::games::status(&a),
+        Command::Status(a) => match &a.games {
+            Some(root) => ops::games::status_of_games(root),
+            None => print(ops::workflow::status(&ops::workflow::GameOnly { game: a.game })?),
+        },
         Command::Games(a) => ops::games::run(&a),
         Command::Pause(a) => ops::workflow::pause(&a),
         Command::Resume(a) => ops::workflow::resume(&a),

@@ -105,7 +105,34 @@ pub fn report(checked: &Checked, origin: &str, source: &str) -> String {
     out
 }
 
-pub fn run(a: &CheckArgs) -> Result<Done> {
+/// What `check` found: the orders judged, and the text they came from
+/// (to render each diagnostic beside its line).
+#[derive(Debug)]
+pub struct CheckReport {
+    pub checked: Checked,
+    /// The file name as the user gave it (`<stdin>` for `-`).
+    pub origin: String,
+    pub source: String,
+}
+
+impl std::fmt::Display for CheckReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&report(&self.checked, &self.origin, &self.source))
+    }
+}
+
+impl super::Summary for CheckReport {
+    fn done(&self) -> Done {
+        if self.checked.all_accepted() {
+            Done::Yes
+        } else {
+            Done::No
+        }
+    }
+}
+
+/// Read `a.file` and judge its orders, as a mail would be.
+pub fn run(a: &CheckArgs) -> Result<CheckReport> {
     let (scenario, state) = match &a.state {
         Some(file) => {
             let text = store::read_text(file)?;
@@ -119,8 +146,11 @@ pub fn run(a: &CheckArgs) -> Result<Done> {
     let power = parse_power(a.power.as_deref())?;
     let (origin, source) = read_orders(&a.file)?;
     let checked = orders::check(&source, &scenario, &state, power);
-    crate::out!("{}", report(&checked, &origin, &source))?;
-    Ok(if checked.all_accepted() { Done::Yes } else { Done::No })
+    Ok(CheckReport {
+        checked,
+        origin,
+        source,
+    })
 }
 
 /// Diagnostics that void the whole message: a header that names another

@@ -200,11 +200,10 @@ pub fn run(a: &GamesArgs) -> Result<Done> {
 }
 
 /// `empereur status`: one game, or every game under `--games`.
-pub fn status(a: &StatusArgs) -> Result<Done> {
-    match &a.games {
-        Some(root) => list(root, Format::Text),
-        None => super::workflow::status(&super::workflow::GameOnly { game: a.game.clone() }),
-    }
+/// `empereur status --games ROOT`: every game under `root`, one line each
+/// (one game's status is [`super::workflow::status`]).
+pub fn status_of_games(root: &Path) -> Result<Done> {
+    list(root, Format::Text)
 }
 
 fn list(root: &Path, format: Format) -> Result<Done> {

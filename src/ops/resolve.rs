@@ -92,7 +92,9 @@ pub enum Resolved {
     Refused(String),
 }
 
-pub fn run(a: &ResolveArgs) -> Result<Done> {
+/// `empereur resolve`: resolve the open phase and start its successor's
+/// clock; what happened is the returned [`Resolved`].
+pub fn run(a: &ResolveArgs) -> Result<Resolved> {
     let dir = GameDir::new(&a.game);
     let opts = ResolveOptions {
         phase: a.phase.clone(),
@@ -101,26 +103,41 @@ pub fn run(a: &ResolveArgs) -> Result<Done> {
         late: Vec::new(),
         beacon: None,
     };
-    match resolve_game(&dir, &opts)? {
-        Resolved::Done(s) => {
-            super::workflow::start_clock_now(&dir)?;
-            crate::outln!(
-                "resolved {} ({} outcome(s), {} {} roll(s)) -> history/{}",
-                s.resolved,
-                s.outcomes,
-                s.rolls,
-                if s.manual { "manual" } else { "committed" },
-                s.entry
-            )?;
-            match &s.over {
-                Some(w) => crate::outln!("the game is over: {w}")?,
-                None => crate::outln!("opened {} with dice commitment {}", s.next, s.commitment)?,
+    let resolved = resolve_game(&dir, &opts)?;
+    if let Resolved::Done(_) = resolved {
+        super::workflow::start_clock_now(&dir)?;
+    }
+    Ok(resolved)
+}
+
+impl std::fmt::Display for Resolved {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Resolved::Done(s) => {
+                writeln!(
+                    f,
+                    "resolved {} ({} outcome(s), {} {} roll(s)) -> history/{}",
+                    s.resolved,
+                    s.outcomes,
+                    s.rolls,
+                    if s.manual { "manual" } else { "committed" },
+                    s.entry
+                )?;
+                match &s.over {
+                    Some(w) => writeln!(f, "the game is over: {w}"),
+                    None => writeln!(f, "opened {} with dice commitment {}", s.next, s.commitment),
+                }
             }
-            Ok(Done::Yes)
+            Resolved::Refused(why) => writeln!(f, "not resolved: {why}"),
         }
-        Resolved::Refused(why) => {
-            crate::outln!("not resolved: {why}")?;
-            Ok(Done::No)
+    }
+}
+
+impl super::Summary for Resolved {
+    fn done(&self) -> Done {
+        match self {
+            Resolved::Done(_) => Done::Yes,
+            Resolved::Refused(_) => Done::No,
         }
     }
 }

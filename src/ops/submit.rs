@@ -6,10 +6,12 @@
 //! order leaves the stored orders as they were.
 
 use super::Done;
-use super::check::{load_game, parse_power, read_orders, report, voids_message};
+use super::check::{CheckReport, load_game, parse_power, read_orders, voids_message};
+use crate::ids::PowerId;
 use crate::orders;
 use crate::store::{GameDir, submission};
 use anyhow::Result;
+use std::fmt;
 use std::path::PathBuf;
 
 #[derive(Debug)]
@@ -31,26 +33,93 @@ pub struct SubmitArgs {
     pub file: String,
 }
 
-pub fn run(a: &SubmitArgs) -> Result<Done> {
+/// What `submit` did with the orders it checked.
+#[derive(Debug)]
+pub struct Submitted {
+    pub check: CheckReport,
+    pub stored: Stored,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stored {
+    /// The header names another game, phase or power: nothing applies.
+    Voided,
+    /// No order was accepted: the power's stored orders are unchanged.
+    NothingAccepted(PowerId),
+    /// The accepted orders replaced the power's submission.
+    Orders {
+        power: PowerId,
+        count: usize,
+        path: PathBuf,
+        receipt: String,
+        /// Proposal notices queued for the powers addressed.
+        notices: usize,
+    },
+}
+
+impl fmt::Display for Submitted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.check)?;
+        match &self.stored {
+            Stored::Voided => writeln!(
+                f,
+                "nothing stored: the message does not apply to this game, phase or power"
+            ),
+            Stored::NothingAccepted(power) => writeln!(
+                f,
+                "nothing stored: no order was accepted, so {}'s stored orders are unchanged",
+                power.name()
+            ),
+            Stored::Orders {
+                power,
+                count,
+                path,
+                receipt,
+                notices,
+            } => {
+                writeln!(f, "stored {count} order(s) for {} in {}", power.name(), path.display())?;
+                writeln!(f, "receipt {receipt}")?;
+                if *notices > 0 {
+                    writeln!(f, "{notices} proposal notice(s) queued for the powers addressed")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl super::Summary for Submitted {
+    fn done(&self) -> Done {
+        match self.stored {
+            Stored::Orders { .. } => super::Summary::done(&self.check),
+            Stored::Voided | Stored::NothingAccepted(_) => Done::No,
+        }
+    }
+}
+
+/// Check the orders of `a.file` for `a.power` and store the accepted ones.
+pub fn run(a: &SubmitArgs) -> Result<Submitted> {
     let dir = GameDir::new(&a.game);
     let _lock = dir.lock()?;
     let (scenario, state) = load_game(&a.game)?;
     let power = parse_power(Some(&a.power))?.ok_or_else(|| anyhow::anyhow!("--power is required"))?;
     let (origin, source) = read_orders(&a.file)?;
     let checked = orders::check(&source, &scenario, &state, Some(power));
-    crate::out!("{}", report(&checked, &origin, &source))?;
+    let done = |checked, stored| Submitted {
+        check: CheckReport {
+            checked,
+            origin,
+            source: source.clone(),
+        },
+        stored,
+    };
     if checked.diagnostics.iter().any(|d| voids_message(d, &source)) {
-        crate::outln!("nothing stored: the message does not apply to this game, phase or power")?;
-        return Ok(Done::No);
+        return Ok(done(checked, Stored::Voided));
     }
     // As by mail: a message with no accepted order is no submission, and
     // the power's stored orders stay as they were.
     if checked.accepted.is_empty() && !checked.all_accepted() {
-        crate::outln!(
-            "nothing stored: no order was accepted, so {}'s stored orders are unchanged",
-            power.name()
-        )?;
-        return Ok(Done::No);
+        return Ok(done(checked, Stored::NothingAccepted(power)));
     }
     let at = super::clock::now()?;
     let now = super::clock::stamp(at);
@@ -77,15 +146,12 @@ pub fn run(a: &SubmitArgs) -> Result<Done> {
             sub.orders.len()
         ),
     )?;
-    crate::outln!(
-        "stored {} order(s) for {} in {}",
-        sub.orders.len(),
-        power.name(),
-        submission::path(&dir, power).display()
-    )?;
-    crate::outln!("receipt {receipt}")?;
-    if !told.is_empty() {
-        crate::outln!("{} proposal notice(s) queued for the powers addressed", told.len())?;
-    }
-    Ok(if checked.all_accepted() { Done::Yes } else { Done::No })
+    let stored = Stored::Orders {
+        power,
+        count: sub.orders.len(),
+        path: submission::path(&dir, power),
+        receipt,
+        notices: told.len(),
+    };
+    Ok(done(checked, stored))
 }

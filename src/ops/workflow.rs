@@ -82,7 +82,63 @@ pub fn submitted(dir: &GameDir) -> Result<BTreeMap<PowerId, DateTime<Utc>>> {
 }
 
 /// `empereur status`
-pub fn status(a: &GameOnly) -> Result<Done> {
+/// What `empereur status` shows of one game: its phase, deadline, who is
+/// in and who is late, what is queued. Times are as players read them
+/// (the game's time zone).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameStatus {
+    pub game: String,
+    pub phase: crate::ids::PhaseId,
+    pub over: Option<String>,
+    /// `None`: no clock yet (it starts at the next `run` or `mail`).
+    pub deadline: Option<String>,
+    /// Where the phase stands (with a clock only).
+    pub standing: Option<String>,
+    /// The powers that must order: (power, when their orders came in,
+    /// times late so far).
+    pub powers: Vec<(PowerId, Option<String>, u32)>,
+    pub queued: usize,
+}
+
+impl std::fmt::Display for GameStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "game {}: phase {}", self.game, self.phase)?;
+        if let Some(w) = &self.over {
+            writeln!(f, "the game is over: {w}")?;
+        }
+        match (&self.deadline, &self.standing) {
+            (Some(d), standing) => {
+                writeln!(f, "deadline: {d}")?;
+                if let Some(line) = standing {
+                    writeln!(f, "status: {line}")?;
+                }
+            }
+            (None, _) => writeln!(f, "deadline: none yet (the clock starts at the next `run` or `mail`)")?,
+        }
+        for (p, came, late) in &self.powers {
+            let mark = match came {
+                Some(t) => format!("in ({t})"),
+                None => "missing".to_string(),
+            };
+            let late = if *late > 0 {
+                format!(", late {late} time(s) so far")
+            } else {
+                String::new()
+            };
+            writeln!(f, "  {:<8} {mark}{late}", p.id())?;
+        }
+        writeln!(f, "outbox: {} message(s) queued to send", self.queued)
+    }
+}
+
+impl super::Summary for GameStatus {
+    fn done(&self) -> Done {
+        Done::Yes
+    }
+}
+
+/// `empereur status` of one game.
+pub fn status(a: &GameOnly) -> Result<GameStatus> {
     let dir = GameDir::new(&a.game);
     let config = dir.load_config()?;
     let scenario = dir.load_scenario(&config)?;
@@ -92,17 +148,12 @@ pub fn status(a: &GameOnly) -> Result<Done> {
     // A clock left from an earlier phase says nothing about this one.
     let clock = dir.load_clock()?.filter(|c| c.phase == Some(state.phase));
     let tz = config.tz();
-    crate::outln!("game {}: phase {}", state.game, state.phase)?;
-    if let Some(w) = &state.over {
-        crate::outln!("the game is over: {w}")?;
-    }
     let roles = crate::rules::roles(&scenario, &state);
     let subs = submitted(&dir)?;
     let local = |t: DateTime<Utc>| t.with_timezone(&tz).format("%a %Y-%m-%d %H:%M %Z").to_string();
-    match &clock {
+    let (deadline, standing) = match &clock {
         Some(c) => {
             let deadline = c.deadline(now, &config.deadlines, tz, &schedule.absences);
-            crate::outln!("deadline: {}", local(deadline))?;
             let due = c.due(now, &config.deadlines, tz, &schedule.absences, &roles.must, &subs);
             let line = match due {
                 Due::Paused => "paused".to_string(),
@@ -115,29 +166,27 @@ pub fn status(a: &GameOnly) -> Result<Done> {
                     missing.iter().map(|p| p.id()).collect::<Vec<_>>().join(", ")
                 ),
             };
-            crate::outln!("status: {line}")?;
+            (Some(local(deadline)), Some(line))
         }
-        None => crate::outln!("deadline: none yet (the clock starts at the next `run` or `mail`)")?,
-    }
-    for p in &roles.must {
-        let mark = match subs.get(p) {
-            Some(t) => format!("in ({})", local(*t)),
-            None => "missing".to_string(),
-        };
-        let late = schedule.lateness.get(p).copied().unwrap_or(0);
-        crate::outln!(
-            "  {:<8} {mark}{}",
-            p.id(),
-            if late > 0 {
-                format!(", late {late} time(s) so far")
-            } else {
-                String::new()
-            }
-        )?;
-    }
-    let queued = crate::mail::outbox::queued(&dir)?.len();
-    crate::outln!("outbox: {queued} message(s) queued to send")?;
-    Ok(Done::Yes)
+        None => (None, None),
+    };
+    let powers = roles
+        .must
+        .iter()
+        .map(|p| {
+            let late = schedule.lateness.get(p).copied().unwrap_or(0);
+            (*p, subs.get(p).map(|t| local(*t)), late)
+        })
+        .collect();
+    Ok(GameStatus {
+        game: state.game.clone(),
+        phase: state.phase,
+        over: state.over.clone(),
+        deadline,
+        standing,
+        powers,
+        queued: crate::mail::outbox::queued(&dir)?.len(),
+    })
 }
 
 /// `empereur pause`
