@@ -276,9 +276,8 @@ fn option_of(kind: &str) -> Option<&'static str> {
         // 12.2.9.2, 12.2.6.3, 12.2.8.3, 12.2.8.4
         "sortie" | "raid" | "refit" | "convert" => Some(crate::rules::war::option_naval::ID),
         // 11.x, 11.8.2.5
-        "create-kingdom" | "add-to-kingdom" | "cede-kingdom" | "dissolve-kingdom" | "improve-leader" => {
-            Some(crate::rules::political::ID)
-        }
+        "create-kingdom" | "add-to-kingdom" | "cede-kingdom" | "accept-kingdom" | "dissolve-kingdom"
+        | "improve-leader" => Some(crate::rules::political::ID),
         _ => None,
     }
 }
