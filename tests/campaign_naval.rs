@@ -10,7 +10,7 @@ use empereur::ids::PowerId;
 use empereur::orders::ast::{NavalOrder, Order, Standing};
 use empereur::rules::{self, Kind, PhaseOrders};
 use empereur::scenario::Scenario;
-use empereur::state::State;
+use empereur::state::{Location, State};
 use std::collections::BTreeSet;
 
 #[test]
@@ -24,6 +24,7 @@ fn a_generated_war_with_the_naval_option_keeps_every_invariant_for_41_turns() {
     st.options.insert("naval".into());
     let mut turns = BTreeSet::new();
     let (mut open_sea, mut tactics, mut option_orders, mut chits) = (0, 0, 0, 0);
+    let (mut hulk_orders, mut off_board) = (0, 0);
     for i in 0..2000u64 {
         if st.over.is_some() {
             break;
@@ -41,6 +42,15 @@ fn a_generated_war_with_the_naval_option_keeps_every_invariant_for_41_turns() {
                     matches!(
                         l.order,
                         Order::Naval(NavalOrder::Sortie { .. } | NavalOrder::Raid { .. })
+                    )
+                })
+                .count();
+            hulk_orders += lines
+                .iter()
+                .filter(|l| {
+                    matches!(
+                        l.order,
+                        Order::Naval(NavalOrder::Refit { .. } | NavalOrder::Convert { .. })
                     )
                 })
                 .count();
@@ -76,11 +86,19 @@ fn a_generated_war_with_the_naval_option_keeps_every_invariant_for_41_turns() {
             }
         }
         assert!(r.state.phase != st.phase || r.state.over.is_some());
+        off_board += r
+            .state
+            .squadrons
+            .iter()
+            .filter(|q| matches!(&q.location, Location::Sea(z) if s.map.off_board(z).is_some()))
+            .count();
         st = r.state;
     }
     assert_eq!(turns.len(), 41);
     assert!(st.over.is_some());
     assert!(option_orders > 0, "the generator gave no SORTIE or RAID");
+    assert!(hulk_orders > 0, "the generator gave no REFIT or CONVERT (12.2.8.3-4)");
+    assert!(off_board > 0, "no squadron went off the board (12.2.7.1)");
     assert!(chits > 10, "the generator set only {chits} standing chits");
     assert!(open_sea > 0, "no open sea combat in a whole war");
     // each open sea combat tells each side's power its chit (an

@@ -35,6 +35,16 @@ pub fn generate(scenario: &Scenario, state: &State, power: PowerId, seed: u64) -
         && state.ordered_by(mover) == Some(power)
     {
         orders.extend(war::generate(scenario, state, power, seed.rotate_left(17)));
+        // Each military order was proposed alone; the phase judges the set,
+        // each order against the state the earlier ones leave: keep what
+        // the set allows, so the engine refuses nothing proposed.
+        let set: Vec<&crate::orders::ast::Order> = orders.iter().map(|l| &l.order).collect();
+        let keep: Vec<bool> = crate::rules::legality::judge(scenario, state, power, &set)
+            .iter()
+            .map(Result::is_ok)
+            .collect();
+        let mut keep = keep.into_iter();
+        orders.retain(|_| keep.next().unwrap_or(false));
     }
     // Reports quote an order's text: write it as a player would.
     for l in &mut orders {

@@ -2,7 +2,10 @@
 //! and then a standing tactical chit (12.2.6.1.1) or Nelson's closing
 //! modifier (12.2.6.1.4.2), a SORTIE from a blockaded port (12.2.6.2,
 //! 12.2.9.2) and a RAID on enemy ships or hulks in a port the squadron's
-//! zone borders (12.2.6.3). Each order passes the legality gate before
+//! zone borders (12.2.6.3), a voyage towards or back from the West Indies
+//! (12.2.7.1, second numbering), an ATTACK off the board (12.2.7.3), and
+//! in the Mutual Build Phase a REFIT of hulks (12.2.8.3) or a CONVERT of
+//! ships (12.2.8.4). Each order passes the legality gate before
 //! it is proposed; the generator is the option's own, so games without
 //! the option draw the same orders as before.
 
@@ -56,18 +59,23 @@ pub fn squadron_order(
     let key = UnitKey::squadron(s.nation.clone(), s.number);
     let candidates: Vec<Order> = match &s.location {
         Location::Port(_) => vec![Order::Naval(NavalOrder::Sortie { squadron: key.clone() })],
-        Location::Sea(z) => scenario
-            .map
-            .provinces
-            .iter()
-            .filter(|p| p.port && p.seas.contains(z))
-            .map(|p| {
-                Order::Naval(NavalOrder::Raid {
-                    squadron: key.clone(),
-                    port: p.id.clone(),
-                })
-            })
-            .collect(),
+        Location::Sea(z) => {
+            let mut c = off_board(scenario, z, &key, rng);
+            c.extend(
+                scenario
+                    .map
+                    .provinces
+                    .iter()
+                    .filter(|p| p.port && p.seas.contains(z))
+                    .map(|p| {
+                        Order::Naval(NavalOrder::Raid {
+                            squadron: key.clone(),
+                            port: p.id.clone(),
+                        })
+                    }),
+            );
+            c
+        }
     };
     for o in candidates {
         if validate(scenario, state, power, &o).is_ok() {
@@ -77,4 +85,81 @@ pub fn squadron_order(
         }
     }
     false
+}
+
+/// 12.2.7.1, 12.2.7.3: from a zone next to the Canaries or off the board,
+/// an ATTACK on the enemies there, else one step of the voyage: out to
+/// the Canaries, on to the Mid-Atlantic and the West Indies, or back.
+fn off_board(scenario: &Scenario, z: &str, key: &UnitKey, rng: &mut Rng) -> Vec<Order> {
+    let Some(sea) = scenario.map.sea(z) else {
+        return Vec::new();
+    };
+    let mut steps: Vec<&String> = sea
+        .adjacent
+        .iter()
+        .filter(|a| sea.is_off_board() || scenario.map.off_board(a).is_some())
+        .collect();
+    if steps.is_empty() {
+        return Vec::new();
+    }
+    let first = rng.index(steps.len());
+    steps.rotate_left(first);
+    let mut out = Vec::new();
+    if sea.is_off_board() {
+        out.push(Order::NavalAttack {
+            squadron: key.clone(),
+            sea: z.to_string(),
+        });
+    }
+    out.extend(steps.into_iter().map(|a| Order::NavalMove {
+        squadron: key.clone(),
+        path: vec![a.clone()],
+        carrying: Vec::new(),
+        to_port: None,
+    }));
+    out
+}
+
+/// Mutual Build Phase orders of the option for `power` (12.2.8.3-4): now
+/// and then a REFIT of its hulks in a port, or a CONVERT of one ship of a
+/// squadron in port. Only legal orders are proposed; the caller judges the
+/// whole set (Gold). Nothing without the option, so other games draw the
+/// same orders as before.
+pub fn build_orders(scenario: &Scenario, state: &State, power: PowerId, seed: u64, out: &mut Vec<OrderLine>) {
+    if !crate::rules::war::option_naval::enabled(state) {
+        return;
+    }
+    let mut rng = Rng::new(seed ^ (power as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93));
+    let mut candidates: Vec<Order> = state
+        .hulks
+        .iter()
+        .filter_map(|(port, by)| by.get(power.id()).map(|n| (port, *n)))
+        .filter(|(_, n)| *n > 0)
+        .map(|(port, n)| {
+            Order::Naval(NavalOrder::Refit {
+                port: port.clone(),
+                count: n.min(2),
+            })
+        })
+        .collect();
+    if rng.index(10) == 0 {
+        candidates.extend(
+            state
+                .squadrons
+                .iter()
+                .filter(|s| matches!(s.location, Location::Port(_)) && orders_for(state, power, &s.nation))
+                .map(|s| {
+                    Order::Naval(NavalOrder::Convert {
+                        squadron: UnitKey::squadron(s.nation.clone(), s.number),
+                        ships: 1,
+                    })
+                }),
+        );
+    }
+    for o in candidates {
+        if rng.index(2) == 0 && validate(scenario, state, power, &o).is_ok() {
+            let text = o.kind().to_string();
+            out.push(line(o, text));
+        }
+    }
 }

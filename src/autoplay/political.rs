@@ -59,7 +59,10 @@ pub fn generate(scenario: &Scenario, state: &State, power: PowerId, rng_seed: u6
                 ));
             }
         }
-        Step::Build => build(scenario, state, power, &mut rng, &mut out),
+        Step::Build => {
+            build(scenario, state, power, &mut rng, &mut out);
+            super::naval::build_orders(scenario, state, power, rng_seed, &mut out); // 12.2.8.3-4
+        }
         Step::Winter => winter(scenario, state, power, &mut rng, &mut out),
     }
     let set: Vec<&Order> = out.iter().map(|l| &l.order).collect();

@@ -68,7 +68,18 @@ fn squadron_order(
     let roll = rng.index(4);
     let here: Vec<String> = match &s.location {
         Location::Port(p) => scenario.map.province(p).map(|x| x.seas.clone()).unwrap_or_default(),
-        Location::Sea(z) => scenario.map.sea(z).map(|x| x.adjacent.clone()).unwrap_or_default(),
+        // the off-board areas (12.2.7.1) are the naval option's generator's
+        Location::Sea(z) => scenario
+            .map
+            .sea(z)
+            .map(|x| {
+                x.adjacent
+                    .iter()
+                    .filter(|a| scenario.map.off_board(a).is_none())
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default(),
     };
     if roll == 0 {
         if let Location::Sea(z) = &s.location

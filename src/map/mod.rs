@@ -145,6 +145,9 @@ pub struct Sea {
     pub name: String,
     pub aliases: Vec<String>,
     pub trade: bool,
+    /// 12.2.7.1 (second numbering): an off-board area of the EiA naval
+    /// option, not drawn and closed to fleets without the option.
+    pub off_board: Option<OffBoard>,
     pub adjacent: Vec<String>,
     /// Where the zone's name is drawn, if the scenario gives geometry.
     pub pos: Option<LonLat>,
@@ -152,6 +155,23 @@ pub struct Sea {
     pub water: Vec<LonLat>,
     /// Traced outline (optional).
     pub polygon: Vec<LonLat>,
+}
+
+/// 12.2.7.1 (seed 003, second numbering): the three areas off the board
+/// that fleets of the EiA naval option may sail to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OffBoard {
+    Canaries,
+    MidAtlantic,
+    WestIndies,
+}
+
+impl Sea {
+    /// Off the board (12.2.7.1): not drawn, only for the naval option.
+    pub fn is_off_board(&self) -> bool {
+        self.off_board.is_some()
+    }
 }
 
 /// 12.2.1: a crossing arrow between two land areas across a sea zone.
@@ -247,6 +267,16 @@ impl Map {
 
     pub fn sea(&self, id: &str) -> Option<&Sea> {
         self.sea_by_id.get(id).map(|&i| &self.seas[i])
+    }
+
+    /// Which off-board area (12.2.7.1) the zone `id` is, if any.
+    pub fn off_board(&self, id: &str) -> Option<OffBoard> {
+        self.sea(id).and_then(|z| z.off_board)
+    }
+
+    /// The zone that is the off-board area `kind`, if the map has it.
+    pub fn off_board_area(&self, kind: OffBoard) -> Option<&Sea> {
+        self.seas.iter().find(|z| z.off_board == Some(kind))
     }
 
     /// Resolve a province by id, name or alias, forgiving case, spaces

@@ -33,7 +33,7 @@ const FONT_FAMILY: &str = "DejaVu Serif";
 pub fn has_geometry(map: &crate::map::Map) -> bool {
     !map.provinces.is_empty()
         && map.provinces.iter().all(|p| p.pos.is_some())
-        && map.seas.iter().all(|z| z.pos.is_some())
+        && map.seas.iter().all(|z| z.is_off_board() || z.pos.is_some())
 }
 
 /// Why a picture could not be drawn.

@@ -186,7 +186,7 @@ pub fn draw(scene: &Scene<'_>, width: f64) -> Result<Layers, PictureError> {
     let map = &scene.scenario.map;
     let proj =
         Projection::fit(map, width, TITLE_H).ok_or_else(|| PictureError::NoGeometry(scene.scenario.id.clone()))?;
-    if map.provinces.iter().any(|p| p.pos.is_none()) || map.seas.iter().any(|z| z.pos.is_none()) {
+    if map.provinces.iter().any(|p| p.pos.is_none()) || map.seas.iter().any(|z| !z.is_off_board() && z.pos.is_none()) {
         return Err(PictureError::NoGeometry(scene.scenario.id.clone()));
     }
     let regions = Regions::new(map, &proj);

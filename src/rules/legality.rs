@@ -406,7 +406,13 @@ impl<'a> Projection<'a> {
             Step::Winter => {
                 diplomacy::expire_peaces(&mut state, &mut scratch);
             }
-            Step::Build => builds::arrivals(scenario, &mut state, &mut scratch),
+            Step::Build => {
+                // the option's upkeep and finished refits come before the
+                // builds (12.2.9.3, 12.2.7.1-.2, 12.2.8.3)
+                super::war::naval_option::expenditure(scenario, &mut state, &mut scratch);
+                super::war::naval_option::refit::complete(scenario, &mut state, &mut scratch);
+                builds::arrivals(scenario, &mut state, &mut scratch)
+            }
             _ => {}
         }
         Projection {

@@ -765,7 +765,8 @@ pub fn geometry(s: &Scenario, files: &ScenarioFiles, pr: &mut Problems) {
     for p in &map.provinces {
         places.push((pf, "province", &p.id, p.pos, &[], &p.polygon));
     }
-    for z in &map.seas {
+    // off-board areas (12.2.7.1) are not drawn: they take no position
+    for z in map.seas.iter().filter(|z| !z.is_off_board()) {
         places.push((sf, "sea zone", &z.id, z.pos, &z.water, &z.polygon));
     }
     let mut seen: Vec<(LonLat, &str)> = Vec::new();

@@ -449,6 +449,7 @@ fn load_seas(seas: Vec<schema::RawSea>) -> Vec<Sea> {
             name: s.name,
             aliases: s.aliases,
             trade: s.trade,
+            off_board: s.off_board,
             adjacent: s.adjacent,
             pos: s.pos,
             water: s.water,

@@ -114,6 +114,11 @@ pub struct RawSea {
     /// 4.242: provinces on this sea are ports of trade with Britain.
     #[serde(default)]
     pub trade: bool,
+    /// 12.2.7.1 (second numbering): an area off the board (the Canaries,
+    /// the Mid-Atlantic, the West Indies), used only under the EiA naval
+    /// option; it has no position and is not drawn.
+    #[serde(default)]
+    pub off_board: Option<crate::map::OffBoard>,
     #[serde(default)]
     pub adjacent: Vec<String>,
 }

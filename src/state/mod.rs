@@ -558,6 +558,11 @@ pub struct NavalState {
     /// 12.2.8.3: hulks being refitted, ships again at `ready`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub refits: Vec<Refit>,
+    /// 12.2.7.2 (second numbering): a French or Spanish fleet at war with
+    /// Britain ended a Naval Phase in the West Indies; Britain's colonial
+    /// trade is cut at the next economic step.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub colonial_raid: bool,
 }
 
 impl NavalState {

@@ -68,6 +68,7 @@ pub fn naval_phase(
         battles: 0,
     };
     let mut moved = std::collections::BTreeSet::new();
+    let began_mid = naval_option::west_indies::lingering(scenario, state, power); // 12.2.7.1
     // 12.2.9 (option `naval`): runs and blockade battles before anyone sails
     let held = if option_naval::enabled(state) {
         naval_option::blockade::step_orders(&mut phase, state, orders, out)?
@@ -122,6 +123,7 @@ pub fn naval_phase(
     }
     if option_naval::enabled(state) {
         naval_option::blockade::upkeep(scenario, state, power, out); // 12.2.9.3
+        naval_option::west_indies::end_of_naval_phase(scenario, state, power, &began_mid, out); // 12.2.7.1-.2
     }
     Ok(())
 }

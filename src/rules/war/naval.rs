@@ -97,6 +97,8 @@ pub fn check_move(
             ),
         ));
     }
+    // 12.2.7.1: the areas off the board
+    super::naval_option::west_indies::check_path(scenario, state, s, zones, to_port)?;
     let mut seen = std::collections::BTreeSet::new();
     let mut cur = s.location.clone();
     for z in zones {
@@ -456,6 +458,9 @@ fn run_blockade(
 fn interceptors(scenario: &Scenario, state: &State, me: &Nation, z: &str) -> BTreeMap<Option<PowerId>, Vec<UnitKey>> {
     let t = &scenario.tables.naval;
     let mut by_power: BTreeMap<Option<PowerId>, Vec<UnitKey>> = BTreeMap::new();
+    if super::naval_option::west_indies::no_interception(scenario, z) {
+        return by_power; // 12.2.7.3
+    }
     for x in &state.squadrons {
         if !hostile(state, me, &x.nation) {
             continue;
@@ -692,6 +697,7 @@ pub fn check_attack(
     if scenario.map.sea(sea).is_none() {
         return Err(rej("5.4", format!("'{sea}' is not a sea zone")));
     }
+    super::naval_option::west_indies::check_attack(scenario, sea)?; // 12.2.7.3
     let in_reach = match &s.location {
         Location::Sea(z) => z == sea,
         Location::Port(p) => scenario
@@ -756,13 +762,24 @@ pub fn attack(
         .collect();
     set_loc(state, squadron, Location::Sea(sea.to_string()));
     if super::option_naval::enabled(state) {
+        let mut out = Vec::new();
+        let mut enemies = enemies;
+        // 12.2.7.3: off the board the attacked fleets may evade
+        if let Some((stay, o)) = super::naval_option::west_indies::evade(ph, state, sea, power, squadron, &enemies)? {
+            out.push(o.order(text));
+            enemies = stay;
+            if enemies.is_empty() {
+                return Ok(out);
+            }
+        }
         let e = open_sea::Engagement {
             sea,
             attackers: &own,
             defenders: &enemies,
             text,
         };
-        return Ok(open_sea::battle(ph, state, &e)?.0);
+        out.extend(open_sea::battle(ph, state, &e)?.0);
+        return Ok(out);
     }
     ph.battles += 1;
     let (o, _) = battle(scenario, state, ph.dice, sea, ph.battles, &own, &enemies)?;

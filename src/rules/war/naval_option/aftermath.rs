@@ -131,6 +131,11 @@ pub fn send_home(
     if n == 0 {
         return Ok(());
     }
+    if let From::Sea(z) = at
+        && let Some(r) = super::west_indies::disabled(fight, state, side, n, z)
+    {
+        return r; // 12.2.7.3: off the board
+    }
     let scenario = fight.scenario();
     let Some(power) = side.power else {
         fight.line(format!(

@@ -14,6 +14,7 @@
 //! | `raid.rs` | 12.2.6.3 port raids, 12.2.8.1 hulks in a raid |
 //! | `refit.rs` | 12.2.8.3 refitting hulks, 12.2.8.4 ships put in ordinary |
 //! | `ports.rs` | naval distances, usable ports |
+//! | `west_indies.rs` | 12.2.7.1–.3 (second numbering) the West Indies: off-board areas, upkeep, colonial trade, combat there |
 //!
 //! Numbers the seed does not give: `tables/naval_option.toml`.
 
@@ -27,17 +28,21 @@ pub mod ports;
 pub mod raid;
 pub mod refit;
 pub mod report;
+pub mod west_indies;
 
 use crate::rules::Outcome;
 use crate::scenario::Scenario;
 use crate::state::State;
 
 /// 12.2.9.3 (8.5.1.2): the Money and Manpower Expenditure Step's charge
-/// for fleets in blockade boxes, in every Mutual Build Phase and
-/// Winterphase (La Guerre's economic steps); nothing without the option.
+/// for fleets in blockade boxes, and 12.2.7.1–.2 the upkeep of fleets off
+/// the board and Britain's lost colonial trade, in every Mutual Build
+/// Phase and Winterphase (La Guerre's economic steps); nothing without
+/// the option.
 pub fn expenditure(scenario: &Scenario, state: &mut State, out: &mut Vec<Outcome>) {
     if super::option_naval::enabled(state) {
         blockade::expenditure_step(scenario, state, out);
+        west_indies::economic_step(scenario, state, out); // 12.2.7.1, 12.2.7.2
     }
 }
 

@@ -28,7 +28,7 @@
 
 use super::combat::{Ending, Fight, Force, Melee, Rules};
 use super::ports::{From, nearest_friendly_port};
-use super::{aftermath, nelson, report};
+use super::{aftermath, nelson, report, west_indies};
 use crate::dice::DiceError;
 use crate::ids::{Nation, PowerId};
 use crate::orders::ast::Situation;
@@ -108,8 +108,10 @@ pub fn battle(ph: &mut Phase<'_>, state: &mut State, e: &Engagement<'_>) -> Resu
             &mut fight.log,
         )?;
     }
-    // step eight
+    // step eight (12.2.7.3: not off the board)
+    let stays = west_indies::stays(&mut fight, e.sea);
     match ending.victor() {
+        _ if stays => {}
         Some(v) => {
             retreat(scenario, state, e.sea, &sides[1 - v], &mut fight);
             fight.line(format!(
