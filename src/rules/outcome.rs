@@ -198,6 +198,16 @@ pub enum Why {
     },
     /// `Rebellion Table: 4 -> Tyrol`: a roll on a named table and its result.
     TableRoll { table: String, roll: u32, result: String },
+    /// `round 2, attacker: d6 4 +1 nationality … with 8 ships: 1 disabled,
+    /// morale loss 0.8`: one side's fire in a round of a naval battle of
+    /// the EiA option (12.2.6.1.5).
+    NavalFire { round: u32, side: String, text: String },
+    /// `after round 2: attacker has 7 ships fit, …`: a side of a naval
+    /// battle of the EiA option after a round (12.2.6.1.6).
+    NavalAfterRound { round: u32, side: String, text: String },
+    /// `britain squadron 7 has no ship fit for combat left: the counter
+    /// leaves the map`: a squadron whose every ship is disabled (2.51).
+    NoShipLeft { squadron: String },
     /// Any other line.
     Text(String),
 }
@@ -270,6 +280,33 @@ impl Why {
         if let Some(text) = line.strip_prefix("house: ") {
             return Some(Why::house(text));
         }
+        if let Some(squadron) = line.strip_suffix(NO_SHIP_LEFT) {
+            return Some(Why::NoShipLeft {
+                squadron: squadron.to_string(),
+            });
+        }
+        if let Some(rest) = line.strip_prefix("after round ")
+            && let Some((round, rest)) = rest.split_once(": ")
+            && let Ok(round) = round.parse()
+            && let Some((side, text)) = rest.split_once(' ')
+        {
+            return Some(Why::NavalAfterRound {
+                round,
+                side: side.to_string(),
+                text: text.to_string(),
+            });
+        }
+        if let Some(rest) = line.strip_prefix("round ")
+            && let Some((round, rest)) = rest.split_once(", ")
+            && let Ok(round) = round.parse()
+            && let Some((side, text)) = rest.split_once(": ")
+        {
+            return Some(Why::NavalFire {
+                round,
+                side: side.to_string(),
+                text: text.to_string(),
+            });
+        }
         if let Some(rest) = line.strip_prefix("table ")
             && let Some((table, rest)) = rest.split_once(", row ")
             && let Some((rows, text)) = rest.split_once(": ")
@@ -304,6 +341,9 @@ impl Why {
     }
 }
 
+/// The tail of [`Why::NoShipLeft`].
+const NO_SHIP_LEFT: &str = " has no ship fit for combat left: the counter leaves the map";
+
 impl fmt::Display for Why {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -312,6 +352,9 @@ impl fmt::Display for Why {
             Why::Modifier { value, what } => write!(f, "{value:+} {what}"),
             Why::TableRow { table, from, to, text } => write!(f, "table {table}, row {from}–{to}: {text}"),
             Why::TableRoll { table, roll, result } => write!(f, "{table}: {roll} -> {result}"),
+            Why::NavalFire { round, side, text } => write!(f, "round {round}, {side}: {text}"),
+            Why::NavalAfterRound { round, side, text } => write!(f, "after round {round}: {side} {text}"),
+            Why::NoShipLeft { squadron } => write!(f, "{squadron}{NO_SHIP_LEFT}"),
             Why::Text(text) => f.write_str(text),
         }
     }

@@ -39,10 +39,9 @@ pub fn write_back(state: &mut State, sides: &[Force; 2], log: &mut Log) {
         if f.ships == 0 {
             let s = state.squadrons.remove(i);
             squadron_to_pool(state, &s.nation);
-            log.lines.push(format!(
-                "{} has no ship fit for combat left: the counter leaves the map",
-                f.key
-            ));
+            log.push(crate::rules::Why::NoShipLeft {
+                squadron: f.key.to_string(),
+            });
         } else {
             state.squadrons[i].ships = Some(f.ships);
         }
@@ -77,7 +76,7 @@ pub fn political_points(
     changes.retain(|_, d| *d != 0);
     for (p, d) in &changes {
         state.power_mut(*p).vp += d;
-        log.lines.push(format!(
+        log.push(format!(
             "12.2.6.1.6.3: {} {d:+} VP ({} political point(s) a fleet counter of the beaten side, {} VP each)",
             p.name(),
             table.pp_per_fleet,

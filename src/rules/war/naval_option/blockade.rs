@@ -318,14 +318,12 @@ fn retreat_blockaders(scenario: &Scenario, state: &mut State, port: &str, keys: 
         match to {
             Some(q) => {
                 s.location = Location::Port(q.clone());
-                log.lines.push(format!(
+                log.push(format!(
                     "12.2.6.1.8: {k} lifts the blockade and retires to {}",
                     name(scenario, &q)
                 ));
             }
-            None => log
-                .lines
-                .push(format!("12.2.6.1.8: {k} lifts the blockade and stays at sea")),
+            None => log.push(format!("12.2.6.1.8: {k} lifts the blockade and stays at sea")),
         }
     }
 }

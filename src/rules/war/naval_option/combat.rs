@@ -11,6 +11,7 @@
 
 use crate::dice::{Dice, DiceError};
 use crate::ids::{Nation, PowerId};
+use crate::rules::Why;
 use crate::rules::war::naval::Phase;
 use crate::scenario::Scenario;
 use crate::scenario::tables_naval::{CrtTable, NavalOptionTable};
@@ -214,11 +215,16 @@ impl Ending {
 /// What a battle's rounds produced: the report lines and dice.
 #[derive(Clone, Debug, Default)]
 pub struct Log {
-    pub lines: Vec<String>,
+    pub lines: Vec<Why>,
     pub dice: Vec<(String, u32)>,
 }
 
 impl Log {
+    /// A report line: typed, or text read into its type (`Why::parse`).
+    pub fn push(&mut self, l: impl Into<Why>) {
+        self.lines.push(l.into());
+    }
+
     fn roll(&mut self, dice: &mut dyn Dice, purpose: String) -> Result<u32, DiceError> {
         let d = dice.roll(&purpose, 6)?;
         self.dice.push((purpose, d));
@@ -283,8 +289,8 @@ impl<'p, 'a> Fight<'p, 'a> {
         self.log.roll(&mut *self.ph.dice, purpose)
     }
 
-    pub fn line(&mut self, l: impl Into<String>) {
-        self.log.lines.push(l.into());
+    pub fn line(&mut self, l: impl Into<Why>) {
+        self.log.push(l);
     }
 }
 
@@ -321,7 +327,7 @@ pub fn fight(
 ) -> Result<Ending, DiceError> {
     // 12.2.6.1.3.1 / .3.2: forces and final morale, revealed to both
     for s in sides.iter() {
-        log.lines.push(format!(
+        log.push(format!(
             "12.2.6.1.3: {} {}: {}; morale {}",
             s.role,
             s.power.map_or("minor", |p| p.name()),
@@ -349,9 +355,11 @@ pub fn fight(
             let armada = crate::rules::war::option_naval::size_penalty(sides[i].fleets.len());
             let m = d as i32 + nat + armada;
             let r = tables[i].result(m, firing[i]);
-            log.lines.push(format!(
-                "round {round}, {}: d6 {d} {nat:+} nationality{} {armada:+} fleets after the second = {m} on table {} with {} ships: {} disabled, morale loss {}",
-                sides[i].role,
+            log.push(Why::NavalFire {
+                round,
+                side: sides[i].role.to_string(),
+                text: format!(
+                "d6 {d} {nat:+} nationality{} {armada:+} fleets after the second = {m} on table {} with {} ships: {} disabled, morale loss {}",
                 if dominance != 0 {
                     format!(" (changed by {dominance:+}, dominant status, 11.8.2.2)")
                 } else {
@@ -361,7 +369,8 @@ pub fn fight(
                 firing[i],
                 r.disabled,
                 tenths(r.morale_tenths)
-            ));
+            ),
+            });
             results[i] = Some(r);
         }
         for i in 0..2 {
@@ -372,14 +381,17 @@ pub fn fight(
             }
         }
         for s in sides.iter() {
-            log.lines.push(format!(
-                "after round {round}: {} has {} ships fit, {} disabled, morale loss {} of {}",
-                s.role,
-                s.active(),
-                s.disabled(),
-                tenths(s.loss),
-                tenths(s.morale)
-            ));
+            log.push(Why::NavalAfterRound {
+                round,
+                side: s.role.to_string(),
+                text: format!(
+                    "has {} ships fit, {} disabled, morale loss {} of {}",
+                    s.active(),
+                    s.disabled(),
+                    tenths(s.loss),
+                    tenths(s.morale)
+                ),
+            });
         }
         let beaten = [sides[0].defeated(), sides[1].defeated()];
         if rules.raid {
@@ -395,8 +407,7 @@ pub fn fight(
         }
         match beaten {
             [true, true] => {
-                log.lines
-                    .push("12.2.6.1.6: both sides break in the same round: neither is the victor".into());
+                log.push("12.2.6.1.6: both sides break in the same round: neither is the victor");
                 return Ok(Ending::BothBroken);
             }
             [true, false] => return Ok(victory(sides, 1, log)),
@@ -413,7 +424,7 @@ pub fn fight(
     if rules.raid {
         return Ok(raid_ending(sides, log));
     }
-    log.lines.push(format!(
+    log.push(format!(
         "12.2.6.1.6.2: {} rounds without a decision: the battle is inconclusive",
         rules.rounds
     ));
@@ -437,7 +448,7 @@ fn close(
         let d = log.roll(dice, format!("{purpose}/close-{round}/{}", side.role))?;
         let total = d as i32 - m.minus[i] as i32;
         let ok = total <= m.close_at_most[i] as i32;
-        log.lines.push(format!(
+        log.push(format!(
             "12.2.6.1.4.1: the {} tries to close: d6 {d}{} = {total} against at most {}: {}",
             side.role,
             if m.minus[i] > 0 {
@@ -465,7 +476,7 @@ fn close(
 /// 12.2.6.1.6: one side is defeated, the other the victor.
 fn victory(sides: &[Force; 2], v: usize, log: &mut Log) -> Ending {
     let l = &sides[1 - v];
-    log.lines.push(format!(
+    log.push(format!(
         "12.2.6.1.6: the {} {}: the {} is the victor",
         l.role,
         if l.active() == 0 {
@@ -490,7 +501,7 @@ fn raid_ending(sides: &[Force; 2], log: &mut Log) -> Ending {
     } else {
         Ending::Inconclusive
     };
-    log.lines.push(format!(
+    log.push(format!(
         "12.2.6.3.3: {} lost {a_lost} ship(s), {} lost {d_lost}: {}",
         a.role,
         d.role,
@@ -525,7 +536,7 @@ pub fn chase(
     let m = d as i32 - minus;
     let r = t.result(m, firing);
     let hit = sides[1 - victor].take(r.disabled);
-    log.lines.push(format!(
+    log.push(format!(
         "12.2.6.1.7: general chase by the {} (morale loss {} -> table {id}): d6 {d}{} with {firing} ships: {hit} more disabled, morale ignored",
         sides[victor].role,
         tenths(sides[victor].loss),
@@ -695,6 +706,21 @@ mod tests {
         assert_eq!(
             fight(&t, &mut d, "x", &mut sides, &rules1, &mut log).unwrap(),
             Ending::Inconclusive
+        );
+        // every line of the rounds is typed, and reads back as its type
+        assert!(!log.lines.is_empty());
+        for l in &log.lines {
+            assert!(!matches!(l, Why::Text(_)), "untyped battle line: {l}");
+            assert!(
+                !matches!(Why::parse(&l.to_string()), Why::Text(_)),
+                "a history line does not read back typed: {l}"
+            );
+        }
+        assert!(log.lines.iter().any(|l| matches!(l, Why::NavalFire { round: 1, .. })));
+        assert!(
+            log.lines
+                .iter()
+                .any(|l| matches!(l, Why::NavalAfterRound { round: 1, .. }))
         );
     }
 

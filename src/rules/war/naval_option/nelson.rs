@@ -88,7 +88,7 @@ pub fn casualty(
     }
     let total = two + closing;
     let hit = total >= CASUALTY_AT_LEAST;
-    log.lines.push(format!(
+    log.push(format!(
         "12.2.7.1: Nelson's casualty roll: 2d6 {two}{} = {total}, a casualty on {CASUALTY_AT_LEAST} or more: {}",
         if closing > 0 {
             format!(" +{closing} closing modifier (12.2.7.2)")
@@ -106,7 +106,7 @@ pub fn casualty(
     log.dice.push((p, d));
     if d <= t.killed_at_most {
         state.naval.nelson_dead = true;
-        log.lines.push(format!(
+        log.push(format!(
             "12.2.7: second roll d6 {d}, at most {}: Nelson is killed",
             t.killed_at_most
         ));
@@ -116,7 +116,7 @@ pub fn casualty(
             back = back.next();
         }
         state.naval.nelson_back = Some(back);
-        log.lines.push(format!(
+        log.push(format!(
             "12.2.7: second roll d6 {d}, more than {}: Nelson is wounded and away until {back}",
             t.killed_at_most
         ));
