@@ -82,7 +82,7 @@ fn main() {
         if shm.is_dir() {
             let m = campaign(shm);
             println!(
-                "run {r}: in /dev/shm (baseline): {} phases in {:.2} s ({:.2} s CPU; {:.1} ms a phase); disk / memory = {:.2}x (CPU {:.2}x)",
+                "run {r}: in /dev/shm (baseline): {} phases in {:.2} s ({:.2} s CPU; {:.1} ms a phase); disk / memory = {:.2}x (CPU {:.2}x); target: the campaign < 2 s on disk and disk / memory <= 2x",
                 m.phases,
                 m.secs,
                 m.cpu,

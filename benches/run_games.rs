@@ -83,27 +83,35 @@ fn main() {
         );
         let dirs = game_dirs(tmp.path()).unwrap();
         assert_eq!(dirs.len(), n);
-        for (label, when, forget) in [
+        for (label, when, forget, target) in [
             (
                 "first run (opens the phase, mails every player)",
                 "2026-01-05T10:00:00Z",
                 false,
+                "target <= 15 ms a game",
             ),
-            ("quiet run (nothing due; quick path)", "2026-01-05T11:00:00Z", false),
+            (
+                "quiet run (nothing due; quick path)",
+                "2026-01-05T11:00:00Z",
+                false,
+                "target <= 3 ms a game, no fsync",
+            ),
             (
                 "quiet run, quick path off (baseline: .wake removed)",
                 "2026-01-05T11:30:00Z",
                 true,
+                "baseline of the quiet run",
             ),
             (
                 "resolving run (grace over: defaults, history, reports, openings)",
                 "2026-01-08T10:00:00Z",
                 false,
+                "no target",
             ),
         ] {
             let (secs, cpu, synced, resolved) = pass(&dirs, when, forget);
             println!(
-                "  {label}: {n} games in {secs:.3} s, {:.2} ms a game ({:.2} ms CPU), {:.1} fsyncs in {:.1} barriers a game, {resolved} phase(s) resolved",
+                "  {label}: {n} games in {secs:.3} s, {:.2} ms a game ({:.2} ms CPU), {:.1} fsyncs in {:.1} barriers a game, {resolved} phase(s) resolved; {target}",
                 secs * 1000.0 / n as f64,
                 cpu * 1000.0 / n as f64,
                 synced.fsyncs as f64 / n as f64,

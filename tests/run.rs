@@ -145,6 +145,31 @@ fn a_paused_game_does_not_resolve() {
 }
 
 #[test]
+fn a_second_named_by_one_mail_is_on_record_for_the_next_mail_of_the_same_run() {
+    // The schedule is read once a run: a SECOND line of one message must
+    // be seen by the messages after it in the same run (no stale copy).
+    let tmp = tempfile::tempdir().unwrap();
+    let g = game(tmp.path());
+    run_game(&g.root, &[], t("2026-01-05T10:00:00Z")).unwrap();
+    let first = "From: austria@demo.example.org\r\nTo: gm@demo.example.org\r\nSubject: deputy\r\nMessage-ID: <deputy-1@demo.example.org>\r\n\r\nGAME demo\r\nPOWER Austria\r\nPASSWORD aspern\r\nSECOND deputy@demo.example.org\r\n";
+    let second = "From: deputy@demo.example.org\r\nTo: gm@demo.example.org\r\nSubject: orders\r\nMessage-ID: <deputy-2@demo.example.org>\r\n\r\nGAME demo\r\nPOWER Austria\r\nPASSWORD aspern\r\nNO ORDERS\r\n";
+    run_game(
+        &g.root,
+        &[first.as_bytes().to_vec(), second.as_bytes().to_vec()],
+        t("2026-01-05T11:00:00Z"),
+    )
+    .unwrap();
+    let acks: Vec<String> = delivered(&g)
+        .into_iter()
+        .filter(|m| m.contains("deputy-2@demo.example.org"))
+        .collect();
+    assert!(!acks.is_empty(), "the deputy's mail is answered");
+    for a in &acks {
+        assert!(!a.contains("not from the address on record"), "{a}");
+    }
+}
+
+#[test]
 fn an_absence_announced_by_mail_moves_the_deadline_within_the_limit() {
     let tmp = tempfile::tempdir().unwrap();
     let g = game(tmp.path());

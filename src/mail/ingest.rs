@@ -57,8 +57,9 @@ impl GameCtx {
 }
 
 /// What a run remembers between messages: the clock, verified
-/// passwords, the mail guard of each game (see `mail::guard`), and the
-/// batch not yet committed. Guards, journal lines and the `new/` ->
+/// passwords, each game's phase clock and schedule (read once a run;
+/// the schedule kept up to date as messages change it), the mail guard
+/// of each game (see `mail::guard`), and the batch not yet committed. Guards, journal lines and the `new/` ->
 /// `cur/` moves of processed messages are committed together by
 /// [`Run::flush`] (one fsync each per batch, not per message); until then
 /// a crash leaves the messages in `new/`, and the next run processes them
@@ -86,6 +87,16 @@ pub struct Run {
     done: BTreeMap<PathBuf, Vec<String>>,
     guards: BTreeMap<PathBuf, GuardSlot>,
     waiting: BTreeMap<PathBuf, Waiting>,
+    times: BTreeMap<PathBuf, Times>,
+}
+
+/// A game's phase clock and schedule as this run knows them: read on the
+/// first message, then kept (an ingest never moves the clock; a message
+/// that changes the schedule saves it and updates this copy).
+struct Times {
+    /// `None`: no clock, or one that cannot be read (as if none).
+    clock: Option<crate::schedule::PhaseClock>,
+    schedule: crate::store::clock::Schedule,
 }
 
 /// A game's accepted orders not yet written, and the mail that may be
@@ -118,7 +129,25 @@ impl Run {
             done: BTreeMap::new(),
             guards: BTreeMap::new(),
             waiting: BTreeMap::new(),
+            times: BTreeMap::new(),
         }
+    }
+    /// The clock and schedule of `ctx`'s game, read on first use.
+    fn times(&mut self, ctx: &GameCtx) -> Result<&mut Times> {
+        use std::collections::btree_map::Entry;
+        Ok(match self.times.entry(ctx.dir.root.clone()) {
+            Entry::Occupied(e) => e.into_mut(),
+            Entry::Vacant(e) => e.insert(Times {
+                schedule: ctx.dir.load_schedule()?,
+                clock: ctx.dir.load_clock().ok().flatten(),
+            }),
+        })
+    }
+    /// Save `ctx`'s game's schedule and keep it as this run's copy.
+    fn save_schedule(&mut self, ctx: &GameCtx, s: crate::store::clock::Schedule) -> Result<()> {
+        ctx.dir.save_schedule(&s)?;
+        self.times(ctx)?.schedule = s;
+        Ok(())
     }
     fn waiting(&mut self, dir: &GameDir) -> &mut Waiting {
         self.waiting.entry(dir.root.clone()).or_insert_with(|| Waiting {
@@ -511,7 +540,7 @@ fn process(ctx: &GameCtx, raw: &[u8], hash: &str, run: &mut Run) -> Result<Handl
     // Replays: without a PHASE line, only a mail written after the phase
     // opened (or answering this phase's mail) is taken.
     if pre.phase.is_none()
-        && let Some(opened) = phase_opened(ctx)
+        && let Some(opened) = phase_opened(ctx, run)?
         && !fresh(ctx, &inc, a.power, opened, run.now)
     {
         let r = Refusal::StaleMail {
@@ -587,7 +616,7 @@ fn take_orders(ctx: &GameCtx, msg: &Message, mut a: Authenticated, run: &mut Run
     let (text, source) = inc.text.as_ref().expect("authenticated messages have text");
     // Who is on record is decided before this message's own lines can
     // change it: a forged SECOND line must not vouch for itself.
-    let schedule = ctx.dir.load_schedule()?;
+    let schedule = run.times(ctx)?.schedule.clone();
     if !a.sender_on_record
         && let (Some(second), Some(from)) = (schedule.seconds.get(&a.power), inc.from.as_deref())
         && second.eq_ignore_ascii_case(from)
@@ -612,7 +641,7 @@ fn take_orders(ctx: &GameCtx, msg: &Message, mut a: Authenticated, run: &mut Run
         return refuse(ctx, inc, hash, r, run, h, who);
     }
     if meta.changed {
-        ctx.dir.save_schedule(&changed_schedule)?;
+        run.save_schedule(ctx, changed_schedule.clone())?;
         run.log(&ctx.dir, format!("{who}: {}", meta.notes.join(" ")));
     }
     let shown = redact(text);
@@ -815,7 +844,7 @@ fn refuse(
 ) -> Result<()> {
     run.log(&ctx.dir, format!("{who}: refused ({}): {r}", r.code()));
     let from = inc.from.clone().unwrap_or_default();
-    if is_stranger(ctx, &from)? {
+    if is_stranger(ctx, &from, run)? {
         // Reflection: nothing of theirs goes back, no game is named.
         let now = run.now;
         let guard = run.guard(ctx)?;
@@ -880,12 +909,12 @@ fn refuse(
 pub const STRANGER_REPLY: &str = "This address takes orders for a play-by-email game from its players only.\nYour message was not read as orders and nothing was stored.\n\nIf you are a player, write from the address the moderator has on record\nfor you, with your POWER and PASSWORD lines.\n\nThis is an automatic reply; there will be no other today.\n";
 
 /// Whether `from` is nobody of this game: no player, second or moderator.
-fn is_stranger(ctx: &GameCtx, from: &str) -> Result<bool> {
+fn is_stranger(ctx: &GameCtx, from: &str, run: &mut Run) -> Result<bool> {
     let known = ctx.config.players.iter().any(|p| p.email.eq_ignore_ascii_case(from))
         || ctx.config.moderator.email.eq_ignore_ascii_case(from)
-        || ctx
-            .dir
-            .load_schedule()?
+        || run
+            .times(ctx)?
+            .schedule
             .seconds
             .values()
             .any(|s| s.eq_ignore_ascii_case(from));
@@ -893,9 +922,9 @@ fn is_stranger(ctx: &GameCtx, from: &str) -> Result<bool> {
 }
 
 /// When the open phase opened, if its clock runs.
-fn phase_opened(ctx: &GameCtx) -> Option<DateTime<Utc>> {
-    let clock = ctx.dir.load_clock().ok().flatten()?;
-    (clock.phase == Some(ctx.state.phase)).then_some(clock.opened)
+fn phase_opened(ctx: &GameCtx, run: &mut Run) -> Result<Option<DateTime<Utc>>> {
+    let clock = run.times(ctx)?.clock.as_ref();
+    Ok(clock.filter(|c| c.phase == Some(ctx.state.phase)).map(|c| c.opened))
 }
 
 /// Whether a message without a PHASE line belongs to the open phase: it
@@ -1395,12 +1424,13 @@ pub fn read_mbox(path: &Path) -> Result<Vec<Vec<u8>>> {
 }
 
 /// The open phase's deadline in the game's time zone, if its clock runs.
-fn deadline_shown(ctx: &GameCtx, schedule: &crate::store::clock::Schedule, run: &Run) -> Option<String> {
-    let clock = ctx.dir.load_clock().ok().flatten()?;
+fn deadline_shown(ctx: &GameCtx, schedule: &crate::store::clock::Schedule, run: &mut Run) -> Option<String> {
+    let now = run.now;
+    let clock = run.times(ctx).ok()?.clock.as_ref()?;
     if clock.phase != Some(ctx.state.phase) {
         return None;
     }
     let tz = ctx.config.tz();
-    let d = clock.deadline(run.now, &ctx.config.deadlines, tz, &schedule.absences);
+    let d = clock.deadline(now, &ctx.config.deadlines, tz, &schedule.absences);
     Some(d.with_timezone(&tz).format("%a %Y-%m-%d %H:%M %Z").to_string())
 }

@@ -147,7 +147,7 @@ impl<'a> Scene<'a> {
 
     /// The picture as PNG bytes, `WIDTH` pixels wide.
     pub fn png(&self) -> Result<Vec<u8>, PictureError> {
-        png_of(&svg::draw(self, WIDTH as f64)?)
+        Ok(self.files()?.swap_remove(0).2)
     }
 
     /// The file name stem: `map-<phase>-<power>` (`moderator` for all).
@@ -160,17 +160,39 @@ impl<'a> Scene<'a> {
     }
 
     /// The pictures as attachments, the PNG first.
+    ///
+    /// A picture is drawn once for each distinct view: the PNG is kept
+    /// for the SVG text it was rendered from (the whole text is the key,
+    /// so a scene that differs in anything is drawn anew), and every
+    /// other mail of the phase that shows the same view (a report sent
+    /// again, a resend, the opening mailed by `run` after `mail`) reuses it.
     pub fn files(&self) -> Result<Vec<File>, PictureError> {
         let layers = svg::draw(self, WIDTH as f64)?;
-        let png = png_of(&layers)?;
+        static DRAWN: Memo<String, Arc<Vec<u8>>, 4> = Memo::new();
+        let png = DRAWN.get_or(layers.text.clone(), |_| png_of(&layers, Effort::Fast).map(Arc::new))?;
         Ok(vec![
-            (format!("{}.png", self.stem()), "image/png", png),
+            (format!("{}.png", self.stem()), "image/png", png.to_vec()),
             (
                 format!("{}.svg", self.stem()),
                 "image/svg+xml",
                 layers.text.into_bytes(),
             ),
         ])
+    }
+
+    /// The PNG drawn anew (no finished picture reused) at `effort`, its
+    /// base rendered again unless `reuse_base`: for the benchmark, which
+    /// measures the way pictures were made before (`Balanced`, base
+    /// rendered for each) beside the way they are made now, in one run.
+    #[doc(hidden)]
+    pub fn png_at(&self, effort: Effort, reuse_base: bool) -> Result<Vec<u8>, PictureError> {
+        let layers = svg::draw(self, WIDTH as f64)?;
+        if reuse_base {
+            return png_of(&layers, effort);
+        }
+        let mut pixmap = render_under(&layers.base(), &layers.overlay())?;
+        paint(&tree(&layers.top())?, &mut pixmap);
+        encode_indexed(&pixmap, effort)
     }
 }
 
@@ -249,18 +271,53 @@ pub fn png(svg: &str) -> Result<Vec<u8>, PictureError> {
     let tree = tree(svg)?;
     let mut pixmap = canvas(&tree)?;
     paint(&tree, &mut pixmap);
-    encode_indexed(&pixmap)
+    encode_indexed(&pixmap, Effort::Fast)
+}
+
+/// How hard the PNG's DEFLATE works. The pictures are flat fills in an
+/// indexed palette, whose long runs need no row filter: zlib's fastest
+/// level without one makes a file a little smaller than its default
+/// level with adaptive filters (the filters only blur the palette
+/// indices), in about a quarter of the time. fdeflate, quicker still,
+/// made files five times larger.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effort {
+    /// zlib level 1, no row filter: what the program uses.
+    Fast,
+    /// zlib's default level with adaptive filters (the encoding before).
+    Balanced,
 }
 
 /// The PNG of a scene's layers: the same pixels as [`png`] of the whole
-/// SVG (up to rounding on anti-aliased edges), but the overlay every
-/// picture of the map shares (borders, names: most of the text) is
-/// rendered once per process and composited.
-fn png_of(layers: &svg::Layers) -> Result<Vec<u8>, PictureError> {
-    let base = tree(&layers.base())?;
+/// SVG (up to rounding on anti-aliased edges), but what many pictures
+/// share is rendered once per process: the overlay every picture of the
+/// map shares (borders, names: most of the text), and the base under it
+/// (land by controller, this phase's moves), which every picture of the
+/// same view of the same position shares.
+fn png_of(layers: &svg::Layers, effort: Effort) -> Result<Vec<u8>, PictureError> {
+    let mut pixmap = (*under(layers.base(), layers.overlay())?).clone();
+    paint(&tree(&layers.top())?, &mut pixmap);
+    encode_indexed(&pixmap, effort)
+}
+
+/// The base with the overlay composited on it, rendered once for each
+/// distinct pair (the texts are the key: a changed map or position never
+/// reuses stale pixels).
+fn under(base: String, overlay_svg: String) -> Result<Arc<Pixmap>, PictureError> {
+    // Two: the views of two players alternate when `run --games` opens
+    // many games; each is a whole canvas, so memory caps the count.
+    static CACHE: Memo<(String, String), Arc<Pixmap>, 2> = Memo::new();
+    CACHE.get_or((base, overlay_svg), |(base, overlay_svg)| {
+        render_under(base, overlay_svg).map(Arc::new)
+    })
+}
+
+fn render_under(base: &str, overlay_svg: &str) -> Result<Pixmap, PictureError> {
+    let base = tree(base)?;
     let mut pixmap = canvas(&base)?;
     paint(&base, &mut pixmap);
-    let overlay = overlay(layers.overlay())?;
+    let overlay = overlay(overlay_svg.to_string())?;
     pixmap.draw_pixmap(
         0,
         0,
@@ -269,14 +326,13 @@ fn png_of(layers: &svg::Layers) -> Result<Vec<u8>, PictureError> {
         resvg::tiny_skia::Transform::identity(),
         None,
     );
-    paint(&tree(&layers.top())?, &mut pixmap);
-    encode_indexed(&pixmap)
+    Ok(pixmap)
 }
 
 /// The overlay's pixels, rendered once for each distinct overlay (the
 /// text is the key: a changed map never reuses stale pixels).
 fn overlay(svg: String) -> Result<Arc<Pixmap>, PictureError> {
-    static CACHE: Memo<String, Arc<Pixmap>> = Memo::new();
+    static CACHE: Memo<String, Arc<Pixmap>, 2> = Memo::new();
     CACHE.get_or(svg, |svg| {
         let tree = tree(svg)?;
         let mut pixmap = canvas(&tree)?;
@@ -285,14 +341,12 @@ fn overlay(svg: String) -> Result<Arc<Pixmap>, PictureError> {
     })
 }
 
-/// A process-wide memo of the last few values computed, found by an exact
-/// key: a process draws the pictures of one map (or a few, in tests), and
-/// what only the map decides is computed once.
-pub(crate) struct Memo<K, V>(OnceLock<Mutex<Vec<(K, V)>>>);
+/// A process-wide memo of the last `KEEP` values computed, found by an
+/// exact key: a process draws the pictures of one map (or a few, in
+/// tests), and what only the map decides is computed once.
+pub(crate) struct Memo<K, V, const KEEP: usize = 4>(OnceLock<Mutex<Vec<(K, V)>>>);
 
-impl<K: PartialEq, V: Clone> Memo<K, V> {
-    const KEEP: usize = 4;
-
+impl<K: PartialEq, V: Clone, const KEEP: usize> Memo<K, V, KEEP> {
     pub(crate) const fn new() -> Self {
         Memo(OnceLock::new())
     }
@@ -306,7 +360,7 @@ impl<K: PartialEq, V: Clone> Memo<K, V> {
         }
         let v = make(&key)?;
         if let Ok(mut c) = cache.lock() {
-            if c.len() >= Self::KEEP {
+            if c.len() >= KEEP {
                 c.remove(0);
             }
             c.push((key, v.clone()));
@@ -325,7 +379,7 @@ impl<K: PartialEq, V: Clone> Memo<K, V> {
 /// each run's indices at once: plain index loops, because they run
 /// unoptimised in the test builds, where the pictures of every report go
 /// through here.
-fn encode_indexed(pixmap: &Pixmap) -> Result<Vec<u8>, PictureError> {
+fn encode_indexed(pixmap: &Pixmap, effort: Effort) -> Result<Vec<u8>, PictureError> {
     const BUCKETS: usize = 1 << 15;
     // The picture is opaque (the paper is painted first), so the
     // premultiplied bytes are the colours.
@@ -394,7 +448,13 @@ fn encode_indexed(pixmap: &Pixmap) -> Result<Vec<u8>, PictureError> {
     enc.set_color(::png::ColorType::Indexed);
     enc.set_depth(::png::BitDepth::Eight);
     enc.set_palette(palette);
-    enc.set_compression(::png::Compression::Balanced);
+    match effort {
+        Effort::Fast => {
+            enc.set_deflate_compression(::png::DeflateCompression::Level(1));
+            enc.set_filter(::png::Filter::NoFilter);
+        }
+        Effort::Balanced => enc.set_compression(::png::Compression::Balanced),
+    }
     let err = |e: ::png::EncodingError| PictureError::Render(e.to_string());
     let mut w = enc.write_header().map_err(err)?;
     w.write_image_data(&data).map_err(err)?;
