@@ -750,6 +750,28 @@ impl State {
         number
     }
 
+    /// EiA naval option (12.2.8): the hulks `power` holds at `location`.
+    pub fn hulks_at(&self, location: &str, power: PowerId) -> u32 {
+        self.hulks
+            .get(location)
+            .and_then(|m| m.get(power.id()))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// EiA naval option (12.2.8): `n` more hulks of `power` at `location`
+    /// (none recorded for zero, so the state file stays unchanged).
+    pub fn add_hulks(&mut self, location: &str, power: PowerId, n: u32) {
+        if n > 0 {
+            *self
+                .hulks
+                .entry(location.to_string())
+                .or_default()
+                .entry(power.id().to_string())
+                .or_insert(0) += n;
+        }
+    }
+
     /// Corps standing in a province.
     pub fn corps_in<'a>(&'a self, province: &'a str) -> impl Iterator<Item = &'a Corps> + 'a {
         self.corps

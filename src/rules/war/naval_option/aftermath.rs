@@ -160,14 +160,7 @@ pub fn send_home(
             saved += 1;
         }
     }
-    if saved > 0 {
-        *state
-            .hulks
-            .entry(port.clone())
-            .or_default()
-            .entry(power.id().to_string())
-            .or_insert(0) += saved;
-    }
+    state.add_hulks(&port, power, saved);
     fight.line(format!(
         "12.2.6.1.9.1: {} sends {n} disabled ship(s) to {} ({dist} MP; lost on 1 or at most {dist}): {}; {saved} reach port as hulks (12.2.8)",
         power.name(),

@@ -135,14 +135,7 @@ fn changed_hands(
         moved += u32::from(to_new);
     }
     set(state, port, owner, 0);
-    if moved > 0 {
-        *state
-            .hulks
-            .entry(port.to_string())
-            .or_default()
-            .entry(new.id().to_string())
-            .or_insert(0) += moved;
-    }
+    state.add_hulks(port, new, moved);
     o = o.why(format!(
         "12.2.8.2: one die a hulk, 1-3 destroyed, 4-6 to {}{}: {}",
         new.name(),

@@ -154,14 +154,7 @@ pub fn raid(
         combat::Ending::Inconclusive
     };
     // hulks not disabled again stay in port as they were
-    if sides[1].hulks > 0 {
-        *state
-            .hulks
-            .entry(port.to_string())
-            .or_default()
-            .entry(def_power.id().to_string())
-            .or_insert(0) += sides[1].hulks;
-    }
+    state.add_hulks(port, def_power, sides[1].hulks);
     let vp = aftermath::settle(state, t, &sides, ending, &mut fight.log);
     fight.line("12.2.6.3.4: no general chase; each side keeps its own disabled ships");
     // 12.2.6.3.4: the defender's disabled ships stay in the port (0 MP),

@@ -77,7 +77,7 @@ fn check_refit(scenario: &Scenario, state: &State, power: PowerId, port: &str, c
             ),
         ));
     }
-    let have = hulks_of(state, port, power);
+    let have = state.hulks_at(port, power);
     if count == 0 || count > have {
         return Err(no(
             "12.2.8.3",
@@ -126,15 +126,6 @@ fn check_convert<'s>(
         return Err(no("12.2.8.4", format!("{squadron} has {have} ship(s); {ships} named")));
     }
     Ok(s)
-}
-
-fn hulks_of(state: &State, port: &str, power: PowerId) -> u32 {
-    state
-        .hulks
-        .get(port)
-        .and_then(|m| m.get(power.id()))
-        .copied()
-        .unwrap_or(0)
 }
 
 /// Carry out a REFIT or CONVERT order of `power` (the Build Phase, and
@@ -209,12 +200,7 @@ fn convert(scenario: &Scenario, state: &mut State, power: PowerId, squadron: &Un
         return Outcome::new("12.2.8.4", Kind::OrderFailed, format!("{squadron} is not in port"));
     };
     let owner = state.commanding_power(&squadron.nation).unwrap_or(power);
-    *state
-        .hulks
-        .entry(port.clone())
-        .or_default()
-        .entry(owner.id().to_string())
-        .or_insert(0) += ships;
+    state.add_hulks(&port, owner, ships);
     let mut o = Outcome::new(
         "12.2.8.4",
         Kind::Hulks,

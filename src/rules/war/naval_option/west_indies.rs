@@ -238,14 +238,7 @@ fn disabled_here(
             kept += 1;
         }
     }
-    if kept > 0 {
-        *state
-            .hulks
-            .entry(sea.to_string())
-            .or_default()
-            .entry(power.id().to_string())
-            .or_insert(0) += kept;
-    }
+    state.add_hulks(sea, power, kept);
     fight.line(format!(
         "12.2.7.3: {} rolls for {n} disabled ship(s) in {area} (lost on {LOST_AT_MOST} or less): {}; {kept} remain there as hulks",
         power.name(),
