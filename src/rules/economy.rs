@@ -440,8 +440,6 @@ pub fn minor_conquests(scenario: &Scenario, state: &mut State, out: &mut Vec<Out
         let Some(ms) = state.minors.get_mut(&m) else { continue };
         if ms.controller != Some(c) {
             let old = ms.controller;
-            ms.controller = Some(c);
-            crate::rules::war::control::keep_corps_in_play(state, &m, old, c);
             let mut o = Outcome::new(
                 "3.41",
                 Kind::MinorConquered,
@@ -463,7 +461,8 @@ pub fn minor_conquests(scenario: &Scenario, state: &mut State, out: &mut Vec<Out
                     old.name()
                 ));
             }
-            for w in crate::rules::war::control::squadrons_join(scenario, state, &m, c) {
+            use crate::rules::war::control::{Handover, minor_changes_hands};
+            for w in minor_changes_hands(scenario, state, &m, old, c, Handover::Conquest) {
                 o = o.why(w);
             }
             out.push(o);

@@ -10,7 +10,7 @@
 use super::kingdoms::{award, end, holder};
 use crate::ids::{Nation, PowerId};
 use crate::rules::Outcome;
-use crate::rules::war::control::{keep_corps_in_play, to_pool_arm};
+use crate::rules::war::control::{Handover, minor_changes_hands, to_pool_arm};
 use crate::scenario::tables_political::KingdomDef;
 use crate::scenario::{Arm, Scenario};
 use crate::state::{Garrison, State};
@@ -71,7 +71,7 @@ fn conquered(
     o.summary = format!("{} conquers the Kingdom of Bavaria", by.name());
     o = o.power(by);
     o = o.why(tyrol_to(state, by));
-    o = bavaria_to(state, old, by, o);
+    o = bavaria_to(scenario, state, old, by, o);
     o = award(scenario, state, by, def.pp_conquer, o);
     o = award(scenario, state, old, -def.pp_lose, o);
     out.push(o);
@@ -79,11 +79,10 @@ fn conquered(
 
 /// Bavaria becomes `to`'s conquered minor country (its unbuilt forces;
 /// its corps in play stay with `from` until destroyed, 3.41).
-pub fn bavaria_to(state: &mut State, from: PowerId, to: PowerId, o: Outcome) -> Outcome {
-    if let Some(m) = state.minors.get_mut(ID) {
-        m.controller = Some(to);
+pub fn bavaria_to(scenario: &Scenario, state: &mut State, from: PowerId, to: PowerId, mut o: Outcome) -> Outcome {
+    for w in minor_changes_hands(scenario, state, ID, Some(from), to, Handover::Conquest) {
+        o = o.why(w);
     }
-    keep_corps_in_play(state, ID, Some(from), to);
     o.why(format!("Bavaria is a conquered minor country under {}", to.name()))
 }
 

@@ -16,10 +16,11 @@
 //! and that power surrendering to Austria is Austria's C.9 against it.
 
 use super::kingdoms::{award, forces_left, names};
-use crate::ids::{Nation, PowerId};
+use crate::ids::PowerId;
 use crate::orders::ast::{Order, PoliticalOrder};
+use crate::rules::war::control::{Handover, minor_changes_hands};
 use crate::rules::war::surrender::cede;
-use crate::rules::{Kind, Outcome, PhaseOrders, Rejection};
+use crate::rules::{Kind, Outcome, PhaseOrders, Rejection, Why};
 use crate::scenario::Scenario;
 use crate::scenario::tables_political::KingdomDef;
 use crate::state::State;
@@ -182,7 +183,7 @@ pub fn cede_kingdom(
         o = o.why(super::bavaria::tyrol_to(state, to));
         let (_, why) = cede(scenario, state, power, to, "bavaria", &held);
         o = o.why(why);
-        o = super::bavaria::bavaria_to(state, power, to, o);
+        o = super::bavaria::bavaria_to(scenario, state, power, to, o);
         o = o.why("11.4.4: ceded to Austria, the kingdom ceases to exist (11.4.3.2)");
         o = award(scenario, state, power, -def.pp_cede, o);
         out.push(o);
@@ -192,7 +193,9 @@ pub fn cede_kingdom(
         let (_, why) = cede(scenario, state, power, to, c, &held);
         o = o.why(why);
     }
-    transfer(state, def, power, to);
+    for w in transfer(scenario, state, def, power, to) {
+        o = o.why(w);
+    }
     o = o.why(format!(
         "{}: the marker, the free state flag and the kingdom's forces pass to {}",
         def.rule,
@@ -203,8 +206,10 @@ pub fn cede_kingdom(
     out.push(o);
 }
 
-/// The kingdom, its loyalty and its forces change hands.
-fn transfer(state: &mut State, def: &KingdomDef, from: PowerId, to: PowerId) {
+/// The kingdom, its loyalty and its forces change hands: each of its
+/// minor nations passes to `to` by cession (3.43: its squadrons join
+/// `to`'s nearest stack). Returns the why lines of that step.
+fn transfer(scenario: &Scenario, state: &mut State, def: &KingdomDef, from: PowerId, to: PowerId) -> Vec<Why> {
     if let Some(k) = state.political.kingdoms.get_mut(&def.id) {
         k.controller = to;
         k.ceded = true;
@@ -212,17 +217,20 @@ fn transfer(state: &mut State, def: &KingdomDef, from: PowerId, to: PowerId) {
     if def.id == "poland" {
         state.political.polish_loyalty = Some(to);
     }
+    let mut why = Vec::new();
     for n in &def.nations {
-        if let Some(m) = state.minors.get_mut(n) {
-            m.controller = Some(to);
-        }
-        let nation = Nation::Minor(n.clone());
-        for c in state.corps.iter_mut().filter(|c| c.nation == nation) {
-            if c.held_by == Some(from) || c.held_by.is_none() {
-                c.held_by = None;
-            }
+        if state.minors.contains_key(n) {
+            why.extend(minor_changes_hands(
+                scenario,
+                state,
+                n,
+                Some(from),
+                to,
+                Handover::Cession,
+            ));
         }
     }
+    why
 }
 
 /// 11.1.4 (8.8.5): a Poland received by cession becomes conquered
@@ -341,10 +349,12 @@ pub fn after_surrender(
         if id == "bavaria" && victor == PowerId::Austria {
             state.political.kingdoms.remove(id);
             o = o.why(super::bavaria::tyrol_to(state, victor));
-            o = super::bavaria::bavaria_to(state, loser, victor, o);
+            o = super::bavaria::bavaria_to(scenario, state, loser, victor, o);
             o = o.why("11.4.4: the Kingdom of Bavaria ceded to Austria ceases to exist (11.4.3.2)");
         } else {
-            transfer(state, def, loser, victor);
+            for w in transfer(scenario, state, def, loser, victor) {
+                o = o.why(w);
+            }
             o = o.why(format!(
                 "{}.4: the {} is ceded whole to {}, with its marker{}",
                 def.rule,

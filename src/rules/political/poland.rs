@@ -13,6 +13,7 @@
 
 use super::kingdoms::{award, end, forces_left, holder, pname};
 use crate::ids::PowerId;
+use crate::rules::war::control::{Handover, minor_changes_hands};
 use crate::rules::{Kind, Outcome};
 use crate::scenario::Scenario;
 use crate::scenario::tables_political::KingdomDef;
@@ -94,8 +95,17 @@ fn conquered(
         state.political.polish_loyalty = None;
         state.political.poland_conquered_by = None;
         for n in &def.nations {
-            if let Some(m) = state.minors.get_mut(n) {
-                m.controller = by;
+            match by {
+                Some(c) if state.minors.contains_key(n) => {
+                    for w in minor_changes_hands(scenario, state, n, Some(old), c, Handover::Conquest) {
+                        o = o.why(w);
+                    }
+                }
+                _ => {
+                    if let Some(m) = state.minors.get_mut(n) {
+                        m.controller = None;
+                    }
+                }
             }
         }
         o = o.why("no Polish forces remain: nobody holds the Polish loyalty marker");

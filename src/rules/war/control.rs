@@ -200,6 +200,46 @@ pub fn keep_corps_in_play(state: &mut State, m: &str, old: Option<PowerId>, new:
     }
 }
 
+/// How a minor changes hands: taken by conquest (3.41: its corps in play
+/// stay in the former owner's army) or received by cession (11.1.4,
+/// 11.4.4: its forces are ceded with it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Handover {
+    Conquest,
+    Cession,
+}
+
+/// 3.41, 3.43: minor `m` passes from `old` to `new`, by conquest or by
+/// cession. Every path that changes a minor's owner goes through here,
+/// so its unbuilt pool, its corps and its squadrons follow one rule.
+/// Returns the why lines of the squadrons' move (3.43).
+pub fn minor_changes_hands(
+    scenario: &Scenario,
+    state: &mut State,
+    m: &str,
+    old: Option<PowerId>,
+    new: PowerId,
+    how: Handover,
+) -> Vec<Why> {
+    if let Some(ms) = state.minors.get_mut(m) {
+        ms.controller = Some(new);
+    }
+    match how {
+        Handover::Conquest => keep_corps_in_play(state, m, old, new),
+        Handover::Cession => {
+            // 11.1.4: the forces go with the minor, but a corps another
+            // power still keeps (3.41) is not the ceder's to give
+            let nation = Nation::Minor(m.to_string());
+            for c in state.corps.iter_mut().filter(|c| c.nation == nation) {
+                if c.held_by.is_none() || c.held_by == old || c.held_by == Some(new) {
+                    c.held_by = None;
+                }
+            }
+        }
+    }
+    squadrons_join(scenario, state, m, new)
+}
+
 /// 3.43: when minor `m` passes to `new`, its surviving squadrons switch
 /// allegiance at once and are placed on the nearest stack of `new`'s
 /// squadrons (not subject to interception), counting sea-zone steps and
@@ -292,8 +332,7 @@ pub fn conquests(scenario: &Scenario, state: &mut State) -> Vec<Outcome> {
         if ms.controller == Some(p) {
             continue;
         }
-        let old = ms.controller.replace(p);
-        keep_corps_in_play(state, &m, old, p);
+        let old = ms.controller;
         let mut o = Outcome::new(
             "3.41",
             Kind::MinorConquered,
@@ -304,7 +343,7 @@ pub fn conquests(scenario: &Scenario, state: &mut State) -> Vec<Outcome> {
             "3.41",
             "all of a minor power's provinces held by one major power",
         ));
-        for w in squadrons_join(scenario, state, &m, p) {
+        for w in minor_changes_hands(scenario, state, &m, old, p, Handover::Conquest) {
             o = o.why(w);
         }
         out.push(o);
