@@ -13,7 +13,7 @@ use crate::rules::Kind;
 use crate::rules::Outcome;
 use crate::rules::Why;
 use crate::scenario::{Arm, Scenario};
-use crate::state::{Division, Location, State};
+use crate::state::{Division, Location, Squadron, State, UnitKey};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Two nations' forces fight when they meet: their commanding powers are
@@ -23,7 +23,13 @@ pub fn hostile(state: &State, a: &Nation, b: &Nation) -> bool {
     if a == b {
         return false;
     }
-    match (state.commanding_power(a), state.commanding_power(b)) {
+    sides_hostile(state, state.commanding_power(a), state.commanding_power(b))
+}
+
+/// Whether forces commanded by `x` and by `y` fight (`None`: a minor's
+/// forces no major power commands, which resist everyone, 3.41).
+fn sides_hostile(state: &State, x: Option<PowerId>, y: Option<PowerId>) -> bool {
+    match (x, y) {
         (Some(x), Some(y)) => x != y && state.relations.at_war(x, y),
         (None, None) => false,
         _ => true,
@@ -37,10 +43,37 @@ pub fn hostile_corps(state: &State, a: &Nation, c: &crate::state::Corps) -> bool
     if c.held_by.is_none() {
         return hostile(state, a, &c.nation);
     }
-    match (state.commanding_power(a), state.corps_power(c)) {
-        (Some(x), Some(y)) => x != y && state.relations.at_war(x, y),
-        (None, None) => false,
-        _ => true,
+    sides_hostile(state, state.commanding_power(a), state.corps_power(c))
+}
+
+/// As [`hostile`], against one squadron: a squadron fights for the power
+/// commanding it now ([`State::squadron_power`]: the holder of a held
+/// fleet, 11.7.1), not for its nation's controller.
+pub fn hostile_squadron(state: &State, a: &Nation, s: &Squadron) -> bool {
+    if s.held_by.is_none() {
+        return hostile(state, a, &s.nation);
+    }
+    sides_hostile(state, state.commanding_power(a), state.squadron_power(s))
+}
+
+/// As [`hostile`], between two squadrons, each for the power commanding
+/// it now ([`State::squadron_power`], 11.7.1).
+pub fn hostile_squadrons(state: &State, a: &Squadron, b: &Squadron) -> bool {
+    if a.held_by.is_none() {
+        return hostile_squadron(state, &a.nation, b);
+    }
+    if a.nation == b.nation && a.number == b.number {
+        return false;
+    }
+    sides_hostile(state, state.squadron_power(a), state.squadron_power(b))
+}
+
+/// As [`hostile_squadrons`], for a squadron named by its key (a key
+/// naming no squadron stands for its nation).
+pub fn hostile_to_unit(state: &State, a: &UnitKey, b: &Squadron) -> bool {
+    match state.squadron(&a.nation, a.number) {
+        Some(s) => hostile_squadrons(state, s, b),
+        None => hostile_squadron(state, &a.nation, b),
     }
 }
 

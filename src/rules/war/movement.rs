@@ -11,7 +11,7 @@
 //! unless the mover's side controls both ends; a type 2 arrow is closed by
 //! any enemy squadron there.
 
-use super::control::{entry_refused, friendly, hostile, hostile_corps, name};
+use super::control::{entry_refused, friendly, hostile, hostile_corps, hostile_squadron, name};
 use super::overrun::overruns;
 use crate::ids::{Nation, PowerId};
 use crate::map::Owner;
@@ -255,7 +255,7 @@ impl Stack<'_> {
         let enemy_fleet = state
             .squadrons
             .iter()
-            .any(|s| s.location == Location::Sea(a.sea.clone()) && hostile(state, &Nation::Major(mover), &s.nation));
+            .any(|s| s.location == Location::Sea(a.sea.clone()) && hostile_squadron(state, &Nation::Major(mover), s));
         let both_ends = friendly(state, mover, cur) && friendly(state, mover, next);
         if enemy_fleet && (a.kind >= 2 || !both_ends) {
             return Err(Rejection::new(

@@ -16,7 +16,7 @@
 //! <squadron>/<interceptor>`, `naval-battle/<sea>/<n>/<side>`,
 //! `blockade-run/<port>/<squadron>`.
 
-use super::control::{friendly, hostile, name, squadron_to_pool, to_pool};
+use super::control::{friendly, hostile_squadrons, name, squadron_to_pool, to_pool};
 use super::movement::orders_corps;
 use super::naval_option::combat::Ending;
 use super::naval_option::open_sea;
@@ -343,7 +343,7 @@ enum Voyage {
 
 /// The squadron under way: who commands it and the key its dice name.
 struct Under {
-    me: Nation,
+    me: Squadron,
     mover: PowerId,
     sk: String,
 }
@@ -375,7 +375,7 @@ pub fn execute_move(ph: &mut Phase, state: &mut State, order: &Sortie) -> Result
     let under = Under {
         mover: state.squadron_power(&s).unwrap_or(power),
         sk: skey(&squadron.nation, squadron.number),
-        me: s.nation.clone(),
+        me: s.clone(),
     };
     if let Location::Port(port) = &s.location
         && let Some(o) = run_blockade(ph, state, order, &under, port)?
@@ -420,7 +420,7 @@ fn run_blockade(
     let blockaders = state
         .squadrons
         .iter()
-        .filter(|b| b.blockading.as_deref() == Some(port) && hostile(state, &under.me, &b.nation))
+        .filter(|b| b.blockading.as_deref() == Some(port) && hostile_squadrons(state, &under.me, b))
         .count();
     // with the EiA option the blockade step (12.2.9,
     // `naval_option::blockade`) ran before anyone sailed
@@ -455,14 +455,14 @@ fn run_blockade(
 /// The hostile squadrons that may intercept in zone `z`, by commanding
 /// power: at sea there, or (`intercept_from_port`) in an unblockaded port
 /// on it.
-fn interceptors(scenario: &Scenario, state: &State, me: &Nation, z: &str) -> BTreeMap<Option<PowerId>, Vec<UnitKey>> {
+fn interceptors(scenario: &Scenario, state: &State, me: &Squadron, z: &str) -> BTreeMap<Option<PowerId>, Vec<UnitKey>> {
     let t = &scenario.tables.naval;
     let mut by_power: BTreeMap<Option<PowerId>, Vec<UnitKey>> = BTreeMap::new();
     if super::naval_option::west_indies::no_interception(scenario, z) {
         return by_power; // 12.2.7.3
     }
     for x in &state.squadrons {
-        if !hostile(state, me, &x.nation) {
+        if !hostile_squadrons(state, me, x) {
             continue;
         }
         let here = match &x.location {
@@ -476,7 +476,7 @@ fn interceptors(scenario: &Scenario, state: &State, me: &Nation, z: &str) -> BTr
                     && !state
                         .squadrons
                         .iter()
-                        .any(|b| b.blockading.as_deref() == Some(p.as_str()) && hostile(state, &x.nation, &b.nation))
+                        .any(|b| b.blockading.as_deref() == Some(p.as_str()) && hostile_squadrons(state, x, b))
             }
         };
         if here {
@@ -755,7 +755,7 @@ pub fn attack(
         .iter()
         .filter(|x| {
             (x.location == Location::Sea(sea.to_string()) || (x.nation == s.nation && x.number == s.number))
-                && !hostile(state, &s.nation, &x.nation)
+                && !hostile_squadrons(state, &s, x)
                 && state.squadron_power(x) == state.squadron_power(&s)
         })
         .map(|x| UnitKey::squadron(x.nation.clone(), x.number))

@@ -66,7 +66,7 @@ pub fn political_points(
     let per_fleet = table.pp_per_fleet * table.vp_per_pp;
     let loser = &sides[1 - v];
     for f in &loser.fleets {
-        if let Some(p) = state.commanding_power(&f.key.nation) {
+        if let Some(p) = state.unit_power(&f.key) {
             *changes.entry(p).or_insert(0) -= per_fleet;
         }
     }

@@ -17,7 +17,7 @@ use super::ports::{From, nearest_friendly_port};
 use super::{aftermath, report};
 use crate::dice::DiceError;
 use crate::ids::PowerId;
-use crate::rules::war::control::{hostile, name};
+use crate::rules::war::control::{hostile_to_unit, name};
 use crate::rules::war::naval::Phase;
 use crate::rules::{Kind, Outcome};
 use crate::scenario::Scenario;
@@ -32,7 +32,7 @@ pub fn blockaders(state: &State, port: &str, runner: &UnitKey) -> Vec<UnitKey> {
     state
         .squadrons
         .iter()
-        .filter(|b| b.blockading.as_deref() == Some(port) && hostile(state, &runner.nation, &b.nation))
+        .filter(|b| b.blockading.as_deref() == Some(port) && hostile_to_unit(state, runner, b))
         .map(|b| UnitKey::squadron(b.nation.clone(), b.number))
         .collect()
 }
@@ -303,7 +303,7 @@ pub fn battle(
 /// none in reach they stay at sea in their zone.
 fn retreat_blockaders(scenario: &Scenario, state: &mut State, port: &str, keys: &[UnitKey], log: &mut Log) {
     for k in keys {
-        let Some(p) = state.commanding_power(&k.nation) else {
+        let Some(p) = state.unit_power(k) else {
             continue;
         };
         let to = nearest_friendly_port(scenario, state, p, &From::Port(port)).map(|(q, _)| q);
@@ -339,7 +339,7 @@ pub fn upkeep(scenario: &Scenario, state: &mut State, power: PowerId, out: &mut 
         let Some(port) = &s.blockading else {
             continue;
         };
-        if state.commanding_power(&s.nation) != Some(power) {
+        if state.squadron_power(s) != Some(power) {
             continue;
         }
         let near = nearest_friendly_port(scenario, state, power, &From::Port(port));
@@ -380,7 +380,7 @@ pub fn expenditure_step(scenario: &Scenario, state: &mut State, out: &mut Vec<Ou
         let fleets: Vec<String> = state
             .squadrons
             .iter()
-            .filter(|s| s.blockading.is_some() && state.commanding_power(&s.nation) == Some(power))
+            .filter(|s| s.blockading.is_some() && state.squadron_power(s) == Some(power))
             .map(|s| format!("{}-{}", s.nation, s.number))
             .collect();
         if fleets.is_empty() {

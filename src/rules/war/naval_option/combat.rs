@@ -82,7 +82,7 @@ impl Force {
             .collect();
         let mut f = Force {
             role,
-            power: keys.first().and_then(|k| state.commanding_power(&k.nation)),
+            power: keys.first().and_then(|k| state.unit_power(k)),
             fleets,
             hulks: 0,
             hulks_disabled: 0,

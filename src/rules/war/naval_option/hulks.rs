@@ -67,7 +67,7 @@ fn occupied(scenario: &Scenario, state: &mut State, port: &str, owner: PowerId, 
         c.location.as_deref() == Some(port)
             && !c.divisions.is_empty()
             && state
-                .commanding_power(&c.nation)
+                .corps_power(c)
                 .is_some_and(|p| p != owner && state.relations.at_war(p, owner))
     })?;
     let who = format!("{} corps {}", enemy.nation, enemy.number);

@@ -298,7 +298,7 @@ fn retreat(
     fight: &mut Fight<'_, '_>,
 ) {
     for f in &loser.fleets {
-        let Some(p) = state.commanding_power(&f.key.nation) else {
+        let Some(p) = state.unit_power(&f.key) else {
             continue;
         };
         let to = nearest_friendly_port(scenario, state, p, &From::Sea(sea)).map(|(q, _)| q);

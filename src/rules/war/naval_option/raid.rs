@@ -45,7 +45,7 @@ fn at_war(state: &State, a: PowerId, b: PowerId) -> bool {
 /// and its hulks there (see the module doc).
 fn defenders(state: &State, port: &str, raider: PowerId) -> Option<(PowerId, Vec<UnitKey>, u32)> {
     let enemy_ship = state.squadrons.iter().find_map(|q| {
-        let p = state.commanding_power(&q.nation)?;
+        let p = state.squadron_power(q)?;
         (q.location == Location::Port(port.to_string()) && at_war(state, raider, p)).then_some(p)
     });
     let hulks = state.hulks.get(port);
@@ -60,7 +60,7 @@ fn defenders(state: &State, port: &str, raider: PowerId) -> Option<(PowerId, Vec
     let keys = state
         .squadrons
         .iter()
-        .filter(|q| q.location == Location::Port(port.to_string()) && state.commanding_power(&q.nation) == Some(power))
+        .filter(|q| q.location == Location::Port(port.to_string()) && state.squadron_power(q) == Some(power))
         .map(|q| UnitKey::squadron(q.nation.clone(), q.number))
         .collect();
     let h = hulks.and_then(|m| m.get(power.id())).copied().unwrap_or(0);
@@ -84,7 +84,7 @@ pub fn check(
     }
     let s = crate::rules::war::naval::ordered_squadron(state, power, squadron)?;
     let p = crate::rules::war::naval::port_from_sea(scenario, s, port, ("12.2.6.3", "raid a port"))?;
-    let raider = state.commanding_power(&s.nation).unwrap_or(power);
+    let raider = state.squadron_power(s).unwrap_or(power);
     if defenders(state, port, raider).is_none() {
         return Err(rej(
             "12.2.6.3",
@@ -109,10 +109,7 @@ pub fn raid(
 ) -> Result<Outcome, DiceError> {
     let (scenario, power) = (ph.scenario, ph.power);
     let t = &scenario.tables.naval_option;
-    let raider = raiders
-        .first()
-        .and_then(|k| state.commanding_power(&k.nation))
-        .unwrap_or(power);
+    let raider = raiders.first().and_then(|k| state.unit_power(k)).unwrap_or(power);
     let Some((def_power, def_keys, hulks)) = defenders(state, port, raider) else {
         return Ok(Outcome::new(
             "12.2.6.3",

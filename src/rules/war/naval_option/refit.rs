@@ -110,7 +110,7 @@ fn check_convert<'s>(
             format!("{squadron} must be in port to put ships in ordinary"),
         ));
     };
-    let owner = state.commanding_power(&s.nation).unwrap_or(power);
+    let owner = state.squadron_power(s).unwrap_or(power);
     if !friendly(state, owner, port) {
         return Err(no(
             "12.2.8.4",
@@ -199,7 +199,7 @@ fn convert(scenario: &Scenario, state: &mut State, power: PowerId, squadron: &Un
     let Location::Port(port) = state.squadrons[i].location.clone() else {
         return Outcome::new("12.2.8.4", Kind::OrderFailed, format!("{squadron} is not in port"));
     };
-    let owner = state.commanding_power(&squadron.nation).unwrap_or(power);
+    let owner = state.unit_power(squadron).unwrap_or(power);
     state.add_hulks(&port, owner, ships);
     let mut o = Outcome::new(
         "12.2.8.4",

@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, BTreeSet};
 /// Who sees a naval battle: the powers commanding `keys` and whoever
 /// gives their orders.
 pub fn seers(state: &State, keys: &[UnitKey]) -> Vec<PowerId> {
-    seers_of(state, keys.iter().filter_map(|k| state.commanding_power(&k.nation)))
+    seers_of(state, keys.iter().filter_map(|k| state.unit_power(k)))
 }
 
 /// `powers` and whoever gives their orders.

@@ -173,7 +173,7 @@ pub fn evade(
         if !gone {
             stay.push(k.clone());
         }
-        seers.extend(state.commanding_power(&k.nation));
+        seers.extend(state.unit_power(k));
     }
     o.summary = format!(
         "{} in {}: {} of {} attacked fleet(s) evade",
@@ -254,8 +254,7 @@ pub fn lingering(scenario: &Scenario, state: &State, power: PowerId) -> Vec<Unit
         .squadrons
         .iter()
         .filter(|s| {
-            area(scenario, &s.location) == Some(OffBoard::MidAtlantic)
-                && state.commanding_power(&s.nation) == Some(power)
+            area(scenario, &s.location) == Some(OffBoard::MidAtlantic) && state.squadron_power(s) == Some(power)
         })
         .map(|s| UnitKey::squadron(s.nation.clone(), s.number))
         .collect()
@@ -331,7 +330,7 @@ pub fn economic_step(scenario: &Scenario, state: &mut State, out: &mut Vec<Outco
         let fleets: Vec<String> = state
             .squadrons
             .iter()
-            .filter(|s| area(scenario, &s.location).is_some() && state.commanding_power(&s.nation) == Some(power))
+            .filter(|s| area(scenario, &s.location).is_some() && state.squadron_power(s) == Some(power))
             .map(|s| format!("{}-{}", s.nation, s.number))
             .collect();
         if fleets.is_empty() {
