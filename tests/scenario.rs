@@ -297,8 +297,8 @@ fn loc_example_2_71() {
     assert_eq!(naples, 3, "2.71: LOC to Naples is 3");
     assert!((5..=8).contains(&warsaw), "LOC to Warsaw {warsaw}");
     assert!((12..=14).contains(&moscow), "LOC to Moscow {moscow}");
-    assert_eq!(s.loc_length(PowerId::France, "moscow"), Some(moscow));
-    assert_eq!(s.loc_length(PowerId::France, "paris"), Some(0));
+    assert_eq!(s.loc_length(PowerId::France, "moscow", |_| true), Some(moscow));
+    assert_eq!(s.loc_length(PowerId::France, "paris", |_| true), Some(0));
     let t = &s.tables.build_costs;
     // 3 infantry divisions: list cost $6 (infantry $2, QA01).
     let list = 3 * s.power(PowerId::France).costs.infantry;

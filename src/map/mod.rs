@@ -316,6 +316,19 @@ impl Map {
     /// counting each step into a province with `cost(province)`; crossing
     /// arrows count as land steps. Dijkstra over small integer weights.
     pub fn distance(&self, from: &[&str], to: &str, cost: impl Fn(&Province) -> u32) -> Option<u32> {
+        self.distance_through(from, to, cost, |_| true)
+    }
+
+    /// As [`Map::distance`], crossing only the arrows `open` lets through
+    /// (12.2.1: an arrow an enemy fleet interdicts carries no line). The
+    /// map knows no fleets: the caller, who holds the state, decides.
+    pub fn distance_through(
+        &self,
+        from: &[&str],
+        to: &str,
+        cost: impl Fn(&Province) -> u32,
+        open: impl Fn(&Arrow) -> bool,
+    ) -> Option<u32> {
         let mut best: BTreeMap<&str, u32> = BTreeMap::new();
         let mut queue: VecDeque<&str> = VecDeque::new();
         for f in from {
@@ -328,7 +341,7 @@ impl Map {
         // ~150 nodes and weights 1 or 2, so this is plenty fast.
         while let Some(cur) = queue.pop_front() {
             let d = best[cur];
-            let arrows = self.arrows.iter().filter_map(|a| {
+            let arrows = self.arrows.iter().filter(|a| open(a)).filter_map(|a| {
                 if a.from == cur {
                     Some(a.to.as_str())
                 } else if a.to == cur {

@@ -107,18 +107,28 @@ pub fn build(
 /// province total, why).
 pub fn price(
     scenario: &Scenario,
+    state: &State,
     p: PowerId,
     province: &str,
     list: u32,
     spent: &Spent,
 ) -> Result<(u32, (u32, u32), String), Rejection> {
-    let loc = scenario.loc_length(p, province).ok_or_else(|| {
+    // 12.2.1: the line crosses only the arrows no enemy fleet interdicts
+    let loc = super::war::arrows::loc_length(scenario, state, p, province).ok_or_else(|| {
+        let cut = scenario.loc_length(p, province, |_| true).is_some();
         Rejection::new(
-            "2.71",
-            format!(
-                "no line of communication from {}'s home provinces to {province}",
-                p.name()
-            ),
+            if cut { "12.2.1" } else { "2.71" },
+            if cut {
+                format!(
+                    "no line of communication from {}'s home provinces to {province}: every line crosses an arrow an enemy fleet interdicts",
+                    p.name()
+                )
+            } else {
+                format!(
+                    "no line of communication from {}'s home provinces to {province}",
+                    p.name()
+                )
+            },
         )
     })?;
     let (old_list, old_cost) = spent.get(province).copied().unwrap_or((0, 0));
@@ -149,7 +159,7 @@ fn charge(
     spent: &mut Spent,
     kingdom: Option<(String, i64)>,
 ) -> Result<(u32, String), Rejection> {
-    let (inc, total, mut why) = price(scenario, p, province, list, spent)?;
+    let (inc, total, mut why) = price(scenario, state, p, province, list, spent)?;
     // 11.x.2: the treasury of the kingdom whose units these are pays first
     let from_kingdom = kingdom.as_ref().map_or(0, |(_, g)| (*g).min(i64::from(inc)));
     let own = i64::from(inc) - from_kingdom;

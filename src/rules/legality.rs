@@ -637,7 +637,7 @@ impl<'a> Projection<'a> {
                     .corps(&corps.nation, corps.number)
                     .and_then(|c| c.location.clone())
                     && let Ok(list) = builds::list_cost(s, items)
-                    && let Ok((cost, _, _)) = builds::price(s, p, &at, list, &self.spent)
+                    && let Ok((cost, _, _)) = builds::price(s, &self.state, p, &at, list, &self.spent)
                 {
                     // 11.x.2: a kingdom's treasury pays first for its units
                     let nations: Vec<&crate::ids::Nation> = items.iter().map(|i| &i.nation).collect();
@@ -656,7 +656,7 @@ impl<'a> Projection<'a> {
                     });
                 }
                 let list = s.power(p).costs.squadron * count;
-                if let Ok((cost, _, _)) = builds::price(s, p, port, list, &self.spent) {
+                if let Ok((cost, _, _)) = builds::price(s, &self.state, p, port, list, &self.spent) {
                     self.pay(i64::from(cost))?;
                 }
             }

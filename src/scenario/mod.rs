@@ -382,10 +382,13 @@ impl Scenario {
     /// 2.71: length of the shortest Line of Communication from any home
     /// province of `power` (exclusive) to `to` (inclusive), provinces with
     /// `double_loc` counting two steps. `Some(0)` when `to` is a home
-    /// province; `None` when unreachable by land and crossing arrows.
-    pub fn loc_length(&self, power: PowerId, to: &str) -> Option<u32> {
+    /// province; `None` when unreachable by land and the crossing arrows
+    /// `open` lets through (12.2.1: the rules, which see the fleets, say
+    /// which arrows an enemy fleet interdicts; the scenario stays data).
+    pub fn loc_length(&self, power: PowerId, to: &str, open: impl Fn(&Arrow) -> bool) -> Option<u32> {
         let homes: Vec<&str> = self.home_provinces(power).map(|p| p.id.as_str()).collect();
-        self.map.distance(&homes, to, |p| if p.double_loc { 2 } else { 1 })
+        self.map
+            .distance_through(&homes, to, |p| if p.double_loc { 2 } else { 1 }, open)
     }
 
     /// Every value or table whose source is a house rule.

@@ -52,6 +52,11 @@ pub struct NavalOptionTable {
     pub nelson: NelsonTable,
     /// 12.2.6.1.2 / 12.2.6.1.4: the Tactical Naval Chart.
     pub tactics: Vec<TacticRow>,
+    /// 12.2.1: the "River" line of the combat results table, for an
+    /// attacker who crossed an arrow against enemy corps: La Guerre's
+    /// battle table has no such line, so a modifier to the attacker's
+    /// roll in each combat round stands for it.
+    pub river_line: i32,
 }
 
 /// Naval movement points (rules-notes §2.4): port to its blockade box,

@@ -354,9 +354,9 @@ fn retreat(
         let cf = keys.iter().find_map(|k| came_from.get(k)).cloned();
         // 12.2.1 (EiA option `naval`): an invader beaten in the turn it
         // crossed an arrow surrenders instead of retreating
-        let crossed = cf.as_deref().is_some_and(|c| {
-            c != province && !scenario.map.adjacent(c, province) && scenario.map.arrow(c, province).is_some()
-        });
+        let crossed = cf
+            .as_deref()
+            .is_some_and(|c| super::option_naval::crossed_arrow(scenario, c, province));
         let dest = if crossed && super::option_naval::enabled(state) {
             why.push(Why::rule(
                 "12.2.1",
@@ -440,6 +440,7 @@ pub fn fight(
     if battle.withdrawal_before_battle() {
         return Ok(battle.outcomes());
     }
+    battle.river = super::option_naval::river_line(scenario, battle.state, province, &battle.attacker.corps, came_from);
     battle.approach()?;
     battle.intrinsic_garrison();
     battle.combat_options()?;
@@ -473,6 +474,9 @@ struct Battle<'a> {
     edge: Option<Side>,
     /// The defender fights in its own home province (2.11, 2.25).
     defender_home: bool,
+    /// 12.2.1 (option `naval`): the attacker crossed an arrow to fight
+    /// here, on the "River" line (`option_naval::river_line`).
+    river: bool,
     /// The detailed outcome, seen by both sides.
     report: Outcome,
 }
@@ -608,6 +612,7 @@ impl<'a> Battle<'a> {
             defender_name,
             edge: None,
             defender_home: false,
+            river: false,
             report,
         })
     }
@@ -916,6 +921,15 @@ impl<'a> Battle<'a> {
                 *modifier += m;
                 reasons.push(why);
             }
+        }
+        // 12.2.1 (EiA option `naval`): the "River" line for an attacker
+        // who crossed an arrow against enemy corps
+        if self.river {
+            let m = self.scenario.tables.naval_option.river_line;
+            attacker_modifier += m;
+            attacker_reasons.push(format!(
+                "{m:+} River line: crossed an arrow against enemy corps (12.2.1, tables/naval_option.toml river_line)"
+            ));
         }
         self.attacker.modifier = attacker_modifier;
         self.defender.modifier = defender_modifier;

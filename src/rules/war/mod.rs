@@ -5,6 +5,7 @@
 //! | file | rules |
 //! |---|---|
 //! | `movement.rs` | 5.5 land movement, 2.13, 2.24, 3.31, 12.2.1 arrows |
+//! | `arrows.rs` | 12.2.1 arrows interdicted by enemy fleets (movement and supply) |
 //! | `overrun.rs` | 5.54 overrun (the 5.513 exception to stopping) |
 //! | `battle.rs` | 5.6 land battles (2.41 sequence), 2.25 ghosts, 5.59 pursuit |
 //! | `siege.rs` | sieges, garrisons, 2.11, 2.12, 2.23, 2.25 rebellions |
@@ -15,6 +16,7 @@
 //! | `option_naval.rs` | EiA optional naval rules 12.2.6.1.4.1, 12.2.9.1 (option `naval`) |
 //! | `naval_option/` | EiA naval combat (12.2.6), blockade battles and running (12.2.6.2, 12.2.9), hulks |
 
+pub mod arrows;
 pub mod battle;
 pub mod control;
 pub mod movement;

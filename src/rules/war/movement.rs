@@ -6,12 +6,12 @@
 //!
 //! The 2.13 corner exceptions (Bavaria–Vienna refused, East Prussia–
 //! Lithuania allowed) are adjacency data in `provinces.toml`; this file
-//! only enforces adjacency. Arrows (house simplification of 12.2.1): a
-//! type 1 arrow is closed while an enemy squadron is at sea in its zone
-//! unless the mover's side controls both ends; a type 2 arrow is closed by
-//! any enemy squadron there.
+//! only enforces adjacency. Arrows (house simplification of 12.2.1, in
+//! `arrows.rs`): a type 1 arrow is closed while an enemy squadron is at
+//! sea in its zone unless the mover's side controls both ends; a type 2
+//! arrow is closed by any enemy squadron there.
 
-use super::control::{entry_refused, friendly, hostile, hostile_corps, hostile_squadron, name};
+use super::control::{entry_refused, hostile, hostile_corps, name};
 use super::overrun::overruns;
 use crate::ids::{Nation, PowerId};
 use crate::map::Owner;
@@ -19,7 +19,7 @@ use crate::rules::Kind;
 use crate::rules::Why;
 use crate::rules::{Outcome, Rejection};
 use crate::scenario::Scenario;
-use crate::state::{Control, Location, State, UnitKey, UnitKind};
+use crate::state::{Control, State, UnitKey, UnitKind};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Whether `power` gives the orders of `nation`'s units now (3.31, 3.45).
@@ -252,12 +252,7 @@ impl Stack<'_> {
             ));
         };
         // 12.2.1 (house simplification, see the module doc)
-        let enemy_fleet = state
-            .squadrons
-            .iter()
-            .any(|s| s.location == Location::Sea(a.sea.clone()) && hostile_squadron(state, &Nation::Major(mover), s));
-        let both_ends = friendly(state, mover, cur) && friendly(state, mover, next);
-        if enemy_fleet && (a.kind >= 2 || !both_ends) {
+        if super::arrows::closed(state, mover, a, super::arrows::Use::Move) {
             return Err(Rejection::new(
                 "12.2.1",
                 format!(
