@@ -140,6 +140,10 @@ pub fn normalise(s: &Scenario, order: &Order) -> String {
         Order::Naval(NavalOrder::Raid { squadron, port }) => {
             format!("RAID {} AT {}", unit_name(s, squadron), prov(s, port))
         }
+        // 12.2.7.3: hulks off the board are refitted where they lie
+        Order::Naval(NavalOrder::Refit { port, count }) if s.map.sea(port).is_some() => {
+            format!("REFIT {count} HULKS IN {}", sea(s, port))
+        }
         Order::Naval(NavalOrder::Refit { port, count }) => format!("REFIT {count} HULKS IN {}", prov(s, port)),
         Order::Naval(NavalOrder::Convert { squadron, ships }) => {
             format!("CONVERT {ships} SHIPS OF {}", unit_name(s, squadron))

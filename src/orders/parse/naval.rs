@@ -2,7 +2,7 @@
 //! (12.2.9.2, 12.2.6.2), `RAID squadron 1 AT Brest` (12.2.6.3), and the
 //! standing orders `STANDING TACTIC ATTACKING melee` (12.2.6.1.1) and
 //! `STANDING NELSON CLOSE 2` (12.2.6.1.4.2); in the Mutual Build Phase
-//! `REFIT 2 HULKS IN Brest` (12.2.8.3) and `CONVERT 3 SHIPS OF squadron 2`
+//! `REFIT 2 HULKS IN Brest` (12.2.8.3; or IN West Indies, 12.2.7.3) and `CONVERT 3 SHIPS OF squadron 2`
 //! (12.2.8.4). The option being in play is the rules engine's question,
 //! not the parser's.
 
@@ -27,9 +27,23 @@ impl LineParser<'_, '_> {
         Ok(Order::Naval(NavalOrder::Raid { squadron, port }))
     }
 
-    /// `REFIT <n> [HULK|HULKS] IN|AT <port>`: refit hulks (12.2.8.3).
+    /// `REFIT <n> [HULK|HULKS] IN|AT <port or off-board area>`: refit
+    /// hulks (12.2.8.3); hulks left in the West Indies or the Canaries
+    /// "may be refitted normally" there (12.2.7.3, second numbering).
     pub(super) fn refit(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Order> {
         let count = count_of(cur, &["hulk", "hulks"], "how many hulks, e.g. REFIT 2 HULKS IN Brest")?;
+        let start = cur.pos;
+        cur.eat_any(&["in", "at"]);
+        if let Some((text, _)) = cur.name()
+            && let Ok(area) = self.ctx.scenario.map.resolve_sea(&text)
+            && area.is_off_board()
+        {
+            return Ok(Order::Naval(NavalOrder::Refit {
+                port: area.id.clone(),
+                count,
+            }));
+        }
+        cur.pos = start;
         let port = self.port_arg(cur, "refit hulks in")?;
         Ok(Order::Naval(NavalOrder::Refit { port, count }))
     }

@@ -928,7 +928,7 @@ impl<'a> Battle<'a> {
             let m = self.scenario.tables.naval_option.river_line;
             attacker_modifier += m;
             attacker_reasons.push(format!(
-                "{m:+} River line: crossed an arrow against enemy corps (12.2.1, tables/naval_option.toml river_line)"
+                "{m:+} River line (12.2.1: crossed an arrow against enemy corps)"
             ));
         }
         self.attacker.modifier = attacker_modifier;

@@ -6,7 +6,9 @@
 //! - `REFIT 2 HULKS IN Brest`: $5 and 1 manpower a hulk (seed 12.2.8.3,
 //!   in Gold by `gold_per_dollar` and `gold_per_manpower`, house, in
 //!   `tables/naval_option.toml`), in a port the power may use (its own,
-//!   a minor it controls, an ally's). Three months is one season: the
+//!   a minor it controls, an ally's), or in the off-board area where the
+//!   hulks lie (12.2.7.3, second numbering: they "may be refitted
+//!   normally"; ready at sea there). Three months is one season: the
 //!   ships are ready in the next Mutual Build Phase, when they join the
 //!   power's squadron in that port with fewest ships, or a new counter
 //!   from the force pool (house: 5.1.2 is EiA's); with neither they wait.
@@ -64,24 +66,35 @@ pub fn check(scenario: &Scenario, state: &State, power: PowerId, order: &NavalOr
 }
 
 fn check_refit(scenario: &Scenario, state: &State, power: PowerId, port: &str, count: u32) -> Result<(), Rejection> {
-    let Some(p) = scenario.map.province(port).filter(|p| p.port) else {
-        return Err(no("12.2.8.3", format!("'{port}' is not a port")));
+    let (rule, place) = if let Some(area) = scenario.map.sea(port).filter(|s| s.is_off_board()) {
+        // 12.2.7.3 (second numbering): disabled ships left off the board
+        // "remain in the West Indies as hulks; they may be refitted
+        // normally": there, at the 12.2.8.3 price and delay
+        ("12.2.7.3", area.name.as_str())
+    } else {
+        let Some(p) = scenario.map.province(port).filter(|p| p.port) else {
+            return Err(no(
+                "12.2.8.3",
+                format!("'{port}' is neither a port nor an area off the board (12.2.7.3)"),
+            ));
+        };
+        if !friendly(state, power, port) {
+            return Err(no(
+                "12.2.8.3",
+                format!(
+                    "{} refits only in its own ports, those of minors it controls and its allies'; not in {}",
+                    power.name(),
+                    p.name
+                ),
+            ));
+        }
+        ("12.2.8.3", p.name.as_str())
     };
-    if !friendly(state, power, port) {
-        return Err(no(
-            "12.2.8.3",
-            format!(
-                "{} refits only in its own ports, those of minors it controls and its allies'; not in {}",
-                power.name(),
-                p.name
-            ),
-        ));
-    }
     let have = state.hulks_at(port, power);
     if count == 0 || count > have {
         return Err(no(
-            "12.2.8.3",
-            format!("{} has {have} hulk(s) in {}; {count} named", power.name(), p.name),
+            rule,
+            format!("{} has {have} hulk(s) in {place}; {count} named", power.name()),
         ));
     }
     let (gold, _) = refit_cost(scenario, count);
@@ -243,7 +256,12 @@ pub fn complete(scenario: &Scenario, state: &mut State, out: &mut Vec<Outcome>) 
     let mut waiting: Vec<Refit> = state.naval.refits.iter().filter(|r| r.ready > now).cloned().collect();
     for r in due {
         let nation = Nation::Major(r.power);
-        let at = Location::Port(r.port.clone());
+        // 12.2.7.3: ships refitted off the board are ready at sea there
+        let at = if scenario.map.sea(&r.port).is_some() {
+            Location::Sea(r.port.clone())
+        } else {
+            Location::Port(r.port.clone())
+        };
         let join = state
             .squadrons
             .iter()
