@@ -52,6 +52,7 @@
 #![warn(clippy::too_many_lines)]
 
 pub mod autoplay;
+mod big;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod diagnostic;

@@ -229,3 +229,28 @@ fn scenario_check_validates_the_geometry() {
         .is_empty()
     );
 }
+
+/// The one kept base and the reused working canvas never leak into
+/// another picture: views drawn in turn (each replacing the kept base),
+/// the same view again (the base reused, the working canvas holding the
+/// last picture's top layer), and after the canvases are given back, all
+/// give the pixels of the same picture drawn with nothing reused.
+#[test]
+fn reused_canvases_give_the_pixels_of_a_picture_drawn_anew() {
+    let s = scenario();
+    let pixels = |png: Vec<u8>| Pixmap::decode_png(&png).expect("decodes").data().to_vec();
+    let anew = |v| pixels(scene(&s, v).png_at(picture::Effort::Fast, false).unwrap());
+    let reused = |v| pixels(scene(&s, v).png_at(picture::Effort::Fast, true).unwrap());
+    let (france, britain) = (anew(Some(PowerId::France)), anew(Some(PowerId::Britain)));
+    assert_ne!(france, britain, "the two views differ, so a stale base would show");
+    for (v, want) in [
+        (Some(PowerId::France), &france),
+        (Some(PowerId::Britain), &britain),
+        (Some(PowerId::Britain), &britain),
+        (Some(PowerId::France), &france),
+    ] {
+        assert!(reused(v) == *want, "{v:?}'s picture differs from the one drawn anew");
+    }
+    picture::release();
+    assert!(reused(Some(PowerId::Britain)) == britain);
+}

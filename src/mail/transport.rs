@@ -216,19 +216,24 @@ pub fn send_all(
             out.push(Delivery::Held { id });
             continue;
         }
-        let bytes = fs::read(outbox::eml_path(dir, &id)).with_context(|| format!("cannot read queued message {id}"))?;
+        // Refused here, before anything is marked as leaving, as when
+        // the message was read here.
+        fs::metadata(outbox::eml_path(dir, &id)).with_context(|| format!("cannot read queued message {id}"))?;
         let lenv = lettre_envelope(&env)?;
         env.sending = true;
         env.batch = Some(batch.clone());
         env.refused = None;
         env.attempts += 1;
         outbox::write_envelope(&outbox::env_path(dir, &id), &env)?;
-        leaving.push((id, env, lenv, bytes));
+        leaving.push((id, env, lenv));
     }
     // Durable before any message leaves: after a power loss each is held,
     // never sent twice. Also makes the queued mail durable.
     crate::store::durable::barrier()?;
-    for (id, env, lenv, bytes) in leaving {
+    for (id, env, lenv) in leaving {
+        // Read when it leaves, not all at once: a phase's reports with
+        // their pictures are megabytes.
+        let bytes = fs::read(outbox::eml_path(dir, &id)).with_context(|| format!("cannot read queued message {id}"))?;
         out.push(hand_over(dir, sender, id, env, &lenv, &bytes, now)?);
     }
     Ok(out)

@@ -255,7 +255,11 @@ pub fn run_game_sources(root: &Path, incoming: &[Source], now: DateTime<Utc>) ->
     // mail sent). Inside `run --games`, the last writes of one game wait
     // for the next game's first barrier (see `durable::Group::finish`).
     let group = store::durable::group();
-    let report = run_game_grouped(&dir, incoming, now)?;
+    let report = run_game_grouped(&dir, incoming, now);
+    // Whatever stopped the run, the canvases of its pictures (22 MiB)
+    // are not kept for the next game or the next run's password checks.
+    crate::picture::release();
+    let report = report?;
     group.finish()?;
     Ok(report)
 }
@@ -317,7 +321,9 @@ fn run_game_grouped(dir: &GameDir, incoming: &[Source], now: DateTime<Utc>) -> R
         }
         None => advance(&ctx, now, &mut report)?,
     };
-    // 5. Mail out.
+    // 5. Mail out, the pictures composed: their canvases (22 MiB) are
+    // given back first, as sending holds a message at a time.
+    crate::picture::release();
     send_out(&ctx.dir, &ctx.config, now, &mut report)?;
     save_wake(&ctx, now, beacon_at, &report)?;
     Ok(report)

@@ -190,7 +190,7 @@ impl<'a> Scene<'a> {
         if reuse_base {
             return png_of(&layers, effort);
         }
-        let mut pixmap = render_under(&layers.base(), &layers.overlay())?;
+        let mut pixmap = render_under(&layers.base(), &layers.overlay(), None, &mut None)?;
         paint(&tree(&layers.top())?, &mut pixmap);
         encode_indexed(&pixmap, effort)
     }
@@ -256,9 +256,12 @@ fn tree(svg: &str) -> Result<resvg::usvg::Tree, PictureError> {
     usvg::Tree::from_str(svg, &opt).map_err(|e| PictureError::Render(e.to_string()))
 }
 
+/// A transparent canvas of `tree`'s size, in a mapping of its own
+/// (`crate::big`): 11 MiB for the map.
 fn canvas(tree: &resvg::usvg::Tree) -> Result<Pixmap, PictureError> {
     let size = tree.size().to_int_size();
-    Pixmap::new(size.width(), size.height()).ok_or_else(|| PictureError::Render("empty picture".into()))
+    let len = (size.width() as usize) * (size.height() as usize) * 4;
+    Pixmap::from_vec(crate::big::vec(len, 0u8), size).ok_or_else(|| PictureError::Render("empty picture".into()))
 }
 
 fn paint(tree: &resvg::usvg::Tree, pixmap: &mut Pixmap) {
@@ -291,37 +294,96 @@ pub enum Effort {
 
 /// The PNG of a scene's layers: the same pixels as [`png`] of the whole
 /// SVG (up to rounding on anti-aliased edges), but what many pictures
-/// share is rendered once per process: the overlay every picture of the
-/// map shares (borders, names: most of the text), and the base under it
-/// (land by controller, this phase's moves), which every picture of the
-/// same view of the same position shares.
+/// share is rendered once: the base (land by controller, this phase's
+/// moves) with the overlay every picture of the map shares (borders,
+/// names: most of the text) composited on it, which every picture of the
+/// same view of the same position shares. Only the top layer (units,
+/// marks, title, legend) is painted for each picture.
 fn png_of(layers: &svg::Layers, effort: Effort) -> Result<Vec<u8>, PictureError> {
-    let mut pixmap = (*under(layers.base(), layers.overlay())?).clone();
-    paint(&tree(&layers.top())?, &mut pixmap);
-    encode_indexed(&pixmap, effort)
+    let (base_svg, overlay_svg) = (layers.base(), layers.overlay());
+    let top = tree(&layers.top())?;
+    // Taken out of the lock while painting, so that pictures drawn on
+    // other threads (tests) are not serialised: a thread that finds the
+    // canvases taken draws on canvases of its own.
+    let mut kept = CANVASES.lock().map(|mut c| std::mem::take(&mut *c)).unwrap_or_default();
+    let base = match kept.base.take() {
+        Some((b, o, pixmap)) if b == base_svg && o == overlay_svg => pixmap,
+        // Another view: its canvas is cleared and reused, never a
+        // second one kept beside it.
+        old => render_under(&base_svg, &overlay_svg, old.map(|(_, _, p)| p), &mut kept.work)?,
+    };
+    let mut work = match kept.work.take() {
+        Some(mut w) if w.width() == base.width() && w.height() == base.height() => {
+            w.data_mut().copy_from_slice(base.data());
+            w
+        }
+        _ => {
+            let size = resvg::tiny_skia::IntSize::from_wh(base.width(), base.height());
+            let mut w = size
+                .and_then(|size| Pixmap::from_vec(crate::big::vec(base.data().len(), 0u8), size))
+                .ok_or_else(|| PictureError::Render("empty picture".into()))?;
+            w.data_mut().copy_from_slice(base.data());
+            w
+        }
+    };
+    paint(&top, &mut work);
+    let png = encode_indexed(&work, effort);
+    if let Ok(mut c) = CANVASES.lock()
+        && c.base.is_none()
+    {
+        *c = Canvases {
+            base: Some((base_svg, overlay_svg, base)),
+            work: Some(work),
+        };
+    }
+    png
 }
 
-/// The base with the overlay composited on it, rendered once for each
-/// distinct pair (the texts are the key: a changed map or position never
-/// reuses stale pixels).
-fn under(base: String, overlay_svg: String) -> Result<Arc<Pixmap>, PictureError> {
-    // Two: the views of two players alternate when `run --games` opens
-    // many games; each is a whole canvas, so memory caps the count.
-    static CACHE: Memo<(String, String), Arc<Pixmap>, 2> = Memo::new();
-    CACHE.get_or((base, overlay_svg), |(base, overlay_svg)| {
-        render_under(base, overlay_svg).map(Arc::new)
-    })
+/// The canvases kept between pictures: the composited base of the last
+/// view drawn (keyed by its base and overlay texts, so a changed map or
+/// position never reuses stale pixels) and one working canvas, on which
+/// each picture's top layer is painted over a copy of the base (and the
+/// overlay is rendered before it is composited). Each is a whole picture,
+/// 1600 x 1707 x 4 bytes = 11 MiB, so there are never more than these two;
+/// [`release`] gives both back.
+#[derive(Default)]
+struct Canvases {
+    base: Option<(String, String, Pixmap)>,
+    work: Option<Pixmap>,
 }
 
-fn render_under(base: &str, overlay_svg: &str) -> Result<Pixmap, PictureError> {
-    let base = tree(base)?;
-    let mut pixmap = canvas(&base)?;
+static CANVASES: Mutex<Canvases> = Mutex::new(Canvases { base: None, work: None });
+
+/// Give back the canvases kept between pictures (22 MiB). For a process
+/// that has mailed a phase's pictures and goes on to other work (the
+/// next game, the next run's password checks): the next picture renders
+/// its base again.
+pub fn release() {
+    if let Ok(mut c) = CANVASES.lock() {
+        *c = Canvases::default();
+    }
+}
+
+/// The base with the overlay composited on it, on `spare` (cleared) when
+/// it is a canvas of the right size; the overlay is rendered on `scratch`
+/// (likewise reused, and left there for the caller).
+fn render_under(
+    base_svg: &str,
+    overlay_svg: &str,
+    spare: Option<Pixmap>,
+    scratch: &mut Option<Pixmap>,
+) -> Result<Pixmap, PictureError> {
+    let base = tree(base_svg)?;
+    let mut pixmap = cleared(&base, spare)?;
     paint(&base, &mut pixmap);
-    let overlay = overlay(overlay_svg.to_string())?;
+    let overlay_tree = tree(overlay_svg)?;
+    let overlay = cleared(&overlay_tree, scratch.take())?;
+    let overlay = scratch.insert(overlay);
+    paint(&overlay_tree, overlay);
     pixmap.draw_pixmap(
         0,
         0,
-        Pixmap::as_ref(&overlay),
+        Pixmap::as_ref(overlay),
         &resvg::tiny_skia::PixmapPaint::default(),
         resvg::tiny_skia::Transform::identity(),
         None,
@@ -329,16 +391,17 @@ fn render_under(base: &str, overlay_svg: &str) -> Result<Pixmap, PictureError> {
     Ok(pixmap)
 }
 
-/// The overlay's pixels, rendered once for each distinct overlay (the
-/// text is the key: a changed map never reuses stale pixels).
-fn overlay(svg: String) -> Result<Arc<Pixmap>, PictureError> {
-    static CACHE: Memo<String, Arc<Pixmap>, 2> = Memo::new();
-    CACHE.get_or(svg, |svg| {
-        let tree = tree(svg)?;
-        let mut pixmap = canvas(&tree)?;
-        paint(&tree, &mut pixmap);
-        Ok(Arc::new(pixmap))
-    })
+/// A transparent canvas of `tree`'s size: `spare` cleared when it has
+/// that size (the same bytes as a new one), else a new one.
+fn cleared(tree: &resvg::usvg::Tree, spare: Option<Pixmap>) -> Result<Pixmap, PictureError> {
+    let size = tree.size().to_int_size();
+    match spare {
+        Some(mut p) if p.width() == size.width() && p.height() == size.height() => {
+            p.fill(resvg::tiny_skia::Color::TRANSPARENT);
+            Ok(p)
+        }
+        _ => canvas(tree),
+    }
 }
 
 /// A process-wide memo of the last `KEEP` values computed, found by an
@@ -375,18 +438,23 @@ impl<K: PartialEq, V: Clone, const KEEP: usize> Memo<K, V, KEEP> {
 /// the nearest palette colour. A third of the size of RGB, and quicker than
 /// a general quantizer, which would cost more than the whole picture.
 ///
-/// It works on runs of one colour (flat fills make long runs) and fills
-/// each run's indices at once: plain index loops, because they run
-/// unoptimised in the test builds, where the pictures of every report go
-/// through here.
+/// It works on runs of one colour (flat fills make long runs): one pass
+/// counts the buckets, a second fills each run's indices at once, a row at
+/// a time into the PNG stream, so no copy of the picture is held beside
+/// the canvas (the indices and the compressor's input were 5 MiB more at
+/// the peak). Plain index loops, because they run unoptimised in the test
+/// builds, where the pictures of every report go through here.
+/// The colour bucket of a pixel: 5 bits a channel.
+fn bucket(p: [u8; 4]) -> usize {
+    ((p[0] as usize >> 3) << 10) | ((p[1] as usize >> 3) << 5) | (p[2] as usize >> 3)
+}
+
 fn encode_indexed(pixmap: &Pixmap, effort: Effort) -> Result<Vec<u8>, PictureError> {
     const BUCKETS: usize = 1 << 15;
     // The picture is opaque (the paper is painted first), so the
     // premultiplied bytes are the colours.
     let (px, _) = pixmap.data().as_chunks::<4>();
     let n = px.len();
-    // (end of the run, its bucket); a run starts where the last one ended
-    let mut runs: Vec<(u32, u16)> = Vec::with_capacity(n / 8);
     let mut count = vec![0u32; BUCKETS];
     let mut sum = vec![0u64; BUCKETS * 3];
     let mut i = 0;
@@ -396,14 +464,12 @@ fn encode_indexed(pixmap: &Pixmap, effort: Effort) -> Result<Vec<u8>, PictureErr
         while j < n && px[j] == p {
             j += 1;
         }
-        let (r, g, b) = (p[0] as usize, p[1] as usize, p[2] as usize);
-        let k = ((r >> 3) << 10) | ((g >> 3) << 5) | (b >> 3);
+        let k = bucket(p);
         let len = (j - i) as u64;
         count[k] += len as u32;
-        sum[3 * k] += r as u64 * len;
-        sum[3 * k + 1] += g as u64 * len;
-        sum[3 * k + 2] += b as u64 * len;
-        runs.push((j as u32, k as u16));
+        sum[3 * k] += p[0] as u64 * len;
+        sum[3 * k + 1] += p[1] as u64 * len;
+        sum[3 * k + 2] += p[2] as u64 * len;
         i = j;
     }
     let mut used: Vec<usize> = (0..BUCKETS).filter(|&k| count[k] > 0).collect();
@@ -436,15 +502,24 @@ fn encode_indexed(pixmap: &Pixmap, effort: Effort) -> Result<Vec<u8>, PictureErr
         }
         index[k] = best as u8;
     }
-    let mut data = vec![0u8; n];
-    let mut from = 0;
-    for &(end, k) in &runs {
-        data[from..end as usize].fill(index[k as usize]);
-        from = end as usize;
-    }
     let palette: Vec<u8> = palette.iter().flat_map(|c| c.map(|v| v as u8)).collect();
     let mut out = Vec::new();
-    let mut enc = ::png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
+    encode_rows(&mut out, px, pixmap.width(), pixmap.height(), palette, &index, effort)?;
+    Ok(out)
+}
+
+/// Write the PNG of `px` (`width` x `height`) to `out`, a row at a time,
+/// each pixel as the palette index of its bucket.
+fn encode_rows(
+    out: &mut Vec<u8>,
+    px: &[[u8; 4]],
+    width: u32,
+    height: u32,
+    palette: Vec<u8>,
+    index: &[u8],
+    effort: Effort,
+) -> Result<(), PictureError> {
+    let mut enc = ::png::Encoder::new(out, width, height);
     enc.set_color(::png::ColorType::Indexed);
     enc.set_depth(::png::BitDepth::Eight);
     enc.set_palette(palette);
@@ -456,8 +531,25 @@ fn encode_indexed(pixmap: &Pixmap, effort: Effort) -> Result<Vec<u8>, PictureErr
         Effort::Balanced => enc.set_compression(::png::Compression::Balanced),
     }
     let err = |e: ::png::EncodingError| PictureError::Render(e.to_string());
+    let io = |e: std::io::Error| PictureError::Render(e.to_string());
     let mut w = enc.write_header().map_err(err)?;
-    w.write_image_data(&data).map_err(err)?;
-    w.finish().map_err(err)?;
-    Ok(out)
+    // IDAT chunks of 64 KiB, as the whole-image writer makes them
+    let mut stream = w.stream_writer_with_size(1 << 16).map_err(err)?;
+    let width = width as usize;
+    let mut row = vec![0u8; width];
+    for line in px.chunks(width.max(1)) {
+        let mut i = 0;
+        while i < line.len() {
+            let p = line[i];
+            let mut j = i + 1;
+            while j < line.len() && line[j] == p {
+                j += 1;
+            }
+            row[i..j].fill(index[bucket(p)]);
+            i = j;
+        }
+        std::io::Write::write_all(&mut stream, &row[..line.len()]).map_err(io)?;
+    }
+    stream.finish().map_err(err)?;
+    w.finish().map_err(err)
 }

@@ -23,7 +23,7 @@ impl Hasher {
     fn blocks(&mut self, params: &Params) -> &mut [Block] {
         let n = params.block_count();
         if self.blocks.len() < n {
-            self.blocks.resize(n, Block::default());
+            self.blocks = crate::big::vec(n, Block::default());
         }
         &mut self.blocks[..n]
     }
