@@ -1,5 +1,7 @@
 //! Benchmark: a whole 1805–1815 campaign with generated orders (rules
-//! engine I + whatever rules II resolves), seven Player Countries.
+//! engine I + whatever rules II resolves), seven Player Countries, in
+//! process: the rules' part of the target of a whole campaign under 2 s
+//! with its history files (`autoplay` bench).
 //! `cargo bench --bench campaign`
 #![allow(clippy::disallowed_methods)] // a bench measures time
 
@@ -36,10 +38,13 @@ fn main() {
         phases += i;
     }
     let el = t.elapsed();
+    let per = el.as_secs_f64() / runs as f64;
     println!(
-        "{runs} campaigns, {phases} phases in {:.3} s: {:.1} ms per campaign, {:.1} µs per phase",
+        "{runs} campaigns, {phases} phases in {:.3} s: {:.1} ms per campaign, {:.1} µs per phase; target: a whole campaign under 2 s including its history files (this is its rules part, {:.1}% of that; the whole is the autoplay bench): {}",
         el.as_secs_f64(),
-        el.as_secs_f64() * 1000.0 / runs as f64,
-        el.as_secs_f64() * 1e6 / phases as f64
+        per * 1000.0,
+        el.as_secs_f64() * 1e6 / phases as f64,
+        per * 100.0 / 2.0,
+        if per < 2.0 { "met" } else { "NOT met" }
     );
 }

@@ -1,5 +1,6 @@
 //! Parse and validate a large realistic order corpus; prints order lines
-//! per second. Run with `cargo bench --bench orders`.
+//! per second, against the target of 200,000 order lines a second on one
+//! core. Run with `cargo bench --bench orders`.
 #![allow(clippy::disallowed_methods)] // a benchmark reads files and the clock
 
 mod common;
@@ -84,16 +85,22 @@ fn main() {
     }
     let lines = messages.len();
     println!(
-        "orders: {lines} lines in {} messages, {accepted} accepted; best of {rounds}: {:.3} s = {:.0} order lines/s",
+        "orders: {lines} lines in {} messages, {accepted} accepted; best of {rounds}: {:.3} s = {:.0} order lines/s; target >= 200,000 order lines/s on one core: {}",
         bodies.len(),
         best,
-        lines as f64 / best
+        lines as f64 / best,
+        met(lines as f64 / best >= 200_000.0)
     );
     if best_cpu < f64::MAX {
         println!(
-            "orders: on-CPU time {:.3} s = {:.0} order lines/s per core",
+            "orders: on-CPU time {:.3} s = {:.0} order lines/s per core (the target's measure; wall time waits for a core on a shared machine): {}",
             best_cpu,
-            lines as f64 / best_cpu
+            lines as f64 / best_cpu,
+            met(lines as f64 / best_cpu >= 200_000.0)
         );
     }
+}
+
+fn met(yes: bool) -> &'static str {
+    if yes { "met" } else { "NOT met" }
 }
