@@ -669,3 +669,25 @@ fn a_player_is_told_only_the_orders_their_game_takes() {
     assert!(!c.all_accepted());
     assert!(c.diagnostics[0].message.contains("naval option"), "{:?}", c.diagnostics);
 }
+
+#[test]
+fn refusals_name_units_as_a_player_reads_them_in_checker_and_engine() {
+    let mut state = state_at("1805-fall-build");
+    let nation = empereur::ids::Nation::Major(PowerId::France);
+    let corps = state.corps_mut(&nation, 2).unwrap();
+    corps.location = None;
+    corps.divisions.clear();
+    let c = check(&state, PowerId::France, "BUILD corps 2: 1 inf");
+    assert!(
+        c.diagnostics[0].message.contains("French corps 2 is not on the map"),
+        "{:?}",
+        c.diagnostics
+    );
+    let engine = refused_by_engine(&resolve(&state, PowerId::France, &c, 5));
+    assert!(
+        engine
+            .iter()
+            .any(|(_, why)| why.contains("French corps 2 is not on the map")),
+        "{engine:?}"
+    );
+}

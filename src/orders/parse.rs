@@ -1627,21 +1627,10 @@ fn name_error(what: Named, text: &str, span: Span, e: NameError, other: impl FnO
 
 /// `French`, `Portuguese`: a nation's adjective for unit names.
 pub fn nation_adjective(scenario: &Scenario, n: &Nation) -> String {
-    match n {
-        Nation::Major(p) => p.adjective().to_string(),
-        Nation::Minor(m) => scenario
-            .minors
-            .get(m)
-            .map(|s| s.adjective.clone())
-            .unwrap_or_else(|| m.clone()),
-    }
+    crate::state::nation_adjective(scenario, n).to_string()
 }
 
 /// `French corps 3`, `British squadron 2`.
 pub fn unit_name(scenario: &Scenario, k: &UnitKey) -> String {
-    let kind = match k.kind {
-        UnitKind::Corps => "corps",
-        UnitKind::Squadron => "squadron",
-    };
-    format!("{} {kind} {}", nation_adjective(scenario, &k.nation), k.number)
+    k.name(scenario)
 }

@@ -205,17 +205,18 @@ fn build_divisions(
     items: &[BuildItem],
     spent: &mut Spent,
 ) -> Result<Outcome, Rejection> {
+    let unit = key.name(scenario);
     let Some(c) = state.corps(&key.nation, key.number) else {
-        return Err(Rejection::new("6.0", format!("no {key}")));
+        return Err(Rejection::new("6.0", format!("no {unit}")));
     };
     // 3.46: the Bavarian corps starts off the map; whoever controls
     // Bavaria builds it onto the map with its divisions.
     let entering = entry_province(scenario, state, p, c).filter(|_| may_build_nation(scenario, state, p, &c.nation));
     if entering.is_none() && state.corps_power(c) != Some(p) {
-        return Err(Rejection::new("6.0", format!("{key} is not {}'s", p.name())));
+        return Err(Rejection::new("6.0", format!("{unit} is not {}'s", p.name())));
     }
     let Some(at) = c.location.clone().or(entering.clone()) else {
-        return Err(Rejection::new("6.0", format!("{key} is not on the map")));
+        return Err(Rejection::new("6.0", format!("{unit} is not on the map")));
     };
     let count: u32 = items.iter().map(|i| i.count).sum();
     if c.divisions.len() + count as usize > c.capacity() {
@@ -223,8 +224,7 @@ fn build_divisions(
         return Err(Rejection::new(
             "2.22",
             format!(
-                "{} holds {} division(s); {count} more would pass its {} boxes",
-                crate::orders::parse::unit_name(scenario, key),
+                "{unit} holds {} division(s); {count} more would pass its {} boxes",
                 c.divisions.len(),
                 c.capacity()
             ),
@@ -242,7 +242,7 @@ fn build_divisions(
     if not_cav > 3 {
         return Err(Rejection::new(
             "2.22",
-            format!("{key} holds at most three divisions that are not cavalry; its fourth box takes only cavalry"),
+            format!("{unit} holds at most three divisions that are not cavalry; its fourth box takes only cavalry"),
         ));
     }
     for it in items {
@@ -312,14 +312,14 @@ fn build_divisions(
     let mut o = Outcome::new(
         "6.0",
         Kind::Build,
-        format!("{} builds {count} division(s) into {key} for {paid} Gold", p.name()),
+        format!("{} builds {count} division(s) into {unit} for {paid} Gold", p.name()),
     )
     .power(p)
     .gold(p, -i64::from(paid))
     .why(why)
     .only(vec![p]);
     if let Some(at) = &entering {
-        o = o.why(Why::rule("3.46", format!("{key} enters the map in {at}")));
+        o = o.why(Why::rule("3.46", format!("{unit} enters the map in {at}")));
     }
     Ok(o)
 }

@@ -75,7 +75,7 @@ pub enum Illegal {
     /// proposed an alliance instead (5.2).
     NotAnNpc { npc: PowerId },
     /// A unit given a second order of a kind it can carry out once.
-    AlreadyOrdered { rule: &'static str, unit: UnitKey },
+    AlreadyOrdered { rule: &'static str, unit: String },
     /// Any other rule, with its section.
     Rule(Rejection),
 }
@@ -679,14 +679,14 @@ impl<'a> Projection<'a> {
                 if let Some(k) = corps.iter().find(|k| self.marched.contains(*k)) {
                     return Err(Illegal::AlreadyOrdered {
                         rule: "5.5",
-                        unit: k.clone(),
+                        unit: k.name(s),
                     });
                 }
             }
             Order::NavalMove { squadron, .. } if self.sailed.contains(squadron) => {
                 return Err(Illegal::AlreadyOrdered {
                     rule: "5.4",
-                    unit: squadron.clone(),
+                    unit: squadron.name(s),
                 });
             }
             Order::Blockade { port, .. } => {

@@ -226,6 +226,15 @@ pub struct Commander {
     pub primary: bool,
 }
 
+/// How a player reads a nation: `French`, `Neapolitan` (the minor's
+/// adjective in the scenario, else its id).
+pub fn nation_adjective<'s>(scenario: &'s Scenario, n: &'s Nation) -> &'s str {
+    match n {
+        Nation::Major(p) => p.adjective(),
+        Nation::Minor(m) => scenario.minors.get(m).map_or(m.as_str(), |s| s.adjective.as_str()),
+    }
+}
+
 /// A unit's identity: `corps` or `squadron`, nation and number.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct UnitKey {
@@ -242,6 +251,16 @@ pub enum UnitKind {
 }
 
 impl UnitKey {
+    /// The name a player reads: `French corps 3`, `Neapolitan squadron 1`.
+    /// The key's own text (`france corps 3`, its `Display`) is an id: dice
+    /// purposes and stored files use it, so it never changes.
+    pub fn name(&self, scenario: &Scenario) -> String {
+        let kind = match self.kind {
+            UnitKind::Corps => "corps",
+            UnitKind::Squadron => "squadron",
+        };
+        format!("{} {kind} {}", nation_adjective(scenario, &self.nation), self.number)
+    }
     pub fn corps(nation: Nation, number: u32) -> UnitKey {
         UnitKey {
             kind: UnitKind::Corps,

@@ -33,7 +33,7 @@ use crate::rules::outcome::DieRef;
 use crate::rules::political;
 use crate::scenario::tables_war::{BattleTable, Row, lookup};
 use crate::scenario::{Arm, Scenario};
-use crate::state::{State, UnitKey};
+use crate::state::{State, UnitKey, nation_adjective};
 use std::collections::{BTreeMap, BTreeSet};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,9 +107,9 @@ fn count(state: &State, corps: &[UnitKey]) -> u32 {
     divisions(state, corps).total()
 }
 
-fn describe(state: &State, force: &Force) -> String {
+fn describe(scenario: &Scenario, state: &State, force: &Force) -> String {
     let by_arm = divisions(state, &force.corps);
-    let names: Vec<String> = force.corps.iter().map(|k| k.to_string()).collect();
+    let names: Vec<String> = force.corps.iter().map(|k| k.name(scenario)).collect();
     format!(
         "{} ({} inf, {} cav, {} art{})",
         names.join(", "),
@@ -169,9 +169,8 @@ fn best(t: &BattleTable, legal: &[String]) -> Option<String> {
 
 /// Take `n` losses from a force: ghosts first, then by `loss_order`, from
 /// the largest corps first (ties by corps id). Returns what was lost.
-/// Take `n` losses from a force: ghosts first, then by `loss_order`, from
-/// the largest corps first (ties by corps id). Returns what was lost.
-fn take_losses(table: &BattleTable, state: &mut State, force: &mut Force, n: u32) -> Vec<String> {
+fn take_losses(scenario: &Scenario, state: &mut State, force: &mut Force, n: u32) -> Vec<String> {
+    let table = &scenario.tables.battle;
     let mut lost = Vec::new();
     let mut left = n;
     let ghosts_lost = left.min(force.ghosts);
@@ -199,7 +198,12 @@ fn take_losses(table: &BattleTable, state: &mut State, force: &mut Force, n: u32
             };
             let d = c.divisions.remove(pos);
             to_pool(state, &d);
-            lost.push(format!("{} {} from {k}", d.nation, arm.short()));
+            lost.push(format!(
+                "{} {} from {}",
+                nation_adjective(scenario, &d.nation),
+                arm.short(),
+                k.name(scenario)
+            ));
             left -= 1;
         }
     }
@@ -411,12 +415,12 @@ fn retreat(
 
 /// Corps left with no division leave the map (house: an empty corps
 /// counter goes back to the mat).
-fn clear_empty(state: &mut State, province: &str) -> Vec<String> {
+fn clear_empty(scenario: &Scenario, state: &mut State, province: &str) -> Vec<String> {
     let mut why = Vec::new();
     for c in state.corps.iter_mut() {
         if c.location.as_deref() == Some(province) && c.divisions.is_empty() {
             c.location = None;
-            why.push(format!("{} is destroyed (no divisions left)", c.key()));
+            why.push(format!("{} is destroyed (no divisions left)", c.key().name(scenario)));
         }
     }
     why
@@ -596,8 +600,14 @@ impl<'a> Battle<'a> {
             .power(active)
             .at(province)
             .only(seers.into_iter().collect())
-            .why(format!("attacker {attacker_name}: {}", describe(state, &attacker)))
-            .why(format!("defender {defender_name}: {}", describe(state, &defender)));
+            .why(format!(
+                "attacker {attacker_name}: {}",
+                describe(scenario, state, &attacker)
+            ))
+            .why(format!(
+                "defender {defender_name}: {}",
+                describe(scenario, state, &defender)
+            ));
         Some(Battle {
             scenario,
             table: &scenario.tables.battle,
@@ -648,7 +658,7 @@ impl<'a> Battle<'a> {
             Side::Attacker => &mut self.attacker,
             Side::Defender => &mut self.defender,
         };
-        take_losses(self.table, self.state, force, n)
+        take_losses(self.scenario, self.state, force, n)
     }
 
     /// Step 1: the defender's standing order may withdraw it before
@@ -870,7 +880,11 @@ impl<'a> Battle<'a> {
             }
             self.note(format!(
                 "additional troops: die {die} >= {target}: {} join from {from}",
-                joiners.iter().map(|j| j.to_string()).collect::<Vec<_>>().join(", "),
+                joiners
+                    .iter()
+                    .map(|j| j.name(self.scenario))
+                    .collect::<Vec<_>>()
+                    .join(", "),
             ));
         }
         Ok(())
@@ -1054,7 +1068,7 @@ impl<'a> Battle<'a> {
     }
 
     fn clear_empty_corps(&mut self) {
-        for line in clear_empty(self.state, self.province) {
+        for line in clear_empty(self.scenario, self.state, self.province) {
             self.note(line);
         }
     }

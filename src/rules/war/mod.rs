@@ -94,7 +94,7 @@ pub fn naval_phase(
                         Outcome::new(
                             "5.4",
                             Kind::OrderFailed,
-                            format!("{squadron} has already moved this phase"),
+                            format!("{} has already moved this phase", squadron.name(scenario)),
                         )
                         .power(power)
                         .order(&l.text)

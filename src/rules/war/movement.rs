@@ -144,29 +144,30 @@ fn check_stack(
     let mut mover: Option<PowerId> = None;
     let mut seen = BTreeSet::new();
     for k in corps {
+        let unit = k.name(scenario);
         if k.kind != UnitKind::Corps {
-            return Err(Rejection::new("5.5", format!("{k} is not a corps")));
+            return Err(Rejection::new("5.5", format!("{unit} is not a corps")));
         }
         if !seen.insert(k) {
-            return Err(Rejection::new("5.5", format!("{k} is named twice")));
+            return Err(Rejection::new("5.5", format!("{unit} is named twice")));
         }
         let Some(c) = state.corps(&k.nation, k.number) else {
-            return Err(Rejection::new("5.5", format!("there is no {k}")));
+            return Err(Rejection::new("5.5", format!("there is no {unit}")));
         };
         if !orders_corps(state, power, c) {
             return Err(Rejection::new(
                 "3.31",
-                format!("{} does not give the orders of {k}", power.name()),
+                format!("{} does not give the orders of {unit}", power.name()),
             ));
         }
         if c.arrives.is_some_and(|t| t > state.turn()) {
-            return Err(Rejection::new("3.3", format!("{k} has not arrived yet")));
+            return Err(Rejection::new("3.3", format!("{unit} has not arrived yet")));
         }
         let Some(loc) = &c.location else {
-            return Err(Rejection::new("5.5", format!("{k} is not on the map")));
+            return Err(Rejection::new("5.5", format!("{unit} is not on the map")));
         };
         if c.divisions.is_empty() {
-            return Err(Rejection::new("2.22", format!("{k} has no divisions")));
+            return Err(Rejection::new("2.22", format!("{unit} has no divisions")));
         }
         match &from {
             None => from = Some(loc.clone()),
@@ -174,9 +175,10 @@ fn check_stack(
                 return Err(Rejection::new(
                     "5.5",
                     format!(
-                        "{k} is in {}, not in {} with {first}; a stack moves from one province",
+                        "{unit} is in {}, not in {} with {}; a stack moves from one province",
                         name(scenario, loc),
-                        name(scenario, f)
+                        name(scenario, f),
+                        first.name(scenario)
                     ),
                 ));
             }
@@ -386,10 +388,14 @@ pub fn execute(
         text,
     } = *order;
     if let Some(k) = corps.iter().find(|k| moves.moved.contains(k)) {
-        return Outcome::new("5.5", Kind::OrderFailed, format!("{k} has already moved this phase"))
-            .power(power)
-            .order(text)
-            .only(vec![power]);
+        return Outcome::new(
+            "5.5",
+            Kind::OrderFailed,
+            format!("{} has already moved this phase", k.name(scenario)),
+        )
+        .power(power)
+        .order(text)
+        .only(vec![power]);
     }
     let plan = match check(scenario, state, power, corps, commander, path) {
         Ok(p) => p,
@@ -440,7 +446,7 @@ pub fn execute(
     {
         cm.location = Some(reached.clone());
     }
-    let names: Vec<String> = corps.iter().map(|k| k.to_string()).collect();
+    let names: Vec<String> = corps.iter().map(|k| k.name(scenario)).collect();
     let mut o = Outcome::new(
         "5.5",
         Kind::Move,

@@ -52,19 +52,24 @@ fn route<'a>(state_loc: &Location, path: &'a [String]) -> &'a [String] {
 /// The squadron a naval order names, if it exists (5.4) and `power` gives
 /// its orders (3.31): the first check of every naval order.
 pub(crate) fn ordered_squadron<'a>(
+    scenario: &Scenario,
     state: &'a State,
     power: PowerId,
     squadron: &UnitKey,
 ) -> Result<&'a Squadron, Rejection> {
     let Some(s) = state.squadron(&squadron.nation, squadron.number) else {
-        return Err(rej("5.4", format!("there is no {squadron}")));
+        return Err(rej("5.4", format!("there is no {}", squadron.name(scenario))));
     };
     // 11.7.1: a held squadron takes its holder's orders
     let commander = state.squadron_power(s);
     if !commander.is_some_and(|c| c == power || state.ordered_by(c) == Some(power)) {
         return Err(rej(
             "3.31",
-            format!("{} does not give the orders of {squadron}", power.name()),
+            format!(
+                "{} does not give the orders of {}",
+                power.name(),
+                squadron.name(scenario)
+            ),
         ));
     }
     Ok(s)
@@ -81,9 +86,9 @@ pub fn check_move(
     to_port: Option<&str>,
 ) -> Result<(), Rejection> {
     if squadron.kind != UnitKind::Squadron {
-        return Err(rej("5.4", format!("{squadron} is not a squadron")));
+        return Err(rej("5.4", format!("{} is not a squadron", squadron.name(scenario))));
     }
-    let s = ordered_squadron(state, power, squadron)?;
+    let s = ordered_squadron(scenario, state, power, squadron)?;
     let mover = state.squadron_power(s).unwrap_or(power);
     let t = &scenario.tables.naval;
     let zones = route(&s.location, path);
@@ -167,15 +172,22 @@ pub fn check_move(
         }
         for k in carrying {
             let Some(c) = state.corps(&k.nation, k.number) else {
-                return Err(rej("5.4", format!("there is no {k}")));
+                return Err(rej("5.4", format!("there is no {}", k.name(scenario))));
             };
             if !orders_corps(state, power, c) {
-                return Err(rej("3.31", format!("{} does not give the orders of {k}", power.name())));
+                return Err(rej(
+                    "3.31",
+                    format!("{} does not give the orders of {}", power.name(), k.name(scenario)),
+                ));
             }
             if c.location.as_deref() != Some(embark.as_str()) {
                 return Err(rej(
                     "5.4",
-                    format!("{k} is not in {} with the squadron", name(scenario, embark)),
+                    format!(
+                        "{} is not in {} with the squadron",
+                        k.name(scenario),
+                        name(scenario, embark)
+                    ),
                 ));
             }
         }
@@ -263,7 +275,7 @@ pub fn battle(
     let mut sunk = Vec::new();
     for k in loser.iter().take(losses) {
         sink(state, k);
-        sunk.push(k.to_string());
+        sunk.push(k.name(scenario));
     }
     o = o.why(format!(
         "difference {} -> {} squadron(s) lost (1 per {} points, at least 1): {}",
@@ -292,7 +304,7 @@ pub fn battle(
         ) {
             s.location = Location::Port(port.clone());
             s.blockading = None;
-            o = o.why(format!("{k} retires to {}", name(scenario, &port)));
+            o = o.why(format!("{} retires to {}", k.name(scenario), name(scenario, &port)));
         }
     }
     let (w, l) = if a_won { (&an, &bn) } else { (&bn, &an) };
@@ -398,7 +410,7 @@ pub fn execute_move(ph: &mut Phase, state: &mut State, order: &Sortie) -> Result
         }
     }
     if voyage == Voyage::Sunk {
-        out.extend(lose_cargo(state, power, order));
+        out.extend(lose_cargo(ph.scenario, state, power, order));
         return Ok(out);
     }
     out.push(arrive(scenario, state, order, &under, reached, voyage, zones.len()).power(power));
@@ -440,7 +452,7 @@ fn run_blockade(
             if ok { Kind::BlockadeRun } else { Kind::OrderFailed },
             format!(
                 "{} {} the blockade of {}",
-                order.squadron,
+                order.squadron.name(ph.scenario),
                 if ok { "slips through" } else { "fails to break" },
                 name(ph.scenario, port)
             ),
@@ -509,16 +521,24 @@ fn intercept(
             Some(p) => standing::intercepts(state, p),
             None => (true, standing::Decided::Default("minor powers always intercept".into())),
         };
+        // `who` is part of the dice purpose; `whom` is how reports name it
         let who = ip
             .map(|p| p.id().to_string())
             .unwrap_or_else(|| keys[0].nation.to_string());
+        let whom = ip.map_or_else(
+            || {
+                let n = keys[0].nation.id();
+                scenario.minors.get(n).map_or_else(|| n.to_string(), |m| m.name.clone())
+            },
+            |p| p.name().to_string(),
+        );
         let seen_by: Vec<PowerId> = [Some(under.mover), ip].into_iter().flatten().collect();
         if !on {
             out.push(
                 Outcome::new(
                     "5.4",
                     Kind::NoInterception,
-                    format!("{who} lets {squadron} pass {}", name(scenario, z)),
+                    format!("{whom} lets {} pass {}", squadron.name(scenario), name(scenario, z)),
                 )
                 .why(format!("{decided}"))
                 .only(seen_by),
@@ -537,8 +557,9 @@ fn intercept(
                 "5.4",
                 Kind::Interception,
                 format!(
-                    "{who} {} {squadron} in {}",
+                    "{whom} {} {} in {}",
                     if hit { "intercepts" } else { "fails to intercept" },
+                    squadron.name(scenario),
                     name(scenario, z)
                 ),
             )
@@ -598,7 +619,7 @@ fn intercept(
 
 /// House: corps aboard a sunk squadron are lost, their divisions to the
 /// pool (2.51).
-fn lose_cargo(state: &mut State, power: PowerId, order: &Sortie) -> Option<Outcome> {
+fn lose_cargo(scenario: &Scenario, state: &mut State, power: PowerId, order: &Sortie) -> Option<Outcome> {
     for k in order.carrying {
         let divs = state
             .corps_mut(&k.nation, k.number)
@@ -614,12 +635,12 @@ fn lose_cargo(state: &mut State, power: PowerId, order: &Sortie) -> Option<Outco
     if order.carrying.is_empty() {
         return None;
     }
-    let names: Vec<String> = order.carrying.iter().map(|k| k.to_string()).collect();
+    let names: Vec<String> = order.carrying.iter().map(|k| k.name(scenario)).collect();
     Some(
         Outcome::new(
             "5.4",
             Kind::TransportLost,
-            format!("{} go down with {}", names.join(", "), order.squadron),
+            format!("{} go down with {}", names.join(", "), order.squadron.name(scenario)),
         )
         .power(power)
         .why(Why::house(
@@ -641,13 +662,13 @@ fn arrive(
     zones: usize,
 ) -> Outcome {
     let squadron = order.squadron;
-    let names: Vec<String> = order.carrying.iter().map(|k| k.to_string()).collect();
+    let names: Vec<String> = order.carrying.iter().map(|k| k.name(scenario)).collect();
     let stopped = voyage == Voyage::Stopped;
     if stopped && let Some(s) = state.squadron(&squadron.nation, squadron.number) {
         // a beaten fleet may have retreated to port (12.2.6.1.8)
         reached = s.location.clone();
     }
-    let mut summary = format!("{squadron} sails to {}", loc_name(scenario, &reached));
+    let mut summary = format!("{} sails to {}", squadron.name(scenario), loc_name(scenario, &reached));
     if !stopped && let Some(p) = order.to_port {
         if !order.carrying.is_empty() {
             for k in order.carrying {
@@ -693,7 +714,7 @@ pub fn check_attack(
     squadron: &UnitKey,
     sea: &str,
 ) -> Result<(), Rejection> {
-    let s = ordered_squadron(state, power, squadron)?;
+    let s = ordered_squadron(scenario, state, power, squadron)?;
     if scenario.map.sea(sea).is_none() {
         return Err(rej("5.4", format!("'{sea}' is not a sea zone")));
     }
@@ -708,7 +729,11 @@ pub fn check_attack(
     if !in_reach {
         return Err(rej(
             "5.4",
-            format!("{squadron} is not in or next to {}", name(scenario, sea)),
+            format!(
+                "{} is not in or next to {}",
+                squadron.name(scenario),
+                name(scenario, sea)
+            ),
         ));
     }
     if !state
@@ -805,7 +830,7 @@ pub fn check_blockade(
     squadron: &UnitKey,
     port: &str,
 ) -> Result<(), Rejection> {
-    let s = ordered_squadron(state, power, squadron)?;
+    let s = ordered_squadron(scenario, state, power, squadron)?;
     port_from_sea(scenario, s, port, ("5.4", "blockade")).map(|_| ())
 }
 
@@ -827,7 +852,7 @@ pub(crate) fn port_from_sea<'s>(
     }
     let Location::Sea(z) = &s.location else {
         let k = UnitKey::squadron(s.nation.clone(), s.number);
-        return Err(rej(rule, format!("{k} must be at sea to {doing}")));
+        return Err(rej(rule, format!("{} must be at sea to {doing}", k.name(scenario))));
     };
     if !p.seas.contains(z) {
         return Err(rej(rule, format!("{} does not border {}", p.name, name(scenario, z))));
@@ -858,7 +883,11 @@ pub fn blockade(
     {
         x.blockading = Some(port.to_string());
     }
-    Outcome::new("5.4", Kind::Blockade, format!("{squadron} blockades {name_of}"))
-        .power(power)
-        .order(text)
+    Outcome::new(
+        "5.4",
+        Kind::Blockade,
+        format!("{} blockades {name_of}", squadron.name(scenario)),
+    )
+    .power(power)
+    .order(text)
 }

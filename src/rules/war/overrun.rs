@@ -76,7 +76,7 @@ pub fn overrun(scenario: &Scenario, state: &mut State, mover: PowerId, province:
         t.overrun_ratio,
         t.overrun_cost,
         name(scenario, province),
-        enemy.iter().map(|k| k.to_string()).collect::<Vec<_>>().join(", ")
+        enemy.iter().map(|k| k.name(scenario)).collect::<Vec<_>>().join(", ")
     )
     .into()];
     for cm in state.commanders.iter_mut() {

@@ -37,17 +37,18 @@ pub fn check(
         return Err(Rejection::new("5.5", "a siege names at least one corps"));
     }
     for k in corps {
+        let unit = k.name(scenario);
         let Some(c) = state.corps(&k.nation, k.number) else {
-            return Err(Rejection::new("5.5", format!("there is no {k}")));
+            return Err(Rejection::new("5.5", format!("there is no {unit}")));
         };
         if !orders_corps(state, power, c) {
             return Err(Rejection::new(
                 "3.31",
-                format!("{} does not give the orders of {k}", power.name()),
+                format!("{} does not give the orders of {unit}", power.name()),
             ));
         }
         if c.location.as_deref() != Some(province) {
-            return Err(Rejection::new("5.5", format!("{k} is not in {}", p.name)));
+            return Err(Rejection::new("5.5", format!("{unit} is not in {}", p.name)));
         }
     }
     let ps = state.provinces.get(province).cloned().unwrap_or_default();
@@ -147,7 +148,7 @@ pub fn besiege(
         o.summary = format!("{} fails to take {} ({total} < {target})", power.name(), p.name);
         return Ok(o);
     }
-    Ok(siege.take(state, &ps, o))
+    Ok(siege.take(scenario, state, &ps, o))
 }
 
 /// A siege being resolved: the besieger, its corps and the province.
@@ -233,7 +234,13 @@ impl Siege<'_> {
 
     /// A successful siege: the old garrison to its pool (2.51); an owner
     /// retakes its home province, anyone else leaves a garrison (2.23).
-    fn take(&self, state: &mut State, ps: &crate::state::ProvinceState, mut o: Outcome) -> Outcome {
+    fn take(
+        &self,
+        scenario: &Scenario,
+        state: &mut State,
+        ps: &crate::state::ProvinceState,
+        mut o: Outcome,
+    ) -> Outcome {
         let (power, corps, province, p) = (self.power, self.corps, self.province, self.p);
         // success: the old garrison division returns to its pool (2.51)
         if let Some(g) = &ps.garrison {
@@ -292,7 +299,10 @@ impl Siege<'_> {
         }
         o = o.why(Why::rule(
             "2.23",
-            format!("an infantry division of {donor} stays as garrison of {kind}"),
+            format!(
+                "an infantry division of {} stays as garrison of {kind}",
+                donor.name(scenario)
+            ),
         ));
         o.summary = format!("{} takes {} and leaves a garrison of {kind}", power.name(), p.name);
         capture_award(state, p, power, o)
@@ -319,19 +329,20 @@ pub fn check_garrison(
     corps: &UnitKey,
     province: &str,
 ) -> Result<(), Rejection> {
+    let unit = corps.name(scenario);
     let Some(c) = state.corps(&corps.nation, corps.number) else {
-        return Err(Rejection::new("5.5", format!("there is no {corps}")));
+        return Err(Rejection::new("5.5", format!("there is no {unit}")));
     };
     if !orders_corps(state, power, c) {
         return Err(Rejection::new(
             "3.31",
-            format!("{} does not give the orders of {corps}", power.name()),
+            format!("{} does not give the orders of {unit}", power.name()),
         ));
     }
     if c.location.as_deref() != Some(province) {
         return Err(Rejection::new(
             "2.23",
-            format!("{corps} is not in {}", name(scenario, province)),
+            format!("{unit} is not in {}", name(scenario, province)),
         ));
     }
     let ps = state.provinces.get(province).cloned().unwrap_or_default();
@@ -373,7 +384,7 @@ pub fn check_garrison(
     if !c.divisions.iter().any(|d| d.arm == Arm::Infantry && d.nation == me) {
         return Err(Rejection::new(
             "2.23",
-            format!("{corps} has no {} infantry division", power.adjective()),
+            format!("{unit} has no {} infantry division", power.adjective()),
         ));
     }
     Ok(())
@@ -389,6 +400,7 @@ pub fn garrison(
     province: &str,
     text: &str,
 ) -> Outcome {
+    let unit = corps.name(scenario);
     let fail = |rule: &str, why: String| {
         Outcome::new(rule, Kind::OrderFailed, why)
             .power(power)
@@ -400,7 +412,7 @@ pub fn garrison(
     }
     let me = Nation::Major(power);
     let Some(cm) = state.corps_mut(&corps.nation, corps.number) else {
-        return fail("5.5", format!("there is no {corps}"));
+        return fail("5.5", format!("there is no {unit}"));
     };
     // 3.41: minor units never serve as garrisons
     let Some(pos) = cm
@@ -408,10 +420,7 @@ pub fn garrison(
         .iter()
         .rposition(|d| d.arm == Arm::Infantry && d.nation == me)
     else {
-        return fail(
-            "2.23",
-            format!("{corps} has no {} infantry division", power.adjective()),
-        );
+        return fail("2.23", format!("{unit} has no {} infantry division", power.adjective()));
     };
     cm.divisions.remove(pos);
     if let Some(x) = state.provinces.get_mut(province) {
@@ -421,7 +430,7 @@ pub fn garrison(
     Outcome::new(
         "2.23",
         Kind::Garrison,
-        format!("{} garrisons {} from {corps}", power.name(), name(scenario, province)),
+        format!("{} garrisons {} from {unit}", power.name(), name(scenario, province)),
     )
     .power(power)
     .order(text)
@@ -435,6 +444,7 @@ pub fn check_withdraw(
     province: &str,
     corps: &UnitKey,
 ) -> Result<(), Rejection> {
+    let unit = corps.name(scenario);
     let me = Nation::Major(power);
     let ps = state.provinces.get(province).cloned().unwrap_or_default();
     if ps.garrison.as_ref().map(|g| &g.nation) != Some(&me) {
@@ -444,16 +454,16 @@ pub fn check_withdraw(
         ));
     }
     let Some(c) = state.corps(&corps.nation, corps.number) else {
-        return Err(Rejection::new("5.5", format!("there is no {corps}")));
+        return Err(Rejection::new("5.5", format!("there is no {unit}")));
     };
     if !orders_corps(state, power, c) || c.location.as_deref() != Some(province) {
         return Err(Rejection::new(
             "2.23",
-            format!("{corps} is not a corps of {} in the province", power.name()),
+            format!("{unit} is not a corps of {} in the province", power.name()),
         ));
     }
     if c.divisions.len() >= c.capacity() {
-        return Err(Rejection::new("2.22", format!("{corps} is full")));
+        return Err(Rejection::new("2.22", format!("{unit} is full")));
     }
     Ok(())
 }
@@ -467,6 +477,7 @@ pub fn withdraw_garrison(
     corps: &UnitKey,
     text: &str,
 ) -> Outcome {
+    let unit = corps.name(scenario);
     if let Err(r) = check_withdraw(scenario, state, power, province, corps) {
         return Outcome::new(&r.rule, Kind::OrderFailed, r.reason)
             .power(power)
@@ -499,7 +510,7 @@ pub fn withdraw_garrison(
         "2.23",
         Kind::WithdrawGarrison,
         format!(
-            "{} withdraws its garrison of {} into {corps}",
+            "{} withdraws its garrison of {} into {unit}",
             power.name(),
             name(scenario, province)
         ),

@@ -40,7 +40,7 @@ pub fn write_back(state: &mut State, sides: &[Force; 2], log: &mut Log) {
             let s = state.squadrons.remove(i);
             squadron_to_pool(state, &s.nation);
             log.push(crate::rules::Why::NoShipLeft {
-                squadron: f.key.to_string(),
+                squadron: f.name.clone(),
             });
         } else {
             state.squadrons[i].ships = Some(f.ships);

@@ -136,7 +136,7 @@ pub fn step(
                         Kind::OrderFailed,
                         format!(
                             "{} {} the blockade battle off {} and does not sail",
-                            r.squadron,
+                            r.squadron.name(scenario),
                             if gone {
                                 "is lost in"
                             } else {
@@ -191,7 +191,8 @@ fn roll_run(
         "12.2.9.1",
         Kind::BlockadeRun,
         format!(
-            "{k} {} the blockade of {}",
+            "{} {} the blockade of {}",
+            k.name(ph.scenario),
             if ok { "slips through" } else { "is intercepted running" },
             name(ph.scenario, port)
         ),
@@ -242,8 +243,8 @@ pub fn battle(
     };
     let mut fight = Fight::open(ph, "blockade-battle", port);
     let mut sides = [
-        Force::new(state, t, "blockaded", blockaded),
-        Force::new(state, t, "blockader", &blockading),
+        Force::new(scenario, state, "blockaded", blockaded),
+        Force::new(scenario, state, "blockader", &blockading),
     ];
     fight.line(format!(
         "12.2.6.2: no tactical chits; the blockaded force fights on table {}, the blockaders on table {}",
@@ -319,11 +320,15 @@ fn retreat_blockaders(scenario: &Scenario, state: &mut State, port: &str, keys: 
             Some(q) => {
                 s.location = Location::Port(q.clone());
                 log.push(format!(
-                    "12.2.6.1.8: {k} lifts the blockade and retires to {}",
+                    "12.2.6.1.8: {} lifts the blockade and retires to {}",
+                    k.name(scenario),
                     name(scenario, &q)
                 ));
             }
-            None => log.push(format!("12.2.6.1.8: {k} lifts the blockade and stays at sea")),
+            None => log.push(format!(
+                "12.2.6.1.8: {} lifts the blockade and stays at sea",
+                k.name(scenario)
+            )),
         }
     }
 }
@@ -430,10 +435,13 @@ pub fn step_orders(
         let refused = if seen.contains(squadron) {
             Some(crate::rules::Rejection {
                 rule: "12.2.9.2".into(),
-                reason: format!("{squadron} sails this phase: it runs the blockade and cannot also cover"),
+                reason: format!(
+                    "{} sails this phase: it runs the blockade and cannot also cover",
+                    squadron.name(ph.scenario)
+                ),
             })
         } else {
-            check_sortie(state, power, squadron).err()
+            check_sortie(ph.scenario, state, power, squadron).err()
         };
         match refused {
             Some(r) => out.push(
@@ -456,7 +464,12 @@ pub fn step_orders(
 
 /// Check a SORTIE order (12.2.6.2, 12.2.9.2): the option is on and the
 /// squadron lies in a port enemy squadrons blockade.
-pub fn check_sortie(state: &State, power: PowerId, squadron: &UnitKey) -> Result<(), crate::rules::Rejection> {
+pub fn check_sortie(
+    scenario: &Scenario,
+    state: &State,
+    power: PowerId,
+    squadron: &UnitKey,
+) -> Result<(), crate::rules::Rejection> {
     let rej = |rule: &str, reason: String| crate::rules::Rejection {
         rule: rule.into(),
         reason,
@@ -468,21 +481,25 @@ pub fn check_sortie(state: &State, power: PowerId, squadron: &UnitKey) -> Result
         ));
     }
     let Some(s) = state.squadron(&squadron.nation, squadron.number) else {
-        return Err(rej("5.4", format!("there is no {squadron}")));
+        return Err(rej("5.4", format!("there is no {}", squadron.name(scenario))));
     };
     if !crate::rules::war::movement::orders_for(state, power, &s.nation) {
         return Err(rej(
             "3.31",
-            format!("{} does not give the orders of {squadron}", power.name()),
+            format!(
+                "{} does not give the orders of {}",
+                power.name(),
+                squadron.name(scenario)
+            ),
         ));
     }
     let Location::Port(port) = &s.location else {
-        return Err(rej("12.2.6.2", format!("{squadron} is not in port")));
+        return Err(rej("12.2.6.2", format!("{} is not in port", squadron.name(scenario))));
     };
     if blockaders(state, port, squadron).is_empty() {
         return Err(rej(
             "12.2.6.2",
-            format!("no enemy squadron blockades the port of {squadron}"),
+            format!("no enemy squadron blockades the port of {}", squadron.name(scenario)),
         ));
     }
     Ok(())

@@ -32,6 +32,8 @@ pub fn nation_morale(nation: &Nation) -> u32 {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fleet {
     pub key: UnitKey,
+    /// How reports name it (`British squadron 1`).
+    pub name: String,
     /// Ships fit for combat.
     pub ships: u32,
     /// Ships disabled in this battle.
@@ -60,11 +62,13 @@ pub struct Force {
 }
 
 impl Force {
-    pub fn new(state: &State, table: &NavalOptionTable, role: &'static str, keys: &[UnitKey]) -> Force {
+    pub fn new(scenario: &Scenario, state: &State, role: &'static str, keys: &[UnitKey]) -> Force {
+        let table = &scenario.tables.naval_option;
         let fleets: Vec<Fleet> = keys
             .iter()
             .map(|k| Fleet {
                 key: k.clone(),
+                name: k.name(scenario),
                 ships: ships_of(state, table, k),
                 disabled: 0,
             })
@@ -171,7 +175,7 @@ impl Force {
         let fleets: Vec<String> = self
             .fleets
             .iter()
-            .map(|f| format!("{} ({} ships)", f.key, f.ships))
+            .map(|f| format!("{} ({} ships)", f.name, f.ships))
             .collect();
         let mut s = fleets.join(", ");
         if self.hulks > 0 {
@@ -552,8 +556,10 @@ mod tests {
     use std::collections::BTreeMap;
 
     fn fleet(nation: &str, number: u32, ships: u32) -> Fleet {
+        let key = UnitKey::squadron(nation.parse().unwrap(), number);
         Fleet {
-            key: UnitKey::squadron(nation.parse().unwrap(), number),
+            name: key.to_string(),
+            key,
             ships,
             disabled: 0,
         }

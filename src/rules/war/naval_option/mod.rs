@@ -102,7 +102,7 @@ pub fn check(
 ) -> Result<(), crate::rules::Rejection> {
     use crate::orders::ast::NavalOrder;
     match order {
-        NavalOrder::Sortie { squadron } => blockade::check_sortie(state, power, squadron),
+        NavalOrder::Sortie { squadron } => blockade::check_sortie(scenario, state, power, squadron),
         NavalOrder::Raid { squadron, port } => raid::check(scenario, state, power, squadron, port),
         NavalOrder::Refit { .. } | NavalOrder::Convert { .. } => refit::check(scenario, state, power, order),
     }

@@ -52,7 +52,7 @@ pub fn follow(scenario: &Scenario, state: &mut State) -> Option<String> {
         return None;
     }
     state.naval.nelson_squadron = Some(now.number);
-    Some(format!("12.2.7: Nelson shifts his flag to {now}"))
+    Some(format!("12.2.7: Nelson shifts his flag to {}", now.name(scenario)))
 }
 
 /// Whether Nelson commands one of `keys`.

@@ -64,8 +64,8 @@ pub fn battle(ph: &mut Phase<'_>, state: &mut State, e: &Engagement<'_>) -> Resu
     }
     let keys = [e.attackers, e.defenders];
     let mut sides = [
-        Force::new(state, t, "attacker", e.attackers),
-        Force::new(state, t, "defender", e.defenders),
+        Force::new(scenario, state, "attacker", e.attackers),
+        Force::new(scenario, state, "defender", e.defenders),
     ];
     let chits = select_chits(scenario, state, e.sea, &sides, keys, &mut out);
     // step two: reveal and cross-index
@@ -313,11 +313,11 @@ fn retreat(
         match to {
             Some(q) => {
                 s.location = Location::Port(q.clone());
-                fight.line(format!("12.2.6.1.8: {} retreats to {}", f.key, name(scenario, &q)));
+                fight.line(format!("12.2.6.1.8: {} retreats to {}", f.name, name(scenario, &q)));
             }
             None => fight.line(format!(
                 "12.2.6.1.8: {} has no port to retreat to and stays at sea",
-                f.key
+                f.name
             )),
         }
     }

@@ -82,7 +82,7 @@ pub fn check(
             "port raids belong to the EiA naval option, not in play in this game",
         ));
     }
-    let s = crate::rules::war::naval::ordered_squadron(state, power, squadron)?;
+    let s = crate::rules::war::naval::ordered_squadron(scenario, state, power, squadron)?;
     let p = crate::rules::war::naval::port_from_sea(scenario, s, port, ("12.2.6.3", "raid a port"))?;
     let raider = state.squadron_power(s).unwrap_or(power);
     if defenders(state, port, raider).is_none() {
@@ -124,9 +124,9 @@ pub fn raid(
         return Ok(Outcome::new("12.2.6.3", Kind::OrderFailed, "the port raid tables are missing").power(power));
     };
     let mut fight = Fight::open(ph, "port-raid", port);
-    let mut attack = Force::new(state, t, "raider", raiders);
+    let mut attack = Force::new(scenario, state, "raider", raiders);
     harbour_fire(&mut fight, state, port, raider, &mut attack)?;
-    let mut defence = Force::new(state, t, "defender", &def_keys);
+    let mut defence = Force::new(scenario, state, "defender", &def_keys);
     defence.power = Some(def_power);
     // 12.2.8.1: hulks fight in the raid, without morale
     defence.hulks = hulks;

@@ -116,11 +116,11 @@ fn check_convert<'s>(
     squadron: &UnitKey,
     ships: u32,
 ) -> Result<&'s Squadron, Rejection> {
-    let s = crate::rules::war::naval::ordered_squadron(state, power, squadron)?;
+    let s = crate::rules::war::naval::ordered_squadron(scenario, state, power, squadron)?;
     let Location::Port(port) = &s.location else {
         return Err(no(
             "12.2.8.4",
-            format!("{squadron} must be in port to put ships in ordinary"),
+            format!("{} must be in port to put ships in ordinary", squadron.name(scenario)),
         ));
     };
     let owner = state.squadron_power(s).unwrap_or(power);
@@ -136,7 +136,10 @@ fn check_convert<'s>(
     }
     let have = super::combat::ships_of(state, &scenario.tables.naval_option, squadron);
     if ships == 0 || ships > have {
-        return Err(no("12.2.8.4", format!("{squadron} has {have} ship(s); {ships} named")));
+        return Err(no(
+            "12.2.8.4",
+            format!("{} has {have} ship(s); {ships} named", squadron.name(scenario)),
+        ));
     }
     Ok(s)
 }
@@ -207,10 +210,18 @@ fn convert(scenario: &Scenario, state: &mut State, power: PowerId, squadron: &Un
         .iter()
         .position(|s| s.nation == squadron.nation && s.number == squadron.number)
     else {
-        return Outcome::new("12.2.8.4", Kind::OrderFailed, format!("there is no {squadron}"));
+        return Outcome::new(
+            "12.2.8.4",
+            Kind::OrderFailed,
+            format!("there is no {}", squadron.name(scenario)),
+        );
     };
     let Location::Port(port) = state.squadrons[i].location.clone() else {
-        return Outcome::new("12.2.8.4", Kind::OrderFailed, format!("{squadron} is not in port"));
+        return Outcome::new(
+            "12.2.8.4",
+            Kind::OrderFailed,
+            format!("{} is not in port", squadron.name(scenario)),
+        );
     };
     let owner = state.unit_power(squadron).unwrap_or(power);
     state.add_hulks(&port, owner, ships);
@@ -218,8 +229,9 @@ fn convert(scenario: &Scenario, state: &mut State, power: PowerId, squadron: &Un
         "12.2.8.4",
         Kind::Hulks,
         format!(
-            "{} puts {ships} ship(s) of {squadron} in ordinary in {}",
+            "{} puts {ships} ship(s) of {} in ordinary in {}",
             owner.name(),
+            squadron.name(scenario),
             name(scenario, &port)
         ),
     )
@@ -230,13 +242,16 @@ fn convert(scenario: &Scenario, state: &mut State, power: PowerId, squadron: &Un
         squadron_to_pool(state, &s.nation);
         o = o.why(Why::rule(
             "12.2.8.4",
-            format!("{squadron} is emptied: not scuttled, its counter returns to the force pool"),
+            format!(
+                "{} is emptied: not scuttled, its counter returns to the force pool",
+                squadron.name(scenario)
+            ),
         ));
     } else {
         state.squadrons[i].ships = Some(have - ships);
         o = o.why(Why::rule(
             "12.2.8.4",
-            format!("{squadron} keeps {} ship(s)", have - ships),
+            format!("{} keeps {} ship(s)", squadron.name(scenario), have - ships),
         ));
     }
     o

@@ -169,7 +169,11 @@ pub fn evade(
         let d = ph.dice.roll(&p, D6)?;
         o = o.die(&p, d);
         let gone = d <= EVADE_AT_MOST;
-        rolls.push(format!("{k} {d}: {}", if gone { "evades" } else { "is caught" }));
+        rolls.push(format!(
+            "{} {d}: {}",
+            k.name(ph.scenario),
+            if gone { "evades" } else { "is caught" }
+        ));
         if !gone {
             stay.push(k.clone());
         }
@@ -290,7 +294,7 @@ pub fn end_of_naval_phase(
             Outcome::new(
                 "12.2.7.1",
                 Kind::NavalMove,
-                format!("{k} may not stay in {}: it sails on to {}", mid.name, wi.name),
+                format!("{} may not stay in {}: it sails on to {}", k.name(scenario), mid.name, wi.name),
             )
             .power(power)
             .why(crate::rules::Why::house(
@@ -311,7 +315,7 @@ pub fn end_of_naval_phase(
             Kind::NavalMove,
             format!(
                 "{} is in {} at the end of a Naval Phase: Britain's colonial trade is cut by ${TRADE_LOSS_DOLLARS} at the next economic step",
-                UnitKey::squadron(s.nation.clone(), s.number),
+                UnitKey::squadron(s.nation.clone(), s.number).name(scenario),
                 wi.name
             ),
         )
