@@ -37,6 +37,7 @@ fn garrison(st: &mut State, power: PowerId, provinces: &[&str]) {
         ps.controller = Some(Nation::Major(power));
         ps.garrison = Some(Garrison {
             nation: Nation::Major(power),
+            held_by: None,
         });
     }
 }

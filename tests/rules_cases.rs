@@ -35,6 +35,7 @@
 //! number = 1
 //! at = "naples"                 # or "capital:prussia"
 //! divisions = []                 # optional: arms, e.g. ["inf", "cav"]
+//! infantry_of = ["poland"]       # optional: other nations' infantry it also holds
 //! held_by = "britain"            # optional: a minor corps kept by a former owner (3.41)
 //!
 //! [[place_squadron]]            # move a squadron
@@ -193,6 +194,10 @@ struct Place {
     number: u32,
     at: String,
     divisions: Option<Vec<Arm>>,
+    /// Infantry divisions of other nations the corps also holds (a
+    /// major's corps may hold its minors' divisions, 3.41).
+    #[serde(default)]
+    infantry_of: Vec<Nation>,
     held_by: Option<PowerId>,
 }
 
@@ -358,6 +363,12 @@ fn run(scenario: &Scenario, case: &Case) -> Verdict {
                     nation: p.nation.clone(),
                 })
                 .collect();
+        }
+        for n in &p.infantry_of {
+            c.divisions.push(Division {
+                arm: Arm::Infantry,
+                nation: n.clone(),
+            });
         }
     }
     for q in &case.place_squadron {

@@ -31,9 +31,7 @@ pub fn controller(scenario: &Scenario, state: &State, province: &str) -> Option<
         return None;
     }
     if let Some(g) = &ps.garrison {
-        return state
-            .commanding_power(&g.nation)
-            .filter(|_| matches!(g.nation, Nation::Major(_)));
+        return state.garrison_power(g);
     }
     let pr = scenario.map.province(province)?;
     match &pr.owner {
@@ -61,7 +59,7 @@ pub fn capital_occupied(scenario: &Scenario, state: &State, power: PowerId) -> b
         .provinces
         .get(cap)
         .and_then(|p| p.garrison.as_ref())
-        .is_some_and(|g| g.nation != Nation::Major(power));
+        .is_some_and(|g| state.garrison_power(g) != Some(power));
     foreign_corps || foreign_garrison
 }
 

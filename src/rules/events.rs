@@ -174,10 +174,10 @@ impl Event<'_> {
             cands[0].clone()
         };
         let ps = state.provinces.entry(at.clone()).or_default();
-        if let Some(g) = ps.garrison.take()
-            && let crate::ids::Nation::Major(q) = g.nation
-        {
-            state.power_mut(q).pool.infantry += 1;
+        if let Some(g) = ps.garrison.take() {
+            // 2.51: the division goes back to its nation's pool (a
+            // kingdom's division to its minor's, 11.1.2)
+            crate::rules::war::control::to_pool_arm(state, &g.nation, crate::scenario::Arm::Infantry);
         }
         let home_of_controller = state.provinces.get(&at).is_some_and(|ps| {
             scenario

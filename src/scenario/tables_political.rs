@@ -63,6 +63,25 @@ pub struct KingdomDef {
     /// Political points its controller loses when it cedes it (Bavaria).
     #[serde(default)]
     pub pp_cede: i64,
+    /// Which minor's infantry may garrison which component (11.1.2,
+    /// 11.2.2, 11.3.2.3, 11.4.2, 11.5.2.3, 11.6.2; house rows).
+    #[serde(default, rename = "garrison")]
+    pub garrisons: Vec<GarrisonDef>,
+}
+
+/// One row of a kingdom's garrisons: infantry of the minor `nation` may
+/// garrison `provinces` (every component when empty) while `needs` is
+/// still a component of the kingdom.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct GarrisonDef {
+    /// The seed section the row maps.
+    pub rule: String,
+    pub nation: String,
+    #[serde(default)]
+    pub provinces: Vec<String>,
+    #[serde(default)]
+    pub needs: Option<String>,
 }
 
 /// A component of a kingdom: a map province.
@@ -121,6 +140,17 @@ mod tests {
             }
             for n in &k.nations {
                 assert!(s.minors.contains_key(n), "kingdom {}: no minor power {n}", k.id);
+            }
+            for g in &k.garrisons {
+                assert!(
+                    s.minors.contains_key(&g.nation),
+                    "kingdom {} garrison: no minor {}",
+                    k.id,
+                    g.nation
+                );
+                for p in g.provinces.iter().chain(&g.needs) {
+                    assert!(k.has(p), "kingdom {} garrison: {p} is not a component", k.id);
+                }
             }
         }
         assert_eq!(

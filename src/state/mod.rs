@@ -125,6 +125,12 @@ pub struct MinorState {
 #[serde(deny_unknown_fields)]
 pub struct Garrison {
     pub nation: Nation,
+    /// The power a kingdom's minor division garrisons for (11.1.2,
+    /// 11.2.2, 11.3.2.3, 11.4.2, 11.5.2.3, 11.6.2): it keeps the
+    /// province whoever commands the minor later, as a kept corps does
+    /// (3.41). `None`: the garrison is its own nation's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub held_by: Option<PowerId>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -651,7 +657,10 @@ impl State {
             let nation = Nation::Major(*id);
             for g in &spec.garrisons {
                 if let Some(ps) = provinces.get_mut(g) {
-                    ps.garrison = Some(Garrison { nation: nation.clone() });
+                    ps.garrison = Some(Garrison {
+                        nation: nation.clone(),
+                        held_by: None,
+                    });
                     ps.controller = Some(nation.clone());
                 }
             }
@@ -685,7 +694,10 @@ impl State {
             );
             for g in &m.garrisons {
                 if let Some(ps) = provinces.get_mut(g) {
-                    ps.garrison = Some(Garrison { nation: nation.clone() });
+                    ps.garrison = Some(Garrison {
+                        nation: nation.clone(),
+                        held_by: None,
+                    });
                 }
             }
             corps.extend(set_up_corps(&nation, &m.corps));
@@ -815,6 +827,17 @@ impl State {
         c.held_by
             .filter(|_| c.location.is_some())
             .or_else(|| self.commanding_power(&c.nation))
+    }
+
+    /// The major power a garrison holds its province for (4.21): its
+    /// holder (a kingdom's garrison, 11.1.2), else its nation if a major
+    /// power; a minor's own garrison of conquest (2.5, Finland) holds it
+    /// for nobody.
+    pub fn garrison_power(&self, g: &Garrison) -> Option<PowerId> {
+        g.held_by.or(match g.nation {
+            Nation::Major(p) => Some(p),
+            Nation::Minor(_) => None,
+        })
     }
 
     /// The major power that commands this squadron now: its holder

@@ -11,7 +11,8 @@
 //!   `poland` and `bavaria` (their own conquest rules), `existence` (the
 //!   others' conquest and growth), `ceding` (11.x.4 and peace terms),
 //!   `treasury` (11.x.2 money, 11.6.2.2 tribute), `forces` (11.x.2.1
-//!   movement, 11.6.2.1 morale), `two_sicilies` (11.7).
+//!   movement, 11.6.2.1 morale), `garrisons` (the kingdoms' garrisons,
+//!   11.1.2, 11.2.2, 11.3.2.3, 11.4.2, 11.5.2.3, 11.6.2), `two_sicilies` (11.7).
 //! - `dominance`: alternate dominant powers (11.8).
 //! - `peace`: political restrictions on peace (11.9).
 //!
@@ -25,6 +26,7 @@ pub mod creation;
 pub mod dominance;
 pub mod existence;
 pub mod forces;
+pub mod garrisons;
 pub mod kingdoms;
 pub mod peace;
 pub mod poland;

@@ -425,6 +425,7 @@ mod tests {
         for p in ["bohemia", "moravia"] {
             st.provinces.get_mut(p).unwrap().garrison = Some(crate::state::Garrison {
                 nation: crate::ids::Nation::Major(France),
+                held_by: None,
             });
             record_cession(&s, &mut st, Austria, p);
         }

@@ -123,7 +123,10 @@ pub fn controls(scenario: &Scenario, state: &State, power: PowerId, province: &s
             .map
             .province(province)
             .is_some_and(|p| p.kind.is_home() && p.owner == Owner::Major(power));
-        home || ps.garrison.as_ref().is_some_and(|g| g.nation == Nation::Major(power))
+        home || ps
+            .garrison
+            .as_ref()
+            .is_some_and(|g| state.garrison_power(g) == Some(power))
     }
 }
 
@@ -196,8 +199,13 @@ pub fn check(scenario: &Scenario, state: &State) -> Vec<String> {
             bad.push(format!("{id}: not a province"));
             continue;
         };
+        // a kingdom's garrison holds for its holder (11.1.2)
+        let holds = |g: &crate::state::Garrison| match g.held_by {
+            Some(h) => ps.controller == Some(Nation::Major(h)),
+            None => ps.controller.as_ref() == Some(&g.nation),
+        };
         if let Some(g) = &ps.garrison
-            && ps.controller.as_ref() != Some(&g.nation)
+            && !holds(g)
         {
             bad.push(format!(
                 "{id}: garrison of {} but controlled by {:?}",

@@ -295,6 +295,7 @@ impl Siege<'_> {
             x.controller = Some(Nation::Major(power));
             x.garrison = Some(Garrison {
                 nation: Nation::Major(power),
+                held_by: None,
             });
         }
         o = o.why(Why::rule(
@@ -346,13 +347,27 @@ pub fn check_garrison(
         ));
     }
     let ps = state.provinces.get(province).cloned().unwrap_or_default();
-    if ps.garrison.is_some() {
-        return Err(Rejection::new(
-            "2.23",
-            format!("{} already has a garrison", name(scenario, province)),
-        ));
-    }
     let me = Nation::Major(power);
+    let kingdom = kingdom_division(scenario, state, power, c, province);
+    if let Some(g) = &ps.garrison {
+        // 11.1.2 etc.: a kingdom's division relieves the power's own garrison
+        let own = g.nation == me && g.held_by.is_none();
+        if kingdom.is_none() || !own {
+            return Err(Rejection::new(
+                "2.23",
+                format!("{} already has a garrison", name(scenario, province)),
+            ));
+        }
+        if c.nation != me {
+            return Err(Rejection::new(
+                "3.43",
+                format!(
+                    "{unit} holds only its own nation's divisions: it cannot take back the {} garrison",
+                    power.adjective()
+                ),
+            ));
+        }
+    }
     if !(ps.controller.is_none() || ps.controller.as_ref() == Some(&me)) {
         return Err(Rejection::new(
             "2.23",
@@ -380,8 +395,8 @@ pub fn check_garrison(
     {
         return Err(Rejection::new("2.23", "an enemy army is in the province"));
     }
-    // 3.41: minor units never serve as garrisons
-    if !c.divisions.iter().any(|d| d.arm == Arm::Infantry && d.nation == me) {
+    // 3.41: minor units never serve as garrisons, but for a kingdom's
+    if kingdom.is_none() && !c.divisions.iter().any(|d| d.arm == Arm::Infantry && d.nation == me) {
         return Err(Rejection::new(
             "2.23",
             format!("{unit} has no {} infantry division", power.adjective()),
@@ -411,29 +426,81 @@ pub fn garrison(
         return fail(r.rule.as_str(), r.reason);
     }
     let me = Nation::Major(power);
-    let Some(cm) = state.corps_mut(&corps.nation, corps.number) else {
+    let relief = state.provinces.get(province).is_some_and(|x| x.garrison.is_some());
+    let Some(c) = state.corps(&corps.nation, corps.number) else {
         return fail("5.5", format!("there is no {unit}"));
     };
-    // 3.41: minor units never serve as garrisons
-    let Some(pos) = cm
+    let kingdom = kingdom_division(scenario, state, power, c, province);
+    // 3.41: minor units never serve as garrisons, but for a kingdom's
+    // (11.1.2 etc.), which alone may relieve the power's own garrison
+    let own = c
         .divisions
         .iter()
         .rposition(|d| d.arm == Arm::Infantry && d.nation == me)
-    else {
+        .filter(|_| !relief);
+    let Some((pos, rule)) = own.map(|p| (p, None)).or(kingdom.map(|(p, r)| (p, Some(r)))) else {
         return fail("2.23", format!("{unit} has no {} infantry division", power.adjective()));
     };
-    cm.divisions.remove(pos);
+    let Some(cm) = state.corps_mut(&corps.nation, corps.number) else {
+        return fail("5.5", format!("there is no {unit}"));
+    };
+    let d = cm.divisions.remove(pos);
+    if relief {
+        cm.divisions.push(Division {
+            arm: Arm::Infantry,
+            nation: me.clone(),
+        });
+    }
+    let held_by = (d.nation != me).then_some(power);
     if let Some(x) = state.provinces.get_mut(province) {
         x.controller = Some(me.clone());
-        x.garrison = Some(Garrison { nation: me });
+        x.garrison = Some(Garrison {
+            nation: d.nation.clone(),
+            held_by,
+        });
     }
-    Outcome::new(
+    let mut o = Outcome::new(
         "2.23",
         Kind::Garrison,
         format!("{} garrisons {} from {unit}", power.name(), name(scenario, province)),
     )
     .power(power)
-    .order(text)
+    .order(text);
+    if let Some(rule) = rule {
+        o = o.why(Why::rule(
+            rule.as_str(),
+            format!(
+                "a {} infantry division garrisons the kingdom's territory for {}",
+                crate::orders::parse::nation_adjective(scenario, &d.nation),
+                power.name()
+            ),
+        ));
+    }
+    if relief {
+        o = o.why(format!(
+            "the {} garrison it relieves goes back into {unit}",
+            power.adjective()
+        ));
+    }
+    o
+}
+
+/// The last infantry division of a kingdom's minor in corps `c` that may
+/// garrison `province` for `power` (`rules::political::garrisons`), and
+/// the section allowing it.
+fn kingdom_division(
+    scenario: &Scenario,
+    state: &State,
+    power: PowerId,
+    c: &crate::state::Corps,
+    province: &str,
+) -> Option<(usize, String)> {
+    c.divisions.iter().enumerate().rev().find_map(|(i, d)| {
+        if d.arm != Arm::Infantry {
+            return None;
+        }
+        crate::rules::political::garrisons::allowed(scenario, state, power, &d.nation, province).map(|r| (i, r))
+    })
 }
 
 /// Check a withdraw-garrison order (2.23, 2.22).
@@ -445,9 +512,8 @@ pub fn check_withdraw(
     corps: &UnitKey,
 ) -> Result<(), Rejection> {
     let unit = corps.name(scenario);
-    let me = Nation::Major(power);
     let ps = state.provinces.get(province).cloned().unwrap_or_default();
-    if ps.garrison.as_ref().map(|g| &g.nation) != Some(&me) {
+    if ps.garrison.as_ref().and_then(|g| state.garrison_power(g)) != Some(power) {
         return Err(Rejection::new(
             "2.23",
             format!("{} holds no {} garrison", name(scenario, province), power.adjective()),
@@ -464,6 +530,19 @@ pub fn check_withdraw(
     }
     if c.divisions.len() >= c.capacity() {
         return Err(Rejection::new("2.22", format!("{unit} is full")));
+    }
+    // 3.43: a minor's corps holds only its own divisions
+    if let Some(g) = &ps.garrison
+        && matches!(c.nation, Nation::Minor(_))
+        && c.nation != g.nation
+    {
+        return Err(Rejection::new(
+            "3.43",
+            format!(
+                "{unit} holds only its own nation's divisions, not the {} garrison",
+                g.nation
+            ),
+        ));
     }
     Ok(())
 }
@@ -484,11 +563,16 @@ pub fn withdraw_garrison(
             .order(text)
             .only(vec![power]);
     }
-    let me = Nation::Major(power);
+    // the garrison's own division (a kingdom's, 11.1.2, stays its minor's)
+    let nation = state
+        .provinces
+        .get(province)
+        .and_then(|x| x.garrison.as_ref())
+        .map_or(Nation::Major(power), |g| g.nation.clone());
     if let Some(cm) = state.corps_mut(&corps.nation, corps.number) {
         cm.divisions.push(Division {
             arm: Arm::Infantry,
-            nation: me.clone(),
+            nation,
         });
     }
     let home = scenario

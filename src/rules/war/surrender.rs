@@ -139,7 +139,10 @@ pub fn cede(
     }
     if let Some(x) = state.provinces.get_mut(pid) {
         x.controller = Some(tn.clone());
-        x.garrison = (!home_of_to).then_some(Garrison { nation: tn });
+        x.garrison = (!home_of_to).then_some(Garrison {
+            nation: tn,
+            held_by: None,
+        });
     }
     crate::rules::political::peace::record_cession(scenario, state, from, pid); // 11.9.1.1
     (
@@ -306,8 +309,8 @@ impl Surrender<'_> {
             if own_home {
                 continue;
             }
-            if ps.garrison.as_ref().is_some_and(|g| g.nation == me) {
-                to_pool_arm(state, &me, Arm::Infantry);
+            if let Some(g) = ps.garrison.as_ref().filter(|g| state.garrison_power(g) == Some(loser)) {
+                to_pool_arm(state, &g.nation.clone(), Arm::Infantry);
             }
             let back = super::control::original_owner(p).filter(|n| n != &me);
             if let Some(x) = state.provinces.get_mut(&p.id) {
