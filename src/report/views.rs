@@ -6,7 +6,7 @@ use crate::diagnostic::Diagnostic;
 use crate::ids::PowerId;
 use crate::orders::Checked;
 use crate::orders::ast::{Order, OrderLine};
-use crate::rules::Outcome;
+use crate::rules::{Kind, Outcome};
 use crate::state::State;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -177,10 +177,20 @@ pub struct TurnReportView {
 
 impl TurnReportView {
     /// The outcomes `viewer` may see (all for the moderator, `None`).
+    /// A battle's public one-line result (5.6) restates the summary of
+    /// its detailed report: a viewer who sees the report (its sides, the
+    /// moderator) is shown the battle once, not twice.
     pub fn events_for(outcomes: &[Outcome], viewer: Option<PowerId>) -> Vec<EventView> {
+        let sees = |o: &Outcome| viewer.is_none_or(|p| o.visibility.sees(p));
+        let restated = |o: &Outcome| {
+            o.kind == Kind::BattleResult
+                && outcomes
+                    .iter()
+                    .any(|d| d.kind == Kind::Battle && d.at == o.at && d.summary == o.summary && sees(d))
+        };
         outcomes
             .iter()
-            .filter(|o| viewer.is_none_or(|p| o.visibility.sees(p)))
+            .filter(|o| sees(o) && !restated(o))
             .map(EventView::from_outcome)
             .collect()
     }
@@ -353,4 +363,32 @@ pub fn pending_proposals(state: &State, orders: &BTreeMap<PowerId, Vec<OrderLine
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A battle as the engine reports it: the detailed report for its
+    /// sides and the one-line public result (5.6).
+    fn battle() -> Vec<Outcome> {
+        let summary = "Battle of Tyrol: France defeats Austria";
+        vec![
+            Outcome::new("5.6", Kind::Battle, summary)
+                .at("tyrol")
+                .only(vec![PowerId::France, PowerId::Austria]),
+            Outcome::new("5.6", Kind::BattleResult, summary).at("tyrol"),
+        ]
+    }
+
+    #[test]
+    fn a_battle_is_shown_once_to_every_viewer() {
+        let outcomes = battle();
+        for viewer in [None, Some(PowerId::France), Some(PowerId::Russia)] {
+            let events = TurnReportView::events_for(&outcomes, viewer);
+            assert_eq!(events.len(), 1, "{viewer:?}: {events:?}");
+        }
+        let russia = TurnReportView::events_for(&outcomes, Some(PowerId::Russia));
+        assert_eq!(russia[0].summary, "Battle of Tyrol: France defeats Austria");
+    }
 }
