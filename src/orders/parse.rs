@@ -815,7 +815,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
     }
 
     pub fn unit_name(&self, k: &UnitKey) -> String {
-        unit_name(self.ctx.scenario, k)
+        k.name(self.ctx.scenario)
     }
 
     /// Resolve a province name, recording an error (with suggestions)
@@ -1003,7 +1003,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
                 };
                 d.with_help(format!(
                     "{} {kind}: {}",
-                    nation_adjective(self.ctx.scenario, &key.nation),
+                    crate::state::nation_adjective(self.ctx.scenario, &key.nation),
                     mine.join(", ")
                 ))
             });
@@ -1491,7 +1491,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
                     Problem::WrongNation,
                     format!(
                         "{} divisions cannot go into {} (2.22, 3.43)",
-                        nation_adjective(self.ctx.scenario, &nation),
+                        crate::state::nation_adjective(self.ctx.scenario, &nation),
                         self.unit_name(corps)
                     ),
                     span,
@@ -1623,14 +1623,4 @@ fn name_error(what: Named, text: &str, span: Span, e: NameError, other: impl FnO
                 .with_help("write the full name")
         }
     }
-}
-
-/// `French`, `Portuguese`: a nation's adjective for unit names.
-pub fn nation_adjective(scenario: &Scenario, n: &Nation) -> String {
-    crate::state::nation_adjective(scenario, n).to_string()
-}
-
-/// `French corps 3`, `British squadron 2`.
-pub fn unit_name(scenario: &Scenario, k: &UnitKey) -> String {
-    k.name(scenario)
 }

@@ -3,10 +3,10 @@
 //! order (tested), so a player may paste an acknowledgement line.
 
 use super::ast::{EmbargoAction, NavalOrder, Order, PoliticalOrder, Situation, Standing, Terms};
-use super::parse::{nation_adjective, unit_name};
 use crate::ids::PowerId;
 use crate::scenario::Scenario;
 use crate::state::UnitKey;
+use crate::state::nation_adjective;
 
 fn prov(s: &Scenario, id: &str) -> String {
     s.map
@@ -20,7 +20,7 @@ fn sea(s: &Scenario, id: &str) -> String {
 }
 
 fn units(s: &Scenario, ks: &[UnitKey]) -> String {
-    ks.iter().map(|k| unit_name(s, k)).collect::<Vec<_>>().join(", ")
+    ks.iter().map(|k| k.name(s)).collect::<Vec<_>>().join(", ")
 }
 
 fn terms(s: &Scenario, t: &Terms) -> String {
@@ -120,7 +120,7 @@ pub fn normalise(s: &Scenario, order: &Order) -> String {
             carrying,
             to_port,
         } => {
-            let mut out = format!("SAIL {}", unit_name(s, squadron));
+            let mut out = format!("SAIL {}", squadron.name(s));
             for z in path {
                 out.push_str(&format!(" -> {}", sea(s, z)));
             }
@@ -133,12 +133,12 @@ pub fn normalise(s: &Scenario, order: &Order) -> String {
             out
         }
         Order::NavalAttack { squadron, sea: z } => {
-            format!("ATTACK {} IN {}", unit_name(s, squadron), sea(s, z))
+            format!("ATTACK {} IN {}", squadron.name(s), sea(s, z))
         }
-        Order::Blockade { squadron, port } => format!("BLOCKADE {} AT {}", unit_name(s, squadron), prov(s, port)),
-        Order::Naval(NavalOrder::Sortie { squadron }) => format!("SORTIE {}", unit_name(s, squadron)),
+        Order::Blockade { squadron, port } => format!("BLOCKADE {} AT {}", squadron.name(s), prov(s, port)),
+        Order::Naval(NavalOrder::Sortie { squadron }) => format!("SORTIE {}", squadron.name(s)),
         Order::Naval(NavalOrder::Raid { squadron, port }) => {
-            format!("RAID {} AT {}", unit_name(s, squadron), prov(s, port))
+            format!("RAID {} AT {}", squadron.name(s), prov(s, port))
         }
         // 12.2.7.3: hulks off the board are refitted where they lie
         Order::Naval(NavalOrder::Refit { port, count }) if s.map.sea(port).is_some() => {
@@ -146,7 +146,7 @@ pub fn normalise(s: &Scenario, order: &Order) -> String {
         }
         Order::Naval(NavalOrder::Refit { port, count }) => format!("REFIT {count} HULKS IN {}", prov(s, port)),
         Order::Naval(NavalOrder::Convert { squadron, ships }) => {
-            format!("CONVERT {ships} SHIPS OF {}", unit_name(s, squadron))
+            format!("CONVERT {ships} SHIPS OF {}", squadron.name(s))
         }
         Order::Political(o) => political(s, o),
         Order::Move { corps, commander, path } => {
@@ -161,14 +161,10 @@ pub fn normalise(s: &Scenario, order: &Order) -> String {
         }
         Order::Besiege { corps, province } => format!("BESIEGE {} IN {}", units(s, corps), prov(s, province)),
         Order::Garrison { corps, province } => {
-            format!("GARRISON {} IN {}", unit_name(s, corps), prov(s, province))
+            format!("GARRISON {} IN {}", corps.name(s), prov(s, province))
         }
         Order::WithdrawGarrison { province, corps } => {
-            format!(
-                "WITHDRAW GARRISON FROM {} INTO {}",
-                prov(s, province),
-                unit_name(s, corps)
-            )
+            format!("WITHDRAW GARRISON FROM {} INTO {}", prov(s, province), corps.name(s))
         }
         Order::Build { corps, items } => {
             let list: Vec<String> = items
@@ -181,7 +177,7 @@ pub fn normalise(s: &Scenario, order: &Order) -> String {
                     }
                 })
                 .collect();
-            format!("BUILD {}: {}", unit_name(s, corps), list.join(", "))
+            format!("BUILD {}: {}", corps.name(s), list.join(", "))
         }
         Order::BuildSquadron { port, count } => {
             let word = if *count == 1 { "SQUADRON" } else { "SQUADRONS" };

@@ -252,7 +252,7 @@ fn build_divisions(
                 format!(
                     "{} may not build {} units",
                     p.name(),
-                    crate::orders::parse::nation_adjective(scenario, &it.nation)
+                    crate::state::nation_adjective(scenario, &it.nation)
                 ),
             ));
         }

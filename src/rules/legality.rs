@@ -625,7 +625,7 @@ impl<'a> Projection<'a> {
                     let left = builds::pool_of(&self.state, &it.nation, Some(it.arm));
                     if left < it.count {
                         return Err(Illegal::PoolEmpty {
-                            pool: crate::orders::parse::nation_adjective(s, &it.nation),
+                            pool: crate::state::nation_adjective(s, &it.nation).to_string(),
                             what: format!("{} divisions", it.arm.short()),
                             left,
                             wanted: it.count,

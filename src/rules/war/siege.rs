@@ -471,7 +471,7 @@ pub fn garrison(
             rule.as_str(),
             format!(
                 "a {} infantry division garrisons the kingdom's territory for {}",
-                crate::orders::parse::nation_adjective(scenario, &d.nation),
+                crate::state::nation_adjective(scenario, &d.nation),
                 power.name()
             ),
         ));
