@@ -186,14 +186,21 @@ fn a_unit_ordered_twice_is_refused_the_second_time_by_both() {
     assert_agree(&c, &resolve(&state, PowerId::France, &c, 5));
 }
 
-#[test]
-fn a_build_for_a_destroyed_corps_is_refused_by_both() {
+/// France's corps 2 destroyed (off the map, no divisions) in the Fall
+/// 1805 Build Phase, and France's order to build into it, as checked.
+fn build_for_destroyed_french_corps_2() -> (State, Checked) {
     let mut state = state_at("1805-fall-build");
     let nation = empereur::ids::Nation::Major(PowerId::France);
     let corps = state.corps_mut(&nation, 2).unwrap();
     corps.location = None;
     corps.divisions.clear();
     let c = check(&state, PowerId::France, "BUILD corps 2: 1 inf");
+    (state, c)
+}
+
+#[test]
+fn a_build_for_a_destroyed_corps_is_refused_by_both() {
+    let (state, c) = build_for_destroyed_french_corps_2();
     assert!(!c.all_accepted(), "a destroyed corps was accepted");
     assert!(
         c.diagnostics[0].message.contains("not on the map"),
@@ -672,12 +679,7 @@ fn a_player_is_told_only_the_orders_their_game_takes() {
 
 #[test]
 fn refusals_name_units_as_a_player_reads_them_in_checker_and_engine() {
-    let mut state = state_at("1805-fall-build");
-    let nation = empereur::ids::Nation::Major(PowerId::France);
-    let corps = state.corps_mut(&nation, 2).unwrap();
-    corps.location = None;
-    corps.divisions.clear();
-    let c = check(&state, PowerId::France, "BUILD corps 2: 1 inf");
+    let (state, c) = build_for_destroyed_french_corps_2();
     assert!(
         c.diagnostics[0].message.contains("French corps 2 is not on the map"),
         "{:?}",
