@@ -25,6 +25,19 @@ use crate::orders::ast::OrderLine;
 use crate::scenario::Scenario;
 use crate::state::State;
 
+/// Orders proposed one at a time are judged by the phase as a set, each
+/// against the state the earlier ones leave: keep what the set allows, so
+/// the engine refuses nothing proposed.
+fn keep_what_the_set_allows(scenario: &Scenario, state: &State, power: PowerId, orders: &mut Vec<OrderLine>) {
+    let set: Vec<&crate::orders::ast::Order> = orders.iter().map(|l| &l.order).collect();
+    let keep: Vec<bool> = crate::rules::legality::judge(scenario, state, power, &set)
+        .iter()
+        .map(Result::is_ok)
+        .collect();
+    let mut keep = keep.into_iter();
+    orders.retain(|_| keep.next().unwrap_or(false));
+}
+
 /// Every generated order of `power` for the open phase: political,
 /// economic and build orders, and military ones.
 pub fn generate(scenario: &Scenario, state: &State, power: PowerId, seed: u64) -> Vec<OrderLine> {
@@ -35,16 +48,8 @@ pub fn generate(scenario: &Scenario, state: &State, power: PowerId, seed: u64) -
         && state.ordered_by(mover) == Some(power)
     {
         orders.extend(war::generate(scenario, state, power, seed.rotate_left(17)));
-        // Each military order was proposed alone; the phase judges the set,
-        // each order against the state the earlier ones leave: keep what
-        // the set allows, so the engine refuses nothing proposed.
-        let set: Vec<&crate::orders::ast::Order> = orders.iter().map(|l| &l.order).collect();
-        let keep: Vec<bool> = crate::rules::legality::judge(scenario, state, power, &set)
-            .iter()
-            .map(Result::is_ok)
-            .collect();
-        let mut keep = keep.into_iter();
-        orders.retain(|_| keep.next().unwrap_or(false));
+        // Each military order was proposed alone; the phase judges the set.
+        keep_what_the_set_allows(scenario, state, power, &mut orders);
     }
     // Reports quote an order's text: write it as a player would.
     for l in &mut orders {

@@ -65,13 +65,7 @@ pub fn generate(scenario: &Scenario, state: &State, power: PowerId, rng_seed: u6
         }
         Step::Winter => winter(scenario, state, power, &mut rng, &mut out),
     }
-    let set: Vec<&Order> = out.iter().map(|l| &l.order).collect();
-    let keep: Vec<bool> = crate::rules::legality::judge(scenario, state, power, &set)
-        .iter()
-        .map(Result::is_ok)
-        .collect();
-    let mut keep = keep.into_iter();
-    out.retain(|_| keep.next().unwrap_or(false));
+    super::keep_what_the_set_allows(scenario, state, power, &mut out);
     out
 }
 
