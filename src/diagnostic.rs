@@ -108,6 +108,16 @@ pub enum Severity {
     Note,
 }
 
+/// "A, B or C": the names a help line offers (places one can reach,
+/// names one may have meant).
+pub fn or_list(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
 /// A problem with a location and an optional suggestion.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Diagnostic {

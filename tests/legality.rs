@@ -693,3 +693,155 @@ fn refusals_name_units_as_a_player_reads_them_in_checker_and_engine() {
         "{engine:?}"
     );
 }
+
+/// A state check the parser used to make, now made once by the legality
+/// gate: the order parses, the gate refuses it with the specific `code`
+/// (not the generic `illegal`), and the engine refuses it for the same
+/// reason under the same rule section.
+fn moved_to_the_gate(state: &State, power: PowerId, text: &str, code: &str, section: &str, reason: &str) {
+    refused_by_the_gate_alone(state, power, text, code, reason);
+    let c = check(state, power, text);
+    assert!(
+        c.diagnostics[0].message.ends_with(&format!("({section})")),
+        "{:?}",
+        c.diagnostics
+    );
+    let out = resolve(state, power, &c, 5);
+    let o = out
+        .iter()
+        .find(|o| o.kind == Kind::OrderRejected)
+        .expect("the engine refuses it");
+    assert_eq!(o.rule.as_str(), section, "{o:?}");
+}
+
+fn france(number: u32) -> empereur::state::UnitKey {
+    empereur::state::UnitKey {
+        kind: empereur::state::UnitKind::Corps,
+        nation: empereur::ids::Nation::Major(PowerId::France),
+        number,
+    }
+}
+
+fn province_name(id: &str) -> String {
+    scenario().map.province(id).unwrap().name.clone()
+}
+
+#[test]
+fn a_unit_of_another_power_is_refused_by_the_gate_as_not_yours() {
+    let state = state_at("1805-fall-france");
+    refused_by_the_gate_alone(
+        &state,
+        PowerId::France,
+        "MOVE Austrian corps 1 -> Bohemia",
+        "not-your-unit",
+        "France does not give the orders of Austrian corps 1",
+    );
+    let c = check(&state, PowerId::France, "MOVE Austrian corps 1 -> Bohemia");
+    assert_eq!(
+        c.diagnostics[0].help.as_deref(),
+        Some("you may order your own units and those of NPCs you run (3.31)")
+    );
+    moved_to_the_gate(
+        &state,
+        PowerId::France,
+        "SAIL British squadron 2 -> North Sea",
+        "not-your-unit",
+        "3.31",
+        "France does not give the orders of British squadron 2",
+    );
+}
+
+#[test]
+fn corps_apart_are_refused_by_the_gate_as_not_stacked() {
+    let mut state = state_at("1805-fall-france");
+    let paris = state.corps(&france(1).nation, 1).unwrap().location.clone().unwrap();
+    let elsewhere = scenario().map.land_neighbours(&paris).next().unwrap().to_string();
+    state.corps_mut(&france(2).nation, 2).unwrap().location = Some(elsewhere.clone());
+    let to = province_name(&elsewhere);
+    moved_to_the_gate(
+        &state,
+        PowerId::France,
+        &format!("MOVE corps 1, corps 2 -> {to}"),
+        "not-stacked",
+        "5.5",
+        &format!("French corps 2 is in {to}, not in {}", province_name(&paris)),
+    );
+}
+
+#[test]
+fn a_commander_away_from_his_corps_is_refused_by_the_gate_as_not_there() {
+    let mut state = state_at("1805-fall-france");
+    let at = state.corps(&france(1).nation, 1).unwrap().location.clone().unwrap();
+    let next = scenario().map.land_neighbours(&at).next().unwrap().to_string();
+    let napoleon = state.commanders.iter_mut().find(|c| c.name == "Napoleon").unwrap();
+    napoleon.location = Some(next.clone());
+    state.corps_mut(&france(1).nation, 1).unwrap().location = Some(at.clone());
+    moved_to_the_gate(
+        &state,
+        PowerId::France,
+        &format!("MOVE corps 1 WITH Napoleon -> {}", province_name(&next)),
+        "not-there",
+        "2.24",
+        &format!("Napoleon is not with the stack in {}", province_name(&at)),
+    );
+}
+
+#[test]
+fn a_sea_zone_the_squadron_cannot_reach_is_refused_by_the_gate_as_not_connected() {
+    let state = state_at("1805-fall-france");
+    moved_to_the_gate(
+        &state,
+        PowerId::France,
+        "SAIL squadron 1 -> North Sea",
+        "not-connected",
+        "5.4",
+        "North Sea cannot be reached from",
+    );
+}
+
+#[test]
+fn cargo_away_from_the_squadron_is_refused_by_the_gate_as_not_there() {
+    let mut state = state_at("1805-fall-france");
+    let sq = state.squadron(&france(1).nation, 1).unwrap();
+    let empereur::state::Location::Port(port) = sq.location.clone() else {
+        panic!("French squadron 1 starts in port")
+    };
+    let sea = scenario().map.province(&port).unwrap().seas[0].clone();
+    let inland = scenario()
+        .map
+        .land_neighbours(&port)
+        .find(|p| *p != port)
+        .unwrap()
+        .to_string();
+    state.corps_mut(&france(1).nation, 1).unwrap().location = Some(inland);
+    let sea_name = scenario().map.sea(&sea).unwrap().name.clone();
+    moved_to_the_gate(
+        &state,
+        PowerId::France,
+        &format!(
+            "SAIL squadron 1 CARRYING corps 1 -> {sea_name} INTO {}",
+            province_name(&port)
+        ),
+        "not-there",
+        "5.4",
+        &format!("French corps 1 is not in {} with the squadron", province_name(&port)),
+    );
+}
+
+#[test]
+fn a_path_not_joined_to_the_stack_is_refused_by_the_gate_as_not_connected() {
+    let state = state_at("1805-fall-france");
+    moved_to_the_gate(
+        &state,
+        PowerId::France,
+        "MOVE corps 1 -> Bavaria",
+        "not-connected",
+        "2.13",
+        "Bavaria is not adjacent to Paris",
+    );
+    let c = check(&state, PowerId::France, "MOVE corps 1 -> Bavaria");
+    assert_eq!(
+        c.diagnostics[0].help.as_deref(),
+        Some("from Paris one can reach Brittany, Burgundy, Flanders, Gascony, Lorraine or Normandy")
+    );
+}

@@ -144,7 +144,7 @@ fn check_rejects_a_unit_of_another_power() {
     let dir = game(tmp.path());
     let f = write(tmp.path(), "o.txt", "POWER Austria\nMOVE French corps 1 -> Alsace\n");
     check(&dir, &f).code(1).stdout(predicate::str::contains(
-        "error[not-your-unit]: French corps 1 is not yours to order (it answers to France)\n --> ",
+        "error[not-your-unit]: Austria does not give the orders of French corps 1 (3.31)\n --> ",
     ));
 }
 

@@ -112,11 +112,11 @@ pub fn check(source: &str, scenario: &Scenario, state: &State, power: Option<Pow
             match verdict {
                 Ok(()) => out.accepted.push(line),
                 Err(why) => {
-                    diags.push(Diagnostic::error(
-                        why.code(),
-                        format!("{why} ({})", why.rule()),
-                        line.span,
-                    ));
+                    let d = Diagnostic::error(why.code(), format!("{why} ({})", why.rule()), line.span);
+                    diags.push(match why.help() {
+                        Some(h) => d.with_help(h),
+                        None => d,
+                    });
                     out.refused.push(line);
                 }
             }

@@ -4,8 +4,9 @@
 //! are read (provinces and seas through the map, units and commanders
 //! through the state), because only then can a span point at the exact
 //! word that is wrong. Whether the state lets the order be carried out
-//! (the phase, whose garrison, a corps' free boxes, who holds a port or a
-//! minor, payment) is not the parser's: `rules::legality` judges the whole
+//! (the phase, whose unit, where a stack or its commander stands, whether
+//! a path joins the unit's position, whose garrison, a corps' free boxes,
+//! who holds a port or a minor, payment) is not the parser's: `rules::legality` judges the whole
 //! set, for the checker and the engine alike. A syntax error ends the line; a
 //! name error is recorded and parsing goes on, so one line can report
 //! several bad names.
@@ -13,7 +14,7 @@
 use super::ast::{BuildItem, EmbargoAction, Order, Situation, Standing, Terms};
 use super::lexer::{Tok, Token, roman};
 use crate::diagnostic::Problem;
-use crate::diagnostic::{Diagnostic, Span, suggest};
+use crate::diagnostic::{Diagnostic, Span, or_list, suggest};
 use crate::ids::{Nation, PowerId};
 use crate::map::{NameError, Province, Sea, normalise};
 use crate::scenario::{Arm, Scenario};
@@ -265,14 +266,6 @@ fn join(a: Span, b: Span) -> Span {
         return a;
     }
     Span::new(a.line, a.col, b.col + b.len - a.col)
-}
-
-fn or_list(names: &[String]) -> String {
-    match names {
-        [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} or {last}", init.join(", ")),
-    }
 }
 
 const CORPS_WORDS: &[&str] = &["corps", "corp", "army"];
@@ -805,15 +798,6 @@ impl<'c, 'a> LineParser<'c, 'a> {
         }
     }
 
-    fn pname(&self, id: &str) -> String {
-        self.ctx
-            .scenario
-            .map
-            .province(id)
-            .map(|p| p.name.clone())
-            .unwrap_or_else(|| id.to_string())
-    }
-
     pub fn unit_name(&self, k: &UnitKey) -> String {
         k.name(self.ctx.scenario)
     }
@@ -965,8 +949,8 @@ impl<'c, 'a> LineParser<'c, 'a> {
         Ok((key, span))
     }
 
-    /// The unit exists and belongs to this power or to an NPC it orders
-    /// (3.31, 3.45).
+    /// The unit exists (whether this power orders it is the legality
+    /// gate's to judge, 3.31).
     fn check_unit(&mut self, key: &UnitKey, span: Span) {
         let state = self.ctx.state;
         let exists = match key.kind {
@@ -1007,23 +991,6 @@ impl<'c, 'a> LineParser<'c, 'a> {
                     mine.join(", ")
                 ))
             });
-            return;
-        }
-        let commander = state.unit_power(key);
-        let ok = commander.is_some_and(|c| c == self.ctx.power || state.ordered_by(c) == Some(self.ctx.power));
-        if !ok {
-            let whose = match commander {
-                Some(c) => c.name().to_string(),
-                None => "no one you order".to_string(),
-            };
-            self.errs.push(
-                Diagnostic::error(
-                    Problem::NotYourUnit,
-                    format!("{} is not yours to order (it answers to {whose})", self.unit_name(key)),
-                    span,
-                )
-                .with_help("you may order your own units and those of NPCs you run (3.31)"),
-            );
         }
     }
 
@@ -1076,45 +1043,19 @@ impl<'c, 'a> LineParser<'c, 'a> {
         Ok(units.iter().map(|u| u.0.clone()).collect())
     }
 
-    /// Where a stack of corps stands; records an error if they are apart
-    /// or off the map. `None` when unknown.
-    fn stack_location(&mut self, units: &[(UnitKey, Span)]) -> Option<String> {
-        let state = self.ctx.state;
-        let mut at: Option<String> = None;
-        for (k, span) in units {
-            let Some(c) = state.corps(&k.nation, k.number) else {
-                continue;
-            };
-            match &c.location {
-                None => {
-                    let when = c.arrives.map(|t| format!(" (arrives {t})")).unwrap_or_default();
-                    self.errs.push(Diagnostic::error(
-                        Problem::NotOnMap,
-                        format!("{} is not on the map{when}", self.unit_name(k)),
-                        *span,
-                    ));
-                    return None;
-                }
-                Some(l) => match &at {
-                    None => at = Some(l.clone()),
-                    Some(a) if a != l => {
-                        self.errs.push(Diagnostic::error(
-                            Problem::NotStacked,
-                            format!(
-                                "{} is in {}, not with the others in {}",
-                                self.unit_name(k),
-                                self.pname(l),
-                                self.pname(a)
-                            ),
-                            *span,
-                        ));
-                        return None;
-                    }
-                    Some(_) => {}
-                },
+    /// Where a stack of corps stands, when every corps stands there:
+    /// the province a path or a siege starts from. Whether the stack may
+    /// move (on the map, together, 5.5) is the legality gate's to judge.
+    fn stack_location(&self, units: &[(UnitKey, Span)]) -> Option<String> {
+        let mut at: Option<&String> = None;
+        for (k, _) in units {
+            let l = self.ctx.state.corps(&k.nation, k.number)?.location.as_ref()?;
+            if at.is_some_and(|a| a != l) {
+                return None;
             }
+            at = Some(l);
         }
-        at
+        at.cloned()
     }
 
     fn land_move(&mut self, cur: &mut Cur<'_, '_>, units: Vec<(UnitKey, Span)>) -> PResult<Order> {
@@ -1125,13 +1066,15 @@ impl<'c, 'a> LineParser<'c, 'a> {
             let Some((text, span)) = cur.name() else {
                 return Err(cur.expected("a commander's name"));
             };
-            commander = self.commander(&text, span, here.as_deref(), &corps);
+            commander = self.commander(&text, span);
         }
         let path = self.land_path(cur, here.as_deref())?;
         Ok(Order::Move { corps, commander, path })
     }
 
-    fn commander(&mut self, text: &str, span: Span, here: Option<&str>, corps: &[UnitKey]) -> Option<String> {
+    /// The commander named (whether he commands these corps and stands
+    /// with them is the legality gate's to judge, 2.24).
+    fn commander(&mut self, text: &str, span: Span) -> Option<String> {
         let key = normalise(text);
         let state = self.ctx.state;
         let hits: Vec<_> = state
@@ -1152,33 +1095,12 @@ impl<'c, 'a> LineParser<'c, 'a> {
             });
             return None;
         };
-        let nation = corps.first().and_then(|k| state.commanding_power(&k.nation));
-        if Some(c.nation) != nation && state.commanding_power(&Nation::Major(c.nation)) != nation {
-            self.errs.push(Diagnostic::error(
-                Problem::NotYourUnit,
-                format!("{} does not command these corps", c.name),
-                span,
-            ));
-        } else if here.is_some() && c.location.as_deref() != here {
-            self.errs.push(Diagnostic::error(
-                Problem::NotThere,
-                format!(
-                    "{} is not with the corps (he is in {})",
-                    c.name,
-                    c.location
-                        .as_deref()
-                        .map(|l| self.pname(l))
-                        .unwrap_or_else(|| "no province".into())
-                ),
-                span,
-            ));
-        }
         Some(c.name.clone())
     }
 
-    /// A path of provinces from `here`, each next to the one before (by
-    /// land or a crossing arrow, 12.2.1). A first name equal to `here` is
-    /// dropped.
+    /// A path of provinces from `here`. A first name equal to `here` is
+    /// dropped. Whether each is next to the one before (by land or a
+    /// crossing arrow, 2.13, 12.2.1) is the legality gate's to judge.
     fn land_path(&mut self, cur: &mut Cur<'_, '_>, here: Option<&str>) -> PResult<Vec<String>> {
         cur.eat_sep();
         cur.eat("from");
@@ -1204,33 +1126,6 @@ impl<'c, 'a> LineParser<'c, 'a> {
                 "the path has no province to move to",
                 cur.line_span,
             ));
-        }
-        if !bad {
-            let map = &self.ctx.scenario.map;
-            let mut prev = here.map(str::to_string);
-            for (p, span) in &items {
-                if let Some(a) = &prev {
-                    let joined = map.adjacent(a, &p.id) || map.adjacent(&p.id, a) || map.arrow(a, &p.id).is_some();
-                    if !joined && *a != p.id {
-                        let mut near: Vec<String> = map.land_neighbours(a).map(|n| self.pname(n)).collect();
-                        near.sort();
-                        self.errs.push(
-                            Diagnostic::error(
-                                Problem::NotConnected,
-                                format!("{} is not next to {}", p.name, self.pname(a)),
-                                *span,
-                            )
-                            .with_help(format!(
-                                "from {} one can reach {}",
-                                self.pname(a),
-                                or_list(&near)
-                            )),
-                        );
-                        break;
-                    }
-                }
-                prev = Some(p.id.clone());
-            }
         }
         Ok(items.into_iter().map(|(p, _)| p.id.clone()).collect())
     }
@@ -1292,54 +1187,17 @@ impl<'c, 'a> LineParser<'c, 'a> {
         if path.is_empty() && to_port.is_none() && !bad {
             return Err(cur.expected("a sea zone to sail to"));
         }
-        if !bad && let Some(start) = start {
-            let mut at: Location = start;
-            for (s, span) in &path {
-                let ok = match &at {
-                    Location::Port(p) => map.province(p).is_some_and(|p| p.seas.contains(&s.id)),
-                    Location::Sea(z) => map.seas_adjacent(z, &s.id) || map.seas_adjacent(&s.id, z),
-                };
-                if !ok {
-                    self.errs.push(Diagnostic::error(
-                        Problem::NotConnected,
-                        format!("{} does not border {}", s.name, self.place_name(&at)),
-                        *span,
-                    ));
-                    break;
-                }
-                at = Location::Sea(s.id.clone());
-            }
-            if let Some((p, span)) = &to_port {
-                if !p.port {
-                    self.errs.push(Diagnostic::error(
-                        Problem::NotAPort,
-                        format!("{} has no port", p.name),
-                        *span,
-                    ));
-                } else if let Location::Sea(z) = &at
-                    && !p.seas.contains(z)
-                {
-                    self.errs.push(Diagnostic::error(
-                        Problem::NotConnected,
-                        format!("{} is not on {}", p.name, self.place_name(&at)),
-                        *span,
-                    ));
-                }
-            }
-        }
-        // Cargo boards where the squadron lies.
-        if let Some(Location::Port(port)) = sq.map(|s| &s.location) {
-            for k in &carrying {
-                if let Some(c) = self.ctx.state.corps(&k.nation, k.number)
-                    && c.location.as_deref() != Some(port.as_str())
-                {
-                    self.errs.push(Diagnostic::error(
-                        Problem::NotThere,
-                        format!("{} is not in {} to embark", self.unit_name(k), self.pname(port)),
-                        cur.line_span,
-                    ));
-                }
-            }
+        // Whether the path joins the squadron's position, the port its
+        // last zone, and the cargo stands where it boards is the legality
+        // gate's to judge (5.4); that a province has a port is the map's.
+        if let Some((p, span)) = &to_port
+            && !p.port
+        {
+            self.errs.push(Diagnostic::error(
+                Problem::NotAPort,
+                format!("{} has no port", p.name),
+                *span,
+            ));
         }
         Ok(Order::NavalMove {
             squadron,
@@ -1347,19 +1205,6 @@ impl<'c, 'a> LineParser<'c, 'a> {
             carrying,
             to_port: to_port.map(|(p, _)| p.id.clone()),
         })
-    }
-
-    fn place_name(&self, at: &Location) -> String {
-        match at {
-            Location::Port(p) => self.pname(p),
-            Location::Sea(z) => self
-                .ctx
-                .scenario
-                .map
-                .sea(z)
-                .map(|s| s.name.clone())
-                .unwrap_or_else(|| z.clone()),
-        }
     }
 
     fn cargo(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Vec<UnitKey>> {

@@ -213,7 +213,11 @@ fn build_divisions(
     // Bavaria builds it onto the map with its divisions.
     let entering = entry_province(scenario, state, p, c).filter(|_| may_build_nation(scenario, state, p, &c.nation));
     if entering.is_none() && state.corps_power(c) != Some(p) {
-        return Err(Rejection::new("6.0", format!("{unit} is not {}'s", p.name())));
+        return Err(Rejection::coded(
+            crate::diagnostic::Problem::NotYourUnit,
+            "6.0",
+            format!("{unit} is not {}'s", p.name()),
+        ));
     }
     let Some(at) = c.location.clone().or(entering.clone()) else {
         return Err(Rejection::new("6.0", format!("{unit} is not on the map")));

@@ -82,10 +82,7 @@ pub enum Illegal {
 
 impl Illegal {
     fn rule_of(rule: &str, reason: impl Into<String>) -> Illegal {
-        Illegal::Rule(Rejection {
-            rule: rule.into(),
-            reason: reason.into(),
-        })
+        Illegal::Rule(Rejection::new(rule, reason))
     }
 
     /// The rule section the reason cites.
@@ -104,6 +101,14 @@ impl Illegal {
         }
     }
 
+    /// What the player may do instead, if the rule says.
+    pub fn help(&self) -> Option<&str> {
+        match self {
+            Illegal::Rule(r) => r.help.as_deref(),
+            _ => None,
+        }
+    }
+
     /// The diagnostic code an order checker shows.
     pub fn code(&self) -> Problem {
         match self {
@@ -114,7 +119,8 @@ impl Illegal {
             Illegal::PoolEmpty { .. } => Problem::PoolEmpty,
             Illegal::AlreadyOrdered { .. } => Problem::AlreadyOrdered,
             Illegal::NotAnNpc { .. } => Problem::NotAnNpc,
-            Illegal::GameOver | Illegal::Rule(_) => Problem::Illegal,
+            Illegal::Rule(r) => r.problem,
+            Illegal::GameOver => Problem::Illegal,
         }
     }
 }

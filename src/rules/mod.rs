@@ -23,6 +23,7 @@ pub mod setup;
 pub mod victory;
 pub mod war;
 
+use crate::diagnostic::Problem;
 use crate::dice::{Dice, DiceError};
 use crate::ids::{PowerId, Step};
 use crate::orders::ast::{Order, OrderLine};
@@ -68,11 +69,20 @@ impl From<DiceError> for EngineError {
 }
 
 /// Why an order cannot be carried out (shown in the acknowledgement).
+///
+/// `problem` is the code an order checker shows (`error[not-your-unit]`),
+/// the same whether the parser, the legality gate or the engine finds it;
+/// `reason` is the sentence naming the units and places involved.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rejection {
+    /// What kind of refusal: `illegal` unless a rule has a closer code.
+    pub problem: Problem,
     /// Rule section, e.g. `2.13`.
     pub rule: Section,
     pub reason: String,
+    /// What the player may do instead, for the order checker's `help`
+    /// line (the engine's outcome shows only the reason).
+    pub help: Option<String>,
 }
 
 impl Rejection {
@@ -80,10 +90,24 @@ impl Rejection {
     /// its reason.
     #[track_caller]
     pub fn new(rule: impl Into<Section>, reason: impl Into<String>) -> Rejection {
+        Rejection::coded(Problem::Illegal, rule, reason)
+    }
+
+    /// A refusal with a closer code than `illegal` (a unit not the
+    /// power's to order, a stack apart, a path not joined...).
+    #[track_caller]
+    pub fn coded(problem: Problem, rule: impl Into<Section>, reason: impl Into<String>) -> Rejection {
         Rejection {
+            problem,
             rule: rule.into(),
             reason: reason.into(),
+            help: None,
         }
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Rejection {
+        self.help = Some(help.into());
+        self
     }
 }
 

@@ -38,12 +38,7 @@ pub fn allied_npcs(scenario: &Scenario, state: &mut State, ally: PowerId, out: &
 /// 5.122: whether `ally` may surrender `npc` to `to`: the NPC is allied
 /// with it and at war with `to`.
 pub fn may_surrender(state: &State, ally: PowerId, npc: PowerId, to: PowerId) -> Result<(), Rejection> {
-    let refuse = |reason: String| {
-        Err(Rejection {
-            rule: "5.122".into(),
-            reason,
-        })
-    };
+    let refuse = |reason: String| Err(Rejection::new("5.122", reason));
     if state.power(npc).control != (Control::Allied { with: ally }) {
         return refuse(format!(
             "{} is not an NPC allied with {}: a Player Country surrenders only its allied NPCs",

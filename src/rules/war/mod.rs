@@ -266,10 +266,7 @@ pub fn validate(scenario: &Scenario, state: &State, power: PowerId, order: &Orde
         },
         Order::Standing(crate::orders::ast::Standing::Retreat { provinces }) => {
             match provinces.iter().find(|p| scenario.map.province(p).is_none()) {
-                Some(p) => Err(Rejection {
-                    rule: "5.6".into(),
-                    reason: format!("'{p}' is not a province"),
-                }),
+                Some(p) => Err(Rejection::new("5.6", format!("'{p}' is not a province"))),
                 None => Ok(()),
             }
         }
@@ -278,10 +275,10 @@ pub fn validate(scenario: &Scenario, state: &State, power: PowerId, order: &Orde
                 Ok(())
             } else {
                 let known: Vec<&str> = scenario.tables.battle.options.iter().map(|o| o.id.as_str()).collect();
-                Err(Rejection {
-                    rule: "5.6".into(),
-                    reason: format!("no combat option '{option}' (options: {})", known.join(", ")),
-                })
+                Err(Rejection::new(
+                    "5.6",
+                    format!("no combat option '{option}' (options: {})", known.join(", ")),
+                ))
             }
         }
         _ => Ok(()),

@@ -13,6 +13,7 @@
 
 use super::control::{entry_refused, hostile, hostile_corps, name};
 use super::overrun::overruns;
+use crate::diagnostic::{Problem, or_list};
 use crate::ids::{Nation, PowerId};
 use crate::map::Owner;
 use crate::rules::Kind;
@@ -128,6 +129,16 @@ pub fn check(
     Ok(plan)
 }
 
+/// 3.31: the refusal of an order for a unit `power` does not command.
+pub(crate) fn not_yours(power: PowerId, unit: &str) -> Rejection {
+    Rejection::coded(
+        Problem::NotYourUnit,
+        "3.31",
+        format!("{} does not give the orders of {unit}", power.name()),
+    )
+    .with_help("you may order your own units and those of NPCs you run (3.31)")
+}
+
 /// 5.5 the stack: every corps named once, ordered by `power`, arrived,
 /// on the map with divisions, all in one province. Returns that province
 /// and the power whose allowance applies.
@@ -155,16 +166,21 @@ fn check_stack(
             return Err(Rejection::new("5.5", format!("there is no {unit}")));
         };
         if !orders_corps(state, power, c) {
-            return Err(Rejection::new(
-                "3.31",
-                format!("{} does not give the orders of {unit}", power.name()),
-            ));
+            return Err(not_yours(power, &unit));
         }
         if c.arrives.is_some_and(|t| t > state.turn()) {
-            return Err(Rejection::new("3.3", format!("{unit} has not arrived yet")));
+            return Err(Rejection::coded(
+                Problem::NotOnMap,
+                "3.3",
+                format!("{unit} has not arrived yet"),
+            ));
         }
         let Some(loc) = &c.location else {
-            return Err(Rejection::new("5.5", format!("{unit} is not on the map")));
+            return Err(Rejection::coded(
+                Problem::NotOnMap,
+                "5.5",
+                format!("{unit} is not on the map"),
+            ));
         };
         if c.divisions.is_empty() {
             return Err(Rejection::new("2.22", format!("{unit} has no divisions")));
@@ -172,7 +188,8 @@ fn check_stack(
         match &from {
             None => from = Some(loc.clone()),
             Some(f) if f != loc => {
-                return Err(Rejection::new(
+                return Err(Rejection::coded(
+                    Problem::NotStacked,
                     "5.5",
                     format!(
                         "{unit} is in {}, not in {} with {}; a stack moves from one province",
@@ -203,16 +220,22 @@ fn commander_rating(
         return Ok(None);
     };
     let Some(cm) = state.commanders.iter().find(|c| c.name.eq_ignore_ascii_case(n)) else {
-        return Err(Rejection::new("2.24", format!("there is no commander {n}")));
+        return Err(Rejection::coded(
+            Problem::UnknownCommander,
+            "2.24",
+            format!("there is no commander {n}"),
+        ));
     };
     if !orders_for(state, power, &Nation::Major(cm.nation)) {
-        return Err(Rejection::new(
+        return Err(Rejection::coded(
+            Problem::NotYourUnit,
             "2.24",
             format!("{} does not give the orders of {n}", power.name()),
         ));
     }
     if cm.location.as_deref() != Some(from) {
-        return Err(Rejection::new(
+        return Err(Rejection::coded(
+            Problem::NotThere,
             "2.24",
             format!("{n} is not with the stack in {}", name(scenario, from)),
         ));
@@ -248,10 +271,14 @@ impl Stack<'_> {
             return Ok(t.province_cost);
         }
         let Some(a) = scenario.map.arrow(cur, next) else {
-            return Err(Rejection::new(
+            let mut near: Vec<String> = scenario.map.land_neighbours(cur).map(|n| name(scenario, n)).collect();
+            near.sort();
+            return Err(Rejection::coded(
+                Problem::NotConnected,
                 "2.13",
                 format!("{} is not adjacent to {}", name(scenario, next), name(scenario, cur)),
-            ));
+            )
+            .with_help(format!("from {} one can reach {}", name(scenario, cur), or_list(&near))));
         };
         // 12.2.1 (house simplification, see the module doc)
         if super::arrows::closed(state, mover, a, super::arrows::Use::Move) {

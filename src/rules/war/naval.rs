@@ -21,6 +21,7 @@ use super::movement::orders_corps;
 use super::naval_option::combat::Ending;
 use super::naval_option::open_sea;
 use super::standing;
+use crate::diagnostic::Problem;
 use crate::dice::{Dice, DiceError};
 use crate::ids::{Nation, PowerId};
 use crate::rules::Kind;
@@ -31,10 +32,7 @@ use crate::state::{Location, Squadron, State, UnitKey, UnitKind};
 use std::collections::{BTreeMap, BTreeSet};
 
 fn rej(rule: &str, reason: impl Into<String>) -> Rejection {
-    Rejection {
-        rule: rule.into(),
-        reason: reason.into(),
-    }
+    Rejection::new(rule, reason)
 }
 
 fn skey(n: &Nation, num: u32) -> String {
@@ -63,14 +61,7 @@ pub(crate) fn ordered_squadron<'a>(
     // 11.7.1: a held squadron takes its holder's orders
     let commander = state.squadron_power(s);
     if !commander.is_some_and(|c| c == power || state.ordered_by(c) == Some(power)) {
-        return Err(rej(
-            "3.31",
-            format!(
-                "{} does not give the orders of {}",
-                power.name(),
-                squadron.name(scenario)
-            ),
-        ));
+        return Err(super::movement::not_yours(power, &squadron.name(scenario)));
     }
     Ok(s)
 }
@@ -119,7 +110,8 @@ pub fn check_move(
             Location::Sea(c) => scenario.map.seas_adjacent(c, z) || scenario.map.seas_adjacent(z, c),
         };
         if !ok {
-            return Err(rej(
+            return Err(Rejection::coded(
+                Problem::NotConnected,
                 "5.4",
                 format!(
                     "{} cannot be reached from {}",
@@ -139,7 +131,8 @@ pub fn check_move(
             Location::Port(_) => return Err(rej("5.4", "the squadron must put to sea before entering a port")),
         };
         if !pr.seas.contains(&last) {
-            return Err(rej(
+            return Err(Rejection::coded(
+                Problem::NotConnected,
                 "5.4",
                 format!("{} does not border {}", pr.name, name(scenario, &last)),
             ));
@@ -175,13 +168,11 @@ pub fn check_move(
                 return Err(rej("5.4", format!("there is no {}", k.name(scenario))));
             };
             if !orders_corps(state, power, c) {
-                return Err(rej(
-                    "3.31",
-                    format!("{} does not give the orders of {}", power.name(), k.name(scenario)),
-                ));
+                return Err(super::movement::not_yours(power, &k.name(scenario)));
             }
             if c.location.as_deref() != Some(embark.as_str()) {
-                return Err(rej(
+                return Err(Rejection::coded(
+                    Problem::NotThere,
                     "5.4",
                     format!(
                         "{} is not in {} with the squadron",

@@ -42,10 +42,7 @@ pub fn check(
             return Err(Rejection::new("5.5", format!("there is no {unit}")));
         };
         if !orders_corps(state, power, c) {
-            return Err(Rejection::new(
-                "3.31",
-                format!("{} does not give the orders of {unit}", power.name()),
-            ));
+            return Err(super::movement::not_yours(power, &unit));
         }
         if c.location.as_deref() != Some(province) {
             return Err(Rejection::new("5.5", format!("{unit} is not in {}", p.name)));
@@ -335,10 +332,7 @@ pub fn check_garrison(
         return Err(Rejection::new("5.5", format!("there is no {unit}")));
     };
     if !orders_corps(state, power, c) {
-        return Err(Rejection::new(
-            "3.31",
-            format!("{} does not give the orders of {unit}", power.name()),
-        ));
+        return Err(super::movement::not_yours(power, &unit));
     }
     if c.location.as_deref() != Some(province) {
         return Err(Rejection::new(
@@ -522,7 +516,10 @@ pub fn check_withdraw(
     let Some(c) = state.corps(&corps.nation, corps.number) else {
         return Err(Rejection::new("5.5", format!("there is no {unit}")));
     };
-    if !orders_corps(state, power, c) || c.location.as_deref() != Some(province) {
+    if !orders_corps(state, power, c) {
+        return Err(super::movement::not_yours(power, &unit));
+    }
+    if c.location.as_deref() != Some(province) {
         return Err(Rejection::new(
             "2.23",
             format!("{unit} is not a corps of {} in the province", power.name()),

@@ -55,14 +55,16 @@ pub fn default_terms(scenario: &Scenario) -> Terms {
 
 /// Whether a declaration of war is barred by an enforced peace (2.7).
 pub fn declaration_barred(state: &State, a: PowerId, b: PowerId) -> Option<Rejection> {
-    state.relations.enforced(a, b, state.turn()).map(|e| Rejection {
-        rule: "2.7".into(),
-        reason: format!(
-            "{} and {} are under an enforced peace until {}",
-            a.name(),
-            b.name(),
-            e.until
-        ),
+    state.relations.enforced(a, b, state.turn()).map(|e| {
+        Rejection::new(
+            "2.7",
+            format!(
+                "{} and {} are under an enforced peace until {}",
+                a.name(),
+                b.name(),
+                e.until
+            ),
+        )
     })
 }
 

@@ -433,13 +433,13 @@ pub fn step_orders(
             continue;
         };
         let refused = if seen.contains(squadron) {
-            Some(crate::rules::Rejection {
-                rule: "12.2.9.2".into(),
-                reason: format!(
+            Some(crate::rules::Rejection::new(
+                "12.2.9.2",
+                format!(
                     "{} sails this phase: it runs the blockade and cannot also cover",
                     squadron.name(ph.scenario)
                 ),
-            })
+            ))
         } else {
             check_sortie(ph.scenario, state, power, squadron).err()
         };
@@ -470,10 +470,7 @@ pub fn check_sortie(
     power: PowerId,
     squadron: &UnitKey,
 ) -> Result<(), crate::rules::Rejection> {
-    let rej = |rule: &str, reason: String| crate::rules::Rejection {
-        rule: rule.into(),
-        reason,
-    };
+    let rej = |rule: &str, reason: String| crate::rules::Rejection::new(rule, reason);
     if !crate::rules::war::option_naval::enabled(state) {
         return Err(rej(
             "12.2.9.2",
@@ -484,14 +481,7 @@ pub fn check_sortie(
         return Err(rej("5.4", format!("there is no {}", squadron.name(scenario))));
     };
     if !crate::rules::war::movement::orders_for(state, power, &s.nation) {
-        return Err(rej(
-            "3.31",
-            format!(
-                "{} does not give the orders of {}",
-                power.name(),
-                squadron.name(scenario)
-            ),
-        ));
+        return Err(crate::rules::war::movement::not_yours(power, &squadron.name(scenario)));
     }
     let Location::Port(port) = &s.location else {
         return Err(rej("12.2.6.2", format!("{} is not in port", squadron.name(scenario))));

@@ -29,10 +29,7 @@ use crate::scenario::Scenario;
 use crate::state::{Location, State, UnitKey};
 
 fn rej(rule: &str, reason: impl Into<String>) -> Rejection {
-    Rejection {
-        rule: rule.into(),
-        reason: reason.into(),
-    }
+    Rejection::new(rule, reason)
 }
 
 /// Whether powers `a` and `b` are at war (a neutral's ships and hulks in a

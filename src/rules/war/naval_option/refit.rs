@@ -31,10 +31,7 @@ pub const REFIT_DOLLARS: i64 = 5;
 pub const REFIT_MANPOWER: i64 = 1;
 
 fn no(rule: &str, reason: impl Into<String>) -> Rejection {
-    Rejection {
-        rule: rule.into(),
-        reason: reason.into(),
-    }
+    Rejection::new(rule, reason)
 }
 
 /// Gold for refitting `count` hulks (12.2.8.3), with why.
