@@ -23,7 +23,7 @@
 //! map's arrows follow 12.2.1 as a house rule of La Guerre, see
 //! `arrows.toml`); what only the option adds is in `option_naval.rs`.
 
-use super::control::{friendly, hostile_squadron};
+use super::control::{friendly, hostile};
 use crate::ids::{Nation, PowerId};
 use crate::map::Arrow;
 use crate::state::{Location, State};
@@ -40,9 +40,10 @@ pub enum Use {
 /// Whether an enemy squadron of `power` (one its commander now fights,
 /// 11.7.1) is at sea in `arrow`'s zone.
 pub fn interdicting_fleet(state: &State, power: PowerId, arrow: &Arrow) -> bool {
-    state.squadrons.iter().any(|s| {
-        matches!(&s.location, Location::Sea(z) if *z == arrow.sea) && hostile_squadron(state, &Nation::Major(power), s)
-    })
+    state
+        .squadrons
+        .iter()
+        .any(|s| matches!(&s.location, Location::Sea(z) if *z == arrow.sea) && hostile(state, &Nation::Major(power), s))
 }
 
 /// Whether `power`'s side holds the land area at each end of `arrow`.

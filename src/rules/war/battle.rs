@@ -20,7 +20,7 @@
 //! Every number comes from `tables/battle.toml`. Dice purposes:
 //! `land-battle/<province>/<n>/<step>/<side>`.
 
-use super::control::{friendly, hostile_corps, name, same_side, to_pool};
+use super::control::{friendly, hostile, name, same_side, to_pool};
 use super::standing::{self, Decided};
 use crate::dice::{Dice, DiceError};
 use crate::ids::{Nation, PowerId};
@@ -283,8 +283,7 @@ pub fn retreat_to(
     province: &str,
     came_from: Option<&str>,
 ) -> Option<(String, Decided)> {
-    let safe =
-        |p: &str| !state.corps_in(p).any(|c| hostile_corps(state, nation, c)) && scenario.map.province(p).is_some();
+    let safe = |p: &str| !state.corps_in(p).any(|c| hostile(state, nation, c)) && scenario.map.province(p).is_some();
     let ok_ground = |p: &str| match power {
         Some(pw) => friendly(state, pw, p),
         None => state.provinces.get(p).and_then(|ps| ps.controller.as_ref()) == Some(nation),
@@ -319,7 +318,7 @@ pub fn retreat_to(
             let threats = scenario
                 .map
                 .land_neighbours(p)
-                .filter(|q| state.corps_in(q).any(|c| hostile_corps(state, nation, c)))
+                .filter(|q| state.corps_in(q).any(|c| hostile(state, nation, c)))
                 .count();
             (!home, threats, *p)
         })
@@ -578,7 +577,7 @@ impl<'a> Battle<'a> {
             }
             match state.corps_power(c) {
                 Some(p) if same_side(state, active, p) => attacking.push(c.key()),
-                _ if hostile_corps(state, &me, c) => defending.push(c.key()),
+                _ if hostile(state, &me, c) => defending.push(c.key()),
                 _ => {}
             }
         }
@@ -860,7 +859,7 @@ impl<'a> Battle<'a> {
                 || self
                     .state
                     .corps_in(&neighbour)
-                    .any(|c| hostile_corps(self.state, &Nation::Major(principal), c))
+                    .any(|c| hostile(self.state, &Nation::Major(principal), c))
             {
                 continue;
             }

@@ -13,67 +13,73 @@ use crate::rules::Kind;
 use crate::rules::Outcome;
 use crate::rules::Why;
 use crate::scenario::{Arm, Scenario};
-use crate::state::{Division, Location, Squadron, State, UnitKey};
+use crate::state::{Corps, Division, Location, Squadron, State, UnitKey};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Two nations' forces fight when they meet: their commanding powers are
-/// at war, or one of them is a minor power no major has conquered or
-/// controls (3.41: its forces resist every invader).
-pub fn hostile(state: &State, a: &Nation, b: &Nation) -> bool {
-    if a == b {
-        return false;
-    }
-    sides_hostile(state, state.commanding_power(a), state.commanding_power(b))
+/// A force a military rule asks about: a nation's forces at large, one
+/// corps, one squadron, or a unit named by its key.
+#[derive(Clone, Copy)]
+pub enum Force<'a> {
+    Nation(&'a Nation),
+    Corps(&'a Corps),
+    Squadron(&'a Squadron),
+    Unit(&'a UnitKey),
 }
 
-/// Whether forces commanded by `x` and by `y` fight (`None`: a minor's
-/// forces no major power commands, which resist everyone, 3.41).
-fn sides_hostile(state: &State, x: Option<PowerId>, y: Option<PowerId>) -> bool {
+impl<'a> From<&'a Nation> for Force<'a> {
+    fn from(n: &'a Nation) -> Self {
+        Force::Nation(n)
+    }
+}
+
+impl<'a> From<&'a Corps> for Force<'a> {
+    fn from(c: &'a Corps) -> Self {
+        Force::Corps(c)
+    }
+}
+
+impl<'a> From<&'a Squadron> for Force<'a> {
+    fn from(s: &'a Squadron) -> Self {
+        Force::Squadron(s)
+    }
+}
+
+impl<'a> From<&'a UnitKey> for Force<'a> {
+    fn from(k: &'a UnitKey) -> Self {
+        Force::Unit(k)
+    }
+}
+
+/// The major power commanding `force` now (`None`: a minor's forces no
+/// major commands). A nation's forces follow its owner or the holder of
+/// its kingdom ([`State::commanding_power`]); a minor corps kept by the
+/// power that held it before its minor was conquered fights for that
+/// power (3.41, [`State::corps_power`]); a held fleet for its holder
+/// (11.7.1, [`State::squadron_power`]).
+pub fn commanding_power_of<'a>(state: &State, force: impl Into<Force<'a>>) -> Option<PowerId> {
+    match force.into() {
+        Force::Nation(n) => state.commanding_power(n),
+        Force::Corps(c) => state.corps_power(c),
+        Force::Squadron(s) => state.squadron_power(s),
+        Force::Unit(k) => state.unit_power(k),
+    }
+}
+
+/// Two forces fight when they meet: their commanding powers
+/// ([`commanding_power_of`]) are hostile ([`sides_hostile`]). The one
+/// hostility question every military rule asks, on land and at sea.
+pub fn hostile<'a, 'b>(state: &State, a: impl Into<Force<'a>>, b: impl Into<Force<'b>>) -> bool {
+    sides_hostile(state, commanding_power_of(state, a), commanding_power_of(state, b))
+}
+
+/// Whether forces commanded by `x` and by `y` fight: their powers are at
+/// war, or one of them is a minor no major power commands, whose forces
+/// resist every invader (`None`, 3.41).
+pub fn sides_hostile(state: &State, x: Option<PowerId>, y: Option<PowerId>) -> bool {
     match (x, y) {
         (Some(x), Some(y)) => x != y && state.relations.at_war(x, y),
         (None, None) => false,
         _ => true,
-    }
-}
-
-/// As [`hostile`], against one corps: a minor corps kept by the power
-/// that held it before its minor was conquered (3.41) fights for that
-/// power, not for the minor's new owner.
-pub fn hostile_corps(state: &State, a: &Nation, c: &crate::state::Corps) -> bool {
-    if c.held_by.is_none() {
-        return hostile(state, a, &c.nation);
-    }
-    sides_hostile(state, state.commanding_power(a), state.corps_power(c))
-}
-
-/// As [`hostile`], against one squadron: a squadron fights for the power
-/// commanding it now ([`State::squadron_power`]: the holder of a held
-/// fleet, 11.7.1), not for its nation's controller.
-pub fn hostile_squadron(state: &State, a: &Nation, s: &Squadron) -> bool {
-    if s.held_by.is_none() {
-        return hostile(state, a, &s.nation);
-    }
-    sides_hostile(state, state.commanding_power(a), state.squadron_power(s))
-}
-
-/// As [`hostile`], between two squadrons, each for the power commanding
-/// it now ([`State::squadron_power`], 11.7.1).
-pub fn hostile_squadrons(state: &State, a: &Squadron, b: &Squadron) -> bool {
-    if a.held_by.is_none() {
-        return hostile_squadron(state, &a.nation, b);
-    }
-    if a.nation == b.nation && a.number == b.number {
-        return false;
-    }
-    sides_hostile(state, state.squadron_power(a), state.squadron_power(b))
-}
-
-/// As [`hostile_squadrons`], for a squadron named by its key (a key
-/// naming no squadron stands for its nation).
-pub fn hostile_to_unit(state: &State, a: &UnitKey, b: &Squadron) -> bool {
-    match state.squadron(&a.nation, a.number) {
-        Some(s) => hostile_squadrons(state, s, b),
-        None => hostile_squadron(state, &a.nation, b),
     }
 }
 

@@ -174,7 +174,7 @@ pub fn land_phase(
             && !c.divisions.is_empty()
             && state
                 .corps_in(l)
-                .any(|x| !x.divisions.is_empty() && control::hostile_corps(state, &me, x))
+                .any(|x| !x.divisions.is_empty() && control::hostile(state, &me, x))
             && !fields.contains(l)
         {
             fields.push(l.clone());

@@ -11,7 +11,7 @@
 //! sea in its zone unless the mover's side controls both ends; a type 2
 //! arrow is closed by any enemy squadron there.
 
-use super::control::{entry_refused, hostile, hostile_corps, name};
+use super::control::{entry_refused, hostile, name};
 use super::overrun::overruns;
 use crate::diagnostic::{Problem, or_list};
 use crate::ids::{Nation, PowerId};
@@ -59,7 +59,7 @@ impl Plan {
 pub fn hostile_divisions(state: &State, power: PowerId, province: &str) -> u32 {
     state
         .corps_in(province)
-        .filter(|c| hostile_corps(state, &Nation::Major(power), c))
+        .filter(|&c| hostile(state, &Nation::Major(power), c))
         .map(|c| c.divisions.len() as u32)
         .sum()
 }

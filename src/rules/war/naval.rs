@@ -16,7 +16,7 @@
 //! <squadron>/<interceptor>`, `naval-battle/<sea>/<n>/<side>`,
 //! `blockade-run/<port>/<squadron>`.
 
-use super::control::{friendly, hostile_squadrons, name, squadron_to_pool, to_pool};
+use super::control::{friendly, hostile, name, squadron_to_pool, to_pool};
 use super::movement::orders_corps;
 use super::naval_option::combat::Ending;
 use super::naval_option::open_sea;
@@ -423,7 +423,7 @@ fn run_blockade(
     let blockaders = state
         .squadrons
         .iter()
-        .filter(|b| b.blockading.as_deref() == Some(port) && hostile_squadrons(state, &under.me, b))
+        .filter(|&b| b.blockading.as_deref() == Some(port) && hostile(state, &under.me, b))
         .count();
     // with the EiA option the blockade step (12.2.9,
     // `naval_option::blockade`) ran before anyone sailed
@@ -465,7 +465,7 @@ fn interceptors(scenario: &Scenario, state: &State, me: &Squadron, z: &str) -> B
         return by_power; // 12.2.7.3
     }
     for x in &state.squadrons {
-        if !hostile_squadrons(state, me, x) {
+        if !hostile(state, me, x) {
             continue;
         }
         let here = match &x.location {
@@ -479,7 +479,7 @@ fn interceptors(scenario: &Scenario, state: &State, me: &Squadron, z: &str) -> B
                     && !state
                         .squadrons
                         .iter()
-                        .any(|b| b.blockading.as_deref() == Some(p.as_str()) && hostile_squadrons(state, x, b))
+                        .any(|b| b.blockading.as_deref() == Some(p.as_str()) && hostile(state, x, b))
             }
         };
         if here {
@@ -771,7 +771,7 @@ pub fn attack(
         .iter()
         .filter(|x| {
             (x.location == Location::Sea(sea.to_string()) || (x.nation == s.nation && x.number == s.number))
-                && !hostile_squadrons(state, &s, x)
+                && !hostile(state, &s, *x)
                 && state.squadron_power(x) == state.squadron_power(&s)
         })
         .map(|x| UnitKey::squadron(x.nation.clone(), x.number))

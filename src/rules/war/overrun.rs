@@ -12,7 +12,7 @@
 //! a white-named province is never overrun: it cannot be attacked by land
 //! at all (2.11).
 
-use super::control::{hostile_corps, name, to_pool};
+use super::control::{hostile, name, to_pool};
 use crate::ids::{Nation, PowerId};
 use crate::rules::Why;
 use crate::scenario::Scenario;
@@ -49,7 +49,7 @@ pub fn overrun(scenario: &Scenario, state: &mut State, mover: PowerId, province:
     let me = Nation::Major(mover);
     let enemy: Vec<UnitKey> = state
         .corps_in(province)
-        .filter(|c| hostile_corps(state, &me, c))
+        .filter(|&c| hostile(state, &me, c))
         .map(|c| c.key())
         .collect();
     let t = &scenario.tables.movement;

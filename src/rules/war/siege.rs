@@ -11,7 +11,7 @@
 //! (2.25) is ousted by a siege against `rebellion_target`. Dice:
 //! `siege/<province>`, one a phase (all the besiegers roll together).
 
-use super::control::{hostile, hostile_corps, name, original_owner, to_pool_arm};
+use super::control::{hostile, name, original_owner, to_pool_arm};
 use super::movement::{orders_corps, orders_for};
 use crate::dice::{Dice, DiceError};
 use crate::ids::{Nation, PowerId};
@@ -67,7 +67,7 @@ pub fn check(
     if p.white
         && state
             .corps_in(province)
-            .any(|c| !c.divisions.is_empty() && hostile_corps(state, &me, c))
+            .any(|c| !c.divisions.is_empty() && hostile(state, &me, c))
     {
         return Err(Rejection::new(
             "2.11",
@@ -76,7 +76,7 @@ pub fn check(
     }
     if state
         .corps_in(province)
-        .any(|c| !c.divisions.is_empty() && hostile_corps(state, &me, c))
+        .any(|c| !c.divisions.is_empty() && hostile(state, &me, c))
     {
         return Err(Rejection::new("5.5", format!("an enemy army still holds {}", p.name)));
     }
@@ -385,7 +385,7 @@ pub fn check_garrison(
     }
     if state
         .corps_in(province)
-        .any(|x| !x.divisions.is_empty() && hostile_corps(state, &me, x))
+        .any(|x| !x.divisions.is_empty() && hostile(state, &me, x))
     {
         return Err(Rejection::new("2.23", "an enemy army is in the province"));
     }

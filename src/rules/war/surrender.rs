@@ -19,7 +19,7 @@
 //! Rules I calls [`surrender`] from the Peace Step (5.1) and [`due`] to
 //! find forced surrenders.
 
-use super::control::{friendly, hostile_corps, name, to_pool_arm};
+use super::control::{friendly, hostile, name, to_pool_arm};
 use crate::ids::{Nation, PowerId, Turn};
 use crate::map::{Owner, ProvinceKind};
 use crate::orders::ast::Terms;
@@ -81,7 +81,7 @@ fn nearest_friendly(scenario: &Scenario, state: &State, power: PowerId, from: &s
     let me = Nation::Major(power);
     let mut best: Option<(u32, String)> = None;
     for p in &scenario.map.provinces {
-        if !friendly(state, power, &p.id) || state.corps_in(&p.id).any(|c| hostile_corps(state, &me, c)) {
+        if !friendly(state, power, &p.id) || state.corps_in(&p.id).any(|c| hostile(state, &me, c)) {
             continue;
         }
         if let Some(d) = scenario.map.distance(&[from], &p.id, |_| 1) {

@@ -17,7 +17,7 @@ use super::ports::{From, nearest_friendly_port};
 use super::{aftermath, report};
 use crate::dice::DiceError;
 use crate::ids::PowerId;
-use crate::rules::war::control::{hostile_to_unit, name};
+use crate::rules::war::control::{hostile, name};
 use crate::rules::war::naval::Phase;
 use crate::rules::{Kind, Outcome};
 use crate::scenario::Scenario;
@@ -32,7 +32,7 @@ pub fn blockaders(state: &State, port: &str, runner: &UnitKey) -> Vec<UnitKey> {
     state
         .squadrons
         .iter()
-        .filter(|b| b.blockading.as_deref() == Some(port) && hostile_to_unit(state, runner, b))
+        .filter(|&b| b.blockading.as_deref() == Some(port) && hostile(state, runner, b))
         .map(|b| UnitKey::squadron(b.nation.clone(), b.number))
         .collect()
 }
