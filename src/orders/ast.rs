@@ -178,6 +178,22 @@ pub enum Standing {
     },
     /// 12.2.6.1.4.2: what Nelson takes off his closing roll (0, 1 or 2).
     NelsonClosing { minus: u8 },
+    /// 12.2.6.1.7: the victor declares the general chase, or not.
+    NavalChase { on: bool },
+    /// 12.2.6.1.8: what a fleet does after a victory (`victory`) or after
+    /// a battle with no victor.
+    NavalAfter {
+        victory: bool,
+        then: crate::state::naval_standing::AfterBattle,
+    },
+    /// 12.2.7.3: an attacked fleet off the board tries to evade, or not.
+    NavalEvade { on: bool },
+    /// 12.2.6.1.9.1: the ports for disabled ships, best first (empty: the
+    /// nearest).
+    DisabledTo { ports: Vec<String> },
+    /// 12.2.9.3, 12.2.6.3.1 (EiA 6.3.1.3): grant or deny a power access
+    /// to this power's ports.
+    PortAccess { to: PowerId, open: bool },
     /// Reset every standing order of this power to the defaults.
     Clear,
 }

@@ -305,6 +305,15 @@ fn kind_of(t: &Token<'_>) -> Option<UnitKind> {
 /// `[WHEN] ATTACKING|DEFENDING|ANY` of a standing combat choice (a land
 /// combat option, a naval tactical chit): when it applies. `ANY` may be
 /// written `ALWAYS` or `DEFAULT`.
+/// `ON` or `OFF` (and their synonyms) of a standing order.
+fn on_off(cur: &mut Cur<'_, '_>) -> PResult<bool> {
+    match cur.next() {
+        Some(t) if t.is("on") || t.is("yes") || t.is("always") => Ok(true),
+        Some(t) if t.is("off") || t.is("no") || t.is("never") => Ok(false),
+        _ => Err(Diagnostic::error(Problem::Syntax, "expected ON or OFF", cur.here())),
+    }
+}
+
 fn situation(cur: &mut Cur<'_, '_>) -> PResult<Situation> {
     cur.eat_any(&["when", "if"]);
     let s = match cur.next() {
@@ -1358,14 +1367,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
         };
         let w = t.text.to_ascii_lowercase();
         let s = match w.as_str() {
-            "intercept" => {
-                let enabled = match cur.next() {
-                    Some(t) if t.is("on") || t.is("yes") || t.is("always") => true,
-                    Some(t) if t.is("off") || t.is("no") || t.is("never") => false,
-                    _ => return Err(Diagnostic::error(Problem::Syntax, "expected ON or OFF", cur.here())),
-                };
-                Standing::Intercept { enabled }
-            }
+            "intercept" => Standing::Intercept { enabled: on_off(cur)? },
             "combat" | "option" => {
                 let situation = situation(cur)?;
                 // An option's name runs to the end of the line: the table
@@ -1425,6 +1427,12 @@ impl<'c, 'a> LineParser<'c, 'a> {
             // 12.2.6.1.1, 12.2.6.1.4.2 (parse/naval.rs)
             "tactic" | "tactics" | "chit" => self.standing_tactic(cur)?,
             "nelson" => self.standing_nelson(cur)?,
+            // 12.2.6.1.7-.9.1, 12.2.7.3, 12.2.9.3 (parse/naval.rs)
+            "chase" => Standing::NavalChase { on: on_off(cur)? },
+            "after" => self.standing_after(cur)?,
+            "evade" | "evasion" => Standing::NavalEvade { on: on_off(cur)? },
+            "disabled" | "hulks" => self.standing_disabled(cur)?,
+            "ports" | "port" => self.standing_ports(cur)?,
             "clear" | "reset" => Standing::Clear,
             _ => {
                 return Err(Diagnostic::error(
@@ -1432,7 +1440,9 @@ impl<'c, 'a> LineParser<'c, 'a> {
                     format!("'{}' is not a standing order", t.text),
                     t.span,
                 )
-                .with_help("standing orders: INTERCEPT, COMBAT, WITHDRAW, RETREAT, TACTIC, NELSON, CLEAR"));
+                .with_help(
+                    "standing orders: INTERCEPT, COMBAT, WITHDRAW, RETREAT, TACTIC, NELSON, CHASE, AFTER, EVADE, DISABLED, PORTS, CLEAR",
+                ));
             }
         };
         Ok(Order::Standing(s))

@@ -217,6 +217,23 @@ fn standing(s: &Scenario, st: &Standing) -> String {
             format!("STANDING TACTIC {when} {}", chit.name().to_ascii_uppercase())
         }
         Standing::NelsonClosing { minus } => format!("STANDING NELSON CLOSE {minus}"),
+        Standing::NavalChase { on } => format!("STANDING CHASE {}", if *on { "ON" } else { "OFF" }),
+        Standing::NavalAfter { victory, then } => format!(
+            "STANDING AFTER {} {}",
+            if *victory { "VICTORY" } else { "DRAW" },
+            then.word().to_ascii_uppercase()
+        ),
+        Standing::NavalEvade { on } => format!("STANDING EVADE {}", if *on { "ON" } else { "OFF" }),
+        Standing::DisabledTo { ports } if ports.is_empty() => "STANDING DISABLED TO NEAREST".to_string(),
+        Standing::DisabledTo { ports } => {
+            let names: Vec<String> = ports.iter().map(|p| prov(s, p)).collect();
+            format!("STANDING DISABLED TO {}", names.join(", "))
+        }
+        Standing::PortAccess { to, open } => format!(
+            "STANDING PORTS {} TO {}",
+            if *open { "OPEN" } else { "CLOSED" },
+            to.name()
+        ),
         Standing::Clear => "STANDING CLEAR".to_string(),
     }
 }

@@ -5,6 +5,7 @@
 //! loaded, so every later step can trust ids. [`State::initial`] builds the
 //! 1805 set-up from a scenario (3.0–3.6). Pure: no I/O.
 
+pub mod naval_standing;
 pub mod political;
 pub mod view;
 
@@ -622,6 +623,10 @@ pub struct StandingOrders {
     /// 12.2.6.1.4.2: what Nelson takes off his closing roll (0, 1 or 2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nelson_closing: Option<u8>,
+    /// The naval option's other choices (12.2.6.1.7–.9.1, 12.2.7.3,
+    /// 12.2.9.3).
+    #[serde(default, skip_serializing_if = "naval_standing::NavalStanding::is_default")]
+    pub naval: naval_standing::NavalStanding,
 }
 
 /// `state.toml` on disk: the schema version beside the state.

@@ -581,8 +581,12 @@ fn intercept(
                 return Ok(Voyage::Sunk);
             }
             // 12.2.6.1.8: an intercepted fleet which has not lost a
-            // battle may continue to move
-            if ending == Ending::Victor(0) {
+            // battle may continue to move (unless its standing order
+            // took it to port or to a blockade after the battle)
+            let moved = state
+                .squadron(&squadron.nation, squadron.number)
+                .is_some_and(|s| s.location != Location::Sea(z.to_string()) || s.blockading.is_some());
+            if ending == Ending::Victor(0) || moved {
                 return Ok(Voyage::Stopped);
             }
             continue;
@@ -781,8 +785,11 @@ pub fn attack(
         let mut out = Vec::new();
         let mut enemies = enemies;
         // 12.2.7.3: off the board the attacked fleets may evade
-        if let Some((stay, o)) = super::naval_option::west_indies::evade(ph, state, sea, power, squadron, &enemies)? {
-            out.push(o.order(text));
+        if let Some((stay, mut os)) =
+            super::naval_option::west_indies::evade(ph, state, sea, power, squadron, &enemies)?
+        {
+            os[0] = os[0].clone().order(text);
+            out.extend(os);
             enemies = stay;
             if enemies.is_empty() {
                 return Ok(out);

@@ -14,12 +14,19 @@
 //! | retreat (5.6) | the mover's own province it came from; else an adjacent friendly province, home first, then the fewest enemy neighbours, then by id |
 //! | naval tactical chit (12.2.6.1.1, option `naval`) | linear attack when attacking, linear defence when defending |
 //! | Nelson's closing modifier (12.2.6.1.4.2) | 0: he takes no extra risk |
+//! | general chase (12.2.6.1.7, option `naval`) | the victor chases |
+//! | after a victory (12.2.6.1.8) | the victor remains in the sea zone |
+//! | after a battle with no victor (12.2.6.1.8) | both remain in the sea zone |
+//! | evade when attacked off the board (12.2.7.3) | yes, on a d6 of 1–3 |
+//! | port for disabled ships (12.2.6.1.9.1) | the nearest usable port |
+//! | access to the power's ports (12.2.9.3, 12.2.6.3.1) | open to every power it is not at war with |
 
 use crate::ids::PowerId;
 use crate::orders::ast::{Situation, Standing};
 use crate::rules::Kind;
 use crate::rules::Outcome;
 use crate::scenario::tables_naval::Chit;
+use crate::state::naval_standing::AfterBattle;
 use crate::state::{StandingOrders, State};
 
 /// What decided a question: shown in every outcome.
@@ -80,6 +87,39 @@ pub fn record(state: &mut State, power: PowerId, order: &Standing) -> Option<Out
         Standing::NelsonClosing { minus } => {
             entry.nelson_closing = Some(*minus);
             format!("Nelson takes {minus} off his closing roll")
+        }
+        Standing::NavalChase { on } => {
+            entry.naval.chase = Some(*on);
+            format!("general chase {}", if *on { "on" } else { "off" })
+        }
+        Standing::NavalAfter { victory, then } => {
+            let (slot, when) = if *victory {
+                (&mut entry.naval.after_victory, "victory")
+            } else {
+                (&mut entry.naval.after_draw, "draw")
+            };
+            *slot = Some(*then);
+            format!("after a {when}: {}", then.word())
+        }
+        Standing::NavalEvade { on } => {
+            entry.naval.evade = Some(*on);
+            format!("evade off the board {}", if *on { "on" } else { "off" })
+        }
+        Standing::DisabledTo { ports } => {
+            entry.naval.disabled_to = ports.clone();
+            if ports.is_empty() {
+                "disabled ships to the nearest port".to_string()
+            } else {
+                format!("disabled ships to {}", ports.join(", "))
+            }
+        }
+        Standing::PortAccess { to, open } => {
+            if *open {
+                entry.naval.ports_closed_to.remove(to);
+            } else {
+                entry.naval.ports_closed_to.insert(*to);
+            }
+            format!("ports {} to {}", if *open { "open" } else { "closed" }, to.name())
         }
         Standing::Clear => {
             *entry = StandingOrders::default();
@@ -160,6 +200,60 @@ pub fn nelson_closing(state: &State, power: PowerId) -> (u32, Decided) {
         Some(m) => (u32::from(m), Decided::Standing(format!("Nelson closing -{m}"))),
         None => (0, Decided::Default("Nelson takes no extra risk".into())),
     }
+}
+
+/// 12.2.6.1.7: does the victor `power` declare the general chase?
+pub fn naval_chase(state: &State, power: PowerId) -> (bool, Decided) {
+    match of(state, power).and_then(|s| s.naval.chase) {
+        Some(on) => (
+            on,
+            Decided::Standing(format!("chase {}", if on { "on" } else { "off" })),
+        ),
+        None => (true, Decided::Default("the victor chases".into())),
+    }
+}
+
+/// 12.2.6.1.8: what a fleet of `power` does after a victory (`victory`)
+/// or a battle with no victor (default: remain in the sea zone).
+pub fn after_battle(state: &State, power: PowerId, victory: bool) -> (AfterBattle, Decided) {
+    let when = if victory { "victory" } else { "draw" };
+    let set = of(state, power).and_then(|s| {
+        if victory {
+            s.naval.after_victory
+        } else {
+            s.naval.after_draw
+        }
+    });
+    match set {
+        Some(a) => (a, Decided::Standing(format!("after {when} {}", a.word()))),
+        None => (AfterBattle::Remain, Decided::Default(format!("remain after a {when}"))),
+    }
+}
+
+/// 12.2.7.3: does an attacked fleet of `power` off the board try to
+/// evade? (default yes)
+pub fn evades(state: &State, power: PowerId) -> (bool, Decided) {
+    match of(state, power).and_then(|s| s.naval.evade) {
+        Some(on) => (
+            on,
+            Decided::Standing(format!("evade {}", if on { "on" } else { "off" })),
+        ),
+        None => (true, Decided::Default("an attacked fleet tries to evade".into())),
+    }
+}
+
+/// 12.2.6.1.9.1: the ports `power` wants its disabled ships taken to,
+/// best first (empty: the nearest).
+pub fn disabled_ports(state: &State, power: PowerId) -> Vec<String> {
+    of(state, power)
+        .map(|s| s.naval.disabled_to.clone())
+        .unwrap_or_default()
+}
+
+/// 12.2.9.3, 12.2.6.3.1 (EiA 6.3.1.3): has `holder` denied `to` access
+/// to its ports? (default: no)
+pub fn denies_access(state: &State, holder: PowerId, to: PowerId) -> bool {
+    holder != to && of(state, holder).is_some_and(|s| s.naval.ports_closed_to.contains(&to))
 }
 
 /// 5.6: does `power` withdraw before battle, outnumbered `enemy`:`own`?

@@ -3,7 +3,7 @@
 //! as hulks (12.2.8).
 
 use super::combat::{Ending, Fight, Force, Log};
-use super::ports::{From, nearest_friendly_port};
+use super::ports::{From, disabled_port};
 use crate::dice::DiceError;
 use crate::ids::PowerId;
 use crate::rules::war::control::squadron_to_pool;
@@ -117,8 +117,8 @@ pub fn disabled_ships(
     Ok(())
 }
 
-/// 12.2.6.1.9.1: `n` disabled ships held by `side` make for its nearest
-/// usable port from `at`: one die each, lost on 1 or at most the
+/// 12.2.6.1.9.1: `n` disabled ships held by `side` make for the port its
+/// power chose by standing order, else its nearest usable port, from `at`: one die each, lost on 1 or at most the
 /// distance, else a hulk there (12.2.8).
 pub fn send_home(
     fight: &mut Fight<'_, '_>,
@@ -143,7 +143,7 @@ pub fn send_home(
         ));
         return Ok(());
     };
-    let Some((port, dist)) = nearest_friendly_port(scenario, state, power, at) else {
+    let Some((port, dist, decided)) = disabled_port(scenario, state, power, at) else {
         fight.line(format!(
             "12.2.6.1.9.1: {} has no port within reach for {n} disabled ship(s): lost",
             power.name()
@@ -160,6 +160,17 @@ pub fn send_home(
             saved += 1;
         }
     }
+    fight.told(
+        state,
+        Some(power),
+        "12.2.6.1.9.1",
+        format!(
+            "{} takes its disabled ships to {}",
+            power.name(),
+            crate::rules::war::control::name(scenario, &port)
+        ),
+        &decided,
+    );
     state.add_hulks(&port, power, saved);
     fight.line(format!(
         "12.2.6.1.9.1: {} sends {n} disabled ship(s) to {} ({dist} MP; lost on 1 or at most {dist}): {}; {saved} reach port as hulks (12.2.8)",

@@ -260,7 +260,7 @@ pub fn battle(
     match ending {
         // 12.2.6.1.7: the general chase; 12.2.6.2: none for a victorious
         // blockader
-        Ending::Victor(0) => fight.chase(&mut sides, 0, 0)?,
+        Ending::Victor(0) => fight.declare_chase(state, &mut sides, 0, 0)?,
         Ending::Victor(_) => fight.line("12.2.6.2: the blockaders won: no general chase"),
         _ => {}
     }
@@ -295,7 +295,9 @@ pub fn battle(
         at: port,
         seen_by: report::seers(state, &all),
     };
+    let notes = std::mem::take(&mut fight.notes);
     out.push(b.outcome(fight.log, vp));
+    out.extend(notes);
     Ok(Some(ending))
 }
 

@@ -243,6 +243,9 @@ pub struct Fight<'p, 'a> {
     pub ph: &'p mut Phase<'a>,
     pub purpose: String,
     pub log: Log,
+    /// What each power alone is told: how its standing orders decided a
+    /// choice of the battle (the other side never sees them).
+    pub notes: Vec<crate::rules::Outcome>,
 }
 
 impl<'p, 'a> Fight<'p, 'a> {
@@ -251,6 +254,28 @@ impl<'p, 'a> Fight<'p, 'a> {
             ph,
             purpose,
             log: Log::default(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// A choice of `power` that its standing order decided, told to it
+    /// alone (a default decides as the engine always did, and is not
+    /// noted).
+    pub fn told(
+        &mut self,
+        state: &State,
+        power: Option<PowerId>,
+        rule: &str,
+        summary: String,
+        decided: &crate::rules::war::standing::Decided,
+    ) {
+        if let (Some(p), crate::rules::war::standing::Decided::Standing(_)) = (power, decided) {
+            self.notes.push(
+                crate::rules::Outcome::new(rule, crate::rules::Kind::NavalTactic, summary)
+                    .power(p)
+                    .why(format!("{rule}: {decided}"))
+                    .only(super::report::seers_of(state, [p])),
+            );
         }
     }
 
@@ -281,6 +306,43 @@ impl<'p, 'a> Fight<'p, 'a> {
             minus,
             &mut self.log,
         )
+    }
+
+    /// 12.2.6.1.7: the victor "may declare" the general chase: its
+    /// power's standing order decides (default: it chases).
+    pub fn declare_chase(
+        &mut self,
+        state: &State,
+        sides: &mut [Force; 2],
+        victor: usize,
+        minus: i32,
+    ) -> Result<(), DiceError> {
+        let p = sides[victor].power;
+        let (on, decided) = match p {
+            Some(p) => crate::rules::war::standing::naval_chase(state, p),
+            None => (
+                true,
+                crate::rules::war::standing::Decided::Default("a minor power's fleet chases".into()),
+            ),
+        };
+        if on {
+            self.chase(sides, victor, minus)?;
+        } else {
+            self.line(format!(
+                "12.2.6.1.7: the {} declares no general chase",
+                sides[victor].role
+            ));
+        }
+        let who = p.map_or("the victor", |p| p.name());
+        let verb = if on { "declares" } else { "declines" };
+        self.told(
+            state,
+            p,
+            "12.2.6.1.7",
+            format!("{who} {verb} the general chase"),
+            &decided,
+        );
+        Ok(())
     }
 
     pub fn scenario(&self) -> &'a Scenario {

@@ -16,8 +16,11 @@
 //! (6) Victory, defeat, three rounds at most, political points as VP.
 //! (7) The victor's general chase (−1 when it used linear defence).
 //! (8) The loser retreats to its nearest usable port (EiA 6.3.5 is not in
-//! the seeds: house; at sea when it has none); the victor remains; with no
-//! victor both remain. (9) Disabled ships captured and sent home.
+//! the seeds: house; at sea when it has none); the victor remains, pursues
+//! to blockade or returns to port, and with no victor each side remains
+//! or retreats, by standing order (`standing::after_battle`, default
+//! remain). The chase of (7) is declared by standing order too
+//! (`standing::naval_chase`, default yes). (9) Disabled ships captured and sent home.
 //! Nelson's casualty roll follows every battle his fleet fights (12.2.7).
 //!
 //! Who sees what: the battle outcome (chits revealed, forces, morale,
@@ -38,6 +41,7 @@ use crate::rules::war::standing::{self, Decided};
 use crate::rules::{Kind, Outcome};
 use crate::scenario::Scenario;
 use crate::scenario::tables_naval::{Chit, NavalOptionTable};
+use crate::state::naval_standing::AfterBattle;
 use crate::state::{Location, State, UnitKey};
 
 /// An open sea combat about to be fought.
@@ -93,7 +97,7 @@ pub fn battle(ph: &mut Phase<'_>, state: &mut State, e: &Engagement<'_>) -> Resu
     // step seven: the general chase
     if let Some(v) = ending.victor() {
         let linear_defence = i32::from(chits[v] == Chit::LinearDefence);
-        fight.chase(&mut sides, v, linear_defence)?;
+        fight.declare_chase(state, &mut sides, v, linear_defence)?;
     }
     let vp = aftermath::settle(state, t, &sides, ending, &mut fight.log);
     // step nine (before the loser sails away: the ships are taken here)
@@ -113,17 +117,141 @@ pub fn battle(ph: &mut Phase<'_>, state: &mut State, e: &Engagement<'_>) -> Resu
     match ending.victor() {
         _ if stays => {}
         Some(v) => {
-            retreat(scenario, state, e.sea, &sides[1 - v], &mut fight);
-            fight.line(format!(
-                "12.2.6.1.8: the {} remains in {}",
-                sides[v].role,
-                name(scenario, e.sea)
-            ));
+            let fled = retreat(scenario, state, e.sea, &sides[1 - v].fleets, &mut fight);
+            after_victory(state, e.sea, &sides[v], fled.first().map(String::as_str), &mut fight);
         }
-        None => fight.line("12.2.6.1.8: no victor: both forces remain in the sea zone, no pursuit"),
+        None => after_draw(state, e.sea, &sides, &mut fight),
     }
+    let notes = std::mem::take(&mut fight.notes);
     out.insert(0, outcome(state, e, &sides, ending, fight, vp));
+    out.extend(notes);
     Ok((out, ending))
+}
+
+/// 12.2.6.1.8: "the victor may either remain in the sea area, pursue to
+/// blockade, or retreat to his own nearest controlled port as if he were
+/// the loser": each fleet by its power's standing order (default:
+/// remain). A pursuit follows the loser to the port it retreated to
+/// (`fled`) and blockades it from the zone of that port nearest the
+/// battle; with no such port the victor remains.
+fn after_victory(state: &mut State, sea: &str, victor: &Force, fled: Option<&str>, fight: &mut Fight<'_, '_>) {
+    let scenario = fight.scenario();
+    let mut remain = Vec::new();
+    for f in &victor.fleets {
+        let Some(p) = state.unit_power(&f.key) else {
+            remain.push(f);
+            continue;
+        };
+        let (choice, decided) = standing::after_battle(state, p, true);
+        let did = match (choice, fled) {
+            (AfterBattle::Port, _) => {
+                retreat(scenario, state, sea, std::slice::from_ref(f), fight);
+                "retreats to port"
+            }
+            (AfterBattle::Blockade, Some(port)) => {
+                pursue(scenario, state, sea, f, port, fight);
+                "pursues to blockade"
+            }
+            (AfterBattle::Blockade, None) => {
+                fight.line(format!(
+                    "12.2.6.1.8: {} has no port to pursue the beaten fleet to",
+                    f.name
+                ));
+                remain.push(f);
+                "remains: no port to pursue to"
+            }
+            (AfterBattle::Remain, _) => {
+                remain.push(f);
+                "remains"
+            }
+        };
+        fight.told(
+            state,
+            Some(p),
+            "12.2.6.1.8",
+            format!("{} {did} after its victory", f.name),
+            &decided,
+        );
+    }
+    if remain.len() == victor.fleets.len() {
+        fight.line(format!(
+            "12.2.6.1.8: the {} remains in {}",
+            victor.role,
+            name(scenario, sea)
+        ));
+    } else {
+        for f in remain {
+            fight.line(format!("12.2.6.1.8: {} remains in {}", f.name, name(scenario, sea)));
+        }
+    }
+}
+
+/// 12.2.6.1.8: "If neither side is declared the victor, both forces may
+/// retreat or remain in the sea zone and no pursuit is allowed": each
+/// fleet by its power's standing order (default: remain).
+fn after_draw(state: &mut State, sea: &str, sides: &[Force; 2], fight: &mut Fight<'_, '_>) {
+    let scenario = fight.scenario();
+    let mut leaving = Vec::new();
+    for f in sides.iter().flat_map(|s| &s.fleets) {
+        let Some(p) = state.unit_power(&f.key) else {
+            continue;
+        };
+        let (choice, decided) = standing::after_battle(state, p, false);
+        let go = choice == AfterBattle::Port;
+        let did = if go { "retreats to port" } else { "remains" };
+        fight.told(
+            state,
+            Some(p),
+            "12.2.6.1.8",
+            format!("{} {did} after a battle without a victor", f.name),
+            &decided,
+        );
+        if go {
+            leaving.push(f.clone());
+        }
+    }
+    if leaving.is_empty() {
+        fight.line("12.2.6.1.8: no victor: both forces remain in the sea zone, no pursuit");
+        return;
+    }
+    fight.line("12.2.6.1.8: no victor, no pursuit: each force may retreat or remain");
+    retreat(scenario, state, sea, &leaving, fight);
+}
+
+/// 12.2.6.1.8 (pursue to blockade): fleet `f` blockades `port` from the
+/// zone of the port nearest `sea` (ties by id).
+fn pursue(
+    scenario: &Scenario,
+    state: &mut State,
+    sea: &str,
+    f: &super::combat::Fleet,
+    port: &str,
+    fight: &mut Fight<'_, '_>,
+) {
+    let steps = scenario.map.sea_steps(&[sea]);
+    let Some(zone) = scenario.map.province(port).and_then(|p| {
+        p.seas
+            .iter()
+            .filter_map(|z| steps.get(z).map(|d| (*d, z.clone())))
+            .min()
+            .map(|(_, z)| z)
+    }) else {
+        return;
+    };
+    if let Some(s) = state
+        .squadrons
+        .iter_mut()
+        .find(|s| s.nation == f.key.nation && s.number == f.key.number)
+    {
+        s.location = Location::Sea(zone.clone());
+        s.blockading = Some(port.to_string());
+        fight.line(format!(
+            "12.2.6.1.8: {} pursues to {} and blockades {}",
+            f.name,
+            name(scenario, &zone),
+            name(scenario, port)
+        ));
+    }
 }
 
 /// Step one (12.2.6.1.1): each side's chit, by its power's standing
@@ -288,16 +416,18 @@ fn outcome(
 }
 
 /// 12.2.6.1.8 (EiA 6.3.5 is not in the seeds; house): the beaten side's
-/// squadrons still on the map make for their power's nearest usable port
-/// from `sea`; with none in reach they stay at sea.
+/// squadrons still on the map (or a fleet that chose to retreat) make for
+/// their power's nearest usable port from `sea`; with none in reach they
+/// stay at sea. Returns the ports reached, in the fleets' order.
 fn retreat(
     scenario: &crate::scenario::Scenario,
     state: &mut State,
     sea: &str,
-    loser: &Force,
+    fleets: &[super::combat::Fleet],
     fight: &mut Fight<'_, '_>,
-) {
-    for f in &loser.fleets {
+) -> Vec<String> {
+    let mut reached = Vec::new();
+    for f in fleets {
         let Some(p) = state.unit_power(&f.key) else {
             continue;
         };
@@ -314,6 +444,7 @@ fn retreat(
             Some(q) => {
                 s.location = Location::Port(q.clone());
                 fight.line(format!("12.2.6.1.8: {} retreats to {}", f.name, name(scenario, &q)));
+                reached.push(q);
             }
             None => fight.line(format!(
                 "12.2.6.1.8: {} has no port to retreat to and stays at sea",
@@ -321,4 +452,5 @@ fn retreat(
             )),
         }
     }
+    reached
 }

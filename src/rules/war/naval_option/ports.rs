@@ -71,8 +71,68 @@ impl<'a> Reach<'a> {
     }
 }
 
+/// Whether `power` may use the port of `port`: it is friendly ground
+/// (its own, conquered or allied control) and its holder has not denied
+/// `power` access by standing order (12.2.9.3 "a port of an ally willing
+/// to grant access", EiA 6.3.1.3; 12.2.6.1.9.1 "by permission", 12.2.8.3,
+/// 12.2.8.4).
+pub fn usable(state: &State, power: crate::ids::PowerId, port: &str) -> bool {
+    friendly(state, power, port) && !denied(state, power, port)
+}
+
+/// 12.2.6.3.1, 12.2.9.3 (EiA 6.3.1.3): has the power commanding `port`
+/// denied `power` access to its ports (`STANDING PORTS CLOSED TO`)?
+pub fn denied(state: &State, power: crate::ids::PowerId, port: &str) -> bool {
+    state
+        .provinces
+        .get(port)
+        .and_then(|ps| ps.controller.as_ref())
+        .and_then(|n| state.commanding_power(n))
+        .is_some_and(|holder| crate::rules::war::standing::denies_access(state, holder, power))
+}
+
+/// 12.2.6.1.9.1: "A side possessing disabled ships must immediately
+/// choose a port": the first port of `power`'s standing order
+/// (`STANDING DISABLED TO`) that it may use and a sea route from `from`
+/// reaches, else the nearest usable port. With its distance, and what
+/// decided.
+pub fn disabled_port(
+    scenario: &Scenario,
+    state: &State,
+    power: crate::ids::PowerId,
+    from: &From<'_>,
+) -> Option<(String, u32, crate::rules::war::standing::Decided)> {
+    use crate::rules::war::standing::{self, Decided};
+    let wanted = standing::disabled_ports(state, power);
+    if !wanted.is_empty() {
+        let reach = Reach::new(scenario, from)?;
+        for p in &wanted {
+            if usable(state, power, p)
+                && let Some(d) = reach.to(scenario, p)
+            {
+                return Some((
+                    p.clone(),
+                    d,
+                    Decided::Standing(format!("disabled ships to {}", wanted.join(", "))),
+                ));
+            }
+        }
+    }
+    let (p, d) = nearest_friendly_port(scenario, state, power, from)?;
+    let why = if wanted.is_empty() {
+        Decided::Default("the nearest usable port".into())
+    } else {
+        Decided::Standing(format!(
+            "disabled ships to {}: none usable or in reach, so the nearest usable port",
+            wanted.join(", ")
+        ))
+    };
+    Some((p, d, why))
+}
+
 /// The nearest port `power` may use (its own, conquered or allied
-/// control; 12.2.6.1.9.1, 12.2.9.3), with its distance; ties by id.
+/// control, its holder not denying access; 12.2.6.1.9.1, 12.2.9.3), with
+/// its distance; ties by id.
 pub fn nearest_friendly_port(
     scenario: &Scenario,
     state: &State,
@@ -84,7 +144,7 @@ pub fn nearest_friendly_port(
         .map
         .provinces
         .iter()
-        .filter(|p| p.port && friendly(state, power, &p.id))
+        .filter(|p| p.port && usable(state, power, &p.id))
         .filter_map(|p| reach.to(scenario, &p.id).map(|d| (d, p.id.clone())))
         .min()
         .map(|(d, id)| (id, d))

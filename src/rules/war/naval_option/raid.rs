@@ -103,22 +103,26 @@ pub fn raid(
     port: &str,
     raiders: &[UnitKey],
     text: &str,
-) -> Result<Outcome, DiceError> {
+) -> Result<Vec<Outcome>, DiceError> {
     let (scenario, power) = (ph.scenario, ph.power);
     let t = &scenario.tables.naval_option;
     let raider = raiders.first().and_then(|k| state.unit_power(k)).unwrap_or(power);
     let Some((def_power, def_keys, hulks)) = defenders(state, port, raider) else {
-        return Ok(Outcome::new(
-            "12.2.6.3",
-            Kind::OrderFailed,
-            format!("nothing of an enemy lies in {}", name(scenario, port)),
-        )
-        .power(power)
-        .order(text)
-        .only(vec![power]));
+        return Ok(vec![
+            Outcome::new(
+                "12.2.6.3",
+                Kind::OrderFailed,
+                format!("nothing of an enemy lies in {}", name(scenario, port)),
+            )
+            .power(power)
+            .order(text)
+            .only(vec![power]),
+        ]);
     };
     let (Some(ta), Some(td)) = (t.crt(&t.port_raid.attacker), t.crt(&t.port_raid.defender)) else {
-        return Ok(Outcome::new("12.2.6.3", Kind::OrderFailed, "the port raid tables are missing").power(power));
+        return Ok(vec![
+            Outcome::new("12.2.6.3", Kind::OrderFailed, "the port raid tables are missing").power(power),
+        ]);
     };
     let mut fight = Fight::open(ph, "port-raid", port);
     let mut attack = Force::new(scenario, state, "raider", raiders);
@@ -187,11 +191,16 @@ pub fn raid(
         at: port,
         seen_by: report::seers_of(state, [raider, def_power]),
     };
-    Ok(b.outcome(fight.log, vp))
+    let mut out = vec![];
+    let notes = std::mem::take(&mut fight.notes);
+    out.push(b.outcome(fight.log, vp));
+    out.extend(notes);
+    Ok(out)
 }
 
-/// 12.2.6.3.1: a port held by a power at war with the raider fires once
-/// on the harbour table with its defence number as strength.
+/// 12.2.6.3.1: a port held by a power at war with the raider, or whose
+/// holder has denied the raider access (standing order), fires once on
+/// the harbour table with its defence number as strength.
 fn harbour_fire(
     fight: &mut Fight<'_, '_>,
     state: &State,
@@ -205,9 +214,19 @@ fn harbour_fire(
     let hostile_port = holder
         .as_ref()
         .is_some_and(|h| hostile(state, &crate::ids::Nation::Major(raider), h));
-    if !hostile_port {
+    // "at war or has denied access to (see 6.3.1.3) the attacking naval
+    // force": the holder's standing order PORTS CLOSED TO the raider
+    let denied = !hostile_port && super::ports::denied(state, raider, port);
+    if !hostile_port && !denied {
         fight.line("12.2.6.3.1: the port is not held by an enemy: its harbour defences stay silent");
         return Ok(());
+    }
+    if denied {
+        fight.line(format!(
+            "12.2.6.3.1: the holder of {} has denied {} access: its harbour defences fire",
+            name(scenario, port),
+            raider.name()
+        ));
     }
     let Some(table) = t.crt(&t.port_raid.harbour) else {
         return Ok(());
@@ -259,7 +278,7 @@ pub fn raids(
         }
     }
     for (port, keys, texts) in by_port {
-        out.push(raid(ph, state, &port, &keys, &texts.join("; "))?);
+        out.extend(raid(ph, state, &port, &keys, &texts.join("; "))?);
     }
     Ok(())
 }

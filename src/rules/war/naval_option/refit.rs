@@ -21,7 +21,7 @@
 
 use crate::ids::{Nation, PowerId};
 use crate::orders::ast::NavalOrder;
-use crate::rules::war::control::{friendly, name, squadron_to_pool};
+use crate::rules::war::control::{name, squadron_to_pool};
 use crate::rules::{Kind, Outcome, Rejection, Why};
 use crate::scenario::Scenario;
 use crate::state::{Location, Refit, Squadron, State, UnitKey};
@@ -75,7 +75,7 @@ fn check_refit(scenario: &Scenario, state: &State, power: PowerId, port: &str, c
                 format!("'{port}' is neither a port nor an area off the board (12.2.7.3)"),
             ));
         };
-        if !friendly(state, power, port) {
+        if !super::ports::usable(state, power, port) {
             return Err(no(
                 "12.2.8.3",
                 format!(
@@ -121,7 +121,7 @@ fn check_convert<'s>(
         ));
     };
     let owner = state.squadron_power(s).unwrap_or(power);
-    if !friendly(state, owner, port) {
+    if !super::ports::usable(state, owner, port) {
         return Err(no(
             "12.2.8.4",
             format!(

@@ -31,8 +31,8 @@
 //!   Mid-Atlantic and was given no order that takes it out sails on to the
 //!   West Indies at the end of the phase (the rule forbids it to stay;
 //!   which way it goes is the house choice).
-//! - An attacked fleet always tries to evade (the seed's "may" is not
-//!   asked by a standing order).
+//! - An attacked fleet tries to evade unless its power's standing order
+//!   is `EVADE OFF` (the seed's "may"; `standing::evades`).
 //!
 //! Dice: `evade/<area>/<attacking squadron>/<attacked squadron>`, and the battle's own
 //! `naval-battle/<area>/<n>/…/disabled/<holder>/<i>`.
@@ -44,6 +44,7 @@ use crate::ids::{Nation, PowerId};
 use crate::map::OffBoard;
 use crate::rules::war::control::name;
 use crate::rules::war::naval::Phase;
+use crate::rules::war::standing;
 use crate::rules::{Kind, Outcome, Rejection};
 use crate::scenario::Scenario;
 use crate::state::{Location, Squadron, State, UnitKey};
@@ -143,10 +144,15 @@ pub fn check_attack(scenario: &Scenario, sea: &str) -> Result<(), Rejection> {
     }
 }
 
-/// 12.2.7.3: each fleet attacked in the Canaries or the West Indies rolls
-/// to evade (1–3). Returns the fleets that stay to fight and the outcome
-/// of the rolls (seen by both sides), or `None` when the zone is on the
-/// board.
+/// What the attacked fleets did: those that stay to fight, and the
+/// outcomes (the rolls, then each private note).
+pub type Evasion = (Vec<UnitKey>, Vec<Outcome>);
+
+/// 12.2.7.3: each fleet attacked in the Canaries or the West Indies "may
+/// evade": unless its power's standing order says `EVADE OFF` it rolls
+/// (1–3). Returns the fleets that stay to fight and the outcome of the
+/// rolls (seen by both sides) followed by each power's private note of a
+/// standing order that decided, or `None` when the zone is on the board.
 pub fn evade(
     ph: &mut Phase<'_>,
     state: &State,
@@ -154,7 +160,7 @@ pub fn evade(
     attacker: PowerId,
     by: &UnitKey,
     defenders: &[UnitKey],
-) -> Result<Option<(Vec<UnitKey>, Outcome)>, DiceError> {
+) -> Result<Option<Evasion>, DiceError> {
     let scenario = ph.scenario;
     if scenario.map.off_board(sea).is_none() {
         return Ok(None);
@@ -163,7 +169,37 @@ pub fn evade(
     let mut rolls = Vec::new();
     let mut o = Outcome::new("12.2.7.3", Kind::NavalBattle, String::new());
     let mut seers = vec![attacker];
+    let mut notes = Vec::new();
     for k in defenders {
+        // "may evade": the attacked power's standing order (default yes)
+        let owner = state.unit_power(k);
+        let (tries, decided) = match owner {
+            Some(q) => standing::evades(state, q),
+            None => (true, standing::Decided::Default("a minor power's fleet evades".into())),
+        };
+        if let (Some(q), standing::Decided::Standing(_)) = (owner, &decided) {
+            notes.push(
+                Outcome::new(
+                    "12.2.7.3",
+                    Kind::NavalTactic,
+                    format!(
+                        "{} {} to evade in {}",
+                        k.name(scenario),
+                        if tries { "tries" } else { "does not try" },
+                        name(scenario, sea)
+                    ),
+                )
+                .power(q)
+                .why(format!("12.2.7.3: {decided}"))
+                .only(report::seers_of(state, [q])),
+            );
+        }
+        seers.extend(owner);
+        if !tries {
+            rolls.push(format!("{}: stays to fight", k.name(scenario)));
+            stay.push(k.clone());
+            continue;
+        }
         // one roll a defender for each attack (the attacking squadron)
         let p = format!("evade/{sea}/{}-{}/{}-{}", by.nation, by.number, k.nation, k.number);
         let d = ph.dice.roll(&p, D6)?;
@@ -177,7 +213,6 @@ pub fn evade(
         if !gone {
             stay.push(k.clone());
         }
-        seers.extend(state.unit_power(k));
     }
     o.summary = format!(
         "{} in {}: {} of {} attacked fleet(s) evade",
@@ -193,7 +228,8 @@ pub fn evade(
             rolls.join("; ")
         ))
         .only(report::seers_of(state, seers));
-    Ok(Some((stay, o)))
+    notes.insert(0, o);
+    Ok(Some((stay, notes)))
 }
 
 /// 12.2.7.3: after a battle off the board nobody retreats or pursues.
