@@ -11,7 +11,7 @@ use empereur::dice::{self, RollSource};
 use empereur::store::history::{self, DiceLog, EntryRecord, Head, OutcomesFile, sha256_hex};
 use empereur::store::{GameDir, phase};
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// `verify` exits 1 and its only problem line is `want`.
 fn only_problem(g: &Path, want: &str) {
@@ -333,35 +333,71 @@ fn an_open_phase_seed_swapped_under_its_commitment_is_named() {
     );
 }
 
-#[test]
-fn replay_names_recorded_outcomes_the_engine_does_not_give() {
-    let (_t, g, names) = played();
-    let e = &names[2];
-    let path = entry(&g, e).join("outcomes.toml");
+/// Replay `g` with the engine.
+fn replay(g: &Path) -> empereur::ops::verify::VerifyReport {
+    empereur::ops::verify::verify_game_with(
+        &GameDir::new(g),
+        &empereur::ops::verify::VerifyOptions {
+            replay: true,
+            entries: vec![],
+        },
+        engine,
+    )
+    .unwrap()
+}
+
+/// Played game with outcome 1 of its third entry changed by `edit` and
+/// the entry resealed (as a moderator or an older engine could have
+/// written it); the entry's name.
+fn with_first_outcome_edited(edit: impl FnOnce(&mut empereur::rules::Outcome)) -> (tempfile::TempDir, PathBuf, String) {
+    let (t, g, names) = played();
+    let e = names[2].clone();
+    let path = entry(&g, &e).join("outcomes.toml");
     let mut of: OutcomesFile = toml::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
-    of.outcomes[0].summary.push_str(" (and a fine day it was)");
+    edit(&mut of.outcomes[0]);
     fs::write(&path, toml::to_string(&of).unwrap()).unwrap();
-    reseal(&g, e);
-    let replay = |g: &Path| {
-        empereur::ops::verify::verify_game_with(
-            &GameDir::new(g),
-            &empereur::ops::verify::VerifyOptions {
-                replay: true,
-                entries: vec![],
-            },
-            engine,
-        )
-        .unwrap()
-    };
+    reseal(&g, &e);
+    (t, g, e)
+}
+
+#[test]
+fn replay_accepts_outcomes_worded_otherwise_and_says_so() {
+    // A game played by a build whose engine worded its sentences otherwise:
+    // the same outcomes by kind and data, so it still verifies.
+    let (_t, g, e) = with_first_outcome_edited(|o| {
+        o.summary.push_str(" (and a fine day it was)");
+    });
+    let r = replay(&g);
+    assert!(r.ok(), "{:?}", r.problems);
+    let notes: Vec<&String> = r.notes.iter().filter(|n| n.contains("in wording only")).collect();
+    assert_eq!(notes.len(), 1, "{:?}", r.notes);
+    assert!(
+        notes[0].starts_with(&format!(
+            "{e}: replay: outcomes.toml differs from the re-adjudicated outcomes in wording only (1 outcome(s); the first: recorded `"
+        )) && notes[0].contains("(and a fine day it was)`, replay gives `"),
+        "{}",
+        notes[0]
+    );
+    // Without the edit, replay agrees and says nothing about wording.
+    let (_t2, g2, _) = played();
+    let r = replay(&g2);
+    assert!(r.ok() && !r.notes.iter().any(|n| n.contains("wording")), "{r:?}");
+}
+
+#[test]
+fn replay_names_recorded_outcomes_whose_data_the_engine_does_not_give() {
+    let (_t, g, e) = with_first_outcome_edited(|o| {
+        *o.gold.entry(empereur::ids::PowerId::France).or_default() += 100;
+        o.summary.push_str(" (and a fine day it was)");
+    });
     let r = replay(&g);
     let msgs: Vec<String> = r.problems.iter().map(|p| p.to_string()).collect();
-    assert_eq!(
-        msgs,
-        vec![format!(
-            "{e}: replay: outcomes.toml differs from the re-adjudicated outcomes"
-        )]
+    assert_eq!(msgs.len(), 1, "{msgs:?}");
+    assert!(
+        msgs[0].starts_with(&format!(
+            "{e}: replay: outcomes.toml differs from the re-adjudicated outcomes: outcome 1 ("
+        )) && msgs[0].ends_with(") differs in gold"),
+        "{}",
+        msgs[0]
     );
-    // Without the edit, replay agrees with every recorded outcome.
-    let (_t2, g2, _) = played();
-    assert!(replay(&g2).ok(), "{:?}", replay(&g2).problems);
 }

@@ -1167,13 +1167,95 @@ fn replay_entry(
         return;
     };
     let replayed = OutcomesFile { outcomes: res.outcomes };
-    if toml::to_string(&replayed).is_ok_and(|t| t.as_bytes() == recorded.as_slice()) {
+    let text = toml::to_string(&replayed).unwrap_or_default();
+    if text.as_bytes() == recorded.as_slice() {
         return;
     }
-    if let Ok(of) = parse::<OutcomesFile>(recorded)
-        && of.outcomes != replayed.outcomes
-    {
+    // Both sides as read back from a file, so a why line is the variant
+    // its text parses to on either side.
+    let (Ok(of), Ok(replayed)) = (parse::<OutcomesFile>(recorded), parse::<OutcomesFile>(text.as_bytes())) else {
         cx.problem(name, "replay: outcomes.toml differs from the re-adjudicated outcomes");
+        return;
+    };
+    match compare_outcomes(&of.outcomes, &replayed.outcomes) {
+        Compared::Same => {}
+        Compared::Wording { count, first } => cx.report.notes.push(format!(
+            "{name}: replay: outcomes.toml differs from the re-adjudicated outcomes in wording only ({count} outcome(s); the first: {first}); kinds, sections, powers, orders, dice, Gold, VP, visibility and places agree"
+        )),
+        Compared::Data(what) => cx.problem(
+            name,
+            format!("replay: outcomes.toml differs from the re-adjudicated outcomes: {what}"),
+        ),
+    }
+}
+
+/// How recorded outcomes compare with replayed ones.
+#[derive(Debug, PartialEq, Eq)]
+enum Compared {
+    Same,
+    /// Only sentences differ: an engine reworded since the game was played.
+    Wording {
+        count: usize,
+        first: String,
+    },
+    /// What happened differs: the first difference.
+    Data(String),
+}
+
+/// Compare outcomes by kind and data ([`crate::rules::Outcome::data`]);
+/// the engine's wording may change between the build that played a game
+/// and the one that replays it.
+fn compare_outcomes(recorded: &[rules::Outcome], replayed: &[rules::Outcome]) -> Compared {
+    if recorded.len() != replayed.len() {
+        return Compared::Data(format!(
+            "{} outcome(s) recorded, {} re-adjudicated",
+            recorded.len(),
+            replayed.len()
+        ));
+    }
+    let mut worded = Vec::new();
+    for (i, (a, b)) in recorded.iter().zip(replayed).enumerate() {
+        if a == b {
+            continue;
+        }
+        let (da, db) = (a.data(), b.data());
+        if da != db {
+            let fields = [
+                ("kind", da.kind != db.kind),
+                ("rule", da.rule != db.rule),
+                ("power", da.power != db.power),
+                ("order", da.order != db.order),
+                ("why", da.why != db.why),
+                ("dice", da.dice != db.dice),
+                ("gold", da.gold != db.gold),
+                ("vp", da.vp != db.vp),
+                ("visibility", da.visibility != db.visibility),
+                ("at", da.at != db.at),
+            ];
+            let differ: Vec<&str> = fields.iter().filter(|f| f.1).map(|f| f.0).collect();
+            return Compared::Data(format!(
+                "outcome {} ({} {}) differs in {}",
+                i + 1,
+                a.kind,
+                a.rule,
+                differ.join(", ")
+            ));
+        }
+        worded.push((a, b));
+    }
+    match worded.first() {
+        None => Compared::Same,
+        Some((a, b)) => {
+            let first = if a.summary != b.summary {
+                format!("recorded `{}`, replay gives `{}`", a.summary, b.summary)
+            } else {
+                format!("a why line of `{}`", a.summary)
+            };
+            Compared::Wording {
+                count: worded.len(),
+                first,
+            }
+        }
     }
 }
 

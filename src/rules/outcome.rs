@@ -360,6 +360,45 @@ impl fmt::Display for Why {
     }
 }
 
+impl Why {
+    /// The line without its prose: the variant with its sections, numbers,
+    /// tables, sides and results, and every free sentence empty. Two lines
+    /// with the same data say the same thing, however worded (what
+    /// `verify --replay` compares across a change of the engine's wording).
+    pub fn data(&self) -> Why {
+        let none = String::new;
+        match self {
+            Why::Rule { section, .. } => Why::Rule {
+                section: section.clone(),
+                text: none(),
+            },
+            Why::House(_) => Why::House(none()),
+            Why::Modifier { value, .. } => Why::Modifier {
+                value: *value,
+                what: none(),
+            },
+            Why::TableRow { table, from, to, .. } => Why::TableRow {
+                table: table.clone(),
+                from: *from,
+                to: *to,
+                text: none(),
+            },
+            Why::TableRoll { .. } | Why::NoShipLeft { .. } => self.clone(),
+            Why::NavalFire { round, side, .. } => Why::NavalFire {
+                round: *round,
+                side: side.clone(),
+                text: none(),
+            },
+            Why::NavalAfterRound { round, side, .. } => Why::NavalAfterRound {
+                round: *round,
+                side: side.clone(),
+                text: none(),
+            },
+            Why::Text(_) => Why::Text(none()),
+        }
+    }
+}
+
 impl PartialEq for Why {
     fn eq(&self, other: &Why) -> bool {
         self.to_string() == other.to_string()
@@ -447,6 +486,17 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// The outcome without its wording: its kind, section, power, order,
+    /// the data of its why lines ([`Why::data`]), dice, Gold, VP,
+    /// visibility and place, with the summary sentence empty.
+    pub fn data(&self) -> Outcome {
+        Outcome {
+            summary: String::new(),
+            why: self.why.iter().map(Why::data).collect(),
+            ..self.clone()
+        }
+    }
+
     #[track_caller]
     pub fn new(rule: impl Into<Section>, kind: Kind, summary: impl Into<String>) -> Outcome {
         Outcome {
