@@ -10,6 +10,7 @@ use empereur::autoplay::SeededDice;
 use empereur::ids::{Nation, PowerId};
 use empereur::rules::{self, Kind, PhaseOrders};
 use empereur::scenario::Scenario;
+use empereur::scenario::tables_political::CounterKind;
 use empereur::state::{Garrison, State};
 use std::collections::BTreeSet;
 
@@ -42,11 +43,32 @@ fn garrison(st: &mut State, power: PowerId, provinces: &[&str]) {
     }
 }
 
-/// Play the whole calendar; returns how many kingdoms were declared.
+/// What a campaign did with the option: kingdoms declared, and which
+/// kingdom counters (11.2.2.1, 11.2.2.2, 11.3.2.1) were ever on the map.
+struct Played {
+    created: usize,
+    counters_on_map: BTreeSet<String>,
+}
+
+/// The kingdoms' own counters on the map now, by unit name.
+fn counters_on_map(s: &Scenario, st: &State) -> BTreeSet<String> {
+    let mut on = BTreeSet::new();
+    for r in s.tables.political.kingdoms.iter().flat_map(|k| &k.counters) {
+        let n = Nation::Minor(r.nation.clone());
+        let corps = st.corps(&n, r.number).is_some_and(|c| c.location.is_some());
+        let fleet = r.kind == CounterKind::Squadron && st.squadron(&n, r.number).is_some();
+        if (r.kind == CounterKind::Corps && corps) || fleet {
+            on.insert(format!("{} {:?} {}", r.nation, r.kind, r.number));
+        }
+    }
+    on
+}
+
+/// Play the whole calendar; returns what the option did.
 /// `primed`: the start has Prussia holding Hanover and Hesse, France the
 /// four parts of Italy and Austria West Galicia's neighbour Masovia, so
 /// the generator has kingdoms to declare at the first Winterphase.
-fn campaign(options: &[&str], seed: u64, primed: bool) -> usize {
+fn campaign(options: &[&str], seed: u64, primed: bool) -> Played {
     let mut s = Scenario::embedded("1805").expect("scenario loads");
     for spec in s.powers.values_mut() {
         spec.vp_goal = 1_000_000; // play every turn
@@ -63,7 +85,7 @@ fn campaign(options: &[&str], seed: u64, primed: bool) -> usize {
         garrison(&mut st, PowerId::France, &["lombardy", "venetia", "papacy", "illyria"]);
         garrison(&mut st, PowerId::Austria, &["masovia"]);
     }
-    let (mut turns, mut created) = (BTreeSet::new(), 0);
+    let (mut turns, mut created, mut counters) = (BTreeSet::new(), 0, BTreeSet::new());
     for i in 0..3000u64 {
         if st.over.is_some() {
             break;
@@ -94,6 +116,7 @@ fn campaign(options: &[&str], seed: u64, primed: bool) -> usize {
             assert!(r.state.political.is_empty(), "phase {}", st.phase);
         }
         created += r.outcomes.iter().filter(|o| o.kind == Kind::KingdomCreated).count();
+        counters.extend(counters_on_map(&s, &r.state));
         // the state file round-trips with the kingdoms in it
         let back = State::from_toml(&r.state.to_toml()).expect("state reloads");
         assert_eq!(back, r.state, "phase {}", st.phase);
@@ -101,34 +124,47 @@ fn campaign(options: &[&str], seed: u64, primed: bool) -> usize {
     }
     assert_eq!(turns.len(), 41, "{options:?}");
     assert!(st.over.is_some());
-    created
+    Played {
+        created,
+        counters_on_map: counters,
+    }
 }
 
 #[test]
 fn a_political_campaign_keeps_every_invariant() {
-    let created = campaign(&["political"], 5, false);
+    let created = campaign(&["political"], 5, false).created;
     println!("kingdoms declared: {created}");
 }
 
 #[test]
 fn a_naval_and_political_campaign_keeps_every_invariant() {
-    let created = campaign(&["naval", "political"], 8, false);
+    let created = campaign(&["naval", "political"], 8, false).created;
     println!("kingdoms declared: {created}");
 }
 
 /// The generator declares the kingdoms that are legal (Westphalia for
 /// Prussia, Italy for France, Poland for Austria) and the campaign goes
-/// on with them in play, both options on.
+/// on with them in play, both options on: the Venetia fleet comes with
+/// Italy (11.2.2.2) and the generator builds the kingdoms' own corps onto
+/// the map (11.2.2.1, 11.3.2.1).
 #[test]
 fn autoplay_declares_kingdoms_and_the_campaign_keeps_every_invariant() {
-    let created = campaign(&["naval", "political"], 13, true);
-    assert!(created >= 3, "only {created} kingdom(s) declared");
+    let played = campaign(&["naval", "political"], 13, true);
+    assert!(played.created >= 3, "only {} kingdom(s) declared", played.created);
+    let on = &played.counters_on_map;
+    assert!(on.contains("italy Squadron 1"), "{on:?}");
+    assert!(
+        on.iter().any(|c| c.contains("Corps")),
+        "no kingdom corps built onto the map: {on:?}"
+    );
 }
 
 /// Without the option nothing political happens on the same start.
 #[test]
 fn without_the_option_no_kingdom_appears() {
-    assert_eq!(campaign(&["naval"], 13, true), 0);
+    let played = campaign(&["naval"], 13, true);
+    assert_eq!(played.created, 0);
+    assert!(played.counters_on_map.is_empty(), "{:?}", played.counters_on_map);
 }
 
 /// France and Great Britain played (3.0), the rest NPCs.

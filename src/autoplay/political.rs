@@ -8,6 +8,7 @@ use super::Rng;
 use crate::diagnostic::Span;
 use crate::ids::{Nation, PowerId, Step};
 use crate::orders::ast::{BuildItem, EmbargoAction, Order, OrderLine, PoliticalOrder, Terms};
+use crate::scenario::tables_political::CounterKind;
 use crate::scenario::{Arm, Scenario};
 use crate::state::{Control, State};
 
@@ -164,6 +165,7 @@ fn build(scenario: &Scenario, state: &State, power: PowerId, rng: &mut Rng, out:
             format!("build 1 {} in {power} corps {number}", arm.short()),
         ));
     }
+    kingdom_corps(scenario, state, power, rng, out);
     let cap = &scenario.power(power).capital;
     if pool.squadrons > 0 && scenario.map.province(cap).is_some_and(|p| p.port) && chance(rng, 20) {
         out.push(line(
@@ -172,6 +174,55 @@ fn build(scenario: &Scenario, state: &State, power: PowerId, rng: &mut Rng, out:
                 count: 1,
             },
             format!("build 1 squadron in {cap}"),
+        ));
+    }
+}
+
+/// 11.2.2.1, 11.3.2.1: a division of a kingdom's nation into one of the
+/// kingdom's own corps counters with room (one off the map enters it in
+/// its home province, 3.46), while the nation's pool has one.
+fn kingdom_corps(scenario: &Scenario, state: &State, power: PowerId, rng: &mut Rng, out: &mut Vec<OrderLine>) {
+    if !crate::rules::political::enabled(state) {
+        return;
+    }
+    let mut open: Vec<(Nation, u32)> = Vec::new();
+    for def in &scenario.tables.political.kingdoms {
+        if state.political.kingdom(&def.id).is_none_or(|k| k.controller != power) {
+            continue;
+        }
+        for r in def.counters.iter().filter(|r| r.kind == CounterKind::Corps) {
+            let nation = Nation::Minor(r.nation.clone());
+            let Some(c) = state.corps(&nation, r.number) else {
+                continue;
+            };
+            let usable = match c.location {
+                Some(_) => state.corps_power(c) == Some(power),
+                None => crate::rules::political::forces::entry_province(scenario, state, power, c).is_some(),
+            };
+            if usable && c.divisions.len() < c.capacity() {
+                open.push((nation, r.number));
+            }
+        }
+    }
+    if open.is_empty() || !chance(rng, 70) {
+        return;
+    }
+    let (nation, number) = open[rng.below(open.len() as u32) as usize - 1].clone();
+    let arms: Vec<Arm> = [Arm::Infantry, Arm::Cavalry, Arm::Artillery]
+        .into_iter()
+        .filter(|a| crate::rules::builds::pool_of(state, &nation, Some(*a)) > 0)
+        .collect();
+    if let Some(arm) = pick(rng, &arms) {
+        out.push(line(
+            Order::Build {
+                corps: crate::state::UnitKey::corps(nation.clone(), number),
+                items: vec![BuildItem {
+                    count: 1,
+                    arm,
+                    nation: nation.clone(),
+                }],
+            },
+            format!("build 1 {} in {nation} corps {number}", arm.short()),
         ));
     }
 }

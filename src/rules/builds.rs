@@ -54,6 +54,8 @@ fn entry_province(scenario: &Scenario, state: &State, power: PowerId, c: &crate:
         .owned_by(m)
         .find(|p| controller(scenario, state, &p.id) == Some(power))
         .map(|p| p.id.clone())
+        // 11.2.2.1, 11.3.2.1: a kingdom's own corps counter
+        .or_else(|| crate::rules::political::forces::entry_province(scenario, state, power, c))
 }
 
 /// Gold already charged for builds per province this phase: (list cost

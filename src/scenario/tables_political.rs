@@ -67,6 +67,41 @@ pub struct KingdomDef {
     /// 11.2.2, 11.3.2.3, 11.4.2, 11.5.2.3, 11.6.2; house rows).
     #[serde(default, rename = "garrison")]
     pub garrisons: Vec<GarrisonDef>,
+    /// The kingdom's counters the La Guerre map lacks (the Lombard and
+    /// Venetian corps and the Venetia fleet, 11.2.2.1, 11.2.2.2; the
+    /// Hanover and Hesse corps, 11.3.2.1; house rows): they enter play
+    /// when the kingdom is created.
+    #[serde(default, rename = "counter")]
+    pub counters: Vec<CounterDef>,
+}
+
+/// What a kingdom's counter is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CounterKind {
+    /// A corps counter: placed empty and off the map; it enters the map
+    /// in `home` when its controller first builds into it (as the
+    /// Bavarian corps, 3.46).
+    Corps,
+    /// A squadron: placed in the port of `home`, available only to the
+    /// kingdom's controller (11.2.2.2).
+    Squadron,
+}
+
+/// One counter a kingdom brings into play on its creation.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct CounterDef {
+    /// The seed section the row maps.
+    pub rule: String,
+    pub kind: CounterKind,
+    /// The La Guerre minor power whose counter it is.
+    pub nation: String,
+    pub number: u32,
+    /// The component it enters play in.
+    pub home: String,
+    /// The seed's name for it.
+    pub seed: String,
 }
 
 /// One row of a kingdom's garrisons: infantry of the minor `nation` may
@@ -150,6 +185,28 @@ mod tests {
                 );
                 for p in g.provinces.iter().chain(&g.needs) {
                     assert!(k.has(p), "kingdom {} garrison: {p} is not a component", k.id);
+                }
+            }
+            for c in &k.counters {
+                assert!(
+                    k.nations.contains(&c.nation),
+                    "kingdom {} counter: {} is not its nation",
+                    k.id,
+                    c.nation
+                );
+                assert!(
+                    k.has(&c.home),
+                    "kingdom {} counter: {} is not a component",
+                    k.id,
+                    c.home
+                );
+                if c.kind == super::CounterKind::Squadron {
+                    assert!(
+                        s.map.province(&c.home).is_some_and(|p| p.port),
+                        "kingdom {} fleet: {} has no port",
+                        k.id,
+                        c.home
+                    );
                 }
             }
         }

@@ -845,9 +845,14 @@ impl State {
         })
     }
 
-    /// The major power that commands this squadron now: its holder
-    /// (11.7.1), else its nation's commanding power (3.43).
+    /// The major power that commands this squadron now: a kingdom's own
+    /// fleet only its kingdom's controller, nobody while the kingdom does
+    /// not exist (11.2.2.2); else its holder (11.7.1), else its nation's
+    /// commanding power (3.43).
     pub fn squadron_power(&self, s: &Squadron) -> Option<PowerId> {
+        if let Some(k) = self.political.fleet_of(&s.nation, s.number) {
+            return self.political.kingdom(k).map(|k| k.controller);
+        }
         s.held_by.or_else(|| self.commanding_power(&s.nation))
     }
 

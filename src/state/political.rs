@@ -3,7 +3,7 @@
 //! Read and changed by `rules::political`; empty (and absent from the
 //! state file) in a game without the option, so older state files load.
 
-use crate::ids::{PowerId, Turn};
+use crate::ids::{Nation, PowerId, Turn};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -51,6 +51,21 @@ pub struct Political {
     /// cancelled by Austria's C.9.
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub hre_ended_by: BTreeSet<PowerId>,
+    /// 11.2.2.2: the squadrons a kingdom brought into play (the Venetia
+    /// fleet), each commanded only by that kingdom's controller. A row
+    /// stays after its squadron is lost: the counter enters play once.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fleets: Vec<KingdomFleet>,
+}
+
+/// A kingdom's own squadron (11.2.2.2).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KingdomFleet {
+    /// The kingdom id of `tables/political.toml`.
+    pub kingdom: String,
+    pub nation: Nation,
+    pub number: u32,
 }
 
 impl Political {
@@ -61,5 +76,13 @@ impl Political {
     /// The kingdom `id` if it exists now.
     pub fn kingdom(&self, id: &str) -> Option<&Kingdom> {
         self.kingdoms.get(id)
+    }
+
+    /// The kingdom whose own squadron `nation` `number` is (11.2.2.2).
+    pub fn fleet_of(&self, nation: &Nation, number: u32) -> Option<&str> {
+        self.fleets
+            .iter()
+            .find(|f| f.nation == *nation && f.number == number)
+            .map(|f| f.kingdom.as_str())
     }
 }

@@ -1,8 +1,18 @@
-//! What a kingdom does for its corps: the movement allowance of the
-//! corps of a French-controlled Kingdom of Italy, Kingdom of Westphalia,
-//! Kingdom of Bavaria or Confederation of the Rhine (11.2.2.1, 11.3.2.1,
-//! 11.4.2, 11.5.2.1), and the improved morale of the corps of a
-//! Turkish-controlled Ottoman Empire (11.6.2.1).
+//! What a kingdom does for its forces: the counters it brings into play
+//! (the Lombardy and Venetian corps and the Venetia fleet, 11.2.2.1,
+//! 11.2.2.2; the Hanover and Hesse corps, 11.3.2.1), the movement
+//! allowance of the corps of a French-controlled Kingdom of Italy,
+//! Kingdom of Westphalia, Kingdom of Bavaria or Confederation of the
+//! Rhine (11.2.2.1, 11.3.2.1, 11.4.2, 11.5.2.1), and the improved morale
+//! of the corps of a Turkish-controlled Ottoman Empire (11.6.2.1).
+//!
+//! House counters (`tables/political.toml` `[[kingdom.counter]]`, with
+//! their provenance): the La Guerre map has none of these. A corps
+//! counter enters play empty and off the map when the kingdom is created
+//! and enters the map in its home province when its controller first
+//! builds into it (as the Bavarian corps, 3.46). A fleet is placed in its
+//! home port once; it is commanded only by its kingdom's controller
+//! ([`crate::state::State::squadron_power`], 11.2.2.2).
 //!
 //! House mapping (`tables/political.toml`): La Guerre gives every corps
 //! the same allowance, so the EiA "4" (against 3) is
@@ -13,8 +23,96 @@
 //! `ottoman_morale_modifier` to its combat rolls.
 
 use crate::ids::{Nation, PowerId};
+use crate::rules::Why;
 use crate::scenario::Scenario;
-use crate::state::{Division, State, UnitKey};
+use crate::scenario::tables_political::{CounterKind, KingdomDef};
+use crate::state::political::KingdomFleet;
+use crate::state::{Corps, Division, Location, Squadron, State, UnitKey};
+
+/// 11.2.2.1, 11.2.2.2, 11.3.2.1: the counters `def` brings into play as
+/// it is created, each once: a corps counter not yet in play (empty and
+/// off the map), a fleet never placed before (in its home port; one
+/// placed before comes back with what is left of it, 11.2.2.2 "its
+/// current number of ships"). Returns the why lines.
+pub fn bring_counters(scenario: &Scenario, state: &mut State, def: &KingdomDef) -> Vec<Why> {
+    let mut why = Vec::new();
+    for c in &def.counters {
+        let nation = Nation::Minor(c.nation.clone());
+        let home = super::kingdoms::pname(scenario, &c.home);
+        match c.kind {
+            CounterKind::Corps => {
+                if state.corps(&nation, c.number).is_some() {
+                    continue;
+                }
+                state.corps.push(Corps {
+                    nation: nation.clone(),
+                    number: c.number,
+                    location: None,
+                    divisions: Vec::new(),
+                    arrives: None,
+                    held_by: None,
+                });
+                let unit = UnitKey::corps(nation, c.number).name(scenario);
+                why.push(Why::rule(
+                    c.rule.as_str(),
+                    format!(
+                        "{} ({unit}) enters play off the map: it enters {home} when first built into (tables/political.toml)",
+                        c.seed
+                    ),
+                ));
+            }
+            CounterKind::Squadron => {
+                if state.political.fleet_of(&nation, c.number).is_some() || state.squadron(&nation, c.number).is_some()
+                {
+                    continue;
+                }
+                state.political.fleets.push(KingdomFleet {
+                    kingdom: def.id.clone(),
+                    nation: nation.clone(),
+                    number: c.number,
+                });
+                state.squadrons.push(Squadron {
+                    nation: nation.clone(),
+                    number: c.number,
+                    location: Location::Port(c.home.clone()),
+                    blockading: None,
+                    ships: None,
+                    held_by: None,
+                });
+                let unit = UnitKey::squadron(nation, c.number).name(scenario);
+                why.push(Why::rule(
+                    c.rule.as_str(),
+                    format!(
+                        "{} ({unit}) is placed in {home}, commanded by the kingdom's controller only (tables/political.toml)",
+                        c.seed
+                    ),
+                ));
+            }
+        }
+    }
+    why
+}
+
+/// Where a kingdom's corps counter that has never been on the map enters
+/// it when `power` first builds into it: its home province, if `power`
+/// holds it and commands the kingdom the counter belongs to (11.2.2.1,
+/// 11.3.2.1; as 3.46).
+pub fn entry_province(scenario: &Scenario, state: &State, power: PowerId, c: &Corps) -> Option<String> {
+    let Nation::Minor(m) = &c.nation else { return None };
+    if !super::enabled(state) || c.location.is_some() || !c.divisions.is_empty() || c.arrives.is_some() {
+        return None;
+    }
+    scenario.tables.political.kingdoms.iter().find_map(|def| {
+        let k = state.political.kingdom(&def.id).filter(|k| k.controller == power)?;
+        def.counters
+            .iter()
+            .find(|r| r.kind == CounterKind::Corps && r.nation == *m && r.number == c.number)
+            .filter(|r| {
+                k.components.contains(&r.home) && super::kingdoms::holder(scenario, state, &r.home) == Some(power)
+            })
+            .map(|r| r.home.clone())
+    })
+}
 
 /// The kingdoms whose corps move faster under France, and their rules.
 const FAST: [(&str, &str); 4] = [
@@ -93,5 +191,61 @@ pub fn with_morale(
             (modifier + m, reasons)
         }
         _ => (modifier, reasons),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::PowerId::{Austria, France};
+
+    /// The kingdom's counters are shown as other units are (2.5): every
+    /// power sees the Italian corps on the map and the Venetia fleet, only
+    /// France, who commands them, sees the corps' divisions.
+    #[test]
+    fn views_show_the_kingdom_counters_as_other_units() {
+        let s = Scenario::embedded("1805").unwrap();
+        let players = crate::ids::PowerId::ALL.into_iter().collect();
+        let mut st = State::initial(&s, "t", &players, [super::super::ID.to_string()].into());
+        let def = s.tables.political.kingdom("italy").unwrap().clone();
+        let parts = def.components.iter().map(|c| c.id.clone()).collect();
+        st.political.kingdoms.insert(
+            def.id.clone(),
+            crate::state::Kingdom {
+                controller: France,
+                components: parts,
+                created: st.turn(),
+                gold: 0,
+                ceded: false,
+            },
+        );
+        st.minors.get_mut("italy").unwrap().controller = Some(France);
+        assert_eq!(bring_counters(&s, &mut st, &def).len(), 3);
+        // counters enter play once
+        assert!(bring_counters(&s, &mut st, &def).is_empty());
+        let italian = Nation::Minor("italy".into());
+        let c = st
+            .corps
+            .iter_mut()
+            .find(|c| c.nation == italian && c.number == 1)
+            .unwrap();
+        c.location = Some("lombardy".into());
+        c.divisions.push(Division {
+            arm: crate::scenario::Arm::Infantry,
+            nation: italian.clone(),
+        });
+        let theirs = st.view_for(Austria);
+        let c = theirs.corps(&italian, 1).unwrap();
+        assert_eq!(c.location.as_deref(), Some("lombardy"));
+        assert!(c.divisions.is_empty());
+        assert_eq!(
+            theirs.squadron(&italian, 1).map(|q| &q.location),
+            Some(&Location::Port("venetia".into()))
+        );
+        assert_eq!(st.view_for(France).corps(&italian, 1).unwrap().divisions.len(), 1);
+        assert_eq!(
+            theirs.squadron_power(theirs.squadron(&italian, 1).unwrap()),
+            Some(France)
+        );
     }
 }

@@ -103,7 +103,7 @@ pub fn declare(
             m.formed = true;
         }
     }
-    let o = Outcome::new(
+    let mut o = Outcome::new(
         def.rule.as_str(),
         Kind::KingdomCreated,
         format!("{} declares the {}: {list}", power.name(), def.name),
@@ -115,6 +115,9 @@ pub fn declare(
         def.rule,
         power.name()
     ));
+    for w in super::forces::bring_counters(scenario, state, def) {
+        o = o.why(w);
+    }
     award(scenario, state, power, def.pp_create, o)
 }
 
