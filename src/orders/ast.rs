@@ -86,6 +86,9 @@ pub enum NavalOrder {
     /// 12.2.8.4: put `ships` ships of a squadron in port "in ordinary"
     /// (hulks; Build Phase).
     Convert { squadron: UnitKey, ships: u32 },
+    /// 12.2.8.4: put `ships` of the ships built this phase in ordinary:
+    /// hulks "placed in a port in the ship's home country" (Build Phase).
+    ConvertNew { port: String, ships: u32 },
 }
 
 impl NavalOrder {
@@ -94,14 +97,18 @@ impl NavalOrder {
             NavalOrder::Sortie { .. } => "sortie",
             NavalOrder::Raid { .. } => "raid",
             NavalOrder::Refit { .. } => "refit",
-            NavalOrder::Convert { .. } => "convert",
+            // one verb, CONVERT, for ships of a squadron or new ships
+            NavalOrder::Convert { .. } | NavalOrder::ConvertNew { .. } => "convert",
         }
     }
 
     /// Given in the Mutual Build Phase (12.2.8.3, 12.2.8.4), not in a
     /// Naval Phase.
     pub fn in_build_phase(&self) -> bool {
-        matches!(self, NavalOrder::Refit { .. } | NavalOrder::Convert { .. })
+        matches!(
+            self,
+            NavalOrder::Refit { .. } | NavalOrder::Convert { .. } | NavalOrder::ConvertNew { .. }
+        )
     }
 }
 

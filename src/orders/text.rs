@@ -148,6 +148,9 @@ pub fn normalise(s: &Scenario, order: &Order) -> String {
         Order::Naval(NavalOrder::Convert { squadron, ships }) => {
             format!("CONVERT {ships} SHIPS OF {}", squadron.name(s))
         }
+        Order::Naval(NavalOrder::ConvertNew { port, ships }) => {
+            format!("CONVERT {ships} NEW SHIPS IN {}", prov(s, port))
+        }
         Order::Political(o) => political(s, o),
         Order::Move { corps, commander, path } => {
             let mut out = format!("MOVE {}", units(s, corps));

@@ -590,7 +590,7 @@ impl<'a> Projection<'a> {
             // 12.2.8.3, 12.2.8.4: the engine's own step on the projection
             Order::Naval(n) if n.in_build_phase() => {
                 let n = n.clone();
-                self.run(|scenario, state, out| war::naval_option::refit::order(scenario, state, p, &n, "", out))
+                self.run(|scenario, state, out| war::naval_option::refit::order(scenario, state, p, &n, "", None, out))
             }
             Order::DeclareWar { on } => self.declare_war(*on),
             o if is_military(o) => self.military(o),

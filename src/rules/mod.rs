@@ -269,8 +269,9 @@ pub fn resolve(
             war::naval_option::expenditure(scenario, &mut state, &mut out); // 12.2.9.3
             war::naval_option::refit::complete(scenario, &mut state, &mut out); // 12.2.8.3
             let (naval, builds) = war::naval_option::split_build_orders(&accepted);
+            let before = war::naval_option::squadron_keys(&state); // 12.2.8.4 new ships
             builds::build_phase(scenario, &mut state, &builds, &mut out);
-            war::naval_option::build_orders(scenario, &mut state, &naval, &mut out); // 12.2.8.3, 12.2.8.4
+            war::naval_option::build_orders(scenario, &mut state, &naval, &before, &mut out); // 12.2.8.3, 12.2.8.4
             economy::update_capitals(scenario, &mut state, &mut out);
         }
         Step::Winter => winter(scenario, &mut state, &accepted, dice, &mut out)?,

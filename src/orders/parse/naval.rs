@@ -6,8 +6,8 @@
 //! BLOCKADE` / `STANDING AFTER DRAW PORT` (12.2.6.1.8), `STANDING EVADE
 //! OFF` (12.2.7.3), `STANDING DISABLED TO Brest, Ireland` (12.2.6.1.9.1) and
 //! `STANDING PORTS CLOSED TO Spain` (12.2.9.3, 12.2.6.3.1); in the Mutual Build Phase
-//! `REFIT 2 HULKS IN Brest` (12.2.8.3; or IN West Indies, 12.2.7.3) and `CONVERT 3 SHIPS OF squadron 2`
-//! (12.2.8.4). The option being in play is the rules engine's question,
+//! `REFIT 2 HULKS IN Brest` (12.2.8.3; or IN West Indies, 12.2.7.3), `CONVERT 3 SHIPS OF squadron 2`
+//! and `CONVERT 8 NEW SHIPS IN Brest` (12.2.8.4). The option being in play is the rules engine's question,
 //! not the parser's.
 
 use super::{Cur, LineParser, PResult};
@@ -54,13 +54,16 @@ impl LineParser<'_, '_> {
     }
 
     /// `CONVERT <n> [SHIP|SHIPS] [OF|FROM] <squadron>`: put ships in
-    /// ordinary (12.2.8.4).
+    /// ordinary (12.2.8.4); `CONVERT <n> NEW SHIPS IN <port>`: ships built
+    /// this phase, as hulks in a port of the home country.
     pub(super) fn convert(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Order> {
-        let ships = count_of(
-            cur,
-            &["ship", "ships"],
-            "how many ships, e.g. CONVERT 3 SHIPS OF squadron 2",
-        )?;
+        let (ships, _) = cur.number("how many ships, e.g. CONVERT 3 SHIPS OF squadron 2")?;
+        if cur.eat("new") {
+            cur.eat_any(&["ship", "ships"]);
+            let port = self.port_arg(cur, "put new ships in ordinary in")?;
+            return Ok(Order::Naval(NavalOrder::ConvertNew { port, ships }));
+        }
+        cur.eat_any(&["ship", "ships"]);
         cur.eat_any(&["of", "from", "in"]);
         let units = self.units(cur)?;
         let squadron = self.one_squadron(&units)?;

@@ -61,18 +61,34 @@ pub fn split_build_orders(
     (pick(true), pick(false))
 }
 
+/// The squadrons on the map, by key: before the builds, to tell the
+/// ones a Mutual Build Phase built (12.2.8.4 new ships).
+pub fn squadron_keys(state: &State) -> Vec<crate::state::UnitKey> {
+    state
+        .squadrons
+        .iter()
+        .map(|s| crate::state::UnitKey::squadron(s.nation.clone(), s.number))
+        .collect()
+}
+
 /// The Mutual Build Phase's orders of the option, after the builds:
 /// 12.2.8.3 refits and 12.2.8.4 conversions (refused without it).
+/// `before`: the squadrons before the builds (`squadron_keys`).
 pub fn build_orders(
     scenario: &Scenario,
     state: &mut State,
     orders: &crate::rules::PhaseOrders,
+    before: &[crate::state::UnitKey],
     out: &mut Vec<Outcome>,
 ) {
+    let built: Vec<crate::state::UnitKey> = squadron_keys(state)
+        .into_iter()
+        .filter(|k| !before.contains(k))
+        .collect();
     for (p, lines) in orders {
         for l in lines {
             if let crate::orders::ast::Order::Naval(n) = &l.order {
-                refit::order(scenario, state, *p, n, &l.text, out);
+                refit::order(scenario, state, *p, n, &l.text, Some(&built), out);
             }
         }
     }
@@ -104,6 +120,8 @@ pub fn check(
     match order {
         NavalOrder::Sortie { squadron } => blockade::check_sortie(scenario, state, power, squadron),
         NavalOrder::Raid { squadron, port } => raid::check(scenario, state, power, squadron, port),
-        NavalOrder::Refit { .. } | NavalOrder::Convert { .. } => refit::check(scenario, state, power, order),
+        NavalOrder::Refit { .. } | NavalOrder::Convert { .. } | NavalOrder::ConvertNew { .. } => {
+            refit::check(scenario, state, power, order)
+        }
     }
 }

@@ -14,10 +14,14 @@
 //!   from the force pool (house: 5.1.2 is EiA's); with neither they wait.
 //! - `CONVERT 3 SHIPS OF squadron 2`: ships of a squadron in a port the
 //!   power may use become its hulks there; a counter emptied so is not
-//!   scuttled: it goes back to the force pool (2.51). New ships "arriving
-//!   as reinforcements" (a squadron built this phase) are converted in the
-//!   next Mutual Build Phase: orders name a squadron by its number, which
-//!   a counter built in the phase does not have yet (house).
+//!   scuttled: it goes back to the force pool (2.51).
+//! - `CONVERT 8 NEW SHIPS IN Brest`: "New ships arriving as
+//!   reinforcements may also be converted and placed in a port in the
+//!   ship's home country": ships of the squadrons the power built in this
+//!   phase (taken lowest number first; a counter emptied goes back to the
+//!   pool) become its hulks in the named port, a port of its home country
+//!   it may use. Carried out after the builds; refused then when fewer
+//!   new ships were built than named.
 
 use crate::ids::{Nation, PowerId};
 use crate::orders::ast::NavalOrder;
@@ -58,6 +62,7 @@ pub fn check(scenario: &Scenario, state: &State, power: PowerId, order: &NavalOr
     match order {
         NavalOrder::Refit { port, count } => check_refit(scenario, state, power, port, *count),
         NavalOrder::Convert { squadron, ships } => check_convert(scenario, state, power, squadron, *ships).map(|_| ()),
+        NavalOrder::ConvertNew { port, ships } => check_convert_new(scenario, state, power, port, *ships),
         _ => Ok(()),
     }
 }
@@ -106,6 +111,34 @@ fn check_refit(scenario: &Scenario, state: &State, power: PowerId, port: &str, c
     Ok(())
 }
 
+/// 12.2.8.4: new ships go "in a port in the ship's home country": a
+/// port of a home province of `power` that it may use.
+fn check_convert_new(
+    scenario: &Scenario,
+    state: &State,
+    power: PowerId,
+    port: &str,
+    ships: u32,
+) -> Result<(), Rejection> {
+    let Some(p) = scenario.map.province(port).filter(|p| p.port) else {
+        return Err(no("12.2.8.4", format!("'{port}' is not a port")));
+    };
+    if !(p.kind.is_home() && p.owner.major() == Some(power) && super::ports::usable(state, power, port)) {
+        return Err(no(
+            "12.2.8.4",
+            format!(
+                "new ships are placed in a port of {}'s home country that it holds; not in {}",
+                power.name(),
+                p.name
+            ),
+        ));
+    }
+    if ships == 0 {
+        return Err(no("12.2.8.4", "name at least one ship"));
+    }
+    Ok(())
+}
+
 fn check_convert<'s>(
     scenario: &Scenario,
     state: &'s State,
@@ -142,13 +175,16 @@ fn check_convert<'s>(
 }
 
 /// Carry out a REFIT or CONVERT order of `power` (the Build Phase, and
-/// the legality check on a projected state).
+/// the legality check on a projected state). `built`: the squadrons
+/// built in this phase (12.2.8.4 new ships); `None` on a projection,
+/// where a CONVERT of new ships is only checked.
 pub fn order(
     scenario: &Scenario,
     state: &mut State,
     power: PowerId,
     order: &NavalOrder,
     text: &str,
+    built: Option<&[UnitKey]>,
     out: &mut Vec<Outcome>,
 ) {
     if let Err(r) = check(scenario, state, power, order) {
@@ -158,6 +194,10 @@ pub fn order(
     let o = match order {
         NavalOrder::Refit { port, count } => refit(scenario, state, power, port, *count),
         NavalOrder::Convert { squadron, ships } => convert(scenario, state, power, squadron, *ships),
+        NavalOrder::ConvertNew { port, ships } => match built {
+            Some(b) => convert_new(scenario, state, power, port, *ships, b),
+            None => return,
+        },
         _ => return,
     };
     out.push(o.order(text));
@@ -197,6 +237,83 @@ fn refit(scenario: &Scenario, state: &mut State, power: PowerId, port: &str, cou
         "12.2.8.3",
         format!("three months: the ships are ready in the Mutual Build Phase of {ready}"),
     ))
+}
+
+/// 12.2.8.4: `ships` of the ships `power` built this phase (`built`,
+/// lowest number first) become its hulks in `port`; an emptied counter
+/// goes back to the force pool.
+fn convert_new(
+    scenario: &Scenario,
+    state: &mut State,
+    power: PowerId,
+    port: &str,
+    ships: u32,
+    built: &[UnitKey],
+) -> Outcome {
+    let t = &scenario.tables.naval_option;
+    let mut new: Vec<&UnitKey> = built.iter().filter(|k| state.unit_power(k) == Some(power)).collect();
+    new.sort_by_key(|k| k.number);
+    let have: u32 = new.iter().map(|k| super::combat::ships_of(state, t, k)).sum();
+    if ships > have {
+        return Outcome::new(
+            "12.2.8.4",
+            Kind::OrderFailed,
+            format!(
+                "{} built {} squadron(s) with {have} ship(s) this phase; {ships} named",
+                power.name(),
+                new.len()
+            ),
+        )
+        .power(power)
+        .only(vec![power]);
+    }
+    let mut left = ships;
+    let mut from = Vec::new();
+    for k in new {
+        if left == 0 {
+            break;
+        }
+        let n = super::combat::ships_of(state, t, k);
+        let take = n.min(left);
+        left -= take;
+        let Some(i) = state
+            .squadrons
+            .iter()
+            .position(|s| s.nation == k.nation && s.number == k.number)
+        else {
+            continue;
+        };
+        if take == n {
+            let s = state.squadrons.remove(i);
+            squadron_to_pool(state, &s.nation);
+            from.push(format!(
+                "{take} of {} (emptied: its counter returns to the force pool)",
+                k.name(scenario)
+            ));
+        } else {
+            state.squadrons[i].ships = Some(n - take);
+            from.push(format!("{take} of {} (it keeps {})", k.name(scenario), n - take));
+        }
+    }
+    state.add_hulks(port, power, ships);
+    Outcome::new(
+        "12.2.8.4",
+        Kind::Hulks,
+        format!(
+            "{} puts {ships} new ship(s) in ordinary in {}",
+            power.name(),
+            name(scenario, port)
+        ),
+    )
+    .power(power)
+    .why(Why::rule(
+        "12.2.8.4",
+        format!(
+            "new ships arriving as reinforcements, placed in a port of the home country: {}",
+            from.join("; ")
+        ),
+    ))
+    .only(crate::rules::war::naval_option::report::seers_of(state, [power]))
 }
 
 fn convert(scenario: &Scenario, state: &mut State, power: PowerId, squadron: &UnitKey, ships: u32) -> Outcome {
