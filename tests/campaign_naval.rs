@@ -25,6 +25,9 @@ fn a_generated_war_with_the_naval_option_keeps_every_invariant_for_41_turns() {
     let mut turns = BTreeSet::new();
     let (mut open_sea, mut tactics, mut option_orders, mut chits) = (0, 0, 0, 0);
     let (mut hulk_orders, mut off_board) = (0, 0);
+    // 12.2.6.1.7-.9.1, 12.2.7.3, 12.2.9.3: the choices set by standing
+    // order, and the battles in which one decided
+    let (mut choices, mut decided) = (0, BTreeSet::new());
     for i in 0..2000u64 {
         if st.over.is_some() {
             break;
@@ -58,6 +61,21 @@ fn a_generated_war_with_the_naval_option_keeps_every_invariant_for_41_turns() {
                 .iter()
                 .filter(|l| matches!(l.order, Order::Standing(Standing::NavalTactic { .. })))
                 .count();
+            choices += lines
+                .iter()
+                .filter(|l| {
+                    matches!(
+                        l.order,
+                        Order::Standing(
+                            Standing::NavalChase { .. }
+                                | Standing::NavalAfter { .. }
+                                | Standing::NavalEvade { .. }
+                                | Standing::DisabledTo { .. }
+                                | Standing::PortAccess { .. }
+                        )
+                    )
+                })
+                .count();
             if !lines.is_empty() {
                 o.insert(*p, lines);
             }
@@ -75,6 +93,9 @@ fn a_generated_war_with_the_naval_option_keeps_every_invariant_for_41_turns() {
             assert_ne!(out.kind, Kind::OrderRejected, "phase {}: {out:?}", st.phase);
             if out.kind == Kind::NavalBattle && out.rule == "12.2.6.1" {
                 open_sea += 1;
+            }
+            if out.kind == Kind::NavalTactic && out.rule != "12.2.6.1.1" && out.rule != "12.2.6.1.4.2" {
+                decided.insert(out.rule.clone());
             }
             if out.kind == Kind::NavalTactic {
                 tactics += 1;
@@ -100,6 +121,11 @@ fn a_generated_war_with_the_naval_option_keeps_every_invariant_for_41_turns() {
     assert!(hulk_orders > 0, "the generator gave no REFIT or CONVERT (12.2.8.3-4)");
     assert!(off_board > 0, "no squadron went off the board (12.2.7.1)");
     assert!(chits > 10, "the generator set only {chits} standing chits");
+    assert!(choices > 10, "the generator set only {choices} standing naval choices");
+    assert!(
+        decided.len() >= 2,
+        "standing naval choices decided only {decided:?} in a whole war"
+    );
     assert!(open_sea > 0, "no open sea combat in a whole war");
     // each open sea combat tells each side's power its chit (an
     // uncontrolled minor's fleet has nobody to tell)

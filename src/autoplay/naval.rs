@@ -27,8 +27,14 @@ fn line(order: Order, text: String) -> OrderLine {
     }
 }
 
-/// One time in four, a standing order of the option.
-pub fn standing(power: PowerId, rng: &mut Rng, out: &mut Vec<OrderLine>) {
+/// Now and then a standing order of the option: a tactical chit
+/// (12.2.6.1.1), Nelson's closing modifier (12.2.6.1.4.2), the general
+/// chase (12.2.6.1.7), what to do after a victory or a battle without a
+/// victor (12.2.6.1.8), evasion off the board (12.2.7.3), the port for
+/// disabled ships (12.2.6.1.9.1) or port access for another power
+/// (12.2.9.3, 12.2.6.3.1).
+pub fn standing(scenario: &Scenario, state: &State, power: PowerId, rng: &mut Rng, out: &mut Vec<OrderLine>) {
+    use crate::state::naval_standing::AfterBattle;
     let order = match rng.index(8) {
         0 | 1 => {
             let situation = [Situation::Attacking, Situation::Defending, Situation::Any][rng.index(3)];
@@ -38,6 +44,39 @@ pub fn standing(power: PowerId, rng: &mut Rng, out: &mut Vec<OrderLine>) {
         2 if power == PowerId::Britain => Standing::NelsonClosing {
             minus: rng.index(3) as u8,
         },
+        3 => Standing::NavalChase { on: rng.index(2) == 0 },
+        4 => Standing::NavalAfter {
+            victory: true,
+            then: [AfterBattle::Remain, AfterBattle::Blockade, AfterBattle::Port][rng.index(3)],
+        },
+        5 => Standing::NavalAfter {
+            victory: false,
+            then: [AfterBattle::Remain, AfterBattle::Port][rng.index(2)],
+        },
+        6 => Standing::NavalEvade { on: rng.index(2) == 0 },
+        7 if rng.index(2) == 0 => {
+            // a port of its own, or back to the nearest
+            let own: Vec<&str> = scenario
+                .map
+                .provinces
+                .iter()
+                .filter(|p| p.port && crate::rules::war::naval_option::ports::usable(state, power, &p.id))
+                .map(|p| p.id.as_str())
+                .collect();
+            match own.len() {
+                0 => Standing::DisabledTo { ports: Vec::new() },
+                n => Standing::DisabledTo {
+                    ports: vec![own[rng.index(n)].to_string()],
+                },
+            }
+        }
+        7 => {
+            let others: Vec<PowerId> = PowerId::ALL.into_iter().filter(|p| *p != power).collect();
+            Standing::PortAccess {
+                to: others[rng.index(others.len())],
+                open: rng.index(2) == 0,
+            }
+        }
         _ => return,
     };
     out.push(line(Order::Standing(order), format!("{} standing naval", power.id())));

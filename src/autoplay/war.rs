@@ -35,7 +35,7 @@ pub fn generate(scenario: &Scenario, state: &State, power: PowerId, seed: u64) -
     let mut naval = crate::rules::war::option_naval::enabled(state)
         .then(|| Rng::new(seed ^ (power as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)));
     if let Some(r) = naval.as_mut() {
-        super::naval::standing(power, r, &mut out);
+        super::naval::standing(scenario, state, power, r, &mut out);
     }
     for s in &state.squadrons {
         if let Some(r) = naval.as_mut()
