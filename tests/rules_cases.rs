@@ -132,6 +132,10 @@ struct Case {
     place: Vec<Place>,
     #[serde(default)]
     place_squadron: Vec<PlaceSquadron>,
+    /// Rows of the scenario's house naval table (`tables/naval.toml`)
+    /// changed for this case, to show a scenario switch both ways.
+    #[serde(default)]
+    naval_table: Vec<SetItem>,
     /// Step cases: wars, alliances, enforced peaces, options and the
     /// `case_harness` set paths.
     #[serde(default)]
@@ -299,6 +303,17 @@ fn run_seating(seating: &[PowerId], want: Option<&String>) -> Verdict {
 }
 
 /// Run one case.
+/// The scenario with rows of its house naval table changed.
+fn with_naval_table(s: &Scenario, set: &[SetItem]) -> Result<Scenario, String> {
+    let mut v = toml::Value::try_from(&s.tables.naval).map_err(|e| e.to_string())?;
+    for i in set {
+        *navigate(&mut v, &i.path)? = i.value.clone();
+    }
+    let mut out = s.clone();
+    out.tables.naval = v.try_into().map_err(|e: toml::de::Error| e.message().to_string())?;
+    Ok(out)
+}
+
 fn run(scenario: &Scenario, case: &Case) -> Verdict {
     if let Some(seating) = &case.seating {
         return run_seating(seating, case.expect.seating.as_ref());
@@ -692,6 +707,21 @@ fn rule_cases() {
             other => {
                 failed.push(format!("{name}: no map '{other}' (1805 or war)"));
                 continue;
+            }
+        };
+        let changed;
+        let scenario = if case.naval_table.is_empty() {
+            scenario
+        } else {
+            match with_naval_table(scenario, &case.naval_table) {
+                Ok(s) => {
+                    changed = s;
+                    &changed
+                }
+                Err(e) => {
+                    failed.push(format!("{name}: naval_table: {e}"));
+                    continue;
+                }
             }
         };
         match run(scenario, &case) {

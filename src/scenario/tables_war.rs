@@ -240,6 +240,18 @@ pub struct NavalTable {
     /// Blockade running: leaving a blockaded port succeeds on a die of at
     /// most this (12.2.9 gives 2 on a d6; house on a d10).
     pub blockade_run_target: u32,
+    /// 12.2.1 in the base game (without the option `naval`): an enemy
+    /// fleet in a crossing arrow's zone cuts lines of communication (2.71)
+    /// traced across it, as under the option. The base rules are silent:
+    /// a house switch, its provenance in `arrows_cut_lines_source`.
+    #[serde(default = "yes")]
+    pub arrows_cut_lines: bool,
+    #[serde(default)]
+    pub arrows_cut_lines_source: String,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl NavalTable {

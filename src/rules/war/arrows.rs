@@ -22,6 +22,9 @@
 //! These are the arrow rules with or without the option `naval` (the
 //! map's arrows follow 12.2.1 as a house rule of La Guerre, see
 //! `arrows.toml`); what only the option adds is in `option_naval.rs`.
+//! The base rules say nothing of fleets and lines of communication, so
+//! whether lines are cut without the option is the scenario's house
+//! switch `arrows_cut_lines` (`tables/naval.toml`, default: cut).
 
 use super::control::{friendly, hostile};
 use crate::ids::{Nation, PowerId};
@@ -68,7 +71,11 @@ pub fn closed(state: &State, power: PowerId, arrow: &Arrow, use_: Use) -> bool {
 }
 
 /// 12.2.1, 2.71: the length of `power`'s line of communication to `to`,
-/// across only the arrows open to its supply now.
+/// across only the arrows open to its supply now. Without the option
+/// `naval` the base rules are silent, and the scenario's switch
+/// `arrows_cut_lines` (`tables/naval.toml`, house) says whether 12.2.1
+/// cuts lines at all.
 pub fn loc_length(scenario: &crate::scenario::Scenario, state: &State, power: PowerId, to: &str) -> Option<u32> {
-    scenario.loc_length(power, to, |a| !closed(state, power, a, Use::Supply))
+    let cut = super::option_naval::enabled(state) || scenario.tables.naval.arrows_cut_lines;
+    scenario.loc_length(power, to, |a| !(cut && closed(state, power, a, Use::Supply)))
 }
