@@ -115,6 +115,8 @@ pub fn price(
     list: u32,
     spent: &Spent,
 ) -> Result<(u32, (u32, u32), String), Rejection> {
+    // The province as players read it; the id stays the key of `spent`.
+    let shown = scenario.map.province(province).map_or(province, |x| x.name.as_str());
     // 12.2.1: the line crosses only the arrows no enemy fleet interdicts
     let loc = super::war::arrows::loc_length(scenario, state, p, province).ok_or_else(|| {
         let cut = scenario.loc_length(p, province, |_| true).is_some();
@@ -122,12 +124,12 @@ pub fn price(
             if cut { "12.2.1" } else { "2.71" },
             if cut {
                 format!(
-                    "no line of communication from {}'s home provinces to {province}: every line crosses an arrow an enemy fleet interdicts",
+                    "no line of communication from {}'s home provinces to {shown}: every line crosses an arrow an enemy fleet interdicts",
                     p.name()
                 )
             } else {
                 format!(
-                    "no line of communication from {}'s home provinces to {province}",
+                    "no line of communication from {}'s home provinces to {shown}",
                     p.name()
                 )
             },
@@ -141,7 +143,7 @@ pub fn price(
         // One unit throughout (Gold), and the one sum this order pays
         // said as such: the province's running totals are context.
         format!(
-            "2.71: {} Gold for this order; builds in {province} this phase list {} Gold and cost {new_cost} Gold in all at LOC {loc} ({}% a step, {})",
+            "2.71: {} Gold for this order; builds in {shown} this phase list {} Gold and cost {new_cost} Gold in all at LOC {loc} ({}% a step, {})",
             new_cost - old_cost,
             old_list + list,
             scenario.tables.build_costs.percent_per_step,
@@ -325,6 +327,7 @@ fn build_divisions(
     .why(why)
     .only(vec![p]);
     if let Some(at) = &entering {
+        let at = scenario.map.province(at).map_or(at.as_str(), |x| x.name.as_str());
         o = o.why(Why::rule("3.46", format!("{unit} enters the map in {at}")));
     }
     Ok(o)

@@ -242,6 +242,15 @@ pub fn nation_adjective<'s>(scenario: &'s Scenario, n: &'s Nation) -> &'s str {
     }
 }
 
+/// A nation's name as players read it ("Denmark", "France"), for report
+/// text; the id stays in keys, dice purposes and files.
+pub fn nation_name<'s>(scenario: &'s Scenario, n: &'s Nation) -> &'s str {
+    match n {
+        Nation::Major(p) => p.name(),
+        Nation::Minor(m) => scenario.minors.get(m).map_or(m.as_str(), |s| s.name.as_str()),
+    }
+}
+
 /// A unit's identity: `corps` or `squadron`, nation and number.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct UnitKey {

@@ -529,10 +529,14 @@ fn new_force(state: &State, province: &str, side: Side, principal: Option<PowerI
 
 /// How a force is named in the report: its principal power, else the
 /// nation of its first corps.
-fn force_name(force: &Force) -> String {
+fn force_name(scenario: &Scenario, force: &Force) -> String {
     match force.principal {
         Some(p) => p.name().to_string(),
-        None => force.corps.first().map(|k| k.nation.to_string()).unwrap_or_default(),
+        None => force
+            .corps
+            .first()
+            .map(|k| crate::state::nation_name(scenario, &k.nation).to_string())
+            .unwrap_or_default(),
     }
 }
 
@@ -594,7 +598,7 @@ impl<'a> Battle<'a> {
                 seers.insert(o);
             }
         }
-        let (attacker_name, defender_name) = (force_name(&attacker), force_name(&defender));
+        let (attacker_name, defender_name) = (force_name(scenario, &attacker), force_name(scenario, &defender));
         let report = Outcome::new("5.6", Kind::Battle, String::new())
             .power(active)
             .at(province)

@@ -244,7 +244,7 @@ impl Siege<'_> {
             to_pool_arm(state, &g.nation, Arm::Infantry);
             o = o.why(format!(
                 "the {} garrison division is destroyed (2.51: to its pool)",
-                g.nation
+                crate::state::nation_adjective(scenario, &g.nation)
             ));
         }
         let retaking_home = p.kind.is_home() && p.owner == Owner::Major(power);
