@@ -220,4 +220,33 @@ mod tests {
         );
         assert!(s.tables.political.find("Atlantis").is_none());
     }
+
+    /// The seed's names that the map spells otherwise resolve to the
+    /// province the table reads them as: Salzburg is the capital of the
+    /// Tyrol district (11.4.3), not a town of Styria; Munich is Bavaria
+    /// (11.4.3), Warsaw Masovia (11.1.1), the Duchies Thuringia (11.5.1).
+    #[test]
+    fn the_seeds_names_resolve_to_the_tables_provinces() {
+        let s = Scenario::embedded("1805").unwrap();
+        for (name, id) in [
+            ("Salzburg", "tyrol"),
+            ("Munich", "bavaria"),
+            ("Warsaw", "masovia"),
+            ("Duchies", "thuringia"),
+        ] {
+            assert_eq!(
+                s.map.resolve_province(name).map(|p| p.id.as_str()).ok(),
+                Some(id),
+                "{name}"
+            );
+        }
+        assert!(
+            !s.map
+                .province("styria")
+                .unwrap()
+                .aliases
+                .iter()
+                .any(|a| a == "Salzburg")
+        );
+    }
 }
