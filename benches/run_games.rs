@@ -24,7 +24,7 @@ fn t(s: &str) -> DateTime<Utc> {
     DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
 }
 
-fn pass(dirs: &[PathBuf], when: &str, forget_wake: bool) -> (f64, f64, store::durable::Stats, usize) {
+fn pass(dirs: &[PathBuf], when: &str, forget_wake: bool, no_hold: bool) -> (f64, f64, store::durable::Stats, usize) {
     if forget_wake {
         for d in dirs {
             let _ = std::fs::remove_file(d.join(".wake"));
@@ -34,12 +34,15 @@ fn pass(dirs: &[PathBuf], when: &str, forget_wake: bool) -> (f64, f64, store::du
     let cpu0 = common::cpu_secs(true).unwrap_or(0.0);
     let start = Instant::now();
     let mut resolved = 0;
-    // As `run --games` does: one group over every game.
+    // As `run --games` does: one group over every game, the pictures'
+    // canvases held across them.
     let group = store::durable::group();
+    let pictures = (!no_hold).then(empereur::picture::hold);
     for d in dirs {
         let r = run_game(d, &[], t(when)).unwrap();
         resolved += r.resolved.len();
     }
+    drop(pictures);
     group.commit().unwrap();
     (
         start.elapsed().as_secs_f64(),
@@ -64,28 +67,63 @@ fn main() {
     for (place, base) in places {
         let tmp = tempfile::tempdir_in(&base).unwrap();
         let setup = Instant::now();
-        for i in 0..n {
-            let players = store::players::parse("players.toml", PLAYERS).unwrap();
-            let o = NewOptions {
-                dir: tmp.path().join(format!("game-{i:03}")),
-                scenario: "1805".into(),
-                players: PathBuf::new(),
-                options: vec![],
-                id: Some(format!("game-{i:03}")),
-                house_seating: true,
-            };
-            create_from(&o, players).unwrap();
-        }
+        // Three sets of the same games: the first runs as now (canvases
+        // held over the games), as before (given back after each game),
+        // and without pictures (what the rest of a first run costs).
+        let sets: Vec<Vec<PathBuf>> = ["now", "before", "nopics"]
+            .iter()
+            .map(|set| {
+                let root = tmp.path().join(set);
+                for i in 0..n {
+                    let players = store::players::parse("players.toml", PLAYERS).unwrap();
+                    let o = NewOptions {
+                        dir: root.join(format!("game-{i:03}")),
+                        scenario: "1805".into(),
+                        players: PathBuf::new(),
+                        options: vec![],
+                        id: Some(format!("game-{i:03}")),
+                        house_seating: true,
+                    };
+                    create_from(&o, players).unwrap();
+                }
+                let dirs = game_dirs(&root).unwrap();
+                assert_eq!(dirs.len(), n);
+                dirs
+            })
+            .collect();
         println!(
-            "{place} ({}): created {n} games in {:.1} s (two argon2 hashes each)",
+            "{place} ({}): created 3 x {n} games in {:.1} s (two argon2 hashes each)",
             base.display(),
             setup.elapsed().as_secs_f64()
         );
-        let dirs = game_dirs(tmp.path()).unwrap();
-        assert_eq!(dirs.len(), n);
+        let line = |label: &str,
+                    (secs, cpu, synced, resolved): (f64, f64, store::durable::Stats, usize),
+                    target: &str| {
+            println!(
+                "  {label}: {n} games in {secs:.3} s, {:.2} ms a game ({:.2} ms CPU), {:.1} fsyncs in {:.1} barriers a game, {resolved} phase(s) resolved; {target}",
+                secs * 1000.0 / n as f64,
+                cpu * 1000.0 / n as f64,
+                synced.fsyncs as f64 / n as f64,
+                synced.barriers as f64 / n as f64
+            );
+        };
+        let first = "2026-01-05T10:00:00Z";
+        line(
+            "first run, as before (each game's pictures drawn from nothing)",
+            pass(&sets[1], first, false, true),
+            "baseline",
+        );
+        empereur::picture::skip_for_bench(true);
+        line(
+            "first run without pictures",
+            pass(&sets[2], first, false, false),
+            "what the rest costs",
+        );
+        empereur::picture::skip_for_bench(false);
+        let dirs = &sets[0];
         for (label, when, forget, target) in [
             (
-                "first run (opens the phase, mails every player)",
+                "first run (opens the phase, mails every player; the base of each view shared by the games)",
                 "2026-01-05T10:00:00Z",
                 false,
                 "target <= 15 ms a game",
@@ -109,14 +147,7 @@ fn main() {
                 "no target",
             ),
         ] {
-            let (secs, cpu, synced, resolved) = pass(&dirs, when, forget);
-            println!(
-                "  {label}: {n} games in {secs:.3} s, {:.2} ms a game ({:.2} ms CPU), {:.1} fsyncs in {:.1} barriers a game, {resolved} phase(s) resolved; {target}",
-                secs * 1000.0 / n as f64,
-                cpu * 1000.0 / n as f64,
-                synced.fsyncs as f64 / n as f64,
-                synced.barriers as f64 / n as f64
-            );
+            line(label, pass(dirs, when, forget, false), target);
         }
     }
 }

@@ -254,3 +254,44 @@ fn reused_canvases_give_the_pixels_of_a_picture_drawn_anew() {
     picture::release();
     assert!(reused(Some(PowerId::Britain)) == britain);
 }
+
+/// The top layer is painted onto the kept base and the pixels under it
+/// put back: a picture of the same view whose top differs (a battle mark,
+/// another title) shows nothing of the picture drawn before it.
+#[test]
+fn a_top_painted_on_the_kept_base_leaves_nothing_behind() {
+    let s = scenario();
+    let (before, after, outcomes) = phase(&s);
+    let of = |outcomes: &[Outcome], phase: &str| {
+        Scene::new(&s, &after, Some(&before), outcomes, Some(PowerId::France), phase)
+    };
+    let pixels = |png: Vec<u8>| Pixmap::decode_png(&png).expect("decodes").data().to_vec();
+    let battle = pixels(
+        of(&outcomes, "1805-fall-france")
+            .png_at(picture::Effort::Fast, false)
+            .unwrap(),
+    );
+    let quiet = pixels(
+        of(&[], "1805-fall-britain")
+            .png_at(picture::Effort::Fast, false)
+            .unwrap(),
+    );
+    assert_ne!(battle, quiet, "the tops differ");
+    for _ in 0..2 {
+        let got = pixels(
+            of(&outcomes, "1805-fall-france")
+                .png_at(picture::Effort::Fast, true)
+                .unwrap(),
+        );
+        assert!(
+            got == battle,
+            "the picture with the battle differs from the one drawn anew"
+        );
+        let got = pixels(
+            of(&[], "1805-fall-britain")
+                .png_at(picture::Effort::Fast, true)
+                .unwrap(),
+        );
+        assert!(got == quiet, "the battle's mark or title was left on the base");
+    }
+}

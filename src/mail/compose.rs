@@ -289,7 +289,7 @@ fn map_pictures(
     viewer: Option<PowerId>,
     phase_id: &str,
 ) -> Result<Vec<FileAttachment>> {
-    if !crate::picture::has_geometry(&scenario.map) {
+    if !crate::picture::wanted(&scenario.map) {
         return Ok(vec![]);
     }
     let (before, outcomes) = match phase {

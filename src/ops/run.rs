@@ -88,6 +88,10 @@ pub fn run(a: &RunArgs) -> Result<Done> {
     // barrier is made durable with the next game's barrier, not by a pass
     // of its own (each game still reaches its commit points durably).
     let group = store::durable::group();
+    // Games at the same position (a first run opens the same phase of
+    // the same scenario in each) share the base of each view's picture
+    // instead of rendering it again per game.
+    let pictures = crate::picture::hold();
     for g in &games {
         progress.inc(1);
         let incoming: Vec<Source> = routed
@@ -131,6 +135,7 @@ pub fn run(a: &RunArgs) -> Result<Done> {
         }
     }
     progress.finish_and_clear();
+    drop(pictures);
     group.commit()?;
     if failed > 0 {
         bail!("{failed} of {} game(s) failed", games.len());

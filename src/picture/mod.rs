@@ -19,6 +19,7 @@ use crate::rules::{Kind, Outcome};
 use crate::scenario::Scenario;
 use crate::state::{Location, State};
 use resvg::tiny_skia::Pixmap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// Width of the pictures in pixels: readable names on a laptop screen.
@@ -34,6 +35,23 @@ pub fn has_geometry(map: &crate::map::Map) -> bool {
     !map.provinces.is_empty()
         && map.provinces.iter().all(|p| p.pos.is_some())
         && map.seas.iter().all(|z| z.is_off_board() || z.pos.is_some())
+}
+
+/// Whether the pictures are left out (benchmarks only: what a run costs
+/// without them).
+static SKIPPED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Leave the pictures out of every mail (`true`) or draw them again: for
+/// the benchmark that measures what the rest of a run costs.
+#[cfg(feature = "testing")]
+pub fn skip_for_bench(skip: bool) {
+    SKIPPED.store(skip, Ordering::SeqCst);
+}
+
+/// Whether mail should carry pictures: the map has geometry and no
+/// benchmark has switched them off.
+pub fn wanted(map: &crate::map::Map) -> bool {
+    has_geometry(map) && !SKIPPED.load(Ordering::SeqCst)
 }
 
 /// Why a picture could not be drawn.
@@ -298,7 +316,9 @@ pub enum Effort {
 /// moves) with the overlay every picture of the map shares (borders,
 /// names: most of the text) composited on it, which every picture of the
 /// same view of the same position shares. Only the top layer (units,
-/// marks, title, legend) is painted for each picture.
+/// marks, title, legend) is painted for each picture, onto the kept base
+/// itself: the pixels under the top's boxes are saved first and put back
+/// once the PNG is encoded, so one canvas is all a picture needs.
 fn png_of(layers: &svg::Layers, effort: Effort) -> Result<Vec<u8>, PictureError> {
     let (base_svg, overlay_svg) = (layers.base(), layers.overlay());
     let top = tree(&layers.top())?;
@@ -306,61 +326,237 @@ fn png_of(layers: &svg::Layers, effort: Effort) -> Result<Vec<u8>, PictureError>
     // other threads (tests) are not serialised: a thread that finds the
     // canvases taken draws on canvases of its own.
     let mut kept = CANVASES.lock().map(|mut c| std::mem::take(&mut *c)).unwrap_or_default();
-    let base = match kept.base.take() {
+    let mut base = match kept.base.take() {
         Some((b, o, pixmap)) if b == base_svg && o == overlay_svg => pixmap,
         // Another view: its canvas is cleared and reused, never a
         // second one kept beside it.
-        old => render_under(&base_svg, &overlay_svg, old.map(|(_, _, p)| p), &mut kept.work)?,
-    };
-    let mut work = match kept.work.take() {
-        Some(mut w) if w.width() == base.width() && w.height() == base.height() => {
-            w.data_mut().copy_from_slice(base.data());
-            w
+        old => {
+            let mut spare = old.map(|(_, _, p)| p);
+            let overlay = match kept.overlay.take() {
+                Some((o, spans)) if o == overlay_svg => spans,
+                _ => {
+                    let tree = tree(&overlay_svg)?;
+                    let mut canvas = cleared(&tree, spare.take())?;
+                    paint(&tree, &mut canvas);
+                    let spans = Arc::new(Spans::of(&canvas));
+                    spare = Some(canvas);
+                    spans
+                }
+            };
+            let tree = tree(&base_svg)?;
+            let mut pixmap = cleared(&tree, spare)?;
+            paint(&tree, &mut pixmap);
+            overlay.composite(&mut pixmap);
+            kept.overlay = Some((overlay_svg.clone(), overlay));
+            pixmap
         }
-        _ => {
-            let size = resvg::tiny_skia::IntSize::from_wh(base.width(), base.height());
-            let mut w = size
-                .and_then(|size| Pixmap::from_vec(crate::big::vec(base.data().len(), 0u8), size))
-                .ok_or_else(|| PictureError::Render("empty picture".into()))?;
-            w.data_mut().copy_from_slice(base.data());
-            w
-        }
     };
-    paint(&top, &mut work);
-    let png = encode_indexed(&work, effort);
+    let under = Under::save(&base, &top);
+    paint(&top, &mut base);
+    let png = encode_indexed(&base, effort);
+    under.restore(&mut base);
     if let Ok(mut c) = CANVASES.lock()
         && c.base.is_none()
     {
         *c = Canvases {
             base: Some((base_svg, overlay_svg, base)),
-            work: Some(work),
+            overlay: kept.overlay,
         };
     }
     png
 }
 
-/// The canvases kept between pictures: the composited base of the last
-/// view drawn (keyed by its base and overlay texts, so a changed map or
-/// position never reuses stale pixels) and one working canvas, on which
-/// each picture's top layer is painted over a copy of the base (and the
-/// overlay is rendered before it is composited). Each is a whole picture,
-/// 1600 x 1707 x 4 bytes = 11 MiB, so there are never more than these two;
-/// [`release`] gives both back.
+/// What is kept between pictures: the composited base of the last view
+/// drawn (keyed by its base and overlay texts, so a changed map or
+/// position never reuses stale pixels), a whole picture, 1600 x 1707 x 4
+/// bytes = 11 MiB, the one canvas there is; and the overlay's painted
+/// pixels (keyed by its text), composited onto each new base without a
+/// canvas of its own. [`release`] gives both back.
 #[derive(Default)]
 struct Canvases {
     base: Option<(String, String, Pixmap)>,
-    work: Option<Pixmap>,
+    overlay: Option<(String, Arc<Spans>)>,
 }
 
-static CANVASES: Mutex<Canvases> = Mutex::new(Canvases { base: None, work: None });
+static CANVASES: Mutex<Canvases> = Mutex::new(Canvases {
+    base: None,
+    overlay: None,
+});
 
-/// Give back the canvases kept between pictures (22 MiB). For a process
-/// that has mailed a phase's pictures and goes on to other work (the
-/// next game, the next run's password checks): the next picture renders
-/// its base again.
+/// How many [`Hold`]s are alive: while any is, [`release`] keeps the
+/// canvases.
+static HELD: AtomicUsize = AtomicUsize::new(0);
+
+/// Keeps the canvases across [`release`] while it lives, and gives them
+/// back when the last one is dropped. `run --games` holds one over all its
+/// games, so that games at the same position (a first run opens the same
+/// phase of the same scenario in each) share the base of each view
+/// instead of rendering it again per game: one canvas (11 MiB) stays
+/// resident between the games, beside their password checks.
+pub struct Hold(());
+
+/// See [`Hold`].
+pub fn hold() -> Hold {
+    HELD.fetch_add(1, Ordering::SeqCst);
+    Hold(())
+}
+
+impl Drop for Hold {
+    fn drop(&mut self) {
+        if HELD.fetch_sub(1, Ordering::SeqCst) == 1 {
+            release();
+        }
+    }
+}
+
+/// Give back the canvas kept between pictures (11 MiB) and the overlay's
+/// pixels, unless a [`Hold`] keeps them. For a process that has mailed a
+/// phase's pictures and goes on to other work (the next game, the next
+/// run's password checks): the next picture renders its base again.
 pub fn release() {
+    if HELD.load(Ordering::SeqCst) > 0 {
+        return;
+    }
     if let Ok(mut c) = CANVASES.lock() {
         *c = Canvases::default();
+    }
+}
+
+/// A picture's painted pixels without its transparent ones: for each row,
+/// the runs that hold a painted pixel (gaps of fewer than `GAP`
+/// transparent pixels kept inside a run), with their premultiplied bytes.
+/// The overlay (borders, coasts, names) leaves most of the map
+/// transparent, so this is a few MiB, not a canvas; a transparent pixel
+/// composited over another leaves it unchanged, so compositing the runs
+/// gives the pixels of compositing the whole canvas.
+struct Spans {
+    /// (row, first column, length, start in `bytes`)
+    runs: Vec<(u32, u32, u32, usize)>,
+    bytes: Vec<u8>,
+}
+
+impl Spans {
+    const GAP: usize = 16;
+
+    fn of(p: &Pixmap) -> Spans {
+        let w = p.width() as usize;
+        let mut out = Spans {
+            runs: Vec::new(),
+            bytes: Vec::new(),
+        };
+        for (y, row) in p.data().chunks_exact(w * 4).enumerate() {
+            let (px, _) = row.as_chunks::<4>();
+            let mut x = 0;
+            while x < w {
+                if px[x][3] == 0 {
+                    x += 1;
+                    continue;
+                }
+                let (first, mut end) = (x, x + 1);
+                while x < w && x < end + Self::GAP {
+                    if px[x][3] != 0 {
+                        end = x + 1;
+                    }
+                    x += 1;
+                }
+                out.runs
+                    .push((y as u32, first as u32, (end - first) as u32, out.bytes.len()));
+                out.bytes.extend_from_slice(&row[first * 4..end * 4]);
+            }
+        }
+        out
+    }
+
+    /// Composite the runs over `pixmap`, each as tiny-skia composites a
+    /// whole picture (source over, no scaling).
+    fn composite(&self, pixmap: &mut Pixmap) {
+        use resvg::tiny_skia::{PixmapPaint, PixmapRef, Transform};
+        for &(y, x, len, at) in &self.runs {
+            if let Some(run) = PixmapRef::from_bytes(&self.bytes[at..at + len as usize * 4], len, 1) {
+                pixmap.draw_pixmap(
+                    x as i32,
+                    y as i32,
+                    run,
+                    &PixmapPaint::default(),
+                    Transform::identity(),
+                    None,
+                );
+            }
+        }
+    }
+}
+
+/// The base's pixels under a top layer's boxes (each element's box with
+/// its stroke, two pixels wider for anti-aliasing), saved before the top
+/// is painted on the base and put back after.
+struct Under {
+    /// (row, first column, length, start in `bytes`), in pixels
+    rows: Vec<(usize, usize, usize, usize)>,
+    bytes: Vec<u8>,
+}
+
+impl Under {
+    const PAD: f32 = 2.0;
+
+    fn save(base: &Pixmap, top: &resvg::usvg::Tree) -> Under {
+        let (w, h) = (base.width() as usize, base.height() as usize);
+        let mut boxes = Vec::new();
+        Self::boxes(top.root(), &mut boxes);
+        let clamp = |v: f32, max: usize| (v.max(0.0) as usize).min(max);
+        let rects: Vec<(usize, usize, usize, usize)> = boxes
+            .iter()
+            .map(|b| {
+                (
+                    clamp((b.left() - Self::PAD).floor(), w),
+                    clamp((b.right() + Self::PAD).ceil(), w),
+                    clamp((b.top() - Self::PAD).floor(), h),
+                    clamp((b.bottom() + Self::PAD).ceil(), h),
+                )
+            })
+            .filter(|&(x0, x1, y0, y1)| x1 > x0 && y1 > y0)
+            .collect();
+        // in a mapping of its own (`crate::big`), given back when the
+        // picture is done, not left in the heap beside the next check
+        let total: usize = rects.iter().map(|&(x0, x1, y0, y1)| (x1 - x0) * (y1 - y0) * 4).sum();
+        let mut out = Under {
+            rows: Vec::new(),
+            bytes: crate::big::vec(total, 0u8),
+        };
+        let mut at = 0;
+        for (x0, x1, y0, y1) in rects {
+            for y in y0..y1 {
+                let (from, len) = ((y * w + x0) * 4, (x1 - x0) * 4);
+                out.rows.push((y, x0, x1 - x0, at));
+                out.bytes[at..at + len].copy_from_slice(&base.data()[from..from + len]);
+                at += len;
+            }
+        }
+        out
+    }
+
+    /// The boxes a group paints in: a group drawn straight onto the
+    /// canvas (no layer of its own: no opacity, clip, mask or filter)
+    /// paints only where its children do, so each child's box counts, not
+    /// the group's (the units' group spans the whole map); anything else
+    /// counts by its box with stroke, or by its layer's box.
+    fn boxes(group: &resvg::usvg::Group, out: &mut Vec<resvg::usvg::Rect>) {
+        use resvg::usvg::Node;
+        for node in group.children() {
+            match node {
+                Node::Group(g) if !g.isolate() => Self::boxes(g, out),
+                Node::Group(g) => out.push(g.abs_layer_bounding_box().to_rect()),
+                other => out.push(other.abs_stroke_bounding_box()),
+            }
+        }
+    }
+
+    fn restore(self, base: &mut Pixmap) {
+        let w = base.width() as usize;
+        let data = base.data_mut();
+        for (y, x, len, at) in self.rows {
+            let from = (y * w + x) * 4;
+            data[from..from + len * 4].copy_from_slice(&self.bytes[at..at + len * 4]);
+        }
     }
 }
 
