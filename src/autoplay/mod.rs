@@ -25,6 +25,16 @@ use crate::orders::ast::OrderLine;
 use crate::scenario::Scenario;
 use crate::state::State;
 
+/// A generated order as an order line: no mail or file it came from, so
+/// its span is empty.
+fn line(order: crate::orders::ast::Order, text: String) -> OrderLine {
+    OrderLine {
+        order,
+        text,
+        span: crate::diagnostic::Span::new(0, 0, 0),
+    }
+}
+
 /// Orders proposed one at a time are judged by the phase as a set, each
 /// against the state the earlier ones leave: keep what the set allows, so
 /// the engine refuses nothing proposed.

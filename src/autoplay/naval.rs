@@ -9,8 +9,7 @@
 //! it is proposed; the generator is the option's own, so games without
 //! the option draw the same orders as before.
 
-use super::Rng;
-use crate::diagnostic::Span;
+use super::{Rng, line};
 use crate::ids::PowerId;
 use crate::orders::ast::{NavalOrder, Order, OrderLine, Situation, Standing};
 use crate::rules::legality::judge_one as validate;
@@ -18,14 +17,6 @@ use crate::rules::war::movement::orders_for;
 use crate::scenario::Scenario;
 use crate::scenario::tables_naval::Chit;
 use crate::state::{Location, Squadron, State, UnitKey};
-
-fn line(order: Order, text: String) -> OrderLine {
-    OrderLine {
-        order,
-        text,
-        span: Span::new(0, 0, 0),
-    }
-}
 
 /// Now and then a standing order of the option: a tactical chit
 /// (12.2.6.1.1), Nelson's closing modifier (12.2.6.1.4.2), the general

@@ -4,21 +4,12 @@
 //! Deterministic: everything comes from `rng_seed`. Every order returned
 //! passes [`crate::rules::legality::judge`].
 
-use super::Rng;
-use crate::diagnostic::Span;
+use super::{Rng, line};
 use crate::ids::{Nation, PowerId, Step};
 use crate::orders::ast::{BuildItem, EmbargoAction, Order, OrderLine, PoliticalOrder, Terms};
 use crate::scenario::tables_political::CounterKind;
 use crate::scenario::{Arm, Scenario};
 use crate::state::{Control, State};
-
-fn line(order: Order, text: String) -> OrderLine {
-    OrderLine {
-        order,
-        text,
-        span: Span::new(0, 0, 0),
-    }
-}
 
 fn pick<T: Copy>(rng: &mut Rng, v: &[T]) -> Option<T> {
     if v.is_empty() {
@@ -153,17 +144,7 @@ fn build(scenario: &Scenario, state: &State, power: PowerId, rng: &mut Rng, out:
     if chance(rng, 70)
         && let (Some(number), Some(arm)) = (pick(rng, &open), pick(rng, &arms))
     {
-        out.push(line(
-            Order::Build {
-                corps: crate::state::UnitKey::corps(nation.clone(), number),
-                items: vec![BuildItem {
-                    count: 1,
-                    arm,
-                    nation: nation.clone(),
-                }],
-            },
-            format!("build 1 {} in {power} corps {number}", arm.short()),
-        ));
+        out.push(build_one(&nation, number, arm));
     }
     kingdom_corps(scenario, state, power, rng, out);
     let cap = &scenario.power(power).capital;
@@ -176,6 +157,21 @@ fn build(scenario: &Scenario, state: &State, power: PowerId, rng: &mut Rng, out:
             format!("build 1 squadron in {cap}"),
         ));
     }
+}
+
+/// One division of `arm` of `nation` built into its corps `number`.
+fn build_one(nation: &Nation, number: u32, arm: Arm) -> OrderLine {
+    line(
+        Order::Build {
+            corps: crate::state::UnitKey::corps(nation.clone(), number),
+            items: vec![BuildItem {
+                count: 1,
+                arm,
+                nation: nation.clone(),
+            }],
+        },
+        format!("build 1 {} in {nation} corps {number}", arm.short()),
+    )
 }
 
 /// 11.2.2.1, 11.3.2.1: a division of a kingdom's nation into one of the
@@ -213,17 +209,7 @@ fn kingdom_corps(scenario: &Scenario, state: &State, power: PowerId, rng: &mut R
         .filter(|a| crate::rules::builds::pool_of(state, &nation, Some(*a)) > 0)
         .collect();
     if let Some(arm) = pick(rng, &arms) {
-        out.push(line(
-            Order::Build {
-                corps: crate::state::UnitKey::corps(nation.clone(), number),
-                items: vec![BuildItem {
-                    count: 1,
-                    arm,
-                    nation: nation.clone(),
-                }],
-            },
-            format!("build 1 {} in {nation} corps {number}", arm.short()),
-        ));
+        out.push(build_one(&nation, number, arm));
     }
 }
 

@@ -7,7 +7,6 @@
 //! sail at random. Randomness comes from a small seeded generator
 //! (SplitMix64), never from the OS, so a seed replays the same orders.
 
-use crate::diagnostic::Span;
 use crate::ids::PowerId;
 use crate::orders::ast::{Order, OrderLine};
 use crate::rules::legality::judge_one as validate;
@@ -16,15 +15,7 @@ use crate::rules::war::movement::{orders_corps, orders_for};
 use crate::scenario::Scenario;
 use crate::state::{Location, State, UnitKey};
 
-use super::Rng;
-
-fn line(order: Order, text: String) -> OrderLine {
-    OrderLine {
-        order,
-        text,
-        span: Span::new(0, 0, 0),
-    }
-}
+use super::{Rng, line};
 
 /// Random legal military orders for `power` (naval and land).
 pub fn generate(scenario: &Scenario, state: &State, power: PowerId, seed: u64) -> Vec<OrderLine> {
