@@ -261,8 +261,9 @@ pub fn run_game_sources(root: &Path, incoming: &[Source], now: DateTime<Utc>) ->
     // for the next game's first barrier (see `durable::Group::finish`).
     let group = store::durable::group();
     let report = run_game_grouped(&dir, incoming, now);
-    // Whatever stopped the run, the canvases of its pictures (22 MiB)
-    // are not kept for the next game or the next run's password checks.
+    // Whatever stopped the run, the canvas of its pictures (11 MiB) is
+    // not kept for the next game or the next run's password checks
+    // (unless `run --games` holds it for the games that follow).
     crate::picture::release();
     let report = report?;
     group.finish()?;
@@ -326,8 +327,9 @@ fn run_game_grouped(dir: &GameDir, incoming: &[Source], now: DateTime<Utc>) -> R
         }
         None => advance(&ctx, now, &mut report)?,
     };
-    // 5. Mail out, the pictures composed: their canvases (22 MiB) are
-    // given back first, as sending holds a message at a time.
+    // 5. Mail out, the pictures composed: their canvas (11 MiB) is given
+    // back first, as sending holds a message at a time (kept instead
+    // while `run --games` holds it for the games that follow).
     crate::picture::release();
     send_out(&ctx.dir, &ctx.config, now, &mut report)?;
     save_wake(&ctx, now, beacon_at, &report)?;

@@ -300,11 +300,6 @@ fn kind_of(t: &Token<'_>) -> Option<UnitKind> {
     }
 }
 
-/// The error for a line whose first word starts no order, with the
-/// closest keyword as help.
-/// `[WHEN] ATTACKING|DEFENDING|ANY` of a standing combat choice (a land
-/// combat option, a naval tactical chit): when it applies. `ANY` may be
-/// written `ALWAYS` or `DEFAULT`.
 /// `ON` or `OFF` (and their synonyms) of a standing order.
 fn on_off(cur: &mut Cur<'_, '_>) -> PResult<bool> {
     match cur.next() {
@@ -314,6 +309,9 @@ fn on_off(cur: &mut Cur<'_, '_>) -> PResult<bool> {
     }
 }
 
+/// `[WHEN] ATTACKING|DEFENDING|ANY` of a standing combat choice (a land
+/// combat option, a naval tactical chit): when it applies. `ANY` may be
+/// written `ALWAYS` or `DEFAULT`.
 fn situation(cur: &mut Cur<'_, '_>) -> PResult<Situation> {
     cur.eat_any(&["when", "if"]);
     let s = match cur.next() {
@@ -332,6 +330,8 @@ fn situation(cur: &mut Cur<'_, '_>) -> PResult<Situation> {
     Ok(s)
 }
 
+/// The error for a line whose first word starts no order, with the
+/// closest keyword as help.
 fn unknown(kw: &str, first: &Token<'_>) -> Diagnostic {
     let close = suggest(kw, KEYWORDS.iter().copied());
     let d = Diagnostic::error(

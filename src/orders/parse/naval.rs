@@ -167,7 +167,7 @@ impl LineParser<'_, '_> {
     }
 }
 
-/// `<n> [<noun>]`: the count of REFIT and CONVERT, then its optional noun.
+/// `<n> [<noun>]`: the count of REFIT, then its optional noun.
 fn count_of(cur: &mut Cur<'_, '_>, nouns: &[&str], help: &str) -> PResult<u32> {
     let (n, _) = cur.number(help)?;
     cur.eat_any(nouns);
