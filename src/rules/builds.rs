@@ -116,7 +116,7 @@ pub fn price(
     spent: &Spent,
 ) -> Result<(u32, (u32, u32), String), Rejection> {
     // The province as players read it; the id stays the key of `spent`.
-    let shown = scenario.map.province(province).map_or(province, |x| x.name.as_str());
+    let shown = super::war::control::name(scenario, province);
     // 12.2.1: the line crosses only the arrows no enemy fleet interdicts
     let loc = super::war::arrows::loc_length(scenario, state, p, province).ok_or_else(|| {
         let cut = scenario.loc_length(p, province, |_| true).is_some();
@@ -327,7 +327,7 @@ fn build_divisions(
     .why(why)
     .only(vec![p]);
     if let Some(at) = &entering {
-        let at = scenario.map.province(at).map_or(at.as_str(), |x| x.name.as_str());
+        let at = super::war::control::name(scenario, at);
         o = o.why(Why::rule("3.46", format!("{unit} enters the map in {at}")));
     }
     Ok(o)

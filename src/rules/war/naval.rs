@@ -516,13 +516,7 @@ fn intercept(
         let who = ip
             .map(|p| p.id().to_string())
             .unwrap_or_else(|| keys[0].nation.to_string());
-        let whom = ip.map_or_else(
-            || {
-                let n = keys[0].nation.id();
-                scenario.minors.get(n).map_or_else(|| n.to_string(), |m| m.name.clone())
-            },
-            |p| p.name().to_string(),
-        );
+        let whom = ip.map_or_else(|| crate::state::nation_name(scenario, &keys[0].nation), |p| p.name());
         let seen_by: Vec<PowerId> = [Some(under.mover), ip].into_iter().flatten().collect();
         if !on {
             out.push(
