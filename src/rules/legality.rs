@@ -753,12 +753,7 @@ impl<'a> Projection<'a> {
                     (None, Some(sea)) => Location::Sea(sea.clone()),
                     (None, None) => return,
                 };
-                if let Some(sq) = self
-                    .state
-                    .squadrons
-                    .iter_mut()
-                    .find(|x| x.nation == squadron.nation && x.number == squadron.number)
-                {
+                if let Some(sq) = self.state.squadron_mut(&squadron.nation, squadron.number) {
                     sq.location = end;
                 }
             }

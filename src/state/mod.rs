@@ -772,6 +772,12 @@ impl State {
             .find(|c| &c.nation == nation && c.number == number)
     }
 
+    pub fn squadron_mut(&mut self, nation: &Nation, number: u32) -> Option<&mut Squadron> {
+        self.squadrons
+            .iter_mut()
+            .find(|c| &c.nation == nation && c.number == number)
+    }
+
     /// A new squadron counter of `nation` at `location`, numbered one past
     /// the nation's highest (2.51: a counter from the force pool; the
     /// caller takes it from the pool). Returns its number.

@@ -286,13 +286,7 @@ pub fn battle(
             .iter()
             .find(|x| x.port && x.seas.iter().any(|z| z == sea) && friendly(state, p, &x.id))
             .map(|x| x.id.clone());
-        if let (Some(port), Some(s)) = (
-            port,
-            state
-                .squadrons
-                .iter_mut()
-                .find(|s| s.nation == k.nation && s.number == k.number),
-        ) {
+        if let (Some(port), Some(s)) = (port, state.squadron_mut(&k.nation, k.number)) {
             s.location = Location::Port(port.clone());
             s.blockading = None;
             o = o.why(format!("{} retires to {}", k.name(scenario), name(scenario, &port)));
@@ -684,11 +678,7 @@ fn arrive(
 }
 
 fn set_loc(state: &mut State, k: &UnitKey, l: Location) {
-    if let Some(s) = state
-        .squadrons
-        .iter_mut()
-        .find(|s| s.nation == k.nation && s.number == k.number)
-    {
+    if let Some(s) = state.squadron_mut(&k.nation, k.number) {
         s.location = l;
         s.blockading = None;
     }
@@ -868,11 +858,7 @@ pub fn blockade(
             .only(vec![power]);
     }
     let name_of = scenario.map.province(port).map(|p| p.name.clone()).unwrap_or_default();
-    if let Some(x) = state
-        .squadrons
-        .iter_mut()
-        .find(|x| x.nation == squadron.nation && x.number == squadron.number)
-    {
+    if let Some(x) = state.squadron_mut(&squadron.nation, squadron.number) {
         x.blockading = Some(port.to_string());
     }
     Outcome::new(

@@ -310,11 +310,7 @@ fn retreat_blockaders(scenario: &Scenario, state: &mut State, port: &str, keys: 
             continue;
         };
         let to = nearest_friendly_port(scenario, state, p, &From::Port(port)).map(|(q, _)| q);
-        let Some(s) = state
-            .squadrons
-            .iter_mut()
-            .find(|s| s.nation == k.nation && s.number == k.number)
-        else {
+        let Some(s) = state.squadron_mut(&k.nation, k.number) else {
             continue;
         };
         s.blockading = None;

@@ -238,11 +238,7 @@ fn pursue(
     }) else {
         return;
     };
-    if let Some(s) = state
-        .squadrons
-        .iter_mut()
-        .find(|s| s.nation == f.key.nation && s.number == f.key.number)
-    {
+    if let Some(s) = state.squadron_mut(&f.key.nation, f.key.number) {
         s.location = Location::Sea(zone.clone());
         s.blockading = Some(port.to_string());
         fight.line(format!(
@@ -432,11 +428,7 @@ fn retreat(
             continue;
         };
         let to = nearest_friendly_port(scenario, state, p, &From::Sea(sea)).map(|(q, _)| q);
-        let Some(s) = state
-            .squadrons
-            .iter_mut()
-            .find(|s| s.nation == f.key.nation && s.number == f.key.number)
-        else {
+        let Some(s) = state.squadron_mut(&f.key.nation, f.key.number) else {
             continue;
         };
         s.blockading = None;
