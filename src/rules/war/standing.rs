@@ -61,7 +61,7 @@ pub fn record(state: &mut State, power: PowerId, order: &Standing) -> Option<Out
     let text = match order {
         Standing::Intercept { enabled } => {
             entry.intercept = Some(*enabled);
-            format!("intercept {}", if *enabled { "on" } else { "off" })
+            format!("intercept {}", on_off(*enabled))
         }
         Standing::CombatOption { situation, option } => {
             entry
@@ -90,7 +90,7 @@ pub fn record(state: &mut State, power: PowerId, order: &Standing) -> Option<Out
         }
         Standing::NavalChase { on } => {
             entry.naval.chase = Some(*on);
-            format!("general chase {}", if *on { "on" } else { "off" })
+            format!("general chase {}", on_off(*on))
         }
         Standing::NavalAfter { victory, then } => {
             let (slot, when) = if *victory {
@@ -103,7 +103,7 @@ pub fn record(state: &mut State, power: PowerId, order: &Standing) -> Option<Out
         }
         Standing::NavalEvade { on } => {
             entry.naval.evade = Some(*on);
-            format!("evade off the board {}", if *on { "on" } else { "off" })
+            format!("evade off the board {}", on_off(*on))
         }
         Standing::DisabledTo { ports } => {
             entry.naval.disabled_to = ports.clone();
@@ -150,15 +150,27 @@ fn of(state: &State, power: PowerId) -> Option<&StandingOrders> {
     })
 }
 
+/// `on` or `off`, as a standing order's note says it.
+fn on_off(on: bool) -> &'static str {
+    if on { "on" } else { "off" }
+}
+
+/// A standing ON/OFF choice: what `set` says (noted as "`what` on|off"),
+/// else on by default (noted as `default`).
+fn switch(set: Option<bool>, what: &str, default: &str) -> (bool, Decided) {
+    match set {
+        Some(on) => (on, Decided::Standing(format!("{what} {}", on_off(on)))),
+        None => (true, Decided::Default(default.into())),
+    }
+}
+
 /// 5.4: does `power` intercept?
 pub fn intercepts(state: &State, power: PowerId) -> (bool, Decided) {
-    match of(state, power).and_then(|s| s.intercept) {
-        Some(on) => (
-            on,
-            Decided::Standing(format!("intercept {}", if on { "on" } else { "off" })),
-        ),
-        None => (true, Decided::Default("intercept every enemy squadron in reach".into())),
-    }
+    switch(
+        of(state, power).and_then(|s| s.intercept),
+        "intercept",
+        "intercept every enemy squadron in reach",
+    )
 }
 
 /// 5.6: the option `power` wants in `situation`, if it has a standing
@@ -204,13 +216,11 @@ pub fn nelson_closing(state: &State, power: PowerId) -> (u32, Decided) {
 
 /// 12.2.6.1.7: does the victor `power` declare the general chase?
 pub fn naval_chase(state: &State, power: PowerId) -> (bool, Decided) {
-    match of(state, power).and_then(|s| s.naval.chase) {
-        Some(on) => (
-            on,
-            Decided::Standing(format!("chase {}", if on { "on" } else { "off" })),
-        ),
-        None => (true, Decided::Default("the victor chases".into())),
-    }
+    switch(
+        of(state, power).and_then(|s| s.naval.chase),
+        "chase",
+        "the victor chases",
+    )
 }
 
 /// 12.2.6.1.8: what a fleet of `power` does after a victory (`victory`)
@@ -233,13 +243,11 @@ pub fn after_battle(state: &State, power: PowerId, victory: bool) -> (AfterBattl
 /// 12.2.7.3: does an attacked fleet of `power` off the board try to
 /// evade? (default yes)
 pub fn evades(state: &State, power: PowerId) -> (bool, Decided) {
-    match of(state, power).and_then(|s| s.naval.evade) {
-        Some(on) => (
-            on,
-            Decided::Standing(format!("evade {}", if on { "on" } else { "off" })),
-        ),
-        None => (true, Decided::Default("an attacked fleet tries to evade".into())),
-    }
+    switch(
+        of(state, power).and_then(|s| s.naval.evade),
+        "evade",
+        "an attacked fleet tries to evade",
+    )
 }
 
 /// 12.2.6.1.9.1: the ports `power` wants its disabled ships taken to,
