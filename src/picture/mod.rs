@@ -208,7 +208,7 @@ impl<'a> Scene<'a> {
         if reuse_base {
             return png_of(&layers, effort);
         }
-        let mut pixmap = render_under(&layers.base(), &layers.overlay(), None, &mut None)?;
+        let mut pixmap = render_under(&layers.base(), &layers.overlay())?;
         paint(&tree(&layers.top())?, &mut pixmap);
         encode_indexed(&pixmap, effort)
     }
@@ -560,26 +560,19 @@ impl Under {
     }
 }
 
-/// The base with the overlay composited on it, on `spare` (cleared) when
-/// it is a canvas of the right size; the overlay is rendered on `scratch`
-/// (likewise reused, and left there for the caller).
-fn render_under(
-    base_svg: &str,
-    overlay_svg: &str,
-    spare: Option<Pixmap>,
-    scratch: &mut Option<Pixmap>,
-) -> Result<Pixmap, PictureError> {
+/// The base with the overlay composited on it, on a new canvas (the
+/// whole picture drawn the simple way: what the kept-base path must equal).
+fn render_under(base_svg: &str, overlay_svg: &str) -> Result<Pixmap, PictureError> {
     let base = tree(base_svg)?;
-    let mut pixmap = cleared(&base, spare)?;
+    let mut pixmap = canvas(&base)?;
     paint(&base, &mut pixmap);
     let overlay_tree = tree(overlay_svg)?;
-    let overlay = cleared(&overlay_tree, scratch.take())?;
-    let overlay = scratch.insert(overlay);
-    paint(&overlay_tree, overlay);
+    let mut overlay = canvas(&overlay_tree)?;
+    paint(&overlay_tree, &mut overlay);
     pixmap.draw_pixmap(
         0,
         0,
-        Pixmap::as_ref(overlay),
+        overlay.as_ref(),
         &resvg::tiny_skia::PixmapPaint::default(),
         resvg::tiny_skia::Transform::identity(),
         None,

@@ -224,11 +224,7 @@ mod tests {
         // counters enter play once
         assert!(bring_counters(&s, &mut st, &def).is_empty());
         let italian = Nation::Minor("italy".into());
-        let c = st
-            .corps
-            .iter_mut()
-            .find(|c| c.nation == italian && c.number == 1)
-            .unwrap();
+        let c = st.corps_mut(&italian, 1).unwrap();
         c.location = Some("lombardy".into());
         c.divisions.push(Division {
             arm: crate::scenario::Arm::Infantry,
