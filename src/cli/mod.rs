@@ -23,7 +23,10 @@ pub struct Cli {
 }
 
 mod args;
+pub mod print;
 pub mod shell;
+
+use print::{print, print_as};
 
 pub use crate::ops::Format;
 
@@ -235,24 +238,18 @@ fn closed_pipe(e: &anyhow::Error) -> bool {
         .any(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
 }
 
-/// Print what a command found, the one place its output is written.
-fn print(summary: impl ops::Summary) -> anyhow::Result<Done> {
-    crate::out!("{summary}")?;
-    Ok(summary.done())
-}
-
 pub fn run(cli: Cli) -> anyhow::Result<Done> {
     match cli.command {
-        Command::Scenarios => ops::scenarios(),
+        Command::Scenarios => print(ops::scenarios()),
         Command::Map {
             game: Some(game),
             power,
             svg,
             png,
             ..
-        } => ops::map::draw(&game, power.as_deref(), svg.as_deref(), png.as_deref()),
-        Command::Map { scenario, format, .. } => ops::map::run(&scenario, format),
-        Command::Scenario(ScenarioCmd::Check { dir }) => ops::scenario_check(&dir),
+        } => print(ops::map::draw(&game, power.as_deref(), svg.as_deref(), png.as_deref())?),
+        Command::Map { scenario, format, .. } => print_as(ops::map::run(&scenario)?, format),
+        Command::Scenario(ScenarioCmd::Check { dir }) => print(ops::scenario_check(&dir)?),
         Command::New {
             dir,
             scenario,
@@ -268,7 +265,9 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
             id,
             house_seating,
         }),
-        Command::Show { game, power, format } => ops::show::run(&game.game, power.as_deref(), format),
+        Command::Show { game, power, format } => {
+            print_as(ops::show::run(&game.game, power.as_deref(), format)?, format)
+        }
         Command::Demo { out } => ops::demo::run(out),
         // == orders ==
         Command::Check(a) => print(ops::check::run(&a)?),
@@ -276,9 +275,9 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
         // == end orders ==
 
         // == dice ==
-        Command::Verify(a) => ops::verify::run(&a),
-        Command::ExportHistory(a) => ops::export::run(&a),
-        Command::Dice(c) => ops::dice_cmd::run(&c),
+        Command::Verify(a) => print(ops::verify::run(&a)?),
+        Command::ExportHistory(a) => print(ops::export::run(&a)?),
+        Command::Dice(c) => print(ops::dice_cmd::run(&c)?),
         Command::Resolve(a) => print(ops::resolve::run(&a)?),
         // == end dice ==
 
@@ -293,11 +292,11 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
         Command::Send(a) => ops::send::run(&a),
         Command::Mail(a) => ops::mailing::mail(&a),
         Command::Resend(a) => ops::mailing::resend(&a),
-        Command::Fetch(a) => ops::fetch::run(&a),
+        Command::Fetch(a) => print(ops::fetch::run(&a)?),
         // == end mail ==
 
         // == workflow ==
-        Command::Run(a) => ops::run::run(&a),
+        Command::Run(a) => ops::run::run(&a, &mut print::game_ran(a.verbose)),
         Command::Status(a) => match &a.games {
             Some(root) => ops::games::status_of_games(root),
             None => print(ops::workflow::status(&ops::workflow::GameOnly { game: a.game })?),
@@ -308,8 +307,8 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
         Command::Extend(a) => ops::workflow::extend(&a),
         Command::ReplacePlayer(a) => ops::workflow::replace_player(&a),
         Command::Seat(a) => ops::seat::run(&a),
-        Command::Completions(a) => shell::completions(Cli::command(), &a),
-        Command::Man(a) => shell::man(Cli::command(), &a),
+        Command::Completions(a) => print(shell::completions(Cli::command(), &a)),
+        Command::Man(a) => print(shell::man(Cli::command(), &a)?),
         Command::Undo(a) => ops::moderate::undo(&a),
         Command::Preview(a) => ops::moderate::preview(&a),
         // == end workflow ==

@@ -5,7 +5,7 @@
 //! It lives in `cli` because it is about the command line itself.
 #![allow(clippy::disallowed_methods)] // adapter: files
 
-use crate::ops::Done;
+use crate::ops::Summary;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 
@@ -48,10 +48,21 @@ pub fn completion_script(cmd: &mut clap::Command, shell: Shell) -> String {
     String::from_utf8_lossy(&buf).into_owned()
 }
 
+/// A shell completion script, the whole output of `empereur completions`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Script(pub String);
+
+impl std::fmt::Display for Script {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl Summary for Script {}
+
 /// `empereur completions SHELL`
-pub fn completions(mut cmd: clap::Command, a: &CompletionsArgs) -> Result<Done> {
-    crate::out!("{}", completion_script(&mut cmd, a.shell))?;
-    Ok(Done::Yes)
+pub fn completions(mut cmd: clap::Command, a: &CompletionsArgs) -> Script {
+    Script(completion_script(&mut cmd, a.shell))
 }
 
 /// Write `empereur.1` and one `empereur-<command>.1` per command (and
@@ -80,9 +91,25 @@ fn page(cmd: &clap::Command, name: &str, out: &Path, written: &mut Vec<PathBuf>)
     Ok(())
 }
 
+/// The man pages `empereur man` wrote, and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ManPages {
+    pub files: Vec<PathBuf>,
+    pub out: PathBuf,
+}
+
+impl std::fmt::Display for ManPages {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "wrote {} man page(s) to {}", self.files.len(), self.out.display())
+    }
+}
+
+impl Summary for ManPages {}
+
 /// `empereur man --out DIR`
-pub fn man(cmd: clap::Command, a: &ManArgs) -> Result<Done> {
-    let files = write_man_pages(cmd, &a.out)?;
-    crate::outln!("wrote {} man page(s) to {}", files.len(), a.out.display())?;
-    Ok(Done::Yes)
+pub fn man(cmd: clap::Command, a: &ManArgs) -> Result<ManPages> {
+    Ok(ManPages {
+        files: write_man_pages(cmd, &a.out)?,
+        out: a.out.clone(),
+    })
 }

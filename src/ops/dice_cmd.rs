@@ -1,7 +1,6 @@
 //! `empereur dice`: derive a roll or a commitment by hand, for auditors
 //! and for the examples of docs/dice.md.
 
-use super::Done;
 use crate::dice::{self, Entropy};
 use crate::ids::PowerId;
 use anyhow::{Result, anyhow, bail};
@@ -58,7 +57,42 @@ pub struct CommitArgs {
     pub seed: String,
 }
 
-pub fn run(cmd: &DiceCmd) -> Result<Done> {
+/// What `empereur dice` derived.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Derived {
+    /// A roll: the key from the seed and entropies (hex), the die and
+    /// purpose asked for, and the result.
+    Roll {
+        key: String,
+        sides: u32,
+        purpose: String,
+        roll: u32,
+    },
+    /// A phase's commitment (hex).
+    Commitment(String),
+}
+
+impl std::fmt::Display for Derived {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Derived::Roll {
+                key,
+                sides,
+                purpose,
+                roll,
+            } => {
+                writeln!(f, "key {key}")?;
+                writeln!(f, "d{sides} for '{purpose}'")?;
+                writeln!(f, "{roll}")
+            }
+            Derived::Commitment(c) => writeln!(f, "{c}"),
+        }
+    }
+}
+
+impl super::Summary for Derived {}
+
+pub fn run(cmd: &DiceCmd) -> Result<Derived> {
     match cmd {
         DiceCmd::Roll(a) => {
             let seed = dice::parse_hex32(&a.seed).map_err(|e| anyhow!("--seed: {e}"))?;
@@ -67,16 +101,21 @@ pub fn run(cmd: &DiceCmd) -> Result<Done> {
             }
             let entropy = parse_entropy(&a.entropy)?;
             let key = dice::derive_key(&seed, &entropy);
-            crate::outln!("key {}", dice::to_hex(&key))?;
-            crate::outln!("d{} for '{}'", a.sides, a.purpose)?;
-            crate::outln!("{}", dice::derive_roll(&key, &a.purpose, a.sides))?;
-            Ok(Done::Yes)
+            Ok(Derived::Roll {
+                key: dice::to_hex(&key),
+                sides: a.sides,
+                purpose: a.purpose.clone(),
+                roll: dice::derive_roll(&key, &a.purpose, a.sides),
+            })
         }
         DiceCmd::Commit(a) => {
             let seed = dice::parse_hex32(&a.seed).map_err(|e| anyhow!("--seed: {e}"))?;
             let phase: crate::ids::PhaseId = a.phase.parse().map_err(|e: String| anyhow!("--phase: {e}"))?;
-            crate::outln!("{}", dice::commitment(&a.game_id, &phase.to_string(), &seed))?;
-            Ok(Done::Yes)
+            Ok(Derived::Commitment(dice::commitment(
+                &a.game_id,
+                &phase.to_string(),
+                &seed,
+            )))
         }
     }
 }

@@ -6,7 +6,6 @@
 //! mail) is in it.
 #![allow(clippy::disallowed_methods)] // adapter
 
-use super::Done;
 use crate::store::{GameDir, history, phase};
 use anyhow::{Context, Result};
 use std::fs;
@@ -29,10 +28,32 @@ pub struct ExportArgs {
     pub out: PathBuf,
 }
 
-pub fn run(a: &ExportArgs) -> Result<Done> {
-    let n = export(&GameDir::new(&a.game), &a.out)?;
-    crate::outln!("wrote {} ({n} file(s): history/ and phase/commitment)", a.out.display())?;
-    Ok(Done::Yes)
+/// The tarball `empereur export-history` wrote and how many files it holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Exported {
+    pub out: PathBuf,
+    pub files: usize,
+}
+
+impl std::fmt::Display for Exported {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "wrote {} ({} file(s): history/ and phase/commitment)",
+            self.out.display(),
+            self.files
+        )
+    }
+}
+
+impl super::Summary for Exported {}
+
+pub fn run(a: &ExportArgs) -> Result<Exported> {
+    let files = export(&GameDir::new(&a.game), &a.out)?;
+    Ok(Exported {
+        out: a.out.clone(),
+        files,
+    })
 }
 
 /// Write the tarball; returns the number of files in it. Entries are

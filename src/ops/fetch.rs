@@ -20,17 +20,34 @@ pub struct FetchArgs {
     pub game: PathBuf,
 }
 
-pub fn run(a: &FetchArgs) -> Result<Done> {
-    let handled = fetch(a, chrono::Utc::now())?;
-    crate::outln!("fetched {} message(s)", handled.len())?;
-    let mut ok = true;
-    for v in &handled {
-        if matches!(v, Verdict::Refused(_) | Verdict::NotStored { .. }) {
-            ok = false;
-        }
-        crate::outln!("  {}", v.code())?;
+/// What `empereur fetch` did with each new message.
+#[derive(Clone, Debug)]
+pub struct Fetched {
+    pub verdicts: Vec<Verdict>,
+}
+
+impl std::fmt::Display for Fetched {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "fetched {} message(s)", self.verdicts.len())?;
+        self.verdicts.iter().try_for_each(|v| writeln!(f, "  {}", v.code()))
     }
-    Ok(if ok { Done::Yes } else { Done::No })
+}
+
+impl super::Summary for Fetched {
+    /// No when a message was refused or could not be stored.
+    fn done(&self) -> Done {
+        let refused = self
+            .verdicts
+            .iter()
+            .any(|v| matches!(v, Verdict::Refused(_) | Verdict::NotStored { .. }));
+        if refused { Done::No } else { Done::Yes }
+    }
+}
+
+pub fn run(a: &FetchArgs) -> Result<Fetched> {
+    Ok(Fetched {
+        verdicts: fetch(a, chrono::Utc::now())?,
+    })
 }
 
 /// Fetch and ingest; returns each message's verdict.

@@ -1,22 +1,40 @@
 //! `empereur map`: the map as text or JSON, or a game's map as a picture
 //! (SVG or PNG, see `crate::picture`).
 
-use super::Done;
-use super::Format;
 use crate::picture::Scene;
 use crate::scenario::Scenario;
 use anyhow::Result;
 use serde_json::json;
 use std::path::{Path, PathBuf};
 
-pub fn run(scenario: &str, format: Format) -> Result<Done> {
-    let s = crate::store::load_scenario(scenario)?;
-    match format {
-        Format::Json => crate::outln!("{}", serde_json::to_string_pretty(&to_json(&s))?)?,
-        Format::Toml => crate::outln!("{}", toml::to_string(&to_json(&s))?)?,
-        Format::Text => crate::out!("{}", to_text(&s))?,
+/// `empereur map`: a scenario's map, written as text, JSON or TOML.
+#[derive(Clone, Debug)]
+pub struct MapShown {
+    pub scenario: std::sync::Arc<Scenario>,
+}
+
+impl std::fmt::Display for MapShown {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", to_text(&self.scenario))
     }
-    Ok(Done::Yes)
+}
+
+impl super::Summary for MapShown {}
+
+impl super::Structured for MapShown {
+    fn json(&self) -> Result<String> {
+        Ok(format!("{}\n", serde_json::to_string_pretty(&to_json(&self.scenario))?))
+    }
+
+    fn toml(&self) -> Result<String> {
+        Ok(format!("{}\n", toml::to_string(&to_json(&self.scenario))?))
+    }
+}
+
+pub fn run(scenario: &str) -> Result<MapShown> {
+    Ok(MapShown {
+        scenario: crate::store::load_scenario(scenario)?,
+    })
 }
 
 /// The JSON form (contract: provinces, seas, arrows).
@@ -147,16 +165,29 @@ pub fn resolution(dir: &crate::store::GameDir, entry: &str) -> Result<Option<Las
     }))
 }
 
+/// The picture files `empereur map --game` wrote, one per line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Drawn {
+    pub files: Vec<PathBuf>,
+}
+
+impl std::fmt::Display for Drawn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.files.iter().try_for_each(|p| writeln!(f, "{}", p.display()))
+    }
+}
+
+impl super::Summary for Drawn {}
+
 /// `empereur map --game DIR [--power P] --svg FILE | --png FILE`: write
-/// the picture and print the files written.
-pub fn draw(game: &Path, power: Option<&str>, svg: Option<&Path>, png: Option<&Path>) -> Result<Done> {
+/// the picture; returns the files written.
+pub fn draw(game: &Path, power: Option<&str>, svg: Option<&Path>, png: Option<&Path>) -> Result<Drawn> {
     if svg.is_none() && png.is_none() {
         anyhow::bail!("map --game draws a picture: give --svg FILE or --png FILE (or both)");
     }
-    for f in picture(game, power, svg, png)? {
-        crate::outln!("{}", f.display())?;
-    }
-    Ok(Done::Yes)
+    Ok(Drawn {
+        files: picture(game, power, svg, png)?,
+    })
 }
 
 /// The game's map as a picture, written to the files given: the

@@ -83,47 +83,122 @@ pub enum Done {
     TempFail,
 }
 
-/// What a command that returns data found: `cli` prints it (its
-/// `Display` is the command's whole standard output) and exits with
-/// [`Summary::done`]. Printing in one place keeps the operations testable
-/// as data (STYLE 1: thin commands).
+/// What a command found: `cli` prints it (its `Display` is the command's
+/// whole standard output) and exits with [`Summary::done`]. Printing in
+/// one place keeps the operations testable as data (STYLE 1: thin
+/// commands), and a closed pipe is an I/O error of that one writer.
 pub trait Summary: std::fmt::Display {
-    fn done(&self) -> Done;
+    fn done(&self) -> Done {
+        Done::Yes
+    }
+
+    /// What goes to standard error beside the output (a refusal, a note
+    /// for the moderator); empty for most commands.
+    fn stderr(&self) -> String {
+        String::new()
+    }
+
+    /// An operational failure found after the output was made (a game of
+    /// several that could not be read, a delivery that failed after the
+    /// mail was queued): `cli` writes the output, then this as the error
+    /// (exit 2).
+    fn failure(&self) -> Option<String> {
+        None
+    }
 }
 
-/// `empereur scenarios`
-pub fn scenarios() -> Result<Done> {
-    for name in scenario::embedded_names() {
-        crate::outln!("{name}")?;
+/// A summary that can also be written as JSON or TOML (`--format`); each
+/// form is the command's whole standard output.
+pub trait Structured: Summary {
+    fn json(&self) -> Result<String>;
+    fn toml(&self) -> Result<String>;
+}
+
+/// `empereur scenarios`: the embedded scenario names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scenarios {
+    pub names: Vec<String>,
+}
+
+impl std::fmt::Display for Scenarios {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.names.iter().try_for_each(|n| writeln!(f, "{n}"))
     }
-    Ok(Done::Yes)
+}
+
+impl Summary for Scenarios {}
+
+/// `empereur scenarios`
+pub fn scenarios() -> Scenarios {
+    Scenarios {
+        names: scenario::embedded_names(),
+    }
+}
+
+/// What `empereur scenario check DIR` found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScenarioChecked {
+    pub dir: std::path::PathBuf,
+    pub found: Result<ScenarioCounts, Vec<String>>,
+}
+
+/// The size of a scenario that loads, and its house values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScenarioCounts {
+    pub provinces: usize,
+    pub seas: usize,
+    pub arrows: usize,
+    pub powers: usize,
+    pub minors: usize,
+    pub house: Vec<scenario::HouseValue>,
+}
+
+impl std::fmt::Display for ScenarioChecked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let dir = self.dir.display();
+        match &self.found {
+            Ok(c) => {
+                writeln!(
+                    f,
+                    "{dir}: ok ({} provinces, {} sea zones, {} arrows, {} powers, {} minor powers)",
+                    c.provinces, c.seas, c.arrows, c.powers, c.minors
+                )?;
+                write!(f, "{}", house_report(&c.house))
+            }
+            Err(errs) => {
+                for e in errs {
+                    writeln!(f, "{dir}/{e}")?;
+                }
+                writeln!(f, "{} problem(s)", errs.len())
+            }
+        }
+    }
+}
+
+impl Summary for ScenarioChecked {
+    fn done(&self) -> Done {
+        if self.found.is_ok() { Done::Yes } else { Done::No }
+    }
 }
 
 /// `empereur scenario check DIR`
-pub fn scenario_check(dir: &Path) -> Result<Done> {
+pub fn scenario_check(dir: &Path) -> Result<ScenarioChecked> {
     let files = crate::store::read_scenario_files(dir)?;
-    match scenario::Scenario::load(&files) {
-        Ok(s) => {
-            crate::outln!(
-                "{}: ok ({} provinces, {} sea zones, {} arrows, {} powers, {} minor powers)",
-                dir.display(),
-                s.map.provinces.len(),
-                s.map.seas.len(),
-                s.map.arrows.len(),
-                s.powers.len(),
-                s.minors.len()
-            )?;
-            crate::out!("{}", house_report(&s.house_values()))?;
-            Ok(Done::Yes)
-        }
-        Err(errs) => {
-            for e in &errs {
-                crate::outln!("{}/{e}", dir.display())?;
-            }
-            crate::outln!("{} problem(s)", errs.len())?;
-            Ok(Done::No)
-        }
-    }
+    let found = match scenario::Scenario::load(&files) {
+        Ok(s) => Ok(ScenarioCounts {
+            provinces: s.map.provinces.len(),
+            seas: s.map.seas.len(),
+            arrows: s.map.arrows.len(),
+            powers: s.powers.len(),
+            minors: s.minors.len(),
+            house: s.house_values(),
+        }),
+        Err(errs) => Err(errs.iter().map(|e| e.to_string()).collect()),
+    };
+    Ok(ScenarioChecked {
+        dir: dir.to_path_buf(),
+        found,
+    })
 }
 
 /// The house values of a scenario, grouped by file and reason so a

@@ -68,7 +68,41 @@ pub struct RunReport {
     pub over: Option<String>,
 }
 
-pub fn run(a: &RunArgs) -> Result<Done> {
+/// One game's end of a run, handed to the caller as soon as that game is
+/// done, so a run over many games reports as it goes.
+pub enum GameRan<'a> {
+    Ran(&'a RunReport),
+    /// The game could not be run at all.
+    Failed {
+        dir: &'a Path,
+        error: &'a anyhow::Error,
+    },
+}
+
+impl RunReport {
+    /// What was done, for `--verbose`.
+    pub fn counts(&self) -> String {
+        format!(
+            "{} message(s) in, {} phase(s) resolved{}, {} reminder(s), {} sent",
+            self.ingested,
+            self.resolved.len(),
+            if self.late.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " (late: {})",
+                    self.late.iter().map(|p| p.id()).collect::<Vec<_>>().join(", ")
+                )
+            },
+            self.reminders.len(),
+            self.sent
+        )
+    }
+}
+
+/// Run every game; `each` is told how each one went (`cli` prints it).
+/// Fails after the last game when any game failed.
+pub fn run(a: &RunArgs, each: &mut dyn FnMut(GameRan<'_>) -> std::io::Result<()>) -> Result<Done> {
     let now = clock::now()?;
     let games: Vec<PathBuf> = match (&a.game, &a.games) {
         (Some(g), None) => vec![g.clone()],
@@ -100,37 +134,14 @@ pub fn run(a: &RunArgs) -> Result<Done> {
             .unwrap_or_default();
         match run_game_sources(g, &incoming, now) {
             Ok(r) => {
-                for line in &r.attention {
-                    crate::outln!("{}: {line}", r.game)?;
-                }
-                for line in &r.failures {
-                    eprintln!("{}: error: {line}", r.game);
-                }
                 if !r.failures.is_empty() {
                     failed += 1;
                 }
-                if a.verbose {
-                    crate::outln!(
-                        "{}: {} message(s) in, {} phase(s) resolved{}, {} reminder(s), {} sent",
-                        r.game,
-                        r.ingested,
-                        r.resolved.len(),
-                        if r.late.is_empty() {
-                            String::new()
-                        } else {
-                            format!(
-                                " (late: {})",
-                                r.late.iter().map(|p| p.id()).collect::<Vec<_>>().join(", ")
-                            )
-                        },
-                        r.reminders.len(),
-                        r.sent
-                    )?;
-                }
+                each(GameRan::Ran(&r))?;
             }
             Err(e) => {
                 failed += 1;
-                eprintln!("{}: error: {e:#}", g.display());
+                each(GameRan::Failed { dir: g, error: &e })?;
             }
         }
     }

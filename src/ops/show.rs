@@ -1,15 +1,52 @@
 //! `empereur show`: the state, whole or as one power sees it.
 
-use super::Done;
 use super::Format;
 use crate::ids::PowerId;
+use crate::orders::ast::OrderLine;
 use crate::scenario::Scenario;
 use crate::state::State;
 use crate::store::GameDir;
 use anyhow::Result;
+use std::collections::BTreeMap;
 use std::path::Path;
 
-pub fn run(game: &Path, power: Option<&str>, format: Format) -> Result<Done> {
+/// What `empereur show` found: the state as the viewer may see it.
+#[derive(Clone, Debug)]
+pub struct Shown {
+    pub scenario: std::sync::Arc<Scenario>,
+    /// The whole state, or `viewer`'s view of it.
+    pub state: State,
+    pub viewer: Option<PowerId>,
+    /// The stored orders of the open phase, read only for the text form
+    /// (its list of pending proposals).
+    pub orders: Option<BTreeMap<PowerId, Vec<OrderLine>>>,
+}
+
+impl std::fmt::Display for Shown {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let none = BTreeMap::new();
+        write!(
+            f,
+            "{}{}",
+            to_text(&self.scenario, &self.state, self.viewer),
+            proposals_text(&self.state, self.orders.as_ref().unwrap_or(&none), self.viewer)
+        )
+    }
+}
+
+impl super::Summary for Shown {}
+
+impl super::Structured for Shown {
+    fn json(&self) -> Result<String> {
+        Ok(format!("{}\n", serde_json::to_string_pretty(&self.state)?))
+    }
+
+    fn toml(&self) -> Result<String> {
+        Ok(self.state.to_toml())
+    }
+}
+
+pub fn run(game: &Path, power: Option<&str>, format: Format) -> Result<Shown> {
     let dir = GameDir::new(game);
     let config = dir.load_config()?;
     let scenario = dir.load_scenario(&config)?;
@@ -22,24 +59,22 @@ pub fn run(game: &Path, power: Option<&str>, format: Format) -> Result<Done> {
         let p: PowerId = p.parse().map_err(anyhow::Error::msg)?;
         state = state.view_for(p);
     }
-    match format {
-        Format::Json => crate::outln!("{}", serde_json::to_string_pretty(&state)?)?,
-        Format::Toml => crate::out!("{}", state.to_toml())?,
-        Format::Text => {
-            let viewer = power.and_then(PowerId::parse);
-            let orders = crate::store::submission::load_all(&dir)?
+    let orders = match format {
+        Format::Json | Format::Toml => None,
+        Format::Text => Some(
+            crate::store::submission::load_all(&dir)?
                 .into_iter()
                 .filter(|(_, s)| s.phase == state.phase)
                 .map(|(p, s)| (p, s.orders))
-                .collect();
-            crate::out!(
-                "{}{}",
-                to_text(&scenario, &state, viewer),
-                proposals_text(&state, &orders, viewer)
-            )?
-        }
-    }
-    Ok(Done::Yes)
+                .collect(),
+        ),
+    };
+    Ok(Shown {
+        scenario,
+        state,
+        viewer: power.and_then(PowerId::parse),
+        orders,
+    })
 }
 
 /// A plain-text summary of the state, 72 columns.

@@ -92,7 +92,57 @@ impl VerifyReport {
     }
 }
 
-pub fn run(a: &VerifyArgs) -> Result<Done> {
+/// What `empereur verify` found: the report, with the notes of the
+/// mailbox check and of foreseeable dice added, and the warnings about
+/// the game directory's file modes.
+#[derive(Clone, Debug)]
+pub struct Verified {
+    pub report: VerifyReport,
+    pub replay: bool,
+    pub warnings: Vec<String>,
+}
+
+impl fmt::Display for Verified {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let r = &self.report;
+        for n in &r.notes {
+            writeln!(f, "note: {n}")?;
+        }
+        for w in &self.warnings {
+            writeln!(f, "warning: {w}")?;
+        }
+        for p in &r.problems {
+            writeln!(f, "{p}")?;
+        }
+        let replay = if self.replay {
+            format!(", {} phase(s) replayed", r.replayed)
+        } else {
+            String::new()
+        };
+        let beacons = if r.beacons > 0 {
+            format!(", {} beacon signature(s) checked", r.beacons)
+        } else {
+            String::new()
+        };
+        let summary = format!(
+            "{} entries, {} committed roll(s), {} manual roll(s){beacons}{replay}",
+            r.entries, r.committed_rolls, r.manual_rolls
+        );
+        if r.ok() {
+            writeln!(f, "ok: {summary}")
+        } else {
+            writeln!(f, "{} problem(s): {summary}", r.problems.len())
+        }
+    }
+}
+
+impl super::Summary for Verified {
+    fn done(&self) -> Done {
+        if self.report.ok() { Done::Yes } else { Done::No }
+    }
+}
+
+pub fn run(a: &VerifyArgs) -> Result<Verified> {
     let dir = GameDir::new(&a.game);
     let mut r = verify_game(
         &dir,
@@ -120,36 +170,11 @@ pub fn run(a: &VerifyArgs) -> Result<Done> {
             r.foreseeable.join(", ")
         ));
     }
-    for n in &r.notes {
-        crate::outln!("note: {n}")?;
-    }
-    for w in crate::store::loose_modes(&dir.root) {
-        crate::outln!("warning: {w}")?;
-    }
-    for p in &r.problems {
-        crate::outln!("{p}")?;
-    }
-    let replay = if a.replay {
-        format!(", {} phase(s) replayed", r.replayed)
-    } else {
-        String::new()
-    };
-    let beacons = if r.beacons > 0 {
-        format!(", {} beacon signature(s) checked", r.beacons)
-    } else {
-        String::new()
-    };
-    let summary = format!(
-        "{} entries, {} committed roll(s), {} manual roll(s){beacons}{replay}",
-        r.entries, r.committed_rolls, r.manual_rolls
-    );
-    if r.ok() {
-        crate::outln!("ok: {summary}")?;
-        Ok(Done::Yes)
-    } else {
-        crate::outln!("{} problem(s): {summary}", r.problems.len())?;
-        Ok(Done::No)
-    }
+    Ok(Verified {
+        report: r,
+        replay: a.replay,
+        warnings: crate::store::loose_modes(&dir.root),
+    })
 }
 
 struct Ctx {
