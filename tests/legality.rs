@@ -475,10 +475,14 @@ fn a_siege_of_the_province_a_move_of_the_same_set_enters_is_accepted_by_both() {
 fn a_siege_where_the_corps_will_not_stand_is_refused_by_both() {
     let (state, target) = french_corps_beside_an_empty_austrian_province();
     let name = &scenario().map.province(&target).unwrap().name;
-    let c = check(&state, PowerId::France, &format!("BESIEGE corps 1 in {name}"));
+    let text = format!("BESIEGE corps 1 in {name}");
+    let c = check(&state, PowerId::France, &text);
     assert!(!c.all_accepted());
-    assert_eq!(c.diagnostics[0].code, "illegal", "{:?}", c.diagnostics);
+    // 5.5: the corps is not where it besieges, as a commander away from
+    // his stack is not there (2.24)
+    assert_eq!(c.diagnostics[0].code, "not-there", "{:?}", c.diagnostics);
     assert!(c.diagnostics[0].message.contains("is not in"), "{:?}", c.diagnostics);
+    points_at(&state, PowerId::France, &text, "corps 1");
     let out = resolve(&state, PowerId::France, &c, 5);
     assert_agree(&c, &out);
 }
@@ -582,6 +586,7 @@ fn a_corps_without_infantry_to_leave_is_refused_a_garrison_by_the_gate() {
         nation: france.clone(),
     }];
     refused_by_the_gate_alone(&state, PowerId::France, "GARRISON corps 1", "illegal", "infantry");
+    points_at(&state, PowerId::France, "GARRISON corps 1", "corps 1");
 }
 
 #[test]
@@ -591,6 +596,7 @@ fn a_garrison_withdrawn_where_there_is_none_is_refused_by_the_gate() {
     let name = &scenario().map.province(&home).unwrap().name;
     let text = format!("WITHDRAW GARRISON FROM {name} INTO corps 1");
     refused_by_the_gate_alone(&state, PowerId::France, &text, "illegal", "garrison");
+    points_at(&state, PowerId::France, &text, name);
 }
 
 #[test]
@@ -604,6 +610,7 @@ fn an_npc_alliance_with_a_player_country_is_refused_by_the_gate() {
         "not-an-npc",
         "Austria is a Player Country; use PROPOSE ALLIANCE (5.2)",
     );
+    points_at(&state, PowerId::France, "NPC ALLIANCE WITH Austria", "Austria");
 }
 
 #[test]
@@ -621,6 +628,7 @@ fn divisions_past_a_corps_boxes_are_refused_by_the_gate() {
         })
         .collect();
     refused_by_the_gate_alone(&state, PowerId::France, "BUILD corps 5: 1 inf", "illegal", "boxes");
+    points_at(&state, PowerId::France, "BUILD corps 5: 1 inf", "corps 5");
 }
 
 #[test]
@@ -637,6 +645,7 @@ fn a_squadron_built_in_a_port_of_another_power_is_refused_by_the_gate() {
         "illegal",
         "is not a port France controls",
     );
+    points_at(&state, PowerId::France, &text, &port.name);
 }
 
 #[test]
@@ -651,6 +660,9 @@ fn divisions_of_a_minor_another_power_holds_are_refused_by_the_gate() {
         "illegal",
         "may not build",
     );
+    // the nation of one item: no one argument the parser keeps
+    let c = check(&state, PowerId::France, "BUILD corps 3: 1 Bavarian inf");
+    assert_eq!((c.diagnostics[0].span.col, c.diagnostics[0].span.len), (1, 29));
 }
 
 #[test]
@@ -714,6 +726,16 @@ fn moved_to_the_gate(state: &State, power: PowerId, text: &str, code: &str, sect
     assert_eq!(o.rule.as_str(), section, "{o:?}");
 }
 
+/// The checker's one diagnostic for `text` (one line) has its caret
+/// under `word` alone, the argument at fault, not under the whole order.
+fn points_at(state: &State, power: PowerId, text: &str, word: &str) {
+    let c = check(state, power, text);
+    let at = text.find(word).unwrap_or_else(|| panic!("{word} not in {text}"));
+    let want = (1, text[..at].chars().count() + 1, word.chars().count());
+    let d = &c.diagnostics[0];
+    assert_eq!((d.span.line, d.span.col, d.span.len), want, "{text}: {d:?}");
+}
+
 fn france(number: u32) -> empereur::state::UnitKey {
     empereur::state::UnitKey {
         kind: empereur::state::UnitKind::Corps,
@@ -736,6 +758,12 @@ fn a_unit_of_another_power_is_refused_by_the_gate_as_not_yours() {
         "not-your-unit",
         "France does not give the orders of Austrian corps 1",
     );
+    points_at(
+        &state,
+        PowerId::France,
+        "MOVE Austrian corps 1 -> Bohemia",
+        "Austrian corps 1",
+    );
     let c = check(&state, PowerId::France, "MOVE Austrian corps 1 -> Bohemia");
     assert_eq!(
         c.diagnostics[0].help.as_deref(),
@@ -749,6 +777,12 @@ fn a_unit_of_another_power_is_refused_by_the_gate_as_not_yours() {
         "3.31",
         "France does not give the orders of British squadron 2",
     );
+    points_at(
+        &state,
+        PowerId::France,
+        "SAIL British squadron 2 -> North Sea",
+        "British squadron 2",
+    );
 }
 
 #[test]
@@ -758,14 +792,16 @@ fn corps_apart_are_refused_by_the_gate_as_not_stacked() {
     let elsewhere = scenario().map.land_neighbours(&paris).next().unwrap().to_string();
     state.corps_mut(&france(2).nation, 2).unwrap().location = Some(elsewhere.clone());
     let to = province_name(&elsewhere);
+    let text = format!("MOVE corps 1, corps 2 -> {to}");
     moved_to_the_gate(
         &state,
         PowerId::France,
-        &format!("MOVE corps 1, corps 2 -> {to}"),
+        &text,
         "not-stacked",
         "5.5",
         &format!("French corps 2 is in {to}, not in {}", province_name(&paris)),
     );
+    points_at(&state, PowerId::France, &text, "corps 2");
 }
 
 #[test]
@@ -776,14 +812,16 @@ fn a_commander_away_from_his_corps_is_refused_by_the_gate_as_not_there() {
     let napoleon = state.commanders.iter_mut().find(|c| c.name == "Napoleon").unwrap();
     napoleon.location = Some(next.clone());
     state.corps_mut(&france(1).nation, 1).unwrap().location = Some(at.clone());
+    let text = format!("MOVE corps 1 WITH Napoleon -> {}", province_name(&next));
     moved_to_the_gate(
         &state,
         PowerId::France,
-        &format!("MOVE corps 1 WITH Napoleon -> {}", province_name(&next)),
+        &text,
         "not-there",
         "2.24",
         &format!("Napoleon is not with the stack in {}", province_name(&at)),
     );
+    points_at(&state, PowerId::France, &text, "Napoleon");
 }
 
 #[test]
@@ -797,6 +835,7 @@ fn a_sea_zone_the_squadron_cannot_reach_is_refused_by_the_gate_as_not_connected(
         "5.4",
         "North Sea cannot be reached from",
     );
+    points_at(&state, PowerId::France, "SAIL squadron 1 -> North Sea", "North Sea");
 }
 
 #[test]
@@ -815,17 +854,19 @@ fn cargo_away_from_the_squadron_is_refused_by_the_gate_as_not_there() {
         .to_string();
     state.corps_mut(&france(1).nation, 1).unwrap().location = Some(inland);
     let sea_name = scenario().map.sea(&sea).unwrap().name.clone();
+    let text = format!(
+        "SAIL squadron 1 CARRYING corps 1 -> {sea_name} INTO {}",
+        province_name(&port)
+    );
     moved_to_the_gate(
         &state,
         PowerId::France,
-        &format!(
-            "SAIL squadron 1 CARRYING corps 1 -> {sea_name} INTO {}",
-            province_name(&port)
-        ),
+        &text,
         "not-there",
         "5.4",
         &format!("French corps 1 is not in {} with the squadron", province_name(&port)),
     );
+    points_at(&state, PowerId::France, &text, "corps 1");
 }
 
 #[test]
@@ -839,6 +880,7 @@ fn a_path_not_joined_to_the_stack_is_refused_by_the_gate_as_not_connected() {
         "2.13",
         "Bavaria is not adjacent to Paris",
     );
+    points_at(&state, PowerId::France, "MOVE corps 1 -> Bavaria", "Bavaria");
     let c = check(&state, PowerId::France, "MOVE corps 1 -> Bavaria");
     assert_eq!(
         c.diagnostics[0].help.as_deref(),

@@ -230,20 +230,25 @@ const SPANS: &[(&str, &str, usize, usize)] = &[
     ("SAIL squadron 1 -> Paris", "not-a-port", 20, 5),
     ("DECLARE WAR ON Austira", "unknown-power", 16, 7),
     ("DECLARE WAR ON France", "self", 16, 6),
-    ("GIFT 99999999999 GOLD TO Britain", "number-too-large", 6, 11),
-    ("GIFT 40 GOLD TO Britain", "cannot-pay", 1, 23),
-    ("BUILD 1 inf IN corps 2", "wrong-phase", 1, 22),
-    // A refusal of the legality gate points at the whole order.
-    ("NPC ALLIANCE WITH Britain", "not-an-npc", 1, 25),
     ("BLOCKADE squadron 1 AT Alsace", "not-a-port", 24, 6),
-    ("WITHDRAW GARRISON FROM Paris INTO corps 1", "illegal", 1, 41),
-    // The state checks the parser made before the gate did (3.31, 3.3,
-    // 5.5, 2.13, 5.4): the same specific codes, on the whole order.
-    ("MOVE corps 3 -> East Galicia", "not-connected", 1, 28),
-    ("MOVE Austrian corps 1 -> Bohemia", "not-your-unit", 1, 32),
-    ("MOVE corps 5 -> Alsace", "not-on-map", 1, 22),
-    ("MOVE corps 1, corps 3 -> Alsace", "not-stacked", 1, 31),
-    ("SAIL squadron 1 -> North Sea", "not-connected", 1, 28),
+    ("GIFT 99999999999 GOLD TO Britain", "number-too-large", 6, 11),
+    // A refusal of the legality gate points at the one argument at
+    // fault: the amount, the power, the province, the unit, the commander.
+    ("GIFT 40 GOLD TO Britain", "cannot-pay", 6, 2),
+    ("NPC ALLIANCE WITH Britain", "not-an-npc", 19, 7),
+    ("WITHDRAW GARRISON FROM Paris INTO corps 1", "illegal", 24, 5),
+    ("MOVE corps 3 -> East Galicia", "not-connected", 17, 12),
+    ("MOVE Austrian corps 1 -> Bohemia", "not-your-unit", 6, 16),
+    ("MOVE corps 5 -> Alsace", "not-on-map", 6, 7),
+    ("MOVE corps 1, corps 3 -> Alsace", "not-stacked", 15, 7),
+    ("SAIL squadron 1 -> North Sea", "not-connected", 20, 9),
+    ("MOVE corps 3 WITH Napoleon -> Bavaria", "not-there", 19, 8),
+    ("MOVE corps 1 WITH Archduke Charles -> Alsace", "not-your-unit", 19, 16),
+    ("BESIEGE corps 1 IN Alsace", "not-there", 9, 7),
+    ("BREAK ALLIANCE WITH Austria", "illegal", 21, 7),
+    ("OFFER PEACE TO Austria", "illegal", 16, 7),
+    // Where the whole order is at fault, the whole order is underlined.
+    ("BUILD 1 inf IN corps 2", "wrong-phase", 1, 22),
 ];
 
 #[test]
@@ -475,6 +480,96 @@ proptest! {
         let state = state_at("1805-fall-france");
         let c = orders::check(&text, scenario(), &state, None);
         prop_assert!(spans_inside(&text, &c.diagnostics).is_ok(), "{:?}", spans_inside(&text, &c.diagnostics));
+    }
+}
+
+/// Order lines that parse (real units, places, powers, commanders and
+/// amounts) but that the legality gate often refuses: template `which`,
+/// its names picked by `picks`, indented by `indent` spaces.
+fn gate_line(which: usize, picks: [u8; 6], indent: usize) -> String {
+    const UNITS: &[&str] = &[
+        "corps 1",
+        "corps 3",
+        "corps 5",
+        "Austrian corps 1",
+        "Austrian corps 2",
+        "squadron 1",
+        "British squadron 2",
+    ];
+    const POWERS: &[&str] = &["France", "Austria", "Britain", "Spain", "Russia"];
+    const COMMANDERS: &[&str] = &["Napoleon", "Archduke Charles", "Kutuzov"];
+    const AMOUNTS: &[&str] = &["1", "2", "5", "40", "100"];
+    let map = &scenario().map;
+    let pick = |i: usize, names: &[String]| names[usize::from(picks[i]) % names.len()].clone();
+    let provinces: Vec<String> = map.provinces.iter().map(|p| p.name.clone()).collect();
+    let ports: Vec<String> = map
+        .provinces
+        .iter()
+        .filter(|p| p.port)
+        .map(|p| p.name.clone())
+        .collect();
+    let seas: Vec<String> = map.seas.iter().map(|s| s.name.clone()).collect();
+    let list = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+    let (units, powers, commanders, amounts) = (list(UNITS), list(POWERS), list(COMMANDERS), list(AMOUNTS));
+    let (u, u2, w, c, n) = (
+        pick(0, &units),
+        pick(1, &units),
+        pick(2, &powers),
+        pick(3, &commanders),
+        pick(4, &amounts),
+    );
+    let (p, p2, s, port) = (
+        pick(5, &provinces),
+        pick(2, &provinces),
+        pick(5, &seas),
+        pick(1, &ports),
+    );
+    let line = match which % 16 {
+        0 => format!("MOVE {u} -> {p}"),
+        1 => format!("MOVE {u}, {u2} WITH {c} -> {p} -> {p2}"),
+        2 => format!("SAIL {u} CARRYING {u2} -> {s} INTO {port}"),
+        3 => format!("SAIL {u} -> {s}"),
+        4 => format!("BESIEGE {u} IN {p}"),
+        5 => format!("GARRISON {u} IN {p}"),
+        6 => format!("WITHDRAW GARRISON FROM {p} INTO {u}"),
+        7 => format!("BLOCKADE {u} AT {port}"),
+        8 => format!("DECLARE WAR ON {w}"),
+        9 => format!("OFFER PEACE TO {w}"),
+        10 => format!("BREAK ALLIANCE WITH {w}"),
+        11 => format!("NPC ALLIANCE WITH {w}"),
+        12 => format!("GIFT {n} GOLD TO {w}"),
+        13 => format!("BUY VP WITH {n} GOLD"),
+        14 => format!("BUILD {n} SQUADRONS IN {port}"),
+        _ => format!("BUILD {u}: {n} inf"),
+    };
+    format!("{}{line}", " ".repeat(indent))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// A refusal points at one word of its own order, or at the whole
+    /// order: never outside the order's line or its span, whichever
+    /// argument the refusal names and wherever the line stands.
+    #[test]
+    fn a_refusal_points_inside_its_own_order(
+        lines in proptest::collection::vec((0usize..16, any::<[u8; 6]>(), 0usize..4), 1..6),
+        phase in prop_oneof![Just("1805-fall-france"), Just("1805-fall-build"), Just("1806-winter")],
+    ) {
+        let text: Vec<String> = lines.iter().map(|(w, p, i)| gate_line(*w, *p, *i)).collect();
+        let text = text.join("\n");
+        let state = state_at(phase);
+        let c = orders::check(&text, scenario(), &state, Some(PowerId::France));
+        prop_assert!(spans_inside(&text, &c.diagnostics).is_ok(), "{:?}", spans_inside(&text, &c.diagnostics));
+        for l in &c.refused {
+            let (from, to) = (l.span.col, l.span.col + l.span.len);
+            for d in c.diagnostics.iter().filter(|d| d.span.line == l.span.line) {
+                prop_assert!(
+                    d.span.col >= from && d.span.col + d.span.len <= to && d.span.len > 0,
+                    "{text}\n{d:?} outside {:?}", l.span
+                );
+            }
+        }
     }
 }
 

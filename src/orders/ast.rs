@@ -395,3 +395,38 @@ pub struct OrderLine {
     pub text: String,
     pub span: Span,
 }
+
+/// One argument an order names, by what it names: the unit, province,
+/// sea zone, power, commander or number. A refusal that concerns one
+/// argument names it this way ([`crate::rules::Rejection::at`]), and the
+/// order checker finds where the line wrote it ([`Args`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Arg {
+    Unit(UnitKey),
+    /// A province, by its map id.
+    Province(String),
+    /// A sea zone (or an area off the board), by its map id.
+    Sea(String),
+    Power(PowerId),
+    /// A commander, by his name in the state.
+    Commander(String),
+    /// An amount of Gold, VP, ships or squadrons.
+    Number(u32),
+}
+
+/// Where a parsed line wrote each of its arguments, in the order written.
+/// The parser keeps them beside the [`OrderLine`] it produces; the rules
+/// engine never sees them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Args(pub Vec<(Arg, Span)>);
+
+impl Args {
+    pub fn push(&mut self, arg: Arg, span: Span) {
+        self.0.push((arg, span));
+    }
+
+    /// Where `arg` is written first on the line, if it is.
+    pub fn span_of(&self, arg: &Arg) -> Option<Span> {
+        self.0.iter().find(|(a, _)| a == arg).map(|(_, s)| *s)
+    }
+}

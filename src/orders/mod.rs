@@ -18,7 +18,7 @@ use crate::diagnostic::{Diagnostic, Problem, Span, suggest};
 use crate::ids::{PhaseId, PowerId};
 use crate::scenario::Scenario;
 use crate::state::State;
-use ast::{Header, OrderLine};
+use ast::{Args, Header, OrderLine};
 
 /// The result of checking an order text against a state: the header, the
 /// accepted orders (normalised), and every diagnostic (errors for the
@@ -106,13 +106,16 @@ pub fn check(source: &str, scenario: &Scenario, state: &State, power: Option<Pow
     let mut diags = std::mem::take(&mut msg.diags);
     if let Some(power) = power {
         let parsed = parse_lines(scenario, state, power, &msg.order_lines, &mut diags);
-        let set: Vec<&ast::Order> = parsed.iter().map(|l| &l.order).collect();
+        let set: Vec<&ast::Order> = parsed.iter().map(|(l, _)| &l.order).collect();
         let verdicts = crate::rules::legality::judge(scenario, state, power, &set);
-        for (line, verdict) in parsed.into_iter().zip(verdicts) {
+        for ((line, args), verdict) in parsed.into_iter().zip(verdicts) {
             match verdict {
                 Ok(()) => out.accepted.push(line),
                 Err(why) => {
-                    let d = Diagnostic::error(why.code(), format!("{why} ({})", why.rule()), line.span);
+                    // The caret goes under the word at fault, or under the
+                    // whole order when no one word is.
+                    let span = why.arg(&line.order).and_then(|a| args.span_of(&a)).unwrap_or(line.span);
+                    let d = Diagnostic::error(why.code(), format!("{why} ({})", why.rule()), span);
                     diags.push(match why.help() {
                         Some(h) => d.with_help(h),
                         None => d,
@@ -329,14 +332,15 @@ impl<'s> Message<'s> {
 }
 
 /// Parse the order lines and resolve their names; lines with an error
-/// leave their diagnostics and no order.
+/// leave their diagnostics and no order. Each order comes with where its
+/// line wrote its arguments.
 fn parse_lines(
     scenario: &Scenario,
     state: &State,
     power: PowerId,
     lines: &[(usize, &str)],
     diags: &mut Vec<Diagnostic>,
-) -> Vec<OrderLine> {
+) -> Vec<(OrderLine, Args)> {
     let ctx = parse::Ctx { scenario, state, power };
     let mut parsed = Vec::new();
     for &(no, body) in lines {
@@ -350,7 +354,7 @@ fn parse_lines(
         diags.append(&mut p.errs);
         if let Some(order) = order {
             let text = text::normalise(scenario, &order);
-            parsed.push(OrderLine { order, text, span });
+            parsed.push((OrderLine { order, text, span }, p.args));
         }
     }
     parsed

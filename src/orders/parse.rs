@@ -11,7 +11,7 @@
 //! name error is recorded and parsing goes on, so one line can report
 //! several bad names.
 
-use super::ast::{BuildItem, EmbargoAction, Order, Situation, Standing, Terms};
+use super::ast::{Arg, Args, BuildItem, EmbargoAction, Order, Situation, Standing, Terms};
 use super::lexer::{Tok, Token, roman};
 use crate::diagnostic::Problem;
 use crate::diagnostic::{Diagnostic, Span, or_list, suggest};
@@ -345,15 +345,28 @@ fn unknown(kw: &str, first: &Token<'_>) -> Diagnostic {
     }
 }
 
-/// The parser of one line, with the diagnostics it found.
+/// The parser of one line, with the diagnostics it found and where the
+/// line wrote each name and amount it resolved.
 pub struct LineParser<'c, 'a> {
     pub ctx: &'c Ctx<'a>,
     pub errs: Vec<Diagnostic>,
+    pub args: Args,
 }
 
 impl<'c, 'a> LineParser<'c, 'a> {
     pub fn new(ctx: &'c Ctx<'a>) -> Self {
-        LineParser { ctx, errs: Vec::new() }
+        LineParser {
+            ctx,
+            errs: Vec::new(),
+            args: Args::default(),
+        }
+    }
+
+    /// A number the order gives (Gold, VP, ships), kept as an argument.
+    pub(super) fn amount(&mut self, cur: &mut Cur<'_, '_>, what: &str) -> PResult<u32> {
+        let (n, span) = cur.number(what)?;
+        self.args.push(Arg::Number(n), span);
+        Ok(n)
     }
 
     /// Parse one order line; `None` if it has an error (recorded).
@@ -657,7 +670,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
 
     /// GIFT (LOAN) <n> GOLD TO <power>
     fn gift(&mut self, cur: &mut Cur<'_, '_>, kw: &str) -> PResult<Order> {
-        let (gold, _) = cur.number("an amount of Gold")?;
+        let gold = self.amount(cur, "an amount of Gold")?;
         cur.eat("gold");
         cur.expect("to", "'to' and a power")?;
         let (to, _) = self.power_arg(cur)?;
@@ -673,7 +686,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
         // BUY VP [WITH] n [GOLD]  |  BUY VP FOR n GOLD
         cur.expect("vp", "'vp' (BUY VP WITH <n> GOLD)")?;
         cur.eat_any(&["with", "for"]);
-        let (gold, _) = cur.number("the Gold to spend")?;
+        let gold = self.amount(cur, "the Gold to spend")?;
         cur.eat("gold");
         Ok(Order::BuyVp { gold })
     }
@@ -691,7 +704,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
     }
 
     fn bid(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Order> {
-        let (vp, _) = cur.number("the VP you bid")?;
+        let vp = self.amount(cur, "the VP you bid")?;
         cur.eat("vp");
         let mut preferences: Vec<PowerId> = Vec::new();
         cur.eat_any(&["prefer", "preferring", "for"]);
@@ -724,7 +737,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
                 kind: Tok::Number(_), ..
             }) = cur.peek()
             {
-                let (n, _) = cur.number("a number")?;
+                let n = self.amount(cur, "a number")?;
                 if cur.eat("gold") {
                     terms.gold = n;
                 } else if cur.eat("vp") {
@@ -733,9 +746,9 @@ impl<'c, 'a> LineParser<'c, 'a> {
                     return Err(cur.expected("'gold' or 'vp' after the number"));
                 }
             } else if cur.eat("gold") {
-                terms.gold = cur.number("the Gold paid")?.0;
+                terms.gold = self.amount(cur, "the Gold paid")?;
             } else if cur.eat("vp") {
-                terms.vp = cur.number("the VP transferred")?.0;
+                terms.vp = self.amount(cur, "the VP transferred")?;
             } else if cur.eat_any(&["cede", "ceding", "provinces", "province"]) {
                 loop {
                     let (p, _) = self.province_arg(cur)?;
@@ -773,6 +786,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
         };
         match PowerId::parse(&text) {
             Some(p) => {
+                self.args.push(Arg::Power(p), span);
                 if p == self.ctx.power && !self_ok {
                     self.errs.push(Diagnostic::error(
                         Problem::SelfTarget,
@@ -817,12 +831,26 @@ impl<'c, 'a> LineParser<'c, 'a> {
     fn provinces_named(&mut self, text: &str, span: Span) -> Vec<&'a Province> {
         let map = &self.ctx.scenario.map;
         match map.resolve_province(text) {
-            Ok(p) => vec![p],
+            Ok(p) => {
+                self.args.push(Arg::Province(p.id.clone()), span);
+                vec![p]
+            }
             Err(e) => {
                 if text.contains('-') && !text.contains(' ') {
                     let parts: Vec<_> = text.split('-').map(|w| (w, map.resolve_province(w))).collect();
                     if parts.iter().all(|(_, r)| r.is_ok()) {
-                        return parts.into_iter().filter_map(|(_, r)| r.ok()).collect();
+                        let mut col = span.col;
+                        let mut found = Vec::new();
+                        for (word, r) in parts {
+                            let len = word.chars().count();
+                            if let Ok(p) = r {
+                                self.args
+                                    .push(Arg::Province(p.id.clone()), Span::new(span.line, col, len));
+                                found.push(p);
+                            }
+                            col += len + 1;
+                        }
+                        return found;
                     }
                     // A path of names, one misspelt: say which, where.
                     if parts.iter().any(|(_, r)| r.is_ok()) {
@@ -854,7 +882,10 @@ impl<'c, 'a> LineParser<'c, 'a> {
         };
         let map = &self.ctx.scenario.map;
         match map.resolve_province(&text) {
-            Ok(p) => Ok((p, span)),
+            Ok(p) => {
+                self.args.push(Arg::Province(p.id.clone()), span);
+                Ok((p, span))
+            }
             Err(e) => Err(name_error(Named::Province, &text, span, e, || {
                 map.resolve_sea(&text)
                     .ok()
@@ -869,7 +900,10 @@ impl<'c, 'a> LineParser<'c, 'a> {
         };
         let map = &self.ctx.scenario.map;
         match map.resolve_sea(&text) {
-            Ok(s) => Ok(s.id.clone()),
+            Ok(s) => {
+                self.args.push(Arg::Sea(s.id.clone()), span);
+                Ok(s.id.clone())
+            }
             Err(e) => Err(name_error(Named::Sea, &text, span, e, || None)),
         }
     }
@@ -955,6 +989,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
         cur.pos = start + end;
         let key = UnitKey { kind, nation, number };
         self.check_unit(&key, span);
+        self.args.push(Arg::Unit(key.clone()), span);
         Ok((key, span))
     }
 
@@ -1104,6 +1139,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
             });
             return None;
         };
+        self.args.push(Arg::Commander(c.name.clone()), span);
         Some(c.name.clone())
     }
 
@@ -1168,12 +1204,16 @@ impl<'c, 'a> LineParser<'c, 'a> {
         let last = names.len().saturating_sub(1);
         for (i, (text, span)) in names.iter().enumerate() {
             match map.resolve_sea(text) {
-                Ok(s) => path.push((s, *span)),
+                Ok(s) => {
+                    self.args.push(Arg::Sea(s.id.clone()), *span);
+                    path.push((s, *span));
+                }
                 Err(e) => {
                     if i == last
                         && to_port.is_none()
                         && let Ok(p) = map.resolve_province(text)
                     {
+                        self.args.push(Arg::Province(p.id.clone()), *span);
                         to_port = Some((p, *span));
                         continue;
                     }
@@ -1226,7 +1266,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
         let n_then_sq = cur.peek().is_some_and(|t| matches!(t.kind, Tok::Number(_)))
             && cur.peek_at(1).is_some_and(|t| SQUADRON_WORDS.iter().any(|w| t.is(w)));
         if n_then_sq || SQUADRON_WORDS.iter().any(|w| cur.is(w)) {
-            let count = if n_then_sq { cur.number("a count")?.0 } else { 1 };
+            let count = if n_then_sq { self.amount(cur, "a count")? } else { 1 };
             cur.next();
             cur.eat_any(&["in", "at"]);
             let (p, span) = self.province_arg(cur)?;

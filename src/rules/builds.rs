@@ -221,7 +221,8 @@ fn build_divisions(
             crate::diagnostic::Problem::NotYourUnit,
             "6.0",
             format!("{unit} is not {}'s", p.name()),
-        ));
+        )
+        .at(crate::orders::ast::Arg::Unit(key.clone())));
     }
     let Some(at) = c.location.clone().or(entering.clone()) else {
         return Err(Rejection::new("6.0", format!("{unit} is not on the map")));
@@ -236,7 +237,8 @@ fn build_divisions(
                 c.divisions.len(),
                 c.capacity()
             ),
-        ));
+        )
+        .at(crate::orders::ast::Arg::Unit(key.clone())));
     }
     // 2.22, 2.5: three boxes of any kind; the fourth box of French corps
     // 1–4 takes only a cavalry division
@@ -251,7 +253,8 @@ fn build_divisions(
         return Err(Rejection::new(
             "2.22",
             format!("{unit} holds at most three divisions that are not cavalry; its fourth box takes only cavalry"),
-        ));
+        )
+        .at(crate::orders::ast::Arg::Unit(key.clone())));
     }
     for it in items {
         if !may_build_nation(scenario, state, p, &it.nation) {
@@ -355,10 +358,10 @@ fn build_squadrons(
     spent: &mut Spent,
 ) -> Result<Outcome, Rejection> {
     if !scenario.map.province(port).is_some_and(|x| x.port) || controller(scenario, state, port) != Some(p) {
-        return Err(Rejection::new(
-            "6.0",
-            format!("{port} is not a port {} controls", p.name()),
-        ));
+        return Err(
+            Rejection::new("6.0", format!("{port} is not a port {} controls", p.name()))
+                .at(crate::orders::ast::Arg::Province(port.to_string())),
+        );
     }
     if state.power(p).pool.squadrons < count || count == 0 {
         return Err(Rejection::new(

@@ -22,7 +22,7 @@ use super::Kind;
 use super::{Outcome, Rejection, builds, diplomacy, economy, embargo, npc_surrender, war};
 use crate::diagnostic::Problem;
 use crate::ids::{PhaseId, PowerId, Step};
-use crate::orders::ast::{EmbargoAction, Order};
+use crate::orders::ast::{Arg, EmbargoAction, Order};
 use crate::scenario::Scenario;
 use crate::state::{Location, State, UnitKey};
 use std::collections::BTreeSet;
@@ -75,7 +75,12 @@ pub enum Illegal {
     /// proposed an alliance instead (5.2).
     NotAnNpc { npc: PowerId },
     /// A unit given a second order of a kind it can carry out once.
-    AlreadyOrdered { rule: &'static str, unit: String },
+    AlreadyOrdered {
+        rule: &'static str,
+        /// The unit's name, as the reason shows it.
+        unit: String,
+        key: UnitKey,
+    },
     /// Any other rule, with its section.
     Rule(Rejection),
 }
@@ -83,6 +88,11 @@ pub enum Illegal {
 impl Illegal {
     fn rule_of(rule: &str, reason: impl Into<String>) -> Illegal {
         Illegal::Rule(Rejection::new(rule, reason))
+    }
+
+    /// [`Illegal::rule_of`], the fault of one argument of the order.
+    fn rule_at(rule: &str, arg: Arg, reason: impl Into<String>) -> Illegal {
+        Illegal::Rule(Rejection::new(rule, reason).at(arg))
     }
 
     /// The rule section the reason cites.
@@ -105,6 +115,26 @@ impl Illegal {
     pub fn help(&self) -> Option<&str> {
         match self {
             Illegal::Rule(r) => r.help.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The one argument of `order` (the order refused) at fault, if one
+    /// is: the order checker points at it, else at the whole order.
+    pub fn arg(&self, order: &Order) -> Option<Arg> {
+        match (self, order) {
+            (Illegal::Rule(r), _) => r.at.clone(),
+            (Illegal::NotAnNpc { npc }, _) => Some(Arg::Power(*npc)),
+            (Illegal::AlreadyOrdered { key, .. }, _) => Some(Arg::Unit(key.clone())),
+            // the amount paid, where the order names one
+            (
+                Illegal::CannotPay { .. },
+                Order::Gift { gold, .. } | Order::Loan { gold, .. } | Order::BuyVp { gold },
+            ) => Some(Arg::Number(*gold)),
+            (Illegal::CannotPay { .. } | Illegal::PoolEmpty { .. }, Order::BuildSquadron { count, .. }) => {
+                Some(Arg::Number(*count))
+            }
+            // the phase, the deficit, a build's cost or pools: the order
             _ => None,
         }
     }
@@ -498,8 +528,9 @@ impl<'a> Projection<'a> {
             Order::BuyVp { gold } => {
                 let per = s.tables.economy.gold_per_vp;
                 if *gold < per {
-                    return Err(Illegal::rule_of(
+                    return Err(Illegal::rule_at(
                         "4.25",
+                        Arg::Number(*gold),
                         format!("{gold} Gold buys no VP ({per} Gold per VP)"),
                     ));
                 }
@@ -535,7 +566,11 @@ impl<'a> Projection<'a> {
                 } else {
                     "5.12"
                 };
-                Err(Illegal::rule_of(rule, format!("not at war with {}", to.name())))
+                Err(Illegal::rule_at(
+                    rule,
+                    Arg::Power(*to),
+                    format!("not at war with {}", to.name()),
+                ))
             }
             // 11.9.1.1, 11.9.2.2 (EiA option political): terms the option forbids
             Order::OfferPeace { to, terms } => {
@@ -563,8 +598,9 @@ impl<'a> Projection<'a> {
                     out.extend(npc_surrender::voluntary(scenario, state, p, npc, to, &terms, ""))
                 })
             }
-            Order::ProposeAlliance { to } if !self.state.power(*to).control.is_player() => Err(Illegal::rule_of(
+            Order::ProposeAlliance { to } if !self.state.power(*to).control.is_player() => Err(Illegal::rule_at(
                 "5.2",
+                Arg::Power(*to),
                 "NPCs are allied through the NPC Alliance Table (npc alliance)",
             )),
             Order::ProposeAlliance { to }
@@ -572,12 +608,18 @@ impl<'a> Projection<'a> {
             {
                 Err(Illegal::Rule(r)) // 11.9.2.1
             }
-            Order::ProposeAlliance { to } if self.state.relations.at_war(p, *to) => {
-                Err(Illegal::rule_of("5.2", format!("at war with {}", to.name())))
-            }
+            Order::ProposeAlliance { to } if self.state.relations.at_war(p, *to) => Err(Illegal::rule_at(
+                "5.2",
+                Arg::Power(*to),
+                format!("at war with {}", to.name()),
+            )),
             Order::BreakAlliance { with } => {
                 if !self.state.relations.allied(p, *with) {
-                    return Err(Illegal::rule_of("5.2", format!("not allied with {}", with.name())));
+                    return Err(Illegal::rule_at(
+                        "5.2",
+                        Arg::Power(*with),
+                        format!("not allied with {}", with.name()),
+                    ));
                 }
                 self.state.relations.set_alliance(p, *with, false);
                 Ok(())
@@ -610,10 +652,10 @@ impl<'a> Projection<'a> {
             None
         };
         if let Some(why) = why {
-            return Err(Illegal::rule_of("5.3", why));
+            return Err(Illegal::rule_at("5.3", Arg::Power(on), why));
         }
         if let Some(r) = war::surrender::declaration_barred(state, p, on) {
-            return Err(Illegal::Rule(r));
+            return Err(Illegal::Rule(r.at(Arg::Power(on))));
         }
         // 5.3 comes before 5.4 and 5.5: the war counts for the rest of the
         // set (unless the Cancel Declaration die stops it at resolution).
@@ -686,6 +728,7 @@ impl<'a> Projection<'a> {
                     return Err(Illegal::AlreadyOrdered {
                         rule: "5.5",
                         unit: k.name(s),
+                        key: k.clone(),
                     });
                 }
             }
@@ -693,6 +736,7 @@ impl<'a> Projection<'a> {
                 return Err(Illegal::AlreadyOrdered {
                     rule: "5.4",
                     unit: squadron.name(s),
+                    key: squadron.clone(),
                 });
             }
             Order::Blockade { port, .. } => {
@@ -701,8 +745,9 @@ impl<'a> Projection<'a> {
                     && owner != p
                     && !self.state.relations.at_war(p, owner)
                 {
-                    return Err(Illegal::rule_of(
+                    return Err(Illegal::rule_at(
                         "5.4",
+                        Arg::Province(port.clone()),
                         format!(
                             "{} is held by {}, with which {} is not at war",
                             s.map.province(port).map_or(port.as_str(), |x| x.name.as_str()),

@@ -26,7 +26,7 @@ pub mod war;
 use crate::diagnostic::Problem;
 use crate::dice::{Dice, DiceError};
 use crate::ids::{PowerId, Step};
-use crate::orders::ast::{Order, OrderLine};
+use crate::orders::ast::{Arg, Order, OrderLine};
 use crate::scenario::Scenario;
 use crate::state::State;
 use std::collections::BTreeMap;
@@ -83,6 +83,10 @@ pub struct Rejection {
     /// What the player may do instead, for the order checker's `help`
     /// line (the engine's outcome shows only the reason).
     pub help: Option<String>,
+    /// The one argument of the order at fault, if one is (the unit not
+    /// the power's, the province that cannot be reached): the order
+    /// checker points at it. `None`: the order as a whole.
+    pub at: Option<Arg>,
 }
 
 impl Rejection {
@@ -102,11 +106,18 @@ impl Rejection {
             rule: rule.into(),
             reason: reason.into(),
             help: None,
+            at: None,
         }
     }
 
     pub fn with_help(mut self, help: impl Into<String>) -> Rejection {
         self.help = Some(help.into());
+        self
+    }
+
+    /// The refusal concerns this argument of the order.
+    pub fn at(mut self, arg: Arg) -> Rejection {
+        self.at = Some(arg);
         self
     }
 }

@@ -12,7 +12,7 @@
 
 use super::{Cur, LineParser, PResult};
 use crate::diagnostic::{Diagnostic, Problem};
-use crate::orders::ast::{NavalOrder, Order, Standing};
+use crate::orders::ast::{Arg, NavalOrder, Order, Standing};
 use crate::scenario::tables_naval::Chit;
 use crate::state::naval_standing::AfterBattle;
 
@@ -36,13 +36,15 @@ impl LineParser<'_, '_> {
     /// hulks (12.2.8.3); hulks left in the West Indies or the Canaries
     /// "may be refitted normally" there (12.2.7.3, second numbering).
     pub(super) fn refit(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Order> {
-        let count = count_of(cur, &["hulk", "hulks"], "how many hulks, e.g. REFIT 2 HULKS IN Brest")?;
+        let count = self.amount(cur, "how many hulks, e.g. REFIT 2 HULKS IN Brest")?;
+        cur.eat_any(&["hulk", "hulks"]);
         let start = cur.pos;
         cur.eat_any(&["in", "at"]);
-        if let Some((text, _)) = cur.name()
+        if let Some((text, span)) = cur.name()
             && let Ok(area) = self.ctx.scenario.map.resolve_sea(&text)
             && area.is_off_board()
         {
+            self.args.push(Arg::Sea(area.id.clone()), span);
             return Ok(Order::Naval(NavalOrder::Refit {
                 port: area.id.clone(),
                 count,
@@ -57,7 +59,7 @@ impl LineParser<'_, '_> {
     /// ordinary (12.2.8.4); `CONVERT <n> NEW SHIPS IN <port>`: ships built
     /// this phase, as hulks in a port of the home country.
     pub(super) fn convert(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Order> {
-        let (ships, _) = cur.number("how many ships, e.g. CONVERT 3 SHIPS OF squadron 2")?;
+        let ships = self.amount(cur, "how many ships, e.g. CONVERT 3 SHIPS OF squadron 2")?;
         if cur.eat("new") {
             cur.eat_any(&["ship", "ships"]);
             let port = self.port_arg(cur, "put new ships in ordinary in")?;
@@ -165,13 +167,6 @@ impl LineParser<'_, '_> {
         let (to, _) = self.power_arg(cur)?;
         Ok(Standing::PortAccess { to, open })
     }
-}
-
-/// `<n> [<noun>]`: the count of REFIT, then its optional noun.
-fn count_of(cur: &mut Cur<'_, '_>, nouns: &[&str], help: &str) -> PResult<u32> {
-    let (n, _) = cur.number(help)?;
-    cur.eat_any(nouns);
-    Ok(n)
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ use super::overrun::overruns;
 use crate::diagnostic::{Problem, or_list};
 use crate::ids::{Nation, PowerId};
 use crate::map::Owner;
+use crate::orders::ast::Arg;
 use crate::rules::Kind;
 use crate::rules::Why;
 use crate::rules::{Outcome, Rejection};
@@ -102,8 +103,11 @@ pub fn check(
     for (i, next) in rest.iter().enumerate() {
         let enemy = hostile_divisions(state, mover, next);
         // 5.54: overrunning an army costs extra points
-        let cost = stack.step_cost(&cur, next, i)? + super::overrun::extra_cost(scenario, state, corps, enemy);
-        stack.check_entry(next, i + 1 < rest.len())?;
+        // a refused step is the fault of the province it enters
+        let at = |r: Rejection| r.at(Arg::Province(next.clone()));
+        let cost =
+            stack.step_cost(&cur, next, i).map_err(at)? + super::overrun::extra_cost(scenario, state, corps, enemy);
+        stack.check_entry(next, i + 1 < rest.len()).map_err(at)?;
         steps.push((next.clone(), cost));
         cur = next.clone();
     }
@@ -130,13 +134,14 @@ pub fn check(
 }
 
 /// 3.31: the refusal of an order for a unit `power` does not command.
-pub(crate) fn not_yours(power: PowerId, unit: &str) -> Rejection {
+pub(crate) fn not_yours(scenario: &Scenario, power: PowerId, unit: &UnitKey) -> Rejection {
     Rejection::coded(
         Problem::NotYourUnit,
         "3.31",
-        format!("{} does not give the orders of {unit}", power.name()),
+        format!("{} does not give the orders of {}", power.name(), unit.name(scenario)),
     )
     .with_help("you may order your own units and those of NPCs you run (3.31)")
+    .at(Arg::Unit(unit.clone()))
 }
 
 /// 5.5 the stack: every corps named once, ordered by `power`, arrived,
@@ -156,39 +161,41 @@ fn check_stack(
     let mut seen = BTreeSet::new();
     for k in corps {
         let unit = k.name(scenario);
+        // each refusal here is the fault of this one corps
+        let refused = |r: Rejection| Err(r.at(Arg::Unit(k.clone())));
         if k.kind != UnitKind::Corps {
-            return Err(Rejection::new("5.5", format!("{unit} is not a corps")));
+            return refused(Rejection::new("5.5", format!("{unit} is not a corps")));
         }
         if !seen.insert(k) {
-            return Err(Rejection::new("5.5", format!("{unit} is named twice")));
+            return refused(Rejection::new("5.5", format!("{unit} is named twice")));
         }
         let Some(c) = state.corps(&k.nation, k.number) else {
-            return Err(Rejection::new("5.5", format!("there is no {unit}")));
+            return refused(Rejection::new("5.5", format!("there is no {unit}")));
         };
         if !orders_corps(state, power, c) {
-            return Err(not_yours(power, &unit));
+            return Err(not_yours(scenario, power, k));
         }
         if c.arrives.is_some_and(|t| t > state.turn()) {
-            return Err(Rejection::coded(
+            return refused(Rejection::coded(
                 Problem::NotOnMap,
                 "3.3",
                 format!("{unit} has not arrived yet"),
             ));
         }
         let Some(loc) = &c.location else {
-            return Err(Rejection::coded(
+            return refused(Rejection::coded(
                 Problem::NotOnMap,
                 "5.5",
                 format!("{unit} is not on the map"),
             ));
         };
         if c.divisions.is_empty() {
-            return Err(Rejection::new("2.22", format!("{unit} has no divisions")));
+            return refused(Rejection::new("2.22", format!("{unit} has no divisions")));
         }
         match &from {
             None => from = Some(loc.clone()),
             Some(f) if f != loc => {
-                return Err(Rejection::coded(
+                return refused(Rejection::coded(
                     Problem::NotStacked,
                     "5.5",
                     format!(
@@ -219,22 +226,24 @@ fn commander_rating(
     let Some(n) = commander else {
         return Ok(None);
     };
+    // each refusal here is the fault of the commander named
+    let refused = |r: Rejection| Err(r.at(Arg::Commander(n.to_string())));
     let Some(cm) = state.commanders.iter().find(|c| c.name.eq_ignore_ascii_case(n)) else {
-        return Err(Rejection::coded(
+        return refused(Rejection::coded(
             Problem::UnknownCommander,
             "2.24",
             format!("there is no commander {n}"),
         ));
     };
     if !orders_for(state, power, &Nation::Major(cm.nation)) {
-        return Err(Rejection::coded(
+        return refused(Rejection::coded(
             Problem::NotYourUnit,
             "2.24",
             format!("{} does not give the orders of {n}", power.name()),
         ));
     }
     if cm.location.as_deref() != Some(from) {
-        return Err(Rejection::coded(
+        return refused(Rejection::coded(
             Problem::NotThere,
             "2.24",
             format!("{n} is not with the stack in {}", name(scenario, from)),

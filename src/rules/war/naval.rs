@@ -24,6 +24,7 @@ use super::standing;
 use crate::diagnostic::Problem;
 use crate::dice::{Dice, DiceError};
 use crate::ids::{Nation, PowerId};
+use crate::orders::ast::Arg;
 use crate::rules::Kind;
 use crate::rules::Why;
 use crate::rules::{Outcome, Rejection};
@@ -61,7 +62,7 @@ pub(crate) fn ordered_squadron<'a>(
     // 11.7.1: a held squadron takes its holder's orders
     let commander = state.squadron_power(s);
     if !commander.is_some_and(|c| c == power || state.ordered_by(c) == Some(power)) {
-        return Err(super::movement::not_yours(power, &squadron.name(scenario)));
+        return Err(super::movement::not_yours(scenario, power, squadron));
     }
     Ok(s)
 }
@@ -100,7 +101,7 @@ pub fn check_move(
     for z in zones {
         // house: each zone once a phase (its interception die is unique)
         if !seen.insert(z) {
-            return Err(rej("5.4", format!("the path enters {} twice", name(scenario, z))));
+            return Err(rej("5.4", format!("the path enters {} twice", name(scenario, z))).at(Arg::Sea(z.clone())));
         }
         if scenario.map.sea(z).is_none() {
             return Err(rej("5.4", format!("'{z}' is not a sea zone")));
@@ -118,7 +119,8 @@ pub fn check_move(
                     name(scenario, z),
                     loc_name(scenario, &cur)
                 ),
-            ));
+            )
+            .at(Arg::Sea(z.clone())));
         }
         cur = Location::Sea(z.clone());
     }
@@ -135,12 +137,13 @@ pub fn check_move(
                 Problem::NotConnected,
                 "5.4",
                 format!("{} does not border {}", pr.name, name(scenario, &last)),
-            ));
+            )
+            .at(Arg::Province(p.to_string())));
         }
         if !carrying.is_empty()
             && let Some((rule, why)) = super::control::entry_refused(scenario, state, mover, p)
         {
-            return Err(rej(&rule, why));
+            return Err(rej(&rule, why).at(Arg::Province(p.to_string())));
         }
     }
     if !carrying.is_empty() {
@@ -165,10 +168,10 @@ pub fn check_move(
         }
         for k in carrying {
             let Some(c) = state.corps(&k.nation, k.number) else {
-                return Err(rej("5.4", format!("there is no {}", k.name(scenario))));
+                return Err(rej("5.4", format!("there is no {}", k.name(scenario))).at(Arg::Unit(k.clone())));
             };
             if !orders_corps(state, power, c) {
-                return Err(super::movement::not_yours(power, &k.name(scenario)));
+                return Err(super::movement::not_yours(scenario, power, k));
             }
             if c.location.as_deref() != Some(embark.as_str()) {
                 return Err(Rejection::coded(
@@ -179,7 +182,8 @@ pub fn check_move(
                         k.name(scenario),
                         name(scenario, embark)
                     ),
-                ));
+                )
+                .at(Arg::Unit(k.clone())));
             }
         }
     }

@@ -13,9 +13,11 @@
 
 use super::control::{hostile, name, original_owner, to_pool_arm};
 use super::movement::{orders_corps, orders_for};
+use crate::diagnostic::Problem;
 use crate::dice::{Dice, DiceError};
 use crate::ids::{Nation, PowerId};
 use crate::map::Owner;
+use crate::orders::ast::Arg;
 use crate::rules::Kind;
 use crate::rules::Why;
 use crate::rules::{Outcome, Rejection};
@@ -39,13 +41,16 @@ pub fn check(
     for k in corps {
         let unit = k.name(scenario);
         let Some(c) = state.corps(&k.nation, k.number) else {
-            return Err(Rejection::new("5.5", format!("there is no {unit}")));
+            return Err(Rejection::new("5.5", format!("there is no {unit}")).at(Arg::Unit(k.clone())));
         };
         if !orders_corps(state, power, c) {
-            return Err(super::movement::not_yours(power, &unit));
+            return Err(super::movement::not_yours(scenario, power, k));
         }
         if c.location.as_deref() != Some(province) {
-            return Err(Rejection::new("5.5", format!("{unit} is not in {}", p.name)));
+            return Err(
+                Rejection::coded(Problem::NotThere, "5.5", format!("{unit} is not in {}", p.name))
+                    .at(Arg::Unit(k.clone())),
+            );
         }
     }
     let ps = state.provinces.get(province).cloned().unwrap_or_default();
@@ -61,7 +66,8 @@ pub fn check(
         return Err(Rejection::new(
             "2.11",
             format!("{} is not held by an enemy of {}", p.name, power.name()),
-        ));
+        )
+        .at(Arg::Province(province.to_string())));
     }
     // 2.11: white-named provinces are immune while a corps holds them
     if p.white
@@ -72,13 +78,15 @@ pub fn check(
         return Err(Rejection::new(
             "2.11",
             format!("{} is white-named and immune while an enemy corps holds it", p.name),
-        ));
+        )
+        .at(Arg::Province(province.to_string())));
     }
     if state
         .corps_in(province)
         .any(|c| !c.divisions.is_empty() && hostile(state, &me, c))
     {
-        return Err(Rejection::new("5.5", format!("an enemy army still holds {}", p.name)));
+        return Err(Rejection::new("5.5", format!("an enemy army still holds {}", p.name))
+            .at(Arg::Province(province.to_string())));
     }
     Ok(())
 }
@@ -329,16 +337,18 @@ pub fn check_garrison(
 ) -> Result<(), Rejection> {
     let unit = corps.name(scenario);
     let Some(c) = state.corps(&corps.nation, corps.number) else {
-        return Err(Rejection::new("5.5", format!("there is no {unit}")));
+        return Err(Rejection::new("5.5", format!("there is no {unit}")).at(Arg::Unit(corps.clone())));
     };
     if !orders_corps(state, power, c) {
-        return Err(super::movement::not_yours(power, &unit));
+        return Err(super::movement::not_yours(scenario, power, corps));
     }
     if c.location.as_deref() != Some(province) {
-        return Err(Rejection::new(
+        return Err(Rejection::coded(
+            Problem::NotThere,
             "2.23",
             format!("{unit} is not in {}", name(scenario, province)),
-        ));
+        )
+        .at(Arg::Unit(corps.clone())));
     }
     let ps = state.provinces.get(province).cloned().unwrap_or_default();
     let me = Nation::Major(power);
@@ -347,10 +357,10 @@ pub fn check_garrison(
         // 11.1.2 etc.: a kingdom's division relieves the power's own garrison
         let own = g.nation == me && g.held_by.is_none();
         if kingdom.is_none() || !own {
-            return Err(Rejection::new(
-                "2.23",
-                format!("{} already has a garrison", name(scenario, province)),
-            ));
+            return Err(
+                Rejection::new("2.23", format!("{} already has a garrison", name(scenario, province)))
+                    .at(Arg::Province(province.to_string())),
+            );
         }
         if c.nation != me {
             return Err(Rejection::new(
@@ -359,14 +369,16 @@ pub fn check_garrison(
                     "{unit} holds only its own nation's divisions: it cannot take back the {} garrison",
                     power.adjective()
                 ),
-            ));
+            )
+            .at(Arg::Unit(corps.clone())));
         }
     }
     if !(ps.controller.is_none() || ps.controller.as_ref() == Some(&me)) {
         return Err(Rejection::new(
             "2.23",
             format!("{} is not controlled by {}", name(scenario, province), power.name()),
-        ));
+        )
+        .at(Arg::Province(province.to_string())));
     }
     // 2.11: an uncontrolled province's intrinsic garrison must be besieged
     // first (a successful siege leaves the garrison itself, 2.23)
@@ -381,20 +393,21 @@ pub fn check_garrison(
                 "{} has an intrinsic garrison of {}: besiege it first",
                 p.name, p.garrison
             ),
-        ));
+        )
+        .at(Arg::Province(province.to_string())));
     }
     if state
         .corps_in(province)
         .any(|x| !x.divisions.is_empty() && hostile(state, &me, x))
     {
-        return Err(Rejection::new("2.23", "an enemy army is in the province"));
+        return Err(Rejection::new("2.23", "an enemy army is in the province").at(Arg::Province(province.to_string())));
     }
     // 3.41: minor units never serve as garrisons, but for a kingdom's
     if kingdom.is_none() && !c.divisions.iter().any(|d| d.arm == Arm::Infantry && d.nation == me) {
-        return Err(Rejection::new(
-            "2.23",
-            format!("{unit} has no {} infantry division", power.adjective()),
-        ));
+        return Err(
+            Rejection::new("2.23", format!("{unit} has no {} infantry division", power.adjective()))
+                .at(Arg::Unit(corps.clone())),
+        );
     }
     Ok(())
 }
@@ -511,22 +524,25 @@ pub fn check_withdraw(
         return Err(Rejection::new(
             "2.23",
             format!("{} holds no {} garrison", name(scenario, province), power.adjective()),
-        ));
+        )
+        .at(Arg::Province(province.to_string())));
     }
     let Some(c) = state.corps(&corps.nation, corps.number) else {
-        return Err(Rejection::new("5.5", format!("there is no {unit}")));
+        return Err(Rejection::new("5.5", format!("there is no {unit}")).at(Arg::Unit(corps.clone())));
     };
     if !orders_corps(state, power, c) {
-        return Err(super::movement::not_yours(power, &unit));
+        return Err(super::movement::not_yours(scenario, power, corps));
     }
     if c.location.as_deref() != Some(province) {
-        return Err(Rejection::new(
+        return Err(Rejection::coded(
+            Problem::NotThere,
             "2.23",
             format!("{unit} is not a corps of {} in the province", power.name()),
-        ));
+        )
+        .at(Arg::Unit(corps.clone())));
     }
     if c.divisions.len() >= c.capacity() {
-        return Err(Rejection::new("2.22", format!("{unit} is full")));
+        return Err(Rejection::new("2.22", format!("{unit} is full")).at(Arg::Unit(corps.clone())));
     }
     // 3.43: a minor's corps holds only its own divisions
     if let Some(g) = &ps.garrison
@@ -539,7 +555,8 @@ pub fn check_withdraw(
                 "{unit} holds only its own nation's divisions, not the {} garrison",
                 g.nation
             ),
-        ));
+        )
+        .at(Arg::Unit(corps.clone())));
     }
     Ok(())
 }

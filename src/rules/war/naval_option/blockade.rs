@@ -479,7 +479,7 @@ pub fn check_sortie(
         return Err(rej("5.4", format!("there is no {}", squadron.name(scenario))));
     };
     if !crate::rules::war::movement::orders_for(state, power, &s.nation) {
-        return Err(crate::rules::war::movement::not_yours(power, &squadron.name(scenario)));
+        return Err(crate::rules::war::movement::not_yours(scenario, power, squadron));
     }
     let Location::Port(port) = &s.location else {
         return Err(rej("12.2.6.2", format!("{} is not in port", squadron.name(scenario))));
