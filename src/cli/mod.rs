@@ -257,18 +257,18 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
             options,
             id,
             house_seating,
-        } => ops::new::run(&ops::new::NewOptions {
+        } => print(ops::new::run(&ops::new::NewOptions {
             dir,
             scenario,
             players,
             options,
             id,
             house_seating,
-        }),
+        })?),
         Command::Show { game, power, format } => {
             print_as(ops::show::run(&game.game, power.as_deref(), format)?, format)
         }
-        Command::Demo { out } => ops::demo::run(out),
+        Command::Demo { out } => print(ops::demo::run(out)?),
         // == orders ==
         Command::Check(a) => print(ops::check::run(&a)?),
         Command::Submit(a) => print(ops::submit::run(&a)?),
@@ -282,35 +282,38 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
         // == end dice ==
 
         // == rules ==
-        Command::Autoplay(a) => ops::autoplay::run(&a),
-        Command::Balance(a) => ops::balance::run(&a),
+        Command::Autoplay(a) => print(ops::autoplay::run(&a)?),
+        Command::Balance(a) => {
+            let format = if a.json { Format::Json } else { Format::Text };
+            print_as(ops::balance::run(&a)?, format)
+        }
 
         // == end rules ==
 
         // == mail ==
-        Command::Ingest(a) => ops::ingest::run(&a),
-        Command::Send(a) => ops::send::run(&a),
-        Command::Mail(a) => ops::mailing::mail(&a),
-        Command::Resend(a) => ops::mailing::resend(&a),
+        Command::Ingest(a) => print(ops::ingest::run(&a)?),
+        Command::Send(a) => print(ops::send::run(&a)?),
+        Command::Mail(a) => print(ops::mailing::mail(&a)?),
+        Command::Resend(a) => print(ops::mailing::resend(&a)?),
         Command::Fetch(a) => print(ops::fetch::run(&a)?),
         // == end mail ==
 
         // == workflow ==
         Command::Run(a) => ops::run::run(&a, &mut print::game_ran(a.verbose)),
         Command::Status(a) => match &a.games {
-            Some(root) => ops::games::status_of_games(root),
+            Some(root) => print(ops::games::status_of_games(root)?),
             None => print(ops::workflow::status(&ops::workflow::GameOnly { game: a.game })?),
         },
-        Command::Games(a) => ops::games::run(&a),
-        Command::Pause(a) => ops::workflow::pause(&a),
-        Command::Resume(a) => ops::workflow::resume(&a),
-        Command::Extend(a) => ops::workflow::extend(&a),
-        Command::ReplacePlayer(a) => ops::workflow::replace_player(&a),
-        Command::Seat(a) => ops::seat::run(&a),
+        Command::Games(a) => print_as(ops::games::run(&a)?, a.format),
+        Command::Pause(a) => print(ops::workflow::pause(&a)?),
+        Command::Resume(a) => print(ops::workflow::resume(&a)?),
+        Command::Extend(a) => print(ops::workflow::extend(&a)?),
+        Command::ReplacePlayer(a) => print(ops::workflow::replace_player(&a)?),
+        Command::Seat(a) => print(ops::seat::run(&a)?),
         Command::Completions(a) => print(shell::completions(Cli::command(), &a)),
         Command::Man(a) => print(shell::man(Cli::command(), &a)?),
-        Command::Undo(a) => ops::moderate::undo(&a),
-        Command::Preview(a) => ops::moderate::preview(&a),
+        Command::Undo(a) => print(ops::moderate::undo(&a)?),
+        Command::Preview(a) => print(ops::moderate::preview(&a)?),
         // == end workflow ==
     }
 }

@@ -34,7 +34,10 @@ pub fn print_as(summary: impl Structured, format: Format) -> anyhow::Result<Done
 }
 
 fn finish(summary: &impl Summary, text: &str) -> anyhow::Result<Done> {
-    write_out(text)?;
+    match write_out(text) {
+        Err(_) if summary.output_optional() => {}
+        written => written?,
+    }
     let notes = summary.stderr();
     if !notes.is_empty() {
         eprint!("{notes}");

@@ -4,7 +4,6 @@
 //! submissions by `autoplay`, so the history shows who wrote them.
 #![allow(clippy::disallowed_methods)] // adapter
 
-use super::Done;
 use super::resolve::{ResolveOptions, Resolved, resolve_game_locked};
 use crate::ids::PowerId;
 use crate::rules;
@@ -40,19 +39,27 @@ pub struct AutoplaySummary {
     pub over: Option<String>,
 }
 
-pub fn run(a: &AutoplayArgs) -> Result<Done> {
+impl std::fmt::Display for AutoplaySummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "resolved {} phase(s) with {} generated order(s)",
+            self.resolved, self.generated_orders
+        )?;
+        match &self.over {
+            Some(w) => writeln!(f, "the game is over: {w}"),
+            None => Ok(()),
+        }
+    }
+}
+
+impl super::Summary for AutoplaySummary {}
+
+pub fn run(a: &AutoplayArgs) -> Result<AutoplaySummary> {
     let dir = GameDir::new(&a.game);
     let s = autoplay(&dir, a.phases, a.seed, None)?;
     super::workflow::start_clock_now(&dir)?;
-    crate::outln!(
-        "resolved {} phase(s) with {} generated order(s)",
-        s.resolved,
-        s.generated_orders
-    )?;
-    if let Some(w) = &s.over {
-        crate::outln!("the game is over: {w}")?;
-    }
-    Ok(Done::Yes)
+    Ok(s)
 }
 
 /// Generate orders for the powers that have none and resolve, `phases`

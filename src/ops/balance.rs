@@ -2,7 +2,6 @@
 //! and print, per power, the win share, the median and earliest winning
 //! season, and the mean VP by source (docs/balance.md).
 
-use super::Done;
 use crate::autoplay::balance::{self, Policy};
 use anyhow::Result;
 
@@ -33,13 +32,33 @@ pub struct BalanceArgs {
     pub json: bool,
 }
 
-pub fn run(a: &BalanceArgs) -> Result<Done> {
-    let s = crate::store::load_scenario(&a.scenario)?;
-    let r = balance::run(&s, &a.scenario, a.policy, a.campaigns, a.seed);
-    if a.json {
-        crate::outln!("{}", serde_json::to_string_pretty(&r)?)?;
-    } else {
-        crate::out!("{}", r.to_text())?;
+/// What `empereur balance` found: the report, as a table or (`--json`) JSON.
+#[derive(Clone, Debug)]
+pub struct Balanced {
+    pub report: balance::Report,
+}
+
+impl std::fmt::Display for Balanced {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.report.to_text())
     }
-    Ok(Done::Yes)
+}
+
+impl super::Summary for Balanced {}
+
+impl super::Structured for Balanced {
+    fn json(&self) -> Result<String> {
+        Ok(format!("{}\n", serde_json::to_string_pretty(&self.report)?))
+    }
+
+    fn toml(&self) -> Result<String> {
+        Ok(toml::to_string(&self.report)?)
+    }
+}
+
+pub fn run(a: &BalanceArgs) -> Result<Balanced> {
+    let s = crate::store::load_scenario(&a.scenario)?;
+    Ok(Balanced {
+        report: balance::run(&s, &a.scenario, a.policy, a.campaigns, a.seed),
+    })
 }

@@ -7,7 +7,6 @@
 //! Ends with `verify` and says where everything is.
 #![allow(clippy::disallowed_methods)] // adapter
 
-use super::Done;
 use super::new::{NewOptions, create_from};
 use super::run::run_game;
 use crate::store::{self, GameDir, history};
@@ -25,16 +24,28 @@ static DEMO_MAIL: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/games/demo/mail");
 /// How many phases the demo plays: Turn Start, seven Player Turns, Build.
 const DEMO_PHASES: usize = 9;
 
-pub fn run(out: Option<PathBuf>) -> Result<Done> {
+/// What the demo played, as lines for the user (where everything is).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Demo {
+    pub lines: Vec<String>,
+}
+
+impl std::fmt::Display for Demo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.lines.iter().try_for_each(|l| writeln!(f, "{l}"))
+    }
+}
+
+impl super::Summary for Demo {}
+
+pub fn run(out: Option<PathBuf>) -> Result<Demo> {
     let dir = match out {
         Some(d) => d,
         None => tempfile::Builder::new().prefix("empereur-demo-").tempdir()?.keep(),
     };
-    let lines = play(&dir, DEMO_PHASES)?;
-    for l in lines {
-        crate::outln!("{l}")?;
-    }
-    Ok(Done::Yes)
+    Ok(Demo {
+        lines: play(&dir, DEMO_PHASES)?,
+    })
 }
 
 /// The demo's start on the simulated clock (the game's own dates are in

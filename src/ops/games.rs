@@ -7,7 +7,7 @@
 //! the reason, the others are listed all the same, and the command exits 2.
 #![allow(clippy::disallowed_methods)] // adapter
 
-use super::{Done, Format, clock};
+use super::{Format, clock};
 use crate::ids::PowerId;
 use crate::schedule::Due;
 use crate::store::GameDir;
@@ -195,65 +195,91 @@ pub fn render(l: &GameLine) -> String {
 }
 
 /// `empereur games --root DIR`
-pub fn run(a: &GamesArgs) -> Result<Done> {
-    list(&a.root, a.format)
+/// What `empereur games` found: every game under `root`, one line each.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Games {
+    pub root: PathBuf,
+    pub lines: Vec<Listed>,
 }
 
-/// `empereur status`: one game, or every game under `--games`.
-/// `empereur status --games ROOT`: every game under `root`, one line each
-/// (one game's status is [`super::workflow::status`]).
-pub fn status_of_games(root: &Path) -> Result<Done> {
-    list(root, Format::Text)
-}
-
-fn list(root: &Path, format: Format) -> Result<Done> {
-    let lines = overview(root, clock::now()?)?;
-    let bad: Vec<String> = lines
-        .iter()
-        .filter_map(|l| match l {
-            Listed::Unreadable { dir, .. } => Some(dir.clone()),
+impl Games {
+    fn unreadable(&self) -> impl Iterator<Item = (&String, &String)> {
+        self.lines.iter().filter_map(|l| match l {
+            Listed::Unreadable { dir, why } => Some((dir, why)),
             Listed::Game(_) => None,
         })
-        .collect();
-    match format {
-        Format::Json | Format::Toml => {
-            let games: Vec<&GameLine> = lines
-                .iter()
-                .filter_map(|l| match l {
-                    Listed::Game(g) => Some(g),
-                    Listed::Unreadable { .. } => None,
-                })
-                .collect();
-            let unreadable: Vec<serde_json::Value> = lines
-                .iter()
-                .filter_map(|l| match l {
-                    Listed::Unreadable { dir, why } => Some(serde_json::json!({ "dir": dir, "error": why })),
-                    Listed::Game(_) => None,
-                })
-                .collect();
-            let v = serde_json::json!({ "games": games, "unreadable": unreadable });
-            match format {
-                Format::Json => crate::outln!("{}", serde_json::to_string_pretty(&v)?)?,
-                _ => crate::out!("{}", toml::to_string(&v)?)?,
+    }
+
+    /// The JSON and TOML form: the games, and the directories that could
+    /// not be read with why.
+    fn value(&self) -> serde_json::Value {
+        let games: Vec<&GameLine> = self
+            .lines
+            .iter()
+            .filter_map(|l| match l {
+                Listed::Game(g) => Some(g),
+                Listed::Unreadable { .. } => None,
+            })
+            .collect();
+        let unreadable: Vec<serde_json::Value> = self
+            .unreadable()
+            .map(|(dir, why)| serde_json::json!({ "dir": dir, "error": why }))
+            .collect();
+        serde_json::json!({ "games": games, "unreadable": unreadable })
+    }
+}
+
+impl std::fmt::Display for Games {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.lines.is_empty() {
+            writeln!(
+                f,
+                "no games under {} (a game is a directory with a game.toml)",
+                self.root.display()
+            )?;
+        }
+        for l in &self.lines {
+            match l {
+                Listed::Game(g) => writeln!(f, "{}", render(g))?,
+                Listed::Unreadable { dir, why } => writeln!(f, "{dir:<12} cannot be read: {why}")?,
             }
         }
-        Format::Text => {
-            if lines.is_empty() {
-                crate::outln!(
-                    "no games under {} (a game is a directory with a game.toml)",
-                    root.display()
-                )?;
-            }
-            for l in &lines {
-                match l {
-                    Listed::Game(g) => crate::outln!("{}", render(g))?,
-                    Listed::Unreadable { dir, why } => crate::outln!("{dir:<12} cannot be read: {why}")?,
-                }
-            }
-        }
+        Ok(())
     }
-    if !bad.is_empty() {
-        anyhow::bail!("{} game(s) could not be read: {}", bad.len(), bad.join(", "));
+}
+
+impl super::Summary for Games {
+    /// A game that could not be read fails the command (exit 2) after
+    /// every game is listed.
+    fn failure(&self) -> Option<String> {
+        let bad: Vec<&str> = self.unreadable().map(|(dir, _)| dir.as_str()).collect();
+        (!bad.is_empty()).then(|| format!("{} game(s) could not be read: {}", bad.len(), bad.join(", ")))
     }
-    Ok(Done::Yes)
+}
+
+impl super::Structured for Games {
+    fn json(&self) -> Result<String> {
+        Ok(format!("{}\n", serde_json::to_string_pretty(&self.value())?))
+    }
+
+    fn toml(&self) -> Result<String> {
+        Ok(toml::to_string(&self.value())?)
+    }
+}
+
+pub fn run(a: &GamesArgs) -> Result<Games> {
+    list(&a.root)
+}
+
+/// `empereur status --games ROOT`: every game under `root`, one line each
+/// (one game's status is [`super::workflow::status`]).
+pub fn status_of_games(root: &Path) -> Result<Games> {
+    list(root)
+}
+
+fn list(root: &Path) -> Result<Games> {
+    Ok(Games {
+        root: root.to_path_buf(),
+        lines: overview(root, clock::now()?)?,
+    })
 }

@@ -49,22 +49,78 @@ pub struct IngestArgs {
     pub files: Vec<PathBuf>,
 }
 
+/// What `empereur ingest` did with each message.
+#[derive(Clone, Debug)]
+pub struct Ingested {
+    pub handled: Vec<Handled>,
+    /// How the messages came: from files and mailboxes, or one message
+    /// from a mail server's pipe.
+    pub arrival: Arrival,
+}
+
+/// Where `ingest` read its messages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Arrival {
+    Files,
+    /// A mail server's pipe. `retry`: why the server should keep the
+    /// message and try again later (exit 75), if it should.
+    Pipe {
+        retry: Option<String>,
+    },
+}
+
+impl std::fmt::Display for Ingested {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.handled.iter().try_for_each(|h| writeln!(f, "{}", line(h)))
+    }
+}
+
+impl super::Summary for Ingested {
+    /// From files: no when a message was refused or not stored. From a
+    /// pipe (sysexits): yes once the message is archived and answered,
+    /// try again later otherwise.
+    fn done(&self) -> Done {
+        match &self.arrival {
+            Arrival::Pipe { retry: Some(_) } => Done::TempFail,
+            Arrival::Pipe { retry: None } => Done::Yes,
+            Arrival::Files => {
+                let refused = self.handled.iter().any(|h| {
+                    matches!(
+                        h.verdict,
+                        Verdict::Refused(_)
+                            | Verdict::NotStored { .. }
+                            | Verdict::Empty { .. }
+                            | Verdict::Quarantined { .. }
+                    )
+                });
+                if refused { Done::No } else { Done::Yes }
+            }
+        }
+    }
+
+    fn stderr(&self) -> String {
+        match &self.arrival {
+            Arrival::Pipe { retry: Some(why) } => format!("error: {why}\n"),
+            _ => String::new(),
+        }
+    }
+
+    /// The piped message is archived and answered: a closed standard
+    /// output must not make the server deliver it again.
+    fn output_optional(&self) -> bool {
+        matches!(self.arrival, Arrival::Pipe { .. })
+    }
+}
+
 /// `empereur ingest`.
-pub fn run(a: &IngestArgs) -> Result<Done> {
+pub fn run(a: &IngestArgs) -> Result<Ingested> {
     if is_pipe(a) {
         return Ok(pipe(a));
     }
-    let handled = ingest(a, super::clock::now()?)?;
-    for h in &handled {
-        crate::outln!("{}", line(h))?;
-    }
-    let refused = handled.iter().any(|h| {
-        matches!(
-            h.verdict,
-            Verdict::Refused(_) | Verdict::NotStored { .. } | Verdict::Empty { .. } | Verdict::Quarantined { .. }
-        )
-    });
-    Ok(if refused { Done::No } else { Done::Yes })
+    Ok(Ingested {
+        handled: ingest(a, super::clock::now()?)?,
+        arrival: Arrival::Files,
+    })
 }
 
 /// One message on standard input and nothing else: a mail server's pipe.
@@ -83,11 +139,16 @@ fn lock_wait() -> Duration {
 
 /// Pipe delivery with sysexits: 0 once the message is archived and
 /// answered, 75 when the server should keep it and retry.
-fn pipe(a: &IngestArgs) -> Done {
+fn pipe(a: &IngestArgs) -> Ingested {
+    let retry = |why: String| Ingested {
+        handled: Vec::new(),
+        arrival: Arrival::Pipe { retry: Some(why) },
+    };
     let mut raw = Vec::new();
     if let Err(e) = std::io::stdin().read_to_end(&mut raw) {
-        eprintln!("error: cannot read the message from standard input: {e}; try again later");
-        return Done::TempFail;
+        return retry(format!(
+            "cannot read the message from standard input: {e}; try again later"
+        ));
     }
     let result = super::clock::now().and_then(|now| {
         // Archived first, with no lock: from here on nothing is lost.
@@ -100,18 +161,11 @@ fn pipe(a: &IngestArgs) -> Done {
         ingest_sources(a, vec![Source::Bytes(raw)], now, lock_wait())
     });
     match result {
-        Ok(handled) => {
-            // The message is archived and answered: a closed standard
-            // output must not make the server deliver it again.
-            for h in &handled {
-                let _ = crate::outln!("{}", line(h));
-            }
-            Done::Yes
-        }
-        Err(e) => {
-            eprintln!("error: {e:#}; the mail server should try again later");
-            Done::TempFail
-        }
+        Ok(handled) => Ingested {
+            handled,
+            arrival: Arrival::Pipe { retry: None },
+        },
+        Err(e) => retry(format!("{e:#}; the mail server should try again later")),
     }
 }
 

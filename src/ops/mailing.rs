@@ -516,8 +516,78 @@ pub fn deliver(dir: &GameDir, now: DateTime<Utc>) -> Result<(usize, Vec<String>)
     Ok((sent, attention))
 }
 
+/// What `empereur mail` and `empereur resend` queued and delivered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MailRun {
+    pub queued: Asked,
+    /// What the delivery did: `None` with `--no-send`; an error (as the
+    /// moderator reads it) when it failed after the mail was queued.
+    pub delivered: Option<Result<Delivered, String>>,
+}
+
+/// What was queued, for what the moderator asked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Asked {
+    /// `mail`: messages for so many history entries.
+    Entries { messages: usize, entries: usize },
+    /// `resend`: messages for one power.
+    Power { messages: usize, power: PowerId },
+}
+
+/// The outbox delivered: messages sent, lines for the moderator.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Delivered {
+    pub sent: usize,
+    pub attention: Vec<String>,
+}
+
+impl std::fmt::Display for MailRun {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.queued {
+            Asked::Entries { messages, entries } => writeln!(
+                f,
+                "queued {messages} message(s) for {entries} history entr{}",
+                if *entries == 1 { "y" } else { "ies" }
+            )?,
+            Asked::Power { messages, power } => writeln!(f, "queued {messages} message(s) for {}", power.name())?,
+        }
+        if let Some(Ok(d)) = &self.delivered {
+            writeln!(f, "sent {} message(s)", d.sent)?;
+            d.attention.iter().try_for_each(|l| writeln!(f, "{l}"))?;
+        }
+        Ok(())
+    }
+}
+
+impl super::Summary for MailRun {
+    /// No when a message needs the moderator's attention.
+    fn done(&self) -> Done {
+        match &self.delivered {
+            Some(Ok(d)) if !d.attention.is_empty() => Done::No,
+            _ => Done::Yes,
+        }
+    }
+
+    fn failure(&self) -> Option<String> {
+        match &self.delivered {
+            Some(Err(e)) => Some(e.clone()),
+            _ => None,
+        }
+    }
+}
+
+/// Deliver the outbox unless `no_send`, keeping a failure for the
+/// moderator after what was queued.
+fn deliver_unless(no_send: bool, dir: &GameDir, now: DateTime<Utc>) -> Option<Result<Delivered, String>> {
+    (!no_send).then(|| {
+        deliver(dir, now)
+            .map(|(sent, attention)| Delivered { sent, attention })
+            .map_err(|e| format!("{e:#}"))
+    })
+}
+
 /// `empereur mail`
-pub fn mail(a: &MailArgs) -> Result<Done> {
+pub fn mail(a: &MailArgs) -> Result<MailRun> {
     let dir = GameDir::new(&a.game);
     let now = clock::now()?;
     let _lock = dir.lock()?;
@@ -525,21 +595,13 @@ pub fn mail(a: &MailArgs) -> Result<Done> {
     let templates = Templates::load(&dir.root)?;
     let q = mail_pending(&dir, &templates, now)?;
     let entries: BTreeSet<&str> = q.messages.iter().map(|m| m.1.as_str()).collect();
-    crate::outln!(
-        "queued {} message(s) for {} history entr{}",
-        q.messages.len(),
-        entries.len(),
-        if entries.len() == 1 { "y" } else { "ies" }
-    )?;
-    if a.no_send {
-        return Ok(Done::Yes);
-    }
-    let (sent, attention) = deliver(&dir, now)?;
-    crate::outln!("sent {sent} message(s)")?;
-    for l in &attention {
-        crate::outln!("{l}")?;
-    }
-    Ok(if attention.is_empty() { Done::Yes } else { Done::No })
+    Ok(MailRun {
+        queued: Asked::Entries {
+            messages: q.messages.len(),
+            entries: entries.len(),
+        },
+        delivered: deliver_unless(a.no_send, &dir, now),
+    })
 }
 
 /// Which entry `resend` means: by number or name, or the last.
@@ -682,7 +744,7 @@ fn resend_parts(
 }
 
 /// `empereur resend`
-pub fn resend(a: &ResendArgs) -> Result<Done> {
+pub fn resend(a: &ResendArgs) -> Result<MailRun> {
     let power: PowerId = a.power.parse().map_err(anyhow::Error::msg)?;
     let dir = GameDir::new(&a.game);
     let now = clock::now()?;
@@ -697,14 +759,11 @@ pub fn resend(a: &ResendArgs) -> Result<Done> {
             a.entry.as_deref().unwrap_or("last entry")
         ),
     )?;
-    crate::outln!("queued {} message(s) for {}", ids.len(), power.name())?;
-    if a.no_send {
-        return Ok(Done::Yes);
-    }
-    let (sent, attention) = deliver(&dir, now)?;
-    crate::outln!("sent {sent} message(s)")?;
-    for l in &attention {
-        crate::outln!("{l}")?;
-    }
-    Ok(if attention.is_empty() { Done::Yes } else { Done::No })
+    Ok(MailRun {
+        queued: Asked::Power {
+            messages: ids.len(),
+            power,
+        },
+        delivered: deliver_unless(a.no_send, &dir, now),
+    })
 }

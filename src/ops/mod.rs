@@ -33,35 +33,6 @@ use crate::scenario;
 use anyhow::Result;
 use std::path::Path;
 
-/// Everything a command prints on standard output is written here, so an
-/// output error (a reader that closed the pipe: `empereur map | head -1`)
-/// is an I/O error returned to the caller like any other, not a panic.
-pub fn write_out(text: std::fmt::Arguments<'_>) -> std::io::Result<()> {
-    use std::io::Write;
-    let mut stdout = std::io::stdout().lock();
-    stdout.write_fmt(text)?;
-    stdout.flush()
-}
-
-/// `print!` through [`write_out`]: `out!(...)?`.
-#[macro_export]
-macro_rules! out {
-    ($($arg:tt)*) => {
-        $crate::ops::write_out(format_args!($($arg)*))
-    };
-}
-
-/// `println!` through [`write_out`]: `outln!(...)?`.
-#[macro_export]
-macro_rules! outln {
-    () => {
-        $crate::ops::write_out(format_args!("\n"))
-    };
-    ($($arg:tt)*) => {
-        $crate::ops::write_out(format_args!("{}\n", format_args!($($arg)*)))
-    };
-}
-
 /// The output format of `show`, `map` and `status` (`cli` reads it from
 /// the command line into this).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,6 +75,13 @@ pub trait Summary: std::fmt::Display {
     /// (exit 2).
     fn failure(&self) -> Option<String> {
         None
+    }
+
+    /// Whether the command has done its work whatever becomes of its
+    /// output, so that an error writing it changes nothing (a mail
+    /// server's pipe reads only the exit code).
+    fn output_optional(&self) -> bool {
+        false
     }
 }
 

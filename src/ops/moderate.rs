@@ -58,27 +58,40 @@ pub struct Undone {
     pub restored: Vec<String>,
 }
 
-pub fn undo(a: &UndoArgs) -> Result<Done> {
-    let dir = GameDir::new(&a.game);
-    match undo_game(&dir, &a.reason)? {
-        Some(u) => {
-            super::workflow::start_clock_now(&dir)?;
-            crate::outln!(
-                "rolled back {} (recorded as history/{}); phase {} is open again under its own seed and commitment (same dice for the same purposes)",
-                u.undone,
-                u.entry,
-                u.phase
-            )?;
-            if !u.restored.is_empty() {
-                crate::outln!("orders restored for: {}", u.restored.join(", "))?;
-            }
-            Ok(Done::Yes)
+/// What `empereur undo` did: the undo, or nothing to undo (a "no").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UndoRun(pub Option<Undone>);
+
+impl std::fmt::Display for UndoRun {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Some(u) = &self.0 else {
+            return writeln!(f, "nothing to undo: no resolution produced the current state");
+        };
+        writeln!(
+            f,
+            "rolled back {} (recorded as history/{}); phase {} is open again under its own seed and commitment (same dice for the same purposes)",
+            u.undone, u.entry, u.phase
+        )?;
+        if !u.restored.is_empty() {
+            writeln!(f, "orders restored for: {}", u.restored.join(", "))?;
         }
-        None => {
-            crate::outln!("nothing to undo: no resolution produced the current state")?;
-            Ok(Done::No)
-        }
+        Ok(())
     }
+}
+
+impl super::Summary for UndoRun {
+    fn done(&self) -> Done {
+        if self.0.is_some() { Done::Yes } else { Done::No }
+    }
+}
+
+pub fn undo(a: &UndoArgs) -> Result<UndoRun> {
+    let dir = GameDir::new(&a.game);
+    let undone = undo_game(&dir, &a.reason)?;
+    if undone.is_some() {
+        super::workflow::start_clock_now(&dir)?;
+    }
+    Ok(UndoRun(undone))
 }
 
 /// Roll back the resolution that produced the current state. `None` when
@@ -151,17 +164,22 @@ pub fn undo_game(dir: &GameDir, reason: &str) -> Result<Option<Undone>> {
 /// The first line of every preview: the dice are not the real ones.
 pub const PREVIEW_BANNER: &str = "PREVIEW WITH A THROWAWAY SEED: these dice are not the phase's real dice, which nobody can see before the orders lock.";
 
-pub fn preview(a: &PreviewArgs) -> Result<Done> {
-    let dir = GameDir::new(&a.game);
-    let p = preview_game(&dir)?;
-    crate::outln!("{PREVIEW_BANNER}")?;
-    crate::out!("{}", p.report)?;
-    crate::outln!(
-        "\npreview of {} with throwaway seed {} (the game is untouched; nothing was mailed; the scratch copy is deleted)",
-        p.phase,
-        p.seed
-    )?;
-    Ok(Done::Yes)
+impl std::fmt::Display for Preview {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "{PREVIEW_BANNER}")?;
+        write!(f, "{}", self.report)?;
+        writeln!(
+            f,
+            "\npreview of {} with throwaway seed {} (the game is untouched; nothing was mailed; the scratch copy is deleted)",
+            self.phase, self.seed
+        )
+    }
+}
+
+impl super::Summary for Preview {}
+
+pub fn preview(a: &PreviewArgs) -> Result<Preview> {
+    preview_game(&GameDir::new(&a.game))
 }
 
 /// Resolve a copy of the game with a throwaway seed: returns the resolved

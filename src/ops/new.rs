@@ -41,27 +41,66 @@ impl std::error::Error for SeatingRefused {}
 /// Optional rule modules a game may switch on.
 pub const OPTIONS: &[&str] = &["naval", "political"];
 
-pub fn run(o: &NewOptions) -> Result<Done> {
+/// What `empereur new` did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Created {
+    /// The game id and directory, and the note on the scenario's house
+    /// values for the moderator.
+    Game {
+        id: String,
+        dir: PathBuf,
+        house_note: String,
+    },
+    /// A players file or seating the rules refuse (a "no").
+    Refused(String),
+}
+
+impl std::fmt::Display for Created {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Created::Game { id, dir, .. } => writeln!(f, "created game '{id}' in {}", dir.display()),
+            Created::Refused(_) => Ok(()),
+        }
+    }
+}
+
+impl super::Summary for Created {
+    fn done(&self) -> Done {
+        match self {
+            Created::Game { .. } => Done::Yes,
+            Created::Refused(_) => Done::No,
+        }
+    }
+
+    /// The house note goes to standard error: standard output stays the
+    /// one line scripts read.
+    fn stderr(&self) -> String {
+        match self {
+            Created::Game { house_note, .. } => house_note.clone(),
+            Created::Refused(why) => format!("error: {why}\n"),
+        }
+    }
+}
+
+pub fn run(o: &NewOptions) -> Result<Created> {
     let game = match create(o) {
         Ok(g) => g,
         Err(e) => {
             if let Some(r) = e.downcast_ref::<store::players::Refused>() {
-                eprintln!("error: {r}");
-                return Ok(Done::No);
+                return Ok(Created::Refused(r.to_string()));
             }
             if let Some(r) = e.downcast_ref::<SeatingRefused>() {
-                eprintln!("error: {r}");
-                return Ok(Done::No);
+                return Ok(Created::Refused(r.to_string()));
             }
             return Err(e);
         }
     };
-    crate::outln!("created game '{}' in {}", game.0, o.dir.display())?;
     let scenario = store::load_scenario(&o.scenario)?;
-    // A note for the moderator, on standard error: standard output stays
-    // the one line scripts read.
-    eprint!("{}", house_note(&o.scenario, &scenario.house_values()));
-    Ok(Done::Yes)
+    Ok(Created::Game {
+        id: game.0,
+        dir: o.dir.clone(),
+        house_note: house_note(&o.scenario, &scenario.house_values()),
+    })
 }
 
 /// Said once, when a game is created: how many values of its scenario are

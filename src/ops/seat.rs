@@ -93,39 +93,65 @@ pub enum SeatRefusal {
     NoPasswordMail(String),
 }
 
-/// `empereur seat`
-pub fn run(a: &SeatArgs) -> Result<Done> {
-    let dir = GameDir::new(&a.game);
-    let now = clock::now()?;
-    match seat_game(&dir, a, now)? {
-        Err(refused) => {
-            eprintln!("no: {refused}");
-            Ok(Done::No)
+/// What `empereur seat` did: the player (name and address as given) and
+/// the seat, or why it was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeatRun {
+    pub name: String,
+    pub email: String,
+    pub seat: Result<Seated, SeatRefusal>,
+}
+
+impl std::fmt::Display for SeatRun {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Ok(s) = &self.seat else { return Ok(()) };
+        let (name, email) = (&self.name, &self.email);
+        let power = s.power.name();
+        match s.from {
+            Some(ph) => writeln!(
+                f,
+                "{name} <{email}> is seated on {power}; {power} becomes a Player Country at the Turn Start {ph} (3.2), and orders from then on"
+            )?,
+            None => writeln!(f, "{name} <{email}> now plays {power}, from the open phase")?,
         }
-        Ok(s) => {
-            let power = s.power.name();
-            match s.from {
-                Some(ph) => crate::outln!(
-                    "{} <{}> is seated on {power}; {power} becomes a Player Country at the Turn Start {ph} (3.2), and orders from then on",
-                    a.name,
-                    a.email.trim()
-                )?,
-                None => crate::outln!("{} <{}> now plays {power}, from the open phase", a.name, a.email.trim())?,
-            }
-            if s.generated {
-                crate::outln!(
-                    "a password was generated and mailed to the player (asked to change it with SET PASSWORD)"
-                )?;
-            } else {
-                crate::outln!("the password is the one the player sent in their join mail")?;
-            }
-            crate::outln!(
-                "{} mail(s) queued for the player (welcome, the open phase's opening); `empereur send` delivers them",
-                s.mails.len()
+        if s.generated {
+            writeln!(
+                f,
+                "a password was generated and mailed to the player (asked to change it with SET PASSWORD)"
             )?;
-            Ok(Done::Yes)
+        } else {
+            writeln!(f, "the password is the one the player sent in their join mail")?;
+        }
+        writeln!(
+            f,
+            "{} mail(s) queued for the player (welcome, the open phase's opening); `empereur send` delivers them",
+            s.mails.len()
+        )
+    }
+}
+
+impl super::Summary for SeatRun {
+    fn done(&self) -> Done {
+        if self.seat.is_ok() { Done::Yes } else { Done::No }
+    }
+
+    fn stderr(&self) -> String {
+        match &self.seat {
+            Ok(_) => String::new(),
+            Err(refused) => format!("no: {refused}\n"),
         }
     }
+}
+
+/// `empereur seat`
+pub fn run(a: &SeatArgs) -> Result<SeatRun> {
+    let dir = GameDir::new(&a.game);
+    let now = clock::now()?;
+    Ok(SeatRun {
+        name: a.name.clone(),
+        email: a.email.trim().to_string(),
+        seat: seat_game(&dir, a, now)?,
+    })
 }
 
 /// Seat the player of `a` in `dir`; the outer error is operational, the

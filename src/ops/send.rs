@@ -28,33 +28,54 @@ pub struct SendArgs {
     pub release: Vec<String>,
 }
 
-pub fn run(a: &SendArgs) -> Result<Done> {
-    let results = send(a, chrono::Utc::now())?;
-    let mut ok = true;
-    for d in &results {
-        match d {
-            Delivery::Sent { id, reply } => crate::outln!("sent {id}: {reply}")?,
-            Delivery::Failed { id, error } => {
-                ok = false;
-                crate::outln!("FAILED {id}: {error} (left queued)")?
-            }
-            Delivery::Held { id } => {
-                ok = false;
-                crate::outln!("HELD {id}: an earlier send was interrupted; release with --release {id}")?
-            }
-            Delivery::Refused { id, error } => {
-                ok = false;
-                crate::outln!("REFUSED {id}: {error} (held; send again with --release {id})")?
-            }
-            Delivery::WouldSend { id, to, subject } => {
-                crate::outln!("would send {id} to {}: {subject}", to.join(", "))?
+/// What `empereur send` did with each queued message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sent {
+    pub deliveries: Vec<Delivery>,
+}
+
+impl std::fmt::Display for Sent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for d in &self.deliveries {
+            match d {
+                Delivery::Sent { id, reply } => writeln!(f, "sent {id}: {reply}")?,
+                Delivery::Failed { id, error } => writeln!(f, "FAILED {id}: {error} (left queued)")?,
+                Delivery::Held { id } => writeln!(
+                    f,
+                    "HELD {id}: an earlier send was interrupted; release with --release {id}"
+                )?,
+                Delivery::Refused { id, error } => {
+                    writeln!(f, "REFUSED {id}: {error} (held; send again with --release {id})")?
+                }
+                Delivery::WouldSend { id, to, subject } => {
+                    writeln!(f, "would send {id} to {}: {subject}", to.join(", "))?
+                }
             }
         }
+        if self.deliveries.is_empty() {
+            writeln!(f, "outbox empty")?;
+        }
+        Ok(())
     }
-    if results.is_empty() {
-        crate::outln!("outbox empty")?;
+}
+
+impl super::Summary for Sent {
+    /// No when a message failed, is held or was refused.
+    fn done(&self) -> Done {
+        let stuck = self.deliveries.iter().any(|d| {
+            matches!(
+                d,
+                Delivery::Failed { .. } | Delivery::Held { .. } | Delivery::Refused { .. }
+            )
+        });
+        if stuck { Done::No } else { Done::Yes }
     }
-    Ok(if ok { Done::Yes } else { Done::No })
+}
+
+pub fn run(a: &SendArgs) -> Result<Sent> {
+    Ok(Sent {
+        deliveries: send(a, chrono::Utc::now())?,
+    })
 }
 
 pub fn send(a: &SendArgs, now: chrono::DateTime<chrono::Utc>) -> Result<Vec<Delivery>> {

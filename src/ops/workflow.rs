@@ -189,16 +189,54 @@ pub fn status(a: &GameOnly) -> Result<GameStatus> {
     })
 }
 
+/// What a change to the clock did: `pause`, `resume`, `extend`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Clocked {
+    Paused,
+    /// `pause` of a paused game (a "no").
+    AlreadyPaused,
+    /// The deadline, as the game's time zone shows it.
+    Resumed {
+        deadline: String,
+    },
+    /// `resume` of a game that is not paused (a "no").
+    NotPaused,
+    Extended {
+        hours: u32,
+        deadline: String,
+    },
+}
+
+impl std::fmt::Display for Clocked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Clocked::Paused => writeln!(f, "paused; `empereur resume` restarts the clock"),
+            Clocked::AlreadyPaused => writeln!(f, "the game is already paused"),
+            Clocked::Resumed { deadline } => writeln!(f, "resumed; deadline {deadline}"),
+            Clocked::NotPaused => writeln!(f, "the game is not paused"),
+            Clocked::Extended { hours, deadline } => writeln!(f, "deadline extended by {hours} h to {deadline}"),
+        }
+    }
+}
+
+impl super::Summary for Clocked {
+    fn done(&self) -> Done {
+        match self {
+            Clocked::AlreadyPaused | Clocked::NotPaused => Done::No,
+            Clocked::Paused | Clocked::Resumed { .. } | Clocked::Extended { .. } => Done::Yes,
+        }
+    }
+}
+
 /// `empereur pause`
-pub fn pause(a: &GameOnly) -> Result<Done> {
+pub fn pause(a: &GameOnly) -> Result<Clocked> {
     let dir = GameDir::new(&a.game);
     let _lock = dir.lock()?;
     let config = dir.load_config()?;
     let now = clock::now()?;
     let mut c = ensure_clock(&dir, &config, now)?;
     if c.paused_since.is_some() {
-        crate::outln!("the game is already paused")?;
-        return Ok(Done::No);
+        return Ok(Clocked::AlreadyPaused);
     }
     c.paused_since = Some(now);
     dir.save_clock(&c)?;
@@ -212,20 +250,18 @@ pub fn pause(a: &GameOnly) -> Result<Done> {
         "The moderator has paused the game: the clock of the open phase stops until it resumes, and the deadline moves by the time paused.",
         now,
     )?;
-    crate::outln!("paused; `empereur resume` restarts the clock")?;
-    Ok(Done::Yes)
+    Ok(Clocked::Paused)
 }
 
 /// `empereur resume`
-pub fn resume(a: &GameOnly) -> Result<Done> {
+pub fn resume(a: &GameOnly) -> Result<Clocked> {
     let dir = GameDir::new(&a.game);
     let _lock = dir.lock()?;
     let config = dir.load_config()?;
     let now = clock::now()?;
     let mut c = ensure_clock(&dir, &config, now)?;
     let Some(since) = c.paused_since.take() else {
-        crate::outln!("the game is not paused")?;
-        return Ok(Done::No);
+        return Ok(Clocked::NotPaused);
     };
     c.paused_seconds += (now - since).num_seconds().max(0);
     dir.save_clock(&c)?;
@@ -244,15 +280,13 @@ pub fn resume(a: &GameOnly) -> Result<Done> {
         &format!("The moderator has resumed the game. The deadline is now {shown}."),
         now,
     )?;
-    crate::outln!(
-        "resumed; deadline {}",
-        deadline.with_timezone(&config.tz()).format("%a %Y-%m-%d %H:%M %Z")
-    )?;
-    Ok(Done::Yes)
+    Ok(Clocked::Resumed {
+        deadline: shown.to_string(),
+    })
 }
 
 /// `empereur extend --hours N`
-pub fn extend(a: &ExtendArgs) -> Result<Done> {
+pub fn extend(a: &ExtendArgs) -> Result<Clocked> {
     let dir = GameDir::new(&a.game);
     let _lock = dir.lock()?;
     let config = dir.load_config()?;
@@ -281,12 +315,10 @@ pub fn extend(a: &ExtendArgs) -> Result<Done> {
         ),
         now,
     )?;
-    crate::outln!(
-        "deadline extended by {} h to {}",
-        a.hours,
-        deadline.with_timezone(&config.tz()).format("%a %Y-%m-%d %H:%M %Z")
-    )?;
-    Ok(Done::Yes)
+    Ok(Clocked::Extended {
+        hours: a.hours,
+        deadline: shown.to_string(),
+    })
 }
 
 #[derive(Debug, Clone)]
@@ -306,7 +338,45 @@ pub struct ReplacePlayerArgs {
 /// `empereur replace-player --power P --players FILE`: hand a power to a
 /// new player (name, address, password). An NPC power becomes a Player
 /// Country only through the rules (3.3), so the power must have a player.
-pub fn replace_player(a: &ReplacePlayerArgs) -> Result<Done> {
+/// What `empereur replace-player` did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Replaced {
+    /// The power's new player.
+    Done {
+        power: PowerId,
+        name: String,
+        email: String,
+    },
+    /// An address that cannot be mailed (a "no", said on standard error).
+    Refused(String),
+}
+
+impl std::fmt::Display for Replaced {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Replaced::Done { power, name, email } => writeln!(f, "{power} is now played by {name} <{email}>"),
+            Replaced::Refused(_) => Ok(()),
+        }
+    }
+}
+
+impl super::Summary for Replaced {
+    fn done(&self) -> Done {
+        match self {
+            Replaced::Done { .. } => Done::Yes,
+            Replaced::Refused(_) => Done::No,
+        }
+    }
+
+    fn stderr(&self) -> String {
+        match self {
+            Replaced::Done { .. } => String::new(),
+            Replaced::Refused(why) => format!("error: {why}\n"),
+        }
+    }
+}
+
+pub fn replace_player(a: &ReplacePlayerArgs) -> Result<Replaced> {
     let power: PowerId = a.power.parse().map_err(anyhow::Error::msg)?;
     let dir = GameDir::new(&a.game);
     let _lock = dir.lock()?;
@@ -317,8 +387,7 @@ pub fn replace_player(a: &ReplacePlayerArgs) -> Result<Done> {
         Ok(p) => p,
         // An address that cannot be mailed is a "no" (exit 1).
         Err(refused) if crate::store::players::has_unmailable(&text) => {
-            eprintln!("error: {refused}");
-            return Ok(Done::No);
+            return Ok(Replaced::Refused(refused.to_string()));
         }
         Err(e) => anyhow::bail!(e),
     };
@@ -358,12 +427,11 @@ pub fn replace_player(a: &ReplacePlayerArgs) -> Result<Done> {
         ),
         now,
     )?;
-    crate::outln!(
-        "{power} is now played by {} <{}>",
-        config.players[slot].name,
-        config.players[slot].email
-    )?;
-    Ok(Done::Yes)
+    Ok(Replaced::Done {
+        power,
+        name: config.players[slot].name.clone(),
+        email: config.players[slot].email.clone(),
+    })
 }
 
 /// The mails of a hand-over: the new player gets the power's state file
