@@ -153,6 +153,7 @@ fn build(scenario: &Scenario, state: &State, power: PowerId, rng: &mut Rng, out:
             Order::BuildSquadron {
                 port: cap.clone(),
                 count: 1,
+                nation: None,
             },
             format!("build 1 squadron in {cap}"),
         ));
@@ -193,7 +194,7 @@ fn kingdom_corps(scenario: &Scenario, state: &State, power: PowerId, rng: &mut R
             };
             let usable = match c.location {
                 Some(_) => state.corps_power(c) == Some(power),
-                None => crate::rules::political::forces::entry_province(scenario, state, power, c).is_some(),
+                None => crate::rules::builds::entry_province(scenario, state, power, c).is_some(),
             };
             if usable && c.divisions.len() < c.capacity() {
                 open.push((nation, r.number));

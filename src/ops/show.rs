@@ -124,11 +124,11 @@ pub fn to_text(scenario: &Scenario, state: &State, viewer: Option<PowerId>) -> S
         };
         let _ = writeln!(
             out,
-            "  {:<10} corps {:>2}  {:<20} {}",
+            "  {:<10} corps {:>2}  {:<20} {divs}{}",
             c.nation.id(),
             c.number,
             name,
-            divs
+            seed_name(scenario, &c.key())
         );
     }
     let _ = writeln!(out, "\nSquadrons:");
@@ -137,7 +137,14 @@ pub fn to_text(scenario: &Scenario, state: &State, viewer: Option<PowerId>) -> S
             crate::state::Location::Port(p) => scenario.map.province(p).map(|x| x.name.clone()).unwrap_or(p.clone()),
             crate::state::Location::Sea(z) => scenario.map.sea(z).map(|x| x.name.clone()).unwrap_or(z.clone()),
         };
-        let _ = writeln!(out, "  {:<10} squadron {:>2}  {}", s.nation.id(), s.number, loc);
+        let key = crate::state::UnitKey::squadron(s.nation.clone(), s.number);
+        let _ = writeln!(
+            out,
+            "  {:<10} squadron {:>2}  {loc}{}",
+            s.nation.id(),
+            s.number,
+            seed_name(scenario, &key)
+        );
     }
     // Where each commander stands: WITH names them (Napoleon, 4.22).
     let _ = writeln!(out, "\nCommanders:");
@@ -212,4 +219,10 @@ pub fn proposals_text(
         out.push_str(&format!("  {l}\n"));
     }
     out
+}
+
+/// "  (Hesse corps)" for a kingdom's own counter (11.2.2.1, 11.2.2.2,
+/// 11.3.2.1, 11.5.2.1: the seed's name from its table row), else nothing.
+fn seed_name(scenario: &Scenario, key: &crate::state::UnitKey) -> String {
+    key.seed_name(scenario).map(|n| format!("  ({n})")).unwrap_or_default()
 }

@@ -1262,11 +1262,21 @@ impl<'c, 'a> LineParser<'c, 'a> {
     }
 
     fn build(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Order> {
-        // BUILD [n] SQUADRON(S) IN <port>
-        let n_then_sq = cur.peek().is_some_and(|t| matches!(t.kind, Tok::Number(_)))
-            && cur.peek_at(1).is_some_and(|t| SQUADRON_WORDS.iter().any(|w| t.is(w)));
-        if n_then_sq || SQUADRON_WORDS.iter().any(|w| cur.is(w)) {
-            let count = if n_then_sq { self.amount(cur, "a count")? } else { 1 };
+        // BUILD [n] [<nation>] SQUADRON(S) IN <port>; a minor's squadron
+        // is a kingdom's fleet built again (11.2.2.2)
+        let numbered = cur.peek().is_some_and(|t| matches!(t.kind, Tok::Number(_)));
+        let at = usize::from(numbered);
+        let sq_at = |k: usize| cur.peek_at(k).is_some_and(|t| SQUADRON_WORDS.iter().any(|w| t.is(w)));
+        let whose = !sq_at(at) && sq_at(at + 1) && cur.peek_at(at).is_some_and(|t| t.kind == Tok::Word);
+        if sq_at(at) || whose {
+            let count = if numbered { self.amount(cur, "a count")? } else { 1 };
+            let nation = match cur.peek().copied().filter(|_| whose) {
+                Some(t) => {
+                    cur.next();
+                    Some(self.nation(t.text, t.span)?)
+                }
+                None => None,
+            };
             cur.next();
             cur.eat_any(&["in", "at"]);
             let (p, span) = self.province_arg(cur)?;
@@ -1287,6 +1297,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
             return Ok(Order::BuildSquadron {
                 port: p.id.clone(),
                 count,
+                nation,
             });
         }
         // BUILD <corps>: items   |   BUILD items IN <corps>

@@ -20,7 +20,7 @@ fn sea(s: &Scenario, id: &str) -> String {
 }
 
 fn units(s: &Scenario, ks: &[UnitKey]) -> String {
-    ks.iter().map(|k| k.name(s)).collect::<Vec<_>>().join(", ")
+    ks.iter().map(|k| k.handle(s)).collect::<Vec<_>>().join(", ")
 }
 
 fn terms(s: &Scenario, t: &Terms) -> String {
@@ -120,7 +120,7 @@ pub fn normalise(s: &Scenario, order: &Order) -> String {
             carrying,
             to_port,
         } => {
-            let mut out = format!("SAIL {}", squadron.name(s));
+            let mut out = format!("SAIL {}", squadron.handle(s));
             for z in path {
                 out.push_str(&format!(" -> {}", sea(s, z)));
             }
@@ -133,12 +133,12 @@ pub fn normalise(s: &Scenario, order: &Order) -> String {
             out
         }
         Order::NavalAttack { squadron, sea: z } => {
-            format!("ATTACK {} IN {}", squadron.name(s), sea(s, z))
+            format!("ATTACK {} IN {}", squadron.handle(s), sea(s, z))
         }
-        Order::Blockade { squadron, port } => format!("BLOCKADE {} AT {}", squadron.name(s), prov(s, port)),
-        Order::Naval(NavalOrder::Sortie { squadron }) => format!("SORTIE {}", squadron.name(s)),
+        Order::Blockade { squadron, port } => format!("BLOCKADE {} AT {}", squadron.handle(s), prov(s, port)),
+        Order::Naval(NavalOrder::Sortie { squadron }) => format!("SORTIE {}", squadron.handle(s)),
         Order::Naval(NavalOrder::Raid { squadron, port }) => {
-            format!("RAID {} AT {}", squadron.name(s), prov(s, port))
+            format!("RAID {} AT {}", squadron.handle(s), prov(s, port))
         }
         // 12.2.7.3: hulks off the board are refitted where they lie
         Order::Naval(NavalOrder::Refit { port, count }) if s.map.sea(port).is_some() => {
@@ -146,7 +146,7 @@ pub fn normalise(s: &Scenario, order: &Order) -> String {
         }
         Order::Naval(NavalOrder::Refit { port, count }) => format!("REFIT {count} HULKS IN {}", prov(s, port)),
         Order::Naval(NavalOrder::Convert { squadron, ships }) => {
-            format!("CONVERT {ships} SHIPS OF {}", squadron.name(s))
+            format!("CONVERT {ships} SHIPS OF {}", squadron.handle(s))
         }
         Order::Naval(NavalOrder::ConvertNew { port, ships }) => {
             format!("CONVERT {ships} NEW SHIPS IN {}", prov(s, port))
@@ -164,10 +164,10 @@ pub fn normalise(s: &Scenario, order: &Order) -> String {
         }
         Order::Besiege { corps, province } => format!("BESIEGE {} IN {}", units(s, corps), prov(s, province)),
         Order::Garrison { corps, province } => {
-            format!("GARRISON {} IN {}", corps.name(s), prov(s, province))
+            format!("GARRISON {} IN {}", corps.handle(s), prov(s, province))
         }
         Order::WithdrawGarrison { province, corps } => {
-            format!("WITHDRAW GARRISON FROM {} INTO {}", prov(s, province), corps.name(s))
+            format!("WITHDRAW GARRISON FROM {} INTO {}", prov(s, province), corps.handle(s))
         }
         Order::Build { corps, items } => {
             let list: Vec<String> = items
@@ -180,11 +180,15 @@ pub fn normalise(s: &Scenario, order: &Order) -> String {
                     }
                 })
                 .collect();
-            format!("BUILD {}: {}", corps.name(s), list.join(", "))
+            format!("BUILD {}: {}", corps.handle(s), list.join(", "))
         }
-        Order::BuildSquadron { port, count } => {
+        Order::BuildSquadron { port, count, nation } => {
             let word = if *count == 1 { "SQUADRON" } else { "SQUADRONS" };
-            format!("BUILD {count} {word} IN {}", prov(s, port))
+            let whose = nation
+                .as_ref()
+                .map(|n| format!("{} ", crate::state::nation_adjective(s, n).to_uppercase()))
+                .unwrap_or_default();
+            format!("BUILD {count} {whose}{word} IN {}", prov(s, port))
         }
         Order::BuyVp { gold } => format!("BUY VP WITH {gold} GOLD"),
         Order::Standing(st) => standing(s, st),

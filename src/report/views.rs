@@ -242,7 +242,8 @@ pub fn unit_lines(state: &State, power: PowerId) -> Vec<String> {
         out.push(format!("{} in {loc} [{}]", c.key(), divs.join(" ")));
     }
     for s in &state.squadrons {
-        if s.nation.major() != Some(power) {
+        // a kingdom's fleet is its controller's (11.2.2.2)
+        if state.squadron_power(s) != Some(power) {
             continue;
         }
         let at = match &s.location {

@@ -42,9 +42,16 @@ fn may_build_nation(scenario: &Scenario, state: &State, power: PowerId, nation: 
 }
 
 /// 3.46: where a minor corps that has never been on the map (the
-/// Bavarian corps) enters it when `power` first builds into it: the first
-/// province of its minor that `power` controls.
-fn entry_province(scenario: &Scenario, state: &State, power: PowerId, c: &crate::state::Corps) -> Option<String> {
+/// Bavarian corps) enters it when `power` first builds into it, and the
+/// rule: the first province of its minor that `power` controls; a
+/// kingdom's own corps counter its home province (11.2.2.1, 11.3.2.1,
+/// 11.5.2.1, the counter row's rule).
+pub fn entry_province(
+    scenario: &Scenario,
+    state: &State,
+    power: PowerId,
+    c: &crate::state::Corps,
+) -> Option<(String, String)> {
     let Nation::Minor(m) = &c.nation else { return None };
     if c.location.is_some() || !c.divisions.is_empty() || c.arrives.is_some() {
         return None;
@@ -53,8 +60,7 @@ fn entry_province(scenario: &Scenario, state: &State, power: PowerId, c: &crate:
         .map
         .owned_by(m)
         .find(|p| controller(scenario, state, &p.id) == Some(power))
-        .map(|p| p.id.clone())
-        // 11.2.2.1, 11.3.2.1: a kingdom's own corps counter
+        .map(|p| (p.id.clone(), "3.46".to_string()))
         .or_else(|| crate::rules::political::forces::entry_province(scenario, state, power, c))
 }
 
@@ -99,7 +105,19 @@ pub fn build(
     }
     match order {
         Order::Build { corps, items } => build_divisions(scenario, state, p, corps, items, spent),
-        Order::BuildSquadron { port, count } => build_squadrons(scenario, state, p, port, *count, spent),
+        Order::BuildSquadron {
+            port,
+            count,
+            nation: Some(Nation::Minor(m)),
+        } => build_kingdom_fleet(scenario, state, p, port, m, *count, spent),
+        Order::BuildSquadron {
+            nation: Some(Nation::Major(q)),
+            ..
+        } if *q != p => Err(Rejection::new(
+            "6.0",
+            format!("{} builds only its own squadrons", p.name()),
+        )),
+        Order::BuildSquadron { port, count, .. } => build_squadrons(scenario, state, p, port, *count, spent),
         _ => unreachable!("checked above"),
     }
 }
@@ -224,7 +242,7 @@ fn build_divisions(
         )
         .at(crate::orders::ast::Arg::Unit(key.clone())));
     }
-    let Some(at) = c.location.clone().or(entering.clone()) else {
+    let Some(at) = c.location.clone().or(entering.as_ref().map(|(at, _)| at.clone())) else {
         return Err(Rejection::new("6.0", format!("{unit} is not on the map")));
     };
     let count: u32 = items.iter().map(|i| i.count).sum();
@@ -302,7 +320,7 @@ fn build_divisions(
             }
         }
     }
-    if let (Some(at), Nation::Minor(m)) = (&entering, &key.nation)
+    if let (Some((at, _)), Nation::Minor(m)) = (&entering, &key.nation)
         && let Some(c) = state.corps_mut(&key.nation, key.number)
     {
         c.location = Some(at.clone());
@@ -329,9 +347,9 @@ fn build_divisions(
     .gold(p, -i64::from(paid))
     .why(why)
     .only(vec![p]);
-    if let Some(at) = &entering {
+    if let Some((at, rule)) = &entering {
         let at = super::war::control::name(scenario, at);
-        o = o.why(Why::rule("3.46", format!("{unit} enters the map in {at}")));
+        o = o.why(Why::rule(rule.as_str(), format!("{unit} enters the map in {at}")));
     }
     Ok(o)
 }
@@ -384,6 +402,85 @@ fn build_squadrons(
     .power(p)
     .gold(p, -i64::from(paid))
     .why(why)
+    .only(vec![p]))
+}
+
+/// 11.2.2, 11.2.2.2: a kingdom's sunk fleet counter built again in its
+/// home port by the kingdom's controller, with the kingdom's money first
+/// (the seed's "purchase ... ship factors for the ... fleets of ...
+/// Venetia"). La Guerre's minors build no other squadrons (4.21 builds a
+/// power's own). It costs the minor's squadron price (`minors.toml`), with
+/// 2.71, and takes the counter from the minor's pool, where its sinking
+/// put it. It comes back under its number, so it is the kingdom's fleet
+/// again ([`State::squadron_power`](crate::state::State::squadron_power)).
+fn build_kingdom_fleet(
+    scenario: &Scenario,
+    state: &mut State,
+    p: PowerId,
+    port: &str,
+    minor: &str,
+    count: u32,
+    spent: &mut Spent,
+) -> Result<Outcome, Rejection> {
+    let nation = Nation::Minor(minor.to_string());
+    let adjective = crate::state::nation_adjective(scenario, &nation).to_string();
+    let Some(row) = super::political::forces::fleet_to_rebuild(scenario, state, p, minor, port) else {
+        return Err(Rejection::new(
+            "11.2.2.2",
+            format!(
+                "no sunk {adjective} fleet of a kingdom {} controls has its home port in {}: minor powers build no other squadrons",
+                p.name(),
+                super::war::control::name(scenario, port)
+            ),
+        ));
+    };
+    let number = row.number;
+    if count != 1 {
+        return Err(Rejection::new("11.2.2.2", "a kingdom's fleet is one counter: build 1"));
+    }
+    if controller(scenario, state, port) != Some(p) {
+        return Err(Rejection::new(
+            "6.0",
+            format!("{port} is not a port {} controls", p.name()),
+        ));
+    }
+    if pool_of(state, &nation, None) == 0 {
+        return Err(Rejection::new(
+            "6.0",
+            format!("no {adjective} squadron in the force pool"),
+        ));
+    }
+    let list = scenario.costs(&nation).map_or(0, |c| c.squadron);
+    let kingdom = super::political::treasury::paying(scenario, state, p, &[&nation]);
+    let (paid, why) = charge(scenario, state, p, port, list, spent, kingdom)?;
+    if let Some(ms) = state.minors.get_mut(minor) {
+        ms.pool.squadrons -= 1;
+    }
+    state.squadrons.push(crate::state::Squadron {
+        nation: nation.clone(),
+        number,
+        location: Location::Port(port.to_string()),
+        blockading: None,
+        ships: None,
+        held_by: None,
+    });
+    let unit = UnitKey::squadron(nation, number).name(scenario);
+    Ok(Outcome::new(
+        "11.2.2.2",
+        Kind::BuildSquadron,
+        format!(
+            "{} builds the {unit} in {} for {paid} Gold",
+            p.name(),
+            super::war::control::name(scenario, port)
+        ),
+    )
+    .power(p)
+    .gold(p, -i64::from(paid))
+    .why(why)
+    .why(Why::rule(
+        row.rule.as_str(),
+        format!("the {unit} is the kingdom's again, commanded by its controller only"),
+    ))
     .only(vec![p]))
 }
 

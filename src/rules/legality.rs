@@ -693,19 +693,24 @@ impl<'a> Projection<'a> {
                     self.pay(i64::from(cost) - kingdom.min(i64::from(cost)))?;
                 }
             }
-            Order::BuildSquadron { port, count } => {
-                let left = builds::pool_of(&self.state, &crate::ids::Nation::Major(p), None);
+            Order::BuildSquadron { port, count, nation } => {
+                // 11.2.2.2: a minor's squadron is a kingdom's fleet built again
+                let nation = nation.clone().unwrap_or(crate::ids::Nation::Major(p));
+                let left = builds::pool_of(&self.state, &nation, None);
                 if left < *count {
                     return Err(Illegal::PoolEmpty {
-                        pool: p.adjective().to_string(),
+                        pool: crate::state::nation_adjective(s, &nation).to_string(),
                         what: "squadrons".to_string(),
                         left,
                         wanted: *count,
                     });
                 }
-                let list = s.power(p).costs.squadron * count;
+                let list = s.costs(&nation).map_or(0, |c| c.squadron) * count;
                 if let Ok((cost, _, _)) = builds::price(s, &self.state, p, port, list, &self.spent) {
-                    self.pay(i64::from(cost))?;
+                    // 11.x.2: a kingdom's treasury pays first for its units
+                    let kingdom =
+                        super::political::treasury::paying(s, &self.state, p, &[&nation]).map_or(0, |(_, g)| g);
+                    self.pay(i64::from(cost) - kingdom.min(i64::from(cost)))?;
                 }
             }
             _ => {}

@@ -41,6 +41,16 @@ fn province_references(s: &Scenario, files: &ScenarioFiles, pr: &mut Problems) {
     for problem in s.tables.political_dominance.problems(|_| true) {
         pr.at(df, text(df), "[[territory]]", problem);
     }
+    // 11.x: every garrison and counter row of a kingdom names its own
+    // components and nations, so a bad row is named here rather than
+    // silently doing nothing in play. A map may lack the minors a kingdom
+    // names (a test map with the 1805 tables): the kingdom is then never
+    // created; the shipped table is checked against the 1805 minors in
+    // `scenario::tables_political`.
+    let kf = "tables/political.toml";
+    for problem in s.tables.political.problems(|_| true) {
+        pr.at(kf, text(kf), "[[kingdom]]", problem);
+    }
     let pf = "provinces.toml";
     let mut seen = BTreeSet::new();
     for p in &map.provinces {

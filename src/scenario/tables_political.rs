@@ -69,8 +69,9 @@ pub struct KingdomDef {
     pub garrisons: Vec<GarrisonDef>,
     /// The kingdom's counters the La Guerre map lacks (the Lombard and
     /// Venetian corps and the Venetia fleet, 11.2.2.1, 11.2.2.2; the
-    /// Hanover and Hesse corps, 11.3.2.1; house rows): they enter play
-    /// when the kingdom is created.
+    /// Hanover and Hesse corps, 11.3.2.1; the Hanover, Hesse, Baden and
+    /// Wurttemburg corps, 11.5.2.1; house rows): they enter play when the
+    /// kingdom is created.
     #[serde(default, rename = "counter")]
     pub counters: Vec<CounterDef>,
 }
@@ -100,8 +101,12 @@ pub struct CounterDef {
     pub number: u32,
     /// The component it enters play in.
     pub home: String,
-    /// The seed's name for it.
-    pub seed: String,
+    /// The seed's name for it ("Hesse corps"): what players read in
+    /// reports and views ([`crate::state::UnitKey::name`]); the order
+    /// handle (`Rhenish corps 2`) and the state's keys stay the nation's.
+    /// Older copies of the table called it `seed` and wrote it with "the".
+    #[serde(alias = "seed")]
+    pub name: String,
 }
 
 /// One row of a kingdom's garrisons: infantry of the minor `nation` may
@@ -150,7 +155,67 @@ impl PoliticalTable {
     }
 }
 
+impl PoliticalTable {
+    /// The first counter row, of any kingdom, for a counter of `kind` of
+    /// the minor `nation` numbered `number`.
+    pub fn counter(&self, kind: CounterKind, nation: &str, number: u32) -> Option<&CounterDef> {
+        self.kingdoms.iter().find_map(|k| k.counter(kind, nation, number))
+    }
+
+    /// What is wrong inside the table, one sentence a problem: a garrison
+    /// or counter row naming a province that is not a component of its
+    /// kingdom, or a nation the kingdom does not pay for, and a counter
+    /// that two rows give different homes or names. `minor` says whether
+    /// a minor power exists (the scenario's `minors.toml`). Which map
+    /// provinces exist is the map's to say: a test map borrowing the 1805
+    /// tables simply lacks some kingdoms.
+    pub fn problems(&self, minor: impl Fn(&str) -> bool) -> Vec<String> {
+        let mut v = Vec::new();
+        for k in &self.kingdoms {
+            let mut no = |what: String| v.push(format!("kingdom '{}': {what}", k.id));
+            for n in k.nations.iter().filter(|n| !minor(n)) {
+                no(format!("no minor power '{n}'"));
+            }
+            for g in &k.garrisons {
+                if !minor(&g.nation) {
+                    no(format!("garrison row {}: no minor power '{}'", g.rule, g.nation));
+                }
+                for p in g.provinces.iter().chain(&g.needs).filter(|p| !k.has(p)) {
+                    no(format!("garrison row {}: '{p}' is not a component", g.rule));
+                }
+            }
+            for c in &k.counters {
+                if !k.nations.contains(&c.nation) {
+                    no(format!(
+                        "counter '{}': '{}' is not one of its nations",
+                        c.name, c.nation
+                    ));
+                }
+                if !k.has(&c.home) {
+                    no(format!("counter '{}': home '{}' is not a component", c.name, c.home));
+                }
+                if let Some(first) = self.counter(c.kind, &c.nation, c.number)
+                    && (first.home != c.home || first.name != c.name)
+                {
+                    no(format!(
+                        "counter '{}' ({} {}) is '{}' in {} elsewhere",
+                        c.name, c.nation, c.number, first.name, first.home
+                    ));
+                }
+            }
+        }
+        v
+    }
+}
+
 impl KingdomDef {
+    /// This kingdom's row for a counter of `kind` of `nation` number `number`.
+    pub fn counter(&self, kind: CounterKind, nation: &str, number: u32) -> Option<&CounterDef> {
+        self.counters
+            .iter()
+            .find(|r| r.kind == kind && r.nation == nation && r.number == number)
+    }
+
     pub fn has(&self, province: &str) -> bool {
         self.components.iter().any(|c| c.id == province)
     }
@@ -173,43 +238,19 @@ mod tests {
             for c in k.components.iter().map(|c| &c.id).chain(&k.capital) {
                 assert!(s.map.province(c).is_some(), "kingdom {}: no province {c}", k.id);
             }
-            for n in &k.nations {
-                assert!(s.minors.contains_key(n), "kingdom {}: no minor power {n}", k.id);
-            }
-            for g in &k.garrisons {
+            for c in k.counters.iter().filter(|c| c.kind == super::CounterKind::Squadron) {
                 assert!(
-                    s.minors.contains_key(&g.nation),
-                    "kingdom {} garrison: no minor {}",
-                    k.id,
-                    g.nation
-                );
-                for p in g.provinces.iter().chain(&g.needs) {
-                    assert!(k.has(p), "kingdom {} garrison: {p} is not a component", k.id);
-                }
-            }
-            for c in &k.counters {
-                assert!(
-                    k.nations.contains(&c.nation),
-                    "kingdom {} counter: {} is not its nation",
-                    k.id,
-                    c.nation
-                );
-                assert!(
-                    k.has(&c.home),
-                    "kingdom {} counter: {} is not a component",
+                    s.map.province(&c.home).is_some_and(|p| p.port),
+                    "kingdom {} fleet: {} has no port",
                     k.id,
                     c.home
                 );
-                if c.kind == super::CounterKind::Squadron {
-                    assert!(
-                        s.map.province(&c.home).is_some_and(|p| p.port),
-                        "kingdom {} fleet: {} has no port",
-                        k.id,
-                        c.home
-                    );
-                }
             }
         }
+        assert_eq!(
+            s.tables.political.problems(|m| s.minors.contains_key(m)),
+            Vec::<String>::new()
+        );
         assert_eq!(
             s.tables.political.find("Kingdom of Italy").map(|k| k.id.as_str()),
             Some("italy")
@@ -219,6 +260,30 @@ mod tests {
             Some("ottoman")
         );
         assert!(s.tables.political.find("Atlantis").is_none());
+    }
+
+    /// A row naming a province outside its kingdom, a nation it does not
+    /// pay for, or a counter two rows describe differently is a problem
+    /// `scenario check` names.
+    #[test]
+    fn bad_rows_are_named() {
+        let s = Scenario::embedded("1805").unwrap();
+        let mut t = s.tables.political.clone();
+        let rhine = t.kingdoms.iter_mut().find(|k| k.id == "rhine").unwrap();
+        rhine.garrisons[0].provinces.push("picardy".into());
+        rhine.counters[2].home = "silesia".into();
+        let w = t.kingdoms.iter_mut().find(|k| k.id == "westphalia").unwrap();
+        w.counters[0].name = "Hannover corps".into();
+        w.nations.push("atlantis".into());
+        let problems = t.problems(|m| s.minors.contains_key(m));
+        for needle in [
+            "kingdom 'rhine': garrison row 11.5.2.3: 'picardy' is not a component",
+            "kingdom 'rhine': counter 'Baden corps': home 'silesia' is not a component",
+            "kingdom 'westphalia': no minor power 'atlantis'",
+            "kingdom 'rhine': counter 'Hanover corps' (rhine 1) is 'Hannover corps' in hanover elsewhere",
+        ] {
+            assert!(problems.iter().any(|p| p == needle), "{needle} not in {problems:#?}");
+        }
     }
 
     /// The seed's names that the map spells otherwise resolve to the

@@ -267,10 +267,39 @@ pub enum UnitKind {
 }
 
 impl UnitKey {
-    /// The name a player reads: `French corps 3`, `Neapolitan squadron 1`.
-    /// The key's own text (`france corps 3`, its `Display`) is an id: dice
-    /// purposes and stored files use it, so it never changes.
+    /// The name a player reads: `French corps 3`, `Neapolitan squadron 1`;
+    /// a kingdom's own counter (11.2.2.1, 11.2.2.2, 11.3.2.1, 11.5.2.1)
+    /// by the seed's name from its table row, with the handle orders use:
+    /// `Hesse corps (Rhenish corps 2)`. The key's own text (`france corps
+    /// 3`, its `Display`) is an id: dice purposes and stored files use it,
+    /// so it never changes.
     pub fn name(&self, scenario: &Scenario) -> String {
+        let handle = self.handle(scenario);
+        match self.seed_name(scenario) {
+            Some(seed) => format!("{seed} ({handle})"),
+            None => handle,
+        }
+    }
+
+    /// The seed's name of a kingdom's own counter (`Hesse corps`), from
+    /// its `tables/political.toml` row; `None` for every other unit.
+    pub fn seed_name<'s>(&self, scenario: &'s Scenario) -> Option<&'s str> {
+        use crate::scenario::tables_political::CounterKind;
+        let kind = match self.kind {
+            UnitKind::Corps => CounterKind::Corps,
+            UnitKind::Squadron => CounterKind::Squadron,
+        };
+        let Nation::Minor(m) = &self.nation else { return None };
+        scenario
+            .tables
+            .political
+            .counter(kind, m, self.number)
+            .map(|row| row.name.as_str())
+    }
+
+    /// The name orders write and the order checker reads back: `French
+    /// corps 3`, `Rhenish corps 2`.
+    pub fn handle(&self, scenario: &Scenario) -> String {
         let kind = match self.kind {
             UnitKind::Corps => "corps",
             UnitKind::Squadron => "squadron",

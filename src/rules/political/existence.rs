@@ -144,18 +144,21 @@ pub fn must_add(scenario: &Scenario, state: &mut State, def: &KingdomDef, out: &
         "rhine" => "11.5.1.4",
         _ => "11.6.1.2",
     };
-    out.push(
-        Outcome::new(
-            rule,
-            Kind::KingdomChanged,
-            format!("{} join the {}", names(scenario, &add), def.name),
-        )
-        .power(k.controller)
-        .why(format!(
-            "{} controls {}: territory that could be part of the {} must be added",
-            k.controller.name(),
-            add.iter().map(|a| pname(scenario, a)).collect::<Vec<_>>().join(", "),
-            def.name
-        )),
-    );
+    let mut o = Outcome::new(
+        rule,
+        Kind::KingdomChanged,
+        format!("{} join the {}", names(scenario, &add), def.name),
+    )
+    .power(k.controller)
+    .why(format!(
+        "{} controls {}: territory that could be part of the {} must be added",
+        k.controller.name(),
+        add.iter().map(|a| pname(scenario, a)).collect::<Vec<_>>().join(", "),
+        def.name
+    ));
+    // 11.5.2.1: a joining minor with corps brings its corps counter
+    for w in super::forces::bring_counters(scenario, state, def) {
+        o = o.why(w);
+    }
+    out.push(o);
 }

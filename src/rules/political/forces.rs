@@ -1,10 +1,11 @@
 //! What a kingdom does for its forces: the counters it brings into play
 //! (the Lombardy and Venetian corps and the Venetia fleet, 11.2.2.1,
-//! 11.2.2.2; the Hanover and Hesse corps, 11.3.2.1), the movement
-//! allowance of the corps of a French-controlled Kingdom of Italy,
-//! Kingdom of Westphalia, Kingdom of Bavaria or Confederation of the
-//! Rhine (11.2.2.1, 11.3.2.1, 11.4.2, 11.5.2.1), and the improved morale
-//! of the corps of a Turkish-controlled Ottoman Empire (11.6.2.1).
+//! 11.2.2.2; the Hanover and Hesse corps, 11.3.2.1; the Hanover, Hesse,
+//! Baden and Wurttemburg corps, 11.5.2.1), the movement allowance of the
+//! corps of a French-controlled Kingdom of Italy, Kingdom of Westphalia,
+//! Kingdom of Bavaria or Confederation of the Rhine (11.2.2.1, 11.3.2.1,
+//! 11.4.2, 11.5.2.1), and the improved morale of the corps of a
+//! Turkish-controlled Ottoman Empire (11.6.2.1).
 //!
 //! House counters (`tables/political.toml` `[[kingdom.counter]]`, with
 //! their provenance): the La Guerre map has none of these. A corps
@@ -12,31 +13,40 @@
 //! and enters the map in its home province when its controller first
 //! builds into it (as the Bavarian corps, 3.46). A fleet is placed in its
 //! home port once; it is commanded only by its kingdom's controller
-//! ([`crate::state::State::squadron_power`], 11.2.2.2).
+//! ([`crate::state::State::squadron_power`], 11.2.2.2), who may build it
+//! again there once it is sunk ([`fleet_to_rebuild`], 11.2.2).
 //!
 //! House mapping (`tables/political.toml`): La Guerre gives every corps
 //! the same allowance, so the EiA "4" (against 3) is
 //! `french_corps_allowance_bonus` more; nothing is given "simply for
 //! being French controlled" (7.3.1.1) because La Guerre gives nothing for
-//! it. Morale is a battle modifier (rules-notes §6.3): a side whose
-//! divisions are mostly Ottoman Empire divisions adds
-//! `ottoman_morale_modifier` to its combat rolls.
+//! it. A kingdom's counter is that kingdom's corps while its home is one
+//! of the kingdom's components; a minor's own corps (the Bavarian, the
+//! Saxon) is the corps of every kingdom paying for its nation. Morale is
+//! a battle modifier (rules-notes §6.3): a side whose divisions are
+//! mostly Ottoman Empire divisions adds `ottoman_morale_modifier` to its
+//! combat rolls.
 
 use crate::ids::{Nation, PowerId};
 use crate::rules::Why;
 use crate::scenario::Scenario;
-use crate::scenario::tables_political::{CounterKind, KingdomDef};
+use crate::scenario::tables_political::{CounterDef, CounterKind, KingdomDef};
 use crate::state::political::KingdomFleet;
 use crate::state::{Corps, Division, Location, Squadron, State, UnitKey};
 
-/// 11.2.2.1, 11.2.2.2, 11.3.2.1: the counters `def` brings into play as
-/// it is created, each once: a corps counter not yet in play (empty and
-/// off the map), a fleet never placed before (in its home port; one
-/// placed before comes back with what is left of it, 11.2.2.2 "its
-/// current number of ships"). Returns the why lines.
+/// 11.2.2.1, 11.2.2.2, 11.3.2.1, 11.5.2.1: the counters `def` brings
+/// into play as it is created or as a component joins it (11.5.1.4: a
+/// counter whose home is not yet in the kingdom waits for it), each once:
+/// a corps counter not yet in play (empty and off the map), a fleet never
+/// placed before (in its home port; one placed before comes back with
+/// what is left of it, 11.2.2.2 "its current number of ships"). Returns
+/// the why lines.
 pub fn bring_counters(scenario: &Scenario, state: &mut State, def: &KingdomDef) -> Vec<Why> {
     let mut why = Vec::new();
-    for c in &def.counters {
+    let Some(parts) = state.political.kingdom(&def.id).map(|k| k.components.clone()) else {
+        return why;
+    };
+    for c in def.counters.iter().filter(|c| parts.contains(&c.home)) {
         let nation = Nation::Minor(c.nation.clone());
         let home = super::kingdoms::pname(scenario, &c.home);
         match c.kind {
@@ -56,8 +66,7 @@ pub fn bring_counters(scenario: &Scenario, state: &mut State, def: &KingdomDef) 
                 why.push(Why::rule(
                     c.rule.as_str(),
                     format!(
-                        "{} ({unit}) enters play off the map: it enters {home} when first built into (tables/political.toml)",
-                        c.seed
+                        "the {unit} enters play off the map: it enters {home} when first built into (tables/political.toml)"
                     ),
                 ));
             }
@@ -83,8 +92,7 @@ pub fn bring_counters(scenario: &Scenario, state: &mut State, def: &KingdomDef) 
                 why.push(Why::rule(
                     c.rule.as_str(),
                     format!(
-                        "{} ({unit}) is placed in {home}, commanded by the kingdom's controller only (tables/political.toml)",
-                        c.seed
+                        "the {unit} is placed in {home}, commanded by the kingdom's controller only (tables/political.toml)"
                     ),
                 ));
             }
@@ -93,24 +101,51 @@ pub fn bring_counters(scenario: &Scenario, state: &mut State, def: &KingdomDef) 
     why
 }
 
-/// Where a kingdom's corps counter that has never been on the map enters
-/// it when `power` first builds into it: its home province, if `power`
-/// holds it and commands the kingdom the counter belongs to (11.2.2.1,
-/// 11.3.2.1; as 3.46).
-pub fn entry_province(scenario: &Scenario, state: &State, power: PowerId, c: &Corps) -> Option<String> {
+/// Where a kingdom's corps counter not yet on the map enters it when
+/// `power` first builds into it, and the counter row's rule: its home
+/// province, if `power` holds it and commands a kingdom the counter
+/// belongs to with that province among its components (11.2.2.1,
+/// 11.3.2.1, 11.5.2.1; as 3.46). The caller has checked that the corps
+/// has never been on the map (`rules::builds`).
+pub fn entry_province(scenario: &Scenario, state: &State, power: PowerId, c: &Corps) -> Option<(String, String)> {
     let Nation::Minor(m) = &c.nation else { return None };
-    if !super::enabled(state) || c.location.is_some() || !c.divisions.is_empty() || c.arrives.is_some() {
+    if !super::enabled(state) {
         return None;
     }
     scenario.tables.political.kingdoms.iter().find_map(|def| {
         let k = state.political.kingdom(&def.id).filter(|k| k.controller == power)?;
-        def.counters
-            .iter()
-            .find(|r| r.kind == CounterKind::Corps && r.nation == *m && r.number == c.number)
+        def.counter(CounterKind::Corps, m, c.number)
             .filter(|r| {
                 k.components.contains(&r.home) && super::kingdoms::holder(scenario, state, &r.home) == Some(power)
             })
-            .map(|r| r.home.clone())
+            .map(|r| (r.home.clone(), r.rule.clone()))
+    })
+}
+
+/// 11.2.2, 11.2.2.2: the fleet counter of a kingdom `power` controls that
+/// may be built again in `port` now: a `[[kingdom.counter]]` squadron row
+/// of `nation` whose home is `port`, placed once and since sunk (not in
+/// play), of a kingdom that exists under `power`.
+pub fn fleet_to_rebuild<'s>(
+    scenario: &'s Scenario,
+    state: &State,
+    power: PowerId,
+    nation: &str,
+    port: &str,
+) -> Option<&'s CounterDef> {
+    if !super::enabled(state) {
+        return None;
+    }
+    let n = Nation::Minor(nation.to_string());
+    scenario.tables.political.kingdoms.iter().find_map(|def| {
+        state.political.kingdom(&def.id).filter(|k| k.controller == power)?;
+        def.counters.iter().find(|r| {
+            r.kind == CounterKind::Squadron
+                && r.nation == nation
+                && r.home == port
+                && state.political.fleet_of(&n, r.number).is_some()
+                && state.squadron(&n, r.number).is_none()
+        })
     })
 }
 
@@ -122,33 +157,40 @@ const FAST: [(&str, &str); 4] = [
     ("rhine", "11.5.2.1"),
 ];
 
-/// The kingdom (and rule) whose corps `nation` is, if French-controlled.
-fn french_kingdom_of(scenario: &Scenario, state: &State, nation: &Nation) -> Option<&'static str> {
-    let Nation::Minor(m) = nation else { return None };
+/// The French kingdom (its rule) whose corps `key` is: a kingdom's own
+/// counter while its home is a component of a French kingdom with that
+/// counter row (the Hesse corps is the Confederation's only while Hesse
+/// is in it, 11.3.2.1's note); any other corps of a minor, while a French
+/// kingdom pays for that minor (the Bavarian, the Saxon corps).
+fn french_kingdom_of(scenario: &Scenario, state: &State, key: &UnitKey) -> Option<&'static str> {
+    let Nation::Minor(m) = &key.nation else { return None };
+    let t = &scenario.tables.political;
+    let counter = t.counter(CounterKind::Corps, m, key.number).is_some();
     FAST.into_iter()
         .find(|(id, _)| {
-            state
-                .political
-                .kingdom(id)
-                .is_some_and(|k| k.controller == PowerId::France)
-                && scenario
-                    .tables
-                    .political
-                    .kingdom(id)
-                    .is_some_and(|d| d.nations.contains(m))
+            let (Some(k), Some(def)) = (state.political.kingdom(id), t.kingdom(id)) else {
+                return false;
+            };
+            k.controller == PowerId::France
+                && if counter {
+                    def.counter(CounterKind::Corps, m, key.number)
+                        .is_some_and(|r| k.components.contains(&r.home))
+                } else {
+                    def.nations.contains(m)
+                }
         })
         .map(|(_, r)| r)
 }
 
-/// Extra movement allowance of a stack of corps of `nations`: every corps
-/// of the stack must be a French kingdom's (a stack moves at its slowest).
-pub fn allowance_bonus(scenario: &Scenario, state: &State, nations: &[&Nation]) -> Option<(u32, &'static str)> {
-    if nations.is_empty() || !super::enabled(state) {
+/// Extra movement allowance of a stack of corps: every corps of the stack
+/// must be a French kingdom's (a stack moves at its slowest).
+pub fn allowance_bonus(scenario: &Scenario, state: &State, corps: &[UnitKey]) -> Option<(u32, &'static str)> {
+    if corps.is_empty() || !super::enabled(state) {
         return None;
     }
-    let rules: Vec<&'static str> = nations
+    let rules: Vec<&'static str> = corps
         .iter()
-        .map(|n| french_kingdom_of(scenario, state, n))
+        .map(|k| french_kingdom_of(scenario, state, k))
         .collect::<Option<Vec<_>>>()?;
     Some((scenario.tables.political.french_corps_allowance_bonus, rules[0]))
 }

@@ -79,8 +79,7 @@ pub fn check(
     let t = &scenario.tables.movement;
     let mut allowance = t.allowance_for(mover.id(), rating);
     // 11.2.2.1, 11.3.2.1, 11.4.2, 11.5.2.1: a French kingdom's corps
-    let nations: Vec<&Nation> = corps.iter().map(|k| &k.nation).collect();
-    if let Some((bonus, _)) = crate::rules::political::forces::allowance_bonus(scenario, state, &nations) {
+    if let Some((bonus, _)) = crate::rules::political::forces::allowance_bonus(scenario, state, corps) {
         allowance += bonus;
     }
     let mut rest: &[String] = path;

@@ -1,0 +1,109 @@
+//! EiA political option: a kingdom's own counters (11.2.2.1, 11.2.2.2,
+//! 11.3.2.1, 11.5.2.1) are named as the seed names them wherever players
+//! read about them, while orders, keys and files keep the nation's handle.
+
+use empereur::ids::{Nation, PowerId};
+use empereur::scenario::Scenario;
+use empereur::state::{Corps, Location, Squadron, State, UnitKey};
+
+fn rhenish(n: u32) -> UnitKey {
+    UnitKey::corps(Nation::Minor("rhine".into()), n)
+}
+
+/// Reports (every outcome builds its unit names with `UnitKey::name`)
+/// read "Hesse corps (Rhenish corps 2)"; the order text keeps the handle
+/// the checker reads back; the key stays an id.
+#[test]
+fn reports_name_the_counters_as_the_seed_does() {
+    let s = Scenario::embedded("1805").unwrap();
+    for (n, seed) in [
+        (1, "Hanover corps"),
+        (2, "Hesse corps"),
+        (3, "Baden corps"),
+        (4, "Wurttemburg corps"),
+    ] {
+        assert_eq!(rhenish(n).name(&s), format!("{seed} (Rhenish corps {n})"));
+        assert_eq!(rhenish(n).handle(&s), format!("Rhenish corps {n}"));
+        assert_eq!(rhenish(n).to_string(), format!("rhine corps {n}"));
+    }
+    let italian = Nation::Minor("italy".into());
+    assert_eq!(
+        UnitKey::corps(italian.clone(), 1).name(&s),
+        "Lombardy corps (Italian corps 1)"
+    );
+    assert_eq!(
+        UnitKey::corps(italian.clone(), 2).name(&s),
+        "Venetian corps (Italian corps 2)"
+    );
+    assert_eq!(
+        UnitKey::squadron(italian, 1).name(&s),
+        "Venetia fleet (Italian squadron 1)"
+    );
+    // every other unit keeps its plain name
+    let saxon = UnitKey::corps(Nation::Minor("saxony".into()), 1);
+    assert_eq!(saxon.name(&s), "Saxon corps 1");
+    assert_eq!(
+        UnitKey::corps(Nation::Major(PowerId::France), 1).name(&s),
+        "French corps 1"
+    );
+}
+
+/// The state view (`empereur show`) adds the seed's name to a kingdom
+/// counter's line, and the phase-opening unit list gives the kingdom's
+/// controller the Venetia fleet it commands (11.2.2.2).
+#[test]
+fn views_name_the_counters_and_list_the_kingdoms_fleet() {
+    let s = Scenario::embedded("1805").unwrap();
+    let players = PowerId::ALL.into_iter().collect();
+    let mut st = State::initial(&s, "t", &players, ["political".to_string()].into());
+    st.corps.push(Corps {
+        nation: Nation::Minor("rhine".into()),
+        number: 2,
+        location: Some("hesse".into()),
+        divisions: Vec::new(),
+        arrives: None,
+        held_by: None,
+    });
+    let italian = Nation::Minor("italy".into());
+    st.squadrons.push(Squadron {
+        nation: italian.clone(),
+        number: 1,
+        location: Location::Port("venetia".into()),
+        blockading: None,
+        ships: None,
+        held_by: None,
+    });
+    st.political.fleets.push(empereur::state::political::KingdomFleet {
+        kingdom: "italy".into(),
+        nation: italian,
+        number: 1,
+    });
+    st.political.kingdoms.insert(
+        "italy".into(),
+        empereur::state::Kingdom {
+            controller: PowerId::France,
+            components: ["lombardy", "papacy", "venetia", "illyria"].map(String::from).into(),
+            created: st.turn(),
+            gold: 0,
+            ceded: false,
+        },
+    );
+    let text = empereur::ops::show::to_text(&s, &st, None);
+    let hesse = text
+        .lines()
+        .find(|l| l.contains("rhine") && l.contains("corps  2"))
+        .unwrap();
+    assert!(hesse.ends_with("(Hesse corps)"), "{hesse}");
+    let fleet = text
+        .lines()
+        .find(|l| l.contains("italy") && l.contains("squadron"))
+        .unwrap();
+    assert!(fleet.ends_with("(Venetia fleet)"), "{fleet}");
+    let french = empereur::report::unit_lines(&st, PowerId::France);
+    assert!(french.iter().any(|l| l.starts_with("italy squadron 1")), "{french:?}");
+    assert!(
+        !empereur::report::unit_lines(&st, PowerId::Austria)
+            .iter()
+            .any(|l| l.starts_with("italy"))
+    );
+}
