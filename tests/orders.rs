@@ -561,12 +561,18 @@ proptest! {
         let state = state_at(phase);
         let c = orders::check(&text, scenario(), &state, Some(PowerId::France));
         prop_assert!(spans_inside(&text, &c.diagnostics).is_ok(), "{:?}", spans_inside(&text, &c.diagnostics));
+        // Codes that always name one unit, place, commander or power.
+        let one_word = ["not-your-unit", "not-connected", "not-there", "not-stacked", "not-on-map", "not-an-npc"];
         for l in &c.refused {
             let (from, to) = (l.span.col, l.span.col + l.span.len);
             for d in c.diagnostics.iter().filter(|d| d.span.line == l.span.line) {
                 prop_assert!(
                     d.span.col >= from && d.span.col + d.span.len <= to && d.span.len > 0,
                     "{text}\n{d:?} outside {:?}", l.span
+                );
+                prop_assert!(
+                    !one_word.contains(&d.code.as_str()) || d.span.len < l.span.len,
+                    "{text}\n{d:?} underlines the whole order"
                 );
             }
         }
