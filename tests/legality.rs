@@ -887,3 +887,41 @@ fn a_path_not_joined_to_the_stack_is_refused_by_the_gate_as_not_connected() {
         Some("from Paris one can reach Brittany, Burgundy, Flanders, Gascony, Lorraine or Normandy")
     );
 }
+
+/// 12.2.8.3, 12.2.8.4: the gate runs the refit step's own check before
+/// the step, so a refusal keeps its code and the argument at fault (the
+/// step's outcome would give only `illegal` and the whole order).
+#[test]
+fn refit_and_convert_refusals_keep_their_code_and_point_at_the_word() {
+    let mut state = state_at("1805-fall-build");
+    state.options.insert("naval".into());
+    let brest = scenario().map.resolve_province("Brest").unwrap().id.clone();
+    // no hulks there: the count is at fault
+    let refit = "REFIT 2 HULKS IN Brest";
+    refused_by_the_gate_alone(&state, PowerId::France, refit, "illegal", "hulk(s)");
+    points_at(&state, PowerId::France, refit, "2");
+    // hulks there, but no Gold for them
+    state.add_hulks(&brest, PowerId::France, 2);
+    state.power_mut(PowerId::France).gold = 0;
+    refused_by_the_gate_alone(&state, PowerId::France, refit, "cannot-pay", "the refit costs");
+    // a squadron at sea puts no ships in ordinary
+    let sea = scenario().map.province(&brest).unwrap().seas[0].clone();
+    state.squadron_mut(&france(1).nation, 1).unwrap().location = empereur::state::Location::Sea(sea);
+    let convert = "CONVERT 1 SHIPS OF squadron 1";
+    refused_by_the_gate_alone(&state, PowerId::France, convert, "not-there", "must be in port");
+    points_at(&state, PowerId::France, convert, "squadron 1");
+}
+
+/// 11.8.2.5: the political step's own check runs in the gate too: a
+/// leader already at the highest rating is the word at fault.
+#[test]
+fn a_leader_that_cannot_be_improved_is_the_word_at_fault() {
+    let mut state = state_at("1806-winter");
+    state.options.insert("political".into());
+    let cap = scenario().tables.political_dominance.leader_rating_max;
+    let charles = state.commanders.iter_mut().find(|c| c.name == "Archduke Charles").unwrap();
+    charles.rating = cap;
+    let text = "IMPROVE Archduke Charles";
+    refused_by_the_gate_alone(&state, PowerId::Austria, text, "illegal", "no leader is improved beyond");
+    points_at(&state, PowerId::Austria, text, "Archduke Charles");
+}

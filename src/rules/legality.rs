@@ -624,13 +624,16 @@ impl<'a> Projection<'a> {
                 self.state.relations.set_alliance(p, *with, false);
                 Ok(())
             }
-            // 11.1-11.7: the engine's own step on the projection
+            // 11.1-11.7: the engine's own step on the projection, after
+            // its own check, whose refusal keeps its code and argument
             Order::Political(o) => {
+                super::political::check(s, &self.state, p, o).map_err(Illegal::Rule)?;
                 let o = o.clone();
                 self.run(|scenario, state, out| super::political::order(scenario, state, p, &o, "", out))
             }
             // 12.2.8.3, 12.2.8.4: the engine's own step on the projection
             Order::Naval(n) if n.in_build_phase() => {
+                war::naval_option::refit::check(s, &self.state, p, n).map_err(Illegal::Rule)?;
                 let n = n.clone();
                 self.run(|scenario, state, out| war::naval_option::refit::order(scenario, state, p, &n, "", None, out))
             }

@@ -8,7 +8,7 @@
 use super::{Cur, LineParser, PResult, or_list, suggest};
 use crate::diagnostic::{Diagnostic, Problem, Span};
 use crate::map::normalise;
-use crate::orders::ast::Terms;
+use crate::orders::ast::{Arg, Terms};
 
 impl LineParser<'_, '_> {
     /// One peace condition at the cursor, added to `terms`; `None` when
@@ -58,6 +58,7 @@ impl LineParser<'_, '_> {
             .iter()
             .find(|n| normalise(n) == key || n.split_whitespace().last().is_some_and(|w| normalise(w) == key));
         if let Some(n) = hit {
+            self.args.push(Arg::Commander((*n).to_string()), span);
             return Some((*n).to_string());
         }
         let close: Vec<String> = suggest(text, mine).into_iter().map(str::to_string).collect();

@@ -56,10 +56,12 @@ pub fn check(
         ));
     };
     if to == power {
-        return Err(Rejection::new(
+        return Err(Rejection::coded(
+            crate::diagnostic::Problem::SelfTarget,
             rule.as_str(),
             "a kingdom cannot be ceded to its own controller",
-        ));
+        )
+        .at(crate::orders::ast::Arg::Power(to)));
     }
     // the receiver garrisons what it receives (2.23), but for its own home
     let need = k
@@ -74,13 +76,15 @@ pub fn check(
         .count() as u32;
     let have = state.power(to).pool.infantry;
     if def.id == "poland" && have < need {
-        return Err(Rejection::new(
+        return Err(Rejection::coded(
+            crate::diagnostic::Problem::PoolEmpty,
             "2.23",
             format!(
                 "{} has {have} infantry in its pool to garrison the {need} province(s) of Poland",
                 to.name()
             ),
-        ));
+        )
+        .at(crate::orders::ast::Arg::Power(to)));
     }
     Ok(())
 }

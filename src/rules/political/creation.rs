@@ -235,16 +235,19 @@ fn polish_and_held<'a>(
             return Err(Rejection::new(
                 "11.1.1.1",
                 format!("{} is not a Polish (\"P\") province", pname(scenario, p)),
-            ));
+            )
+            .at(crate::orders::ast::Arg::Province(p.clone())));
         }
         if already.contains(p) {
-            return Err(Rejection::new(
-                "11.1.1.1",
-                format!("{} is already part of Poland", pname(scenario, p)),
-            ));
+            return Err(
+                Rejection::new("11.1.1.1", format!("{} is already part of Poland", pname(scenario, p)))
+                    .at(crate::orders::ast::Arg::Province(p.clone())),
+            );
         }
         if !mine.contains(p) {
-            return Err(uncontrolled("11.1.1.1", power, pname(scenario, p)));
+            return Err(
+                uncontrolled("11.1.1.1", power, pname(scenario, p)).at(crate::orders::ast::Arg::Province(p.clone()))
+            );
         }
     }
     Ok(())

@@ -247,10 +247,12 @@ pub fn check_improve(scenario: &Scenario, state: &State, power: PowerId, leader:
         .iter()
         .find(|c| c.nation == power && c.name.eq_ignore_ascii_case(leader))
     else {
-        return Err(Rejection::new(
+        return Err(Rejection::coded(
+            crate::diagnostic::Problem::UnknownCommander,
             "11.8.2.5",
             format!("{} has no leader {leader}", power.name()),
-        ));
+        )
+        .at(crate::orders::ast::Arg::Commander(leader.to_string())));
     };
     let cap = scenario.tables.political_dominance.leader_rating_max;
     if c.rating >= cap {
@@ -260,7 +262,8 @@ pub fn check_improve(scenario: &Scenario, state: &State, power: PowerId, leader:
                 "{} is rated {}: no leader is improved beyond {cap} (the seed's 5-5-6, tables/political_dominance.toml)",
                 c.name, c.rating
             ),
-        ));
+        )
+        .at(crate::orders::ast::Arg::Commander(leader.to_string())));
     }
     Ok(())
 }

@@ -57,7 +57,7 @@ pub(crate) fn ordered_squadron<'a>(
     squadron: &UnitKey,
 ) -> Result<&'a Squadron, Rejection> {
     let Some(s) = state.squadron(&squadron.nation, squadron.number) else {
-        return Err(rej("5.4", format!("there is no {}", squadron.name(scenario))));
+        return Err(rej("5.4", format!("there is no {}", squadron.name(scenario))).at(Arg::Unit(squadron.clone())));
     };
     // 11.7.1: a held squadron takes its holder's orders
     let commander = state.squadron_power(s);

@@ -23,8 +23,9 @@
 //!   it may use. Carried out after the builds; refused then when fewer
 //!   new ships were built than named.
 
+use crate::diagnostic::Problem;
 use crate::ids::{Nation, PowerId};
-use crate::orders::ast::NavalOrder;
+use crate::orders::ast::{Arg, NavalOrder};
 use crate::rules::war::control::{name, squadron_to_pool};
 use crate::rules::{Kind, Outcome, Rejection, Why};
 use crate::scenario::Scenario;
@@ -75,10 +76,12 @@ fn check_refit(scenario: &Scenario, state: &State, power: PowerId, port: &str, c
         ("12.2.7.3", area.name.as_str())
     } else {
         let Some(p) = scenario.map.province(port).filter(|p| p.port) else {
-            return Err(no(
+            return Err(Rejection::coded(
+                Problem::NotAPort,
                 "12.2.8.3",
                 format!("'{port}' is neither a port nor an area off the board (12.2.7.3)"),
-            ));
+            )
+            .at(Arg::Province(port.to_string())));
         };
         if !super::ports::usable(state, power, port) {
             return Err(no(
@@ -88,7 +91,8 @@ fn check_refit(scenario: &Scenario, state: &State, power: PowerId, port: &str, c
                     power.name(),
                     p.name
                 ),
-            ));
+            )
+            .at(Arg::Province(port.to_string())));
         }
         ("12.2.8.3", p.name.as_str())
     };
@@ -97,13 +101,15 @@ fn check_refit(scenario: &Scenario, state: &State, power: PowerId, port: &str, c
         return Err(no(
             rule,
             format!("{} has {have} hulk(s) in {place}; {count} named", power.name()),
-        ));
+        )
+        .at(Arg::Number(count)));
     }
     let (gold, _) = refit_cost(scenario, count);
     let ps = state.power(power);
     let left = ps.gold - ps.debt;
     if gold > left {
-        return Err(no(
+        return Err(Rejection::coded(
+            Problem::CannotPay,
             "12.2.8.3",
             format!("the refit costs {gold} Gold; {} has {left}", power.name()),
         ));
@@ -121,7 +127,10 @@ fn check_convert_new(
     ships: u32,
 ) -> Result<(), Rejection> {
     let Some(p) = scenario.map.province(port).filter(|p| p.port) else {
-        return Err(no("12.2.8.4", format!("'{port}' is not a port")));
+        return Err(
+            Rejection::coded(Problem::NotAPort, "12.2.8.4", format!("'{port}' is not a port"))
+                .at(Arg::Province(port.to_string())),
+        );
     };
     if !(p.kind.is_home() && p.owner.major() == Some(power) && super::ports::usable(state, power, port)) {
         return Err(no(
@@ -131,10 +140,11 @@ fn check_convert_new(
                 power.name(),
                 p.name
             ),
-        ));
+        )
+        .at(Arg::Province(port.to_string())));
     }
     if ships == 0 {
-        return Err(no("12.2.8.4", "name at least one ship"));
+        return Err(no("12.2.8.4", "name at least one ship").at(Arg::Number(ships)));
     }
     Ok(())
 }
@@ -148,10 +158,12 @@ fn check_convert<'s>(
 ) -> Result<&'s Squadron, Rejection> {
     let s = crate::rules::war::naval::ordered_squadron(scenario, state, power, squadron)?;
     let Location::Port(port) = &s.location else {
-        return Err(no(
+        return Err(Rejection::coded(
+            Problem::NotThere,
             "12.2.8.4",
             format!("{} must be in port to put ships in ordinary", squadron.name(scenario)),
-        ));
+        )
+        .at(Arg::Unit(squadron.clone())));
     };
     let owner = state.squadron_power(s).unwrap_or(power);
     if !super::ports::usable(state, owner, port) {
@@ -169,7 +181,8 @@ fn check_convert<'s>(
         return Err(no(
             "12.2.8.4",
             format!("{} has {have} ship(s); {ships} named", squadron.name(scenario)),
-        ));
+        )
+        .at(Arg::Number(ships)));
     }
     Ok(s)
 }
