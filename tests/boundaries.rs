@@ -34,7 +34,7 @@ fn home_of(s: &Scenario, p: PowerId) -> String {
 fn set(st: &mut State, province: &str, controller: Option<Nation>, garrison: Option<Nation>, rebellion: bool) {
     let ps = st.provinces.get_mut(province).expect("province in the state");
     ps.controller = controller;
-    ps.garrison = garrison.map(|nation| Garrison { nation, held_by: None });
+    ps.garrison = garrison.map(Garrison::of);
     ps.rebellion = rebellion;
 }
 

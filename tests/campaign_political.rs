@@ -36,10 +36,7 @@ fn garrison(st: &mut State, power: PowerId, provinces: &[&str]) {
     for p in provinces {
         let ps = st.provinces.get_mut(*p).expect("province");
         ps.controller = Some(Nation::Major(power));
-        ps.garrison = Some(Garrison {
-            nation: Nation::Major(power),
-            held_by: None,
-        });
+        ps.garrison = Some(Garrison::of(Nation::Major(power)));
     }
 }
 

@@ -134,6 +134,13 @@ pub struct Garrison {
     pub held_by: Option<PowerId>,
 }
 
+impl Garrison {
+    /// A garrison division of `nation`, its own nation's (no `held_by`).
+    pub fn of(nation: Nation) -> Garrison {
+        Garrison { nation, held_by: None }
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ProvinceState {
@@ -700,10 +707,7 @@ impl State {
             let nation = Nation::Major(*id);
             for g in &spec.garrisons {
                 if let Some(ps) = provinces.get_mut(g) {
-                    ps.garrison = Some(Garrison {
-                        nation: nation.clone(),
-                        held_by: None,
-                    });
+                    ps.garrison = Some(Garrison::of(nation.clone()));
                     ps.controller = Some(nation.clone());
                 }
             }
@@ -737,10 +741,7 @@ impl State {
             );
             for g in &m.garrisons {
                 if let Some(ps) = provinces.get_mut(g) {
-                    ps.garrison = Some(Garrison {
-                        nation: nation.clone(),
-                        held_by: None,
-                    });
+                    ps.garrison = Some(Garrison::of(nation.clone()));
                 }
             }
             corps.extend(set_up_corps(&nation, &m.corps));

@@ -585,7 +585,7 @@ pub fn apply_set(state: &mut State, item: &SetItem) -> Result<(), String> {
             let p = state.provinces.get_mut(id).ok_or(format!("no province {id}"))?;
             match field {
                 "controller" => p.controller = opt_nation(v)?,
-                "garrison" => p.garrison = opt_nation(v)?.map(|nation| Garrison { nation, held_by: None }),
+                "garrison" => p.garrison = opt_nation(v)?.map(Garrison::of),
                 "rebellion" => p.rebellion = v.as_bool().ok_or("rebellion: bool")?,
                 f => return Err(format!("province field '{f}'")),
             }

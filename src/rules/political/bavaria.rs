@@ -111,7 +111,7 @@ pub fn tyrol_to(state: &mut State, to: PowerId) -> String {
         } else {
             Nation::Major(PowerId::Austria)
         });
-        p.garrison = garrisoned.then_some(Garrison { nation, held_by: None });
+        p.garrison = garrisoned.then_some(Garrison::of(nation));
     }
     if garrisoned {
         format!(

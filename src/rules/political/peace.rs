@@ -423,10 +423,8 @@ mod tests {
         let (s, mut st) = game(&["political"]);
         // Austria has already ceded Prague and Moravia (held by France).
         for p in ["bohemia", "moravia"] {
-            st.provinces.get_mut(p).unwrap().garrison = Some(crate::state::Garrison {
-                nation: crate::ids::Nation::Major(France),
-                held_by: None,
-            });
+            st.provinces.get_mut(p).unwrap().garrison =
+                Some(crate::state::Garrison::of(crate::ids::Nation::Major(France)));
             record_cession(&s, &mut st, Austria, p);
         }
         assert_eq!(lost_home(&s, &st, Austria).len(), 2);

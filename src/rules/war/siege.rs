@@ -298,10 +298,7 @@ impl Siege<'_> {
         let kind = if p.kind.is_home() { "occupation" } else { "conquest" };
         if let Some(x) = state.provinces.get_mut(province) {
             x.controller = Some(Nation::Major(power));
-            x.garrison = Some(Garrison {
-                nation: Nation::Major(power),
-                held_by: None,
-            });
+            x.garrison = Some(Garrison::of(Nation::Major(power)));
         }
         o = o.why(Why::rule(
             "2.23",

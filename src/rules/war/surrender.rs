@@ -141,10 +141,7 @@ pub fn cede(
     }
     if let Some(x) = state.provinces.get_mut(pid) {
         x.controller = Some(tn.clone());
-        x.garrison = (!home_of_to).then_some(Garrison {
-            nation: tn,
-            held_by: None,
-        });
+        x.garrison = (!home_of_to).then_some(Garrison::of(tn));
     }
     crate::rules::political::peace::record_cession(scenario, state, from, pid); // 11.9.1.1
     (
