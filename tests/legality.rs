@@ -660,9 +660,7 @@ fn divisions_of_a_minor_another_power_holds_are_refused_by_the_gate() {
         "illegal",
         "may not build",
     );
-    // the nation of one item: no one argument the parser keeps
-    let c = check(&state, PowerId::France, "BUILD corps 3: 1 Bavarian inf");
-    assert_eq!((c.diagnostics[0].span.col, c.diagnostics[0].span.len), (1, 29));
+    points_at(&state, PowerId::France, "BUILD corps 3: 1 Bavarian inf", "Bavarian");
 }
 
 #[test]
@@ -919,9 +917,19 @@ fn a_leader_that_cannot_be_improved_is_the_word_at_fault() {
     let mut state = state_at("1806-winter");
     state.options.insert("political".into());
     let cap = scenario().tables.political_dominance.leader_rating_max;
-    let charles = state.commanders.iter_mut().find(|c| c.name == "Archduke Charles").unwrap();
+    let charles = state
+        .commanders
+        .iter_mut()
+        .find(|c| c.name == "Archduke Charles")
+        .unwrap();
     charles.rating = cap;
     let text = "IMPROVE Archduke Charles";
-    refused_by_the_gate_alone(&state, PowerId::Austria, text, "illegal", "no leader is improved beyond");
+    refused_by_the_gate_alone(
+        &state,
+        PowerId::Austria,
+        text,
+        "illegal",
+        "no leader is improved beyond",
+    );
     points_at(&state, PowerId::Austria, text, "Archduke Charles");
 }

@@ -417,6 +417,14 @@ pub enum Arg {
     Commander(String),
     /// An amount of Gold, VP, ships or squadrons.
     Number(u32),
+    /// The nation written before an arm in a BUILD (`1 Bavarian inf`).
+    Nation(Nation),
+    /// One item of a BUILD (`2 inf`, `1 Bavarian inf`), by its arm and
+    /// nation.
+    Division {
+        arm: Arm,
+        nation: Nation,
+    },
 }
 
 /// Where a parsed line wrote each of its arguments, in the order written.

@@ -1377,9 +1377,19 @@ impl<'c, 'a> LineParser<'c, 'a> {
                 corps.nation.clone()
             } else {
                 let text = words.iter().map(|t| t.text).collect::<Vec<_>>().join(" ");
-                self.nation(&text, join(words[0].span, words[words.len() - 1].span))?
+                let at = join(words[0].span, words[words.len() - 1].span);
+                let nation = self.nation(&text, at)?;
+                self.args.push(Arg::Nation(nation.clone()), at);
+                nation
             };
             let span = join(first, arm_tok.span);
+            self.args.push(
+                Arg::Division {
+                    arm,
+                    nation: nation.clone(),
+                },
+                span,
+            );
             if count == 0 {
                 return Err(Diagnostic::error(Problem::Syntax, "build at least one division", span));
             }

@@ -18,7 +18,7 @@ use super::Rejection;
 use super::economy::{conqueror, controller, rejected, repay_debt};
 use super::outcome::Outcome;
 use crate::ids::{Nation, PowerId};
-use crate::orders::ast::{BuildItem, Order};
+use crate::orders::ast::{Arg, BuildItem, Order};
 use crate::rules::Kind;
 use crate::rules::Why;
 use crate::scenario::{MinorKind, Scenario};
@@ -219,6 +219,56 @@ pub fn list_cost(scenario: &Scenario, items: &[BuildItem]) -> Result<u32, Reject
     Ok(list)
 }
 
+/// Each item of a BUILD into a corps of `corps_nation`: a nation `p` may
+/// build (3.44), one a minor's corps holds (3.43), and divisions left in
+/// its pool (6.0).
+fn check_items(
+    scenario: &Scenario,
+    state: &State,
+    p: PowerId,
+    corps_nation: &Nation,
+    items: &[BuildItem],
+) -> Result<(), Rejection> {
+    for it in items {
+        if !may_build_nation(scenario, state, p, &it.nation) {
+            return Err(Rejection::new(
+                "3.44",
+                format!(
+                    "{} may not build {} units",
+                    p.name(),
+                    crate::state::nation_adjective(scenario, &it.nation)
+                ),
+            )
+            .at(Arg::Nation(it.nation.clone())));
+        }
+        if let Nation::Minor(_) = &it.nation
+            && *corps_nation != it.nation
+            && matches!(corps_nation, Nation::Minor(_))
+        {
+            return Err(
+                Rejection::new("3.43", "a minor power corps holds only its own divisions")
+                    .at(Arg::Nation(it.nation.clone())),
+            );
+        }
+        let pool = pool_of(state, &it.nation, Some(it.arm));
+        if pool < it.count {
+            return Err(Rejection::new(
+                "6.0",
+                format!(
+                    "only {pool} {} {} division(s) in the force pool",
+                    it.nation,
+                    it.arm.short()
+                ),
+            )
+            .at(Arg::Division {
+                arm: it.arm,
+                nation: it.nation.clone(),
+            }));
+        }
+    }
+    Ok(())
+}
+
 fn build_divisions(
     scenario: &Scenario,
     state: &mut State,
@@ -240,7 +290,7 @@ fn build_divisions(
             "6.0",
             format!("{unit} is not {}'s", p.name()),
         )
-        .at(crate::orders::ast::Arg::Unit(key.clone())));
+        .at(Arg::Unit(key.clone())));
     }
     let Some(at) = c.location.clone().or(entering.as_ref().map(|(at, _)| at.clone())) else {
         return Err(Rejection::new("6.0", format!("{unit} is not on the map")));
@@ -256,7 +306,7 @@ fn build_divisions(
                 c.capacity()
             ),
         )
-        .at(crate::orders::ast::Arg::Unit(key.clone())));
+        .at(Arg::Unit(key.clone())));
     }
     // 2.22, 2.5: three boxes of any kind; the fourth box of French corps
     // 1–4 takes only a cavalry division
@@ -272,40 +322,9 @@ fn build_divisions(
             "2.22",
             format!("{unit} holds at most three divisions that are not cavalry; its fourth box takes only cavalry"),
         )
-        .at(crate::orders::ast::Arg::Unit(key.clone())));
+        .at(Arg::Unit(key.clone())));
     }
-    for it in items {
-        if !may_build_nation(scenario, state, p, &it.nation) {
-            return Err(Rejection::new(
-                "3.44",
-                format!(
-                    "{} may not build {} units",
-                    p.name(),
-                    crate::state::nation_adjective(scenario, &it.nation)
-                ),
-            ));
-        }
-        if let Nation::Minor(_) = &it.nation
-            && c.nation != it.nation
-            && matches!(c.nation, Nation::Minor(_))
-        {
-            return Err(Rejection::new(
-                "3.43",
-                "a minor power corps holds only its own divisions",
-            ));
-        }
-        let pool = pool_of(state, &it.nation, Some(it.arm));
-        if pool < it.count {
-            return Err(Rejection::new(
-                "6.0",
-                format!(
-                    "only {pool} {} {} division(s) in the force pool",
-                    it.nation,
-                    it.arm.short()
-                ),
-            ));
-        }
-    }
+    check_items(scenario, state, p, &c.nation, items)?;
     let list = list_cost(scenario, items)?;
     let nations: Vec<&Nation> = items.iter().map(|i| &i.nation).collect();
     let kingdom = super::political::treasury::paying(scenario, state, p, &nations);
@@ -378,7 +397,7 @@ fn build_squadrons(
     if !scenario.map.province(port).is_some_and(|x| x.port) || controller(scenario, state, port) != Some(p) {
         return Err(
             Rejection::new("6.0", format!("{port} is not a port {} controls", p.name()))
-                .at(crate::orders::ast::Arg::Province(port.to_string())),
+                .at(Arg::Province(port.to_string())),
         );
     }
     if state.power(p).pool.squadrons < count || count == 0 {

@@ -70,6 +70,8 @@ pub enum Illegal {
         what: String,
         left: u32,
         wanted: u32,
+        /// The item of a BUILD the pool cannot fill.
+        item: Option<Arg>,
     },
     /// 4.4: the NPC Alliance Table allies NPCs; a Player Country is
     /// proposed an alliance instead (5.2).
@@ -131,9 +133,8 @@ impl Illegal {
                 Illegal::CannotPay { .. },
                 Order::Gift { gold, .. } | Order::Loan { gold, .. } | Order::BuyVp { gold },
             ) => Some(Arg::Number(*gold)),
-            (Illegal::CannotPay { .. } | Illegal::PoolEmpty { .. }, Order::BuildSquadron { count, .. }) => {
-                Some(Arg::Number(*count))
-            }
+            (Illegal::PoolEmpty { item, .. }, _) => item.clone(),
+            (Illegal::CannotPay { .. }, Order::BuildSquadron { count, .. }) => Some(Arg::Number(*count)),
             // the phase, the deficit, a build's cost or pools: the order
             _ => None,
         }
@@ -194,6 +195,7 @@ impl fmt::Display for Illegal {
                 what,
                 left,
                 wanted,
+                ..
             } => write!(
                 f,
                 "the {pool} force pool holds {left} {what}; {wanted} more cannot be built"
@@ -680,6 +682,10 @@ impl<'a> Projection<'a> {
                             what: format!("{} divisions", it.arm.short()),
                             left,
                             wanted: it.count,
+                            item: Some(Arg::Division {
+                                arm: it.arm,
+                                nation: it.nation.clone(),
+                            }),
                         });
                     }
                 }
@@ -706,6 +712,7 @@ impl<'a> Projection<'a> {
                         what: "squadrons".to_string(),
                         left,
                         wanted: *count,
+                        item: Some(Arg::Number(*count)),
                     });
                 }
                 let list = s.costs(&nation).map_or(0, |c| c.squadron) * count;
