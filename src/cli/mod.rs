@@ -22,7 +22,7 @@ pub struct Cli {
     pub command: Command,
 }
 
-mod args;
+pub mod args;
 pub mod print;
 pub mod shell;
 
@@ -119,80 +119,80 @@ pub enum Command {
     },
     // == orders: check, submit ==
     /// Check an order file offline: print the normalised orders and every problem.
-    Check(ops::check::CheckArgs),
+    Check(args::CheckArgs),
     /// Enter a power's orders by hand (moderator); store the accepted ones.
-    Submit(ops::submit::SubmitArgs),
+    Submit(args::SubmitArgs),
     // == end orders ==
 
     // == dice: verify, dice ==
     /// Check the dice, the commitments and the history's hash chain.
-    Verify(ops::verify::VerifyArgs),
+    Verify(args::VerifyArgs),
     /// Write a tarball of the history for players to verify (no secrets of the open phase).
-    ExportHistory(ops::export::ExportArgs),
+    ExportHistory(args::ExportArgs),
 
     /// Derive dice by hand (auditors, docs/dice.md).
     #[command(subcommand)]
-    Dice(ops::dice_cmd::DiceCmd),
+    Dice(args::DiceCmd),
 
     /// Resolve the open phase with committed (or manual) dice and open the next.
-    Resolve(ops::resolve::ResolveArgs),
+    Resolve(args::ResolveArgs),
     // == end dice ==
 
     // == rules: resolve, autoplay ==
     /// Generate legal orders for every power that has none, and resolve N phases.
-    Autoplay(ops::autoplay::AutoplayArgs),
+    Autoplay(args::AutoplayArgs),
     /// Play N seeded campaigns in process: win shares, winning seasons, VP by source.
-    Balance(ops::balance::BalanceArgs),
+    Balance(args::BalanceArgs),
 
     // == end rules ==
 
     // == mail: ingest, send, fetch ==
     /// Read order mails (Maildir, mbox, .eml, stdin), archive and answer them.
-    Ingest(ops::ingest::IngestArgs),
+    Ingest(args::IngestArgs),
     /// Deliver the outbox (file, sendmail or SMTP, per game.toml).
-    Send(ops::send::SendArgs),
+    Send(args::SendArgs),
     /// Pull new mail from the game's IMAP mailbox (TLS) and ingest it.
-    Fetch(ops::fetch::FetchArgs),
+    Fetch(args::FetchArgs),
     // == end mail ==
 
     // == workflow: run, status, pause, resume, extend, undo, preview, replace-player ==
     /// The one command for cron: fetch, ingest, resolve what is due, mail.
-    Run(ops::run::RunArgs),
+    Run(args::RunArgs),
     /// The open phase, its deadline, who is in, who is late, what is queued.
     #[command(
         after_help = "Examples:\n  empereur status --game campaign\n  empereur status --games /srv/empereur   # every hosted game, one line each"
     )]
-    Status(ops::games::StatusArgs),
+    Status(args::StatusArgs),
     /// Every game hosted under a directory, one line each: phase, deadline, who is late, paused or over.
-    Games(ops::games::GamesArgs),
+    Games(args::GamesArgs),
     /// Stop the clock (deadlines wait until `resume`).
     #[command(after_help = "Example:\n  empereur pause --game campaign")]
-    Pause(ops::workflow::GameOnly),
+    Pause(args::GameOnly),
     /// Restart the clock; the deadline moves by the time paused.
     #[command(after_help = "Example:\n  empereur resume --game campaign")]
-    Resume(ops::workflow::GameOnly),
+    Resume(args::GameOnly),
     /// Extend the open phase's deadline.
     #[command(after_help = "Example:\n  empereur extend --game campaign --hours 24 --reason \"holiday\"")]
-    Extend(ops::workflow::ExtendArgs),
+    Extend(args::ExtendArgs),
     /// Hand a power to a new player (name, address, password).
     #[command(
         after_help = "Example:\n  empereur replace-player --game campaign --power spain --players new-spain.toml"
     )]
-    ReplacePlayer(ops::workflow::ReplacePlayerArgs),
+    ReplacePlayer(args::ReplacePlayerArgs),
     /// Print a shell completion script (bash, zsh, fish).
     Completions(shell::CompletionsArgs),
     /// Write a man page per command into a directory.
     Man(shell::ManArgs),
     /// Seat a new player on a power without one (a join request); an NPC becomes a Player Country at the next Turn Start (3.2).
-    Seat(ops::seat::SeatArgs),
+    Seat(args::SeatArgs),
     /// Mail every history entry not mailed yet (reports, openings), in order, and deliver.
-    Mail(ops::mailing::MailArgs),
+    Mail(args::MailArgs),
     /// Send a power's report and phase opening again (the last entry, or --entry N).
-    Resend(ops::mailing::ResendArgs),
+    Resend(args::ResendArgs),
     /// Roll back the last resolution, in the open (an entry in the hash chain).
-    Undo(ops::moderate::UndoArgs),
+    Undo(args::UndoArgs),
     /// Resolve a scratch copy of the game with a throwaway seed (never the real dice).
-    Preview(ops::moderate::PreviewArgs),
+    Preview(args::PreviewArgs),
     // == end workflow ==
 }
 
@@ -270,50 +270,56 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
         }
         Command::Demo { out } => print(ops::demo::run(out)?),
         // == orders ==
-        Command::Check(a) => print(ops::check::run(&a)?),
-        Command::Submit(a) => print(ops::submit::run(&a)?),
+        Command::Check(a) => print(ops::check::run(&a.into())?),
+        Command::Submit(a) => print(ops::submit::run(&a.into())?),
         // == end orders ==
 
         // == dice ==
-        Command::Verify(a) => print(ops::verify::run(&a)?),
-        Command::ExportHistory(a) => print(ops::export::run(&a)?),
-        Command::Dice(c) => print(ops::dice_cmd::run(&c)?),
-        Command::Resolve(a) => print(ops::resolve::run(&a)?),
+        Command::Verify(a) => print(ops::verify::run(&a.into())?),
+        Command::ExportHistory(a) => print(ops::export::run(&a.into())?),
+        Command::Dice(c) => print(ops::dice_cmd::run(&c.into())?),
+        Command::Resolve(a) => print(ops::resolve::run(&a.into())?),
         // == end dice ==
 
         // == rules ==
-        Command::Autoplay(a) => print(ops::autoplay::run(&a)?),
+        Command::Autoplay(a) => print(ops::autoplay::run(&a.into())?),
         Command::Balance(a) => {
             let format = if a.json { Format::Json } else { Format::Text };
-            print_as(ops::balance::run(&a)?, format)
+            print_as(ops::balance::run(&a.into())?, format)
         }
 
         // == end rules ==
 
         // == mail ==
-        Command::Ingest(a) => print(ops::ingest::run(&a)?),
-        Command::Send(a) => print(ops::send::run(&a)?),
-        Command::Mail(a) => print(ops::mailing::mail(&a)?),
-        Command::Resend(a) => print(ops::mailing::resend(&a)?),
-        Command::Fetch(a) => print(ops::fetch::run(&a)?),
+        Command::Ingest(a) => print(ops::ingest::run(&a.into())?),
+        Command::Send(a) => print(ops::send::run(&a.into())?),
+        Command::Mail(a) => print(ops::mailing::mail(&a.into())?),
+        Command::Resend(a) => print(ops::mailing::resend(&a.into())?),
+        Command::Fetch(a) => print(ops::fetch::run(&a.into())?),
         // == end mail ==
 
         // == workflow ==
-        Command::Run(a) => ops::run::run(&a, &mut print::game_ran(a.verbose)),
+        Command::Run(a) => {
+            let verbose = a.verbose;
+            ops::run::run(&a.into(), &mut print::game_ran(verbose))
+        }
         Command::Status(a) => match &a.games {
             Some(root) => print(ops::games::status_of_games(root)?),
             None => print(ops::workflow::status(&ops::workflow::GameOnly { game: a.game })?),
         },
-        Command::Games(a) => print_as(ops::games::run(&a)?, a.format),
-        Command::Pause(a) => print(ops::workflow::pause(&a)?),
-        Command::Resume(a) => print(ops::workflow::resume(&a)?),
-        Command::Extend(a) => print(ops::workflow::extend(&a)?),
-        Command::ReplacePlayer(a) => print(ops::workflow::replace_player(&a)?),
-        Command::Seat(a) => print(ops::seat::run(&a)?),
+        Command::Games(a) => {
+            let format = a.format;
+            print_as(ops::games::run(&a.into())?, format)
+        }
+        Command::Pause(a) => print(ops::workflow::pause(&a.into())?),
+        Command::Resume(a) => print(ops::workflow::resume(&a.into())?),
+        Command::Extend(a) => print(ops::workflow::extend(&a.into())?),
+        Command::ReplacePlayer(a) => print(ops::workflow::replace_player(&a.into())?),
+        Command::Seat(a) => print(ops::seat::run(&a.into())?),
         Command::Completions(a) => print(shell::completions(Cli::command(), &a)),
         Command::Man(a) => print(shell::man(Cli::command(), &a)?),
-        Command::Undo(a) => print(ops::moderate::undo(&a)?),
-        Command::Preview(a) => print(ops::moderate::preview(&a)?),
+        Command::Undo(a) => print(ops::moderate::undo(&a.into())?),
+        Command::Preview(a) => print(ops::moderate::preview(&a.into())?),
         // == end workflow ==
     }
 }

@@ -12,22 +12,12 @@ use anyhow::Result;
 use std::path::PathBuf;
 
 #[derive(Debug, Clone)]
-#[cfg_attr(feature = "cli", derive(clap::Args))]
-#[cfg_attr(
-    feature = "cli",
-    command(
-        after_help = "Examples:\n  empereur autoplay --game test-game --phases 20 --seed 7\n  empereur autoplay --game test-game --phases 400   # to the end"
-    )
-)]
 pub struct AutoplayArgs {
     /// The game directory.
-    #[cfg_attr(feature = "cli", arg(long, short = 'g', default_value = "."))]
     pub game: PathBuf,
     /// How many phases to resolve.
-    #[cfg_attr(feature = "cli", arg(long, default_value_t = 1))]
     pub phases: u32,
     /// Seed of the order generator (the dice stay committed).
-    #[cfg_attr(feature = "cli", arg(long, default_value_t = 1))]
     pub seed: u64,
 }
 

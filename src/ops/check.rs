@@ -15,25 +15,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 #[derive(Debug)]
-#[cfg_attr(feature = "cli", derive(clap::Args))]
-#[cfg_attr(
-    feature = "cli",
-    command(
-        after_help = "Examples:\n  empereur check --game campaign --power france orders.txt\n  empereur check --state austria-1805-fall.toml --scenario ./my-1805 - < orders.txt\n\nExit codes: 0 every order accepted, 1 some order rejected, 2 operational error."
-    )
-)]
 pub struct CheckArgs {
     /// The game directory (default: the current directory).
-    #[cfg_attr(feature = "cli", arg(long, short = 'g', conflicts_with = "state"))]
     pub game: Option<PathBuf>,
     /// A state file (as mailed to a player) to check against instead of a game.
-    #[cfg_attr(feature = "cli", arg(long))]
     pub state: Option<PathBuf>,
     /// With --state: the scenario (embedded name or directory); default: the state's own.
-    #[cfg_attr(feature = "cli", arg(long, requires = "state"))]
     pub scenario: Option<String>,
     /// The power giving the orders (default: the POWER line).
-    #[cfg_attr(feature = "cli", arg(long))]
     pub power: Option<String>,
     /// The order file, or `-` for standard input.
     pub file: String,

@@ -6,54 +6,32 @@ use crate::ids::PowerId;
 use anyhow::{Result, anyhow, bail};
 
 #[derive(Debug, Clone)]
-#[cfg_attr(feature = "cli", derive(clap::Subcommand))]
 pub enum DiceCmd {
     /// Derive one roll from a revealed seed, the entropies and a purpose.
-    #[cfg_attr(
-        feature = "cli",
-        command(
-            after_help = "Example:\n  empereur dice roll --seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f \\\n      --entropy france='Vive l'\\''Empereur' --entropy britain=rule-britannia \\\n      --purpose land-battle/ulm/1/round-1/attacker --sides 10\n\nThe result stands alone on the last line."
-        )
-    )]
     Roll(RollArgs),
     /// Compute the commitment to a seed for a game and phase.
-    #[cfg_attr(
-        feature = "cli",
-        command(
-            after_help = "Example:\n  empereur dice commit --game-id demo --phase 1805-fall-turn-start --seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
-        )
-    )]
     Commit(CommitArgs),
 }
 
 #[derive(Debug, Clone)]
-#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct RollArgs {
     /// The revealed seed, 64 hex digits.
-    #[cfg_attr(feature = "cli", arg(long))]
     pub seed: String,
     /// The roll's purpose string, exactly as in the dice log.
-    #[cfg_attr(feature = "cli", arg(long))]
     pub purpose: String,
     /// Faces of the die (10 for the rules, 6 for the EiA modules).
-    #[cfg_attr(feature = "cli", arg(long, default_value_t = 10))]
     pub sides: u32,
     /// A power's entropy line, `POWER=TEXT` (repeatable; absent = empty).
-    #[cfg_attr(feature = "cli", arg(long = "entropy", value_name = "POWER=TEXT"))]
     pub entropy: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
-#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct CommitArgs {
     /// The game id.
-    #[cfg_attr(feature = "cli", arg(long = "game-id"))]
     pub game_id: String,
     /// The phase id, e.g. 1805-fall-turn-start.
-    #[cfg_attr(feature = "cli", arg(long))]
     pub phase: String,
     /// The seed, 64 hex digits.
-    #[cfg_attr(feature = "cli", arg(long))]
     pub seed: String,
 }
 

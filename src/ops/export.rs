@@ -12,19 +12,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone)]
-#[cfg_attr(feature = "cli", derive(clap::Args))]
-#[cfg_attr(
-    feature = "cli",
-    command(
-        after_help = "Example:\n  empereur export-history --game campaign --out campaign-history.tar\n  tar xf campaign-history.tar -C copy && empereur verify --game copy --mails ~/Mail/empereur --power russia"
-    )
-)]
 pub struct ExportArgs {
     /// The game directory.
-    #[cfg_attr(feature = "cli", arg(long, short = 'g', default_value = "."))]
     pub game: PathBuf,
     /// The tar file to write.
-    #[cfg_attr(feature = "cli", arg(long))]
     pub out: PathBuf,
 }
 

@@ -7,16 +7,8 @@ use anyhow::{Result, anyhow};
 use std::path::PathBuf;
 
 #[derive(Debug, Clone)]
-#[cfg_attr(feature = "cli", derive(clap::Args))]
-#[cfg_attr(
-    feature = "cli",
-    command(
-        after_help = "Example:\n  empereur fetch --game campaign\n\ngame.toml:\n  [mail.imap]\n  host = \"imap.example.org\"\n  user = \"empereur@example.org\"\n  password_env = \"EMPEREUR_IMAP_PASSWORD\"\n\nTLS only (port 993). Messages are flagged seen, never deleted.\nWithout IMAP: mbsync or fetchmail into a Maildir, then `empereur ingest --maildir`."
-    )
-)]
 pub struct FetchArgs {
     /// The game directory.
-    #[cfg_attr(feature = "cli", arg(long, short = 'g', default_value = "."))]
     pub game: PathBuf,
 }
 

@@ -7,7 +7,7 @@
 //! the reason, the others are listed all the same, and the command exits 2.
 #![allow(clippy::disallowed_methods)] // adapter
 
-use super::{Format, clock};
+use super::clock;
 use crate::ids::PowerId;
 use crate::schedule::Due;
 use crate::store::GameDir;
@@ -17,34 +17,9 @@ use serde::Serialize;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone)]
-#[cfg_attr(feature = "cli", derive(clap::Args))]
-#[cfg_attr(
-    feature = "cli",
-    command(
-        after_help = "Example:\n  empereur games --root /srv/empereur\n\nOne line per game: directory, game id, open phase, deadline (the game's time zone), then what it waits for. Exit 2 when a game could not be read (its line says why; the others are listed)."
-    )
-)]
 pub struct GamesArgs {
     /// The directory holding the games (each subdirectory with a game.toml).
-    #[cfg_attr(feature = "cli", arg(long))]
     pub root: PathBuf,
-    #[cfg_attr(feature = "cli", arg(long, value_enum, default_value = "text"))]
-    pub format: Format,
-}
-
-/// `empereur status`: one game, or with `--games` every game under a directory.
-#[derive(Debug, Clone)]
-#[cfg_attr(feature = "cli", derive(clap::Args))]
-pub struct StatusArgs {
-    /// The game directory.
-    #[cfg_attr(
-        feature = "cli",
-        arg(long, short = 'g', default_value = ".", conflicts_with = "games")
-    )]
-    pub game: PathBuf,
-    /// A directory of games: one line each, as `empereur games --root`.
-    #[cfg_attr(feature = "cli", arg(long))]
-    pub games: Option<PathBuf>,
 }
 
 /// Where a hosted game stands.

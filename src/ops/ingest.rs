@@ -23,27 +23,16 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 #[derive(Debug, Clone)]
-#[cfg_attr(feature = "cli", derive(clap::Args))]
-#[cfg_attr(
-    feature = "cli",
-    command(
-        after_help = "Examples:\n  empereur ingest --game campaign --maildir ~/Maildir/.empereur\n  empereur ingest --game campaign orders.eml\n  formail -s empereur ingest --game campaign -   (one message on stdin)\n  empereur ingest --games /srv/games --mbox /var/mail/empereur\n\nExit code 1 when a message was refused (wrong password, stale phase, …).\nFrom standard input (`-`, a mail server's pipe): 0 once the message is archived\nand answered, 75 (EX_TEMPFAIL, retry later) if the game stayed locked or the\nmessage could not be archived."
-    )
-)]
 pub struct IngestArgs {
     /// The game directory.
-    #[cfg_attr(feature = "cli", arg(long, short = 'g', conflicts_with = "games"))]
     pub game: Option<PathBuf>,
     /// A directory of games: route each message by its GAME line or the
     /// address it was sent to.
-    #[cfg_attr(feature = "cli", arg(long))]
     pub games: Option<PathBuf>,
     /// Read every message of this Maildir (new/ and cur/; nothing is
     /// moved or deleted there).
-    #[cfg_attr(feature = "cli", arg(long))]
     pub maildir: Option<PathBuf>,
     /// Read every message of this mbox file.
-    #[cfg_attr(feature = "cli", arg(long))]
     pub mbox: Option<PathBuf>,
     /// Message files (`.eml`); `-` reads one message from standard input.
     pub files: Vec<PathBuf>,

@@ -26,46 +26,25 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone)]
-#[cfg_attr(feature = "cli", derive(clap::Args))]
-#[cfg_attr(
-    feature = "cli",
-    command(
-        after_help = "Example:\n  empereur mail --game campaign\n\nQueues the reports and openings of every history entry not yet mailed (phases resolved by hand, autoplay, undo), in order, then delivers the outbox. `run` does the same on every call."
-    )
-)]
 pub struct MailArgs {
     /// The game directory.
-    #[cfg_attr(feature = "cli", arg(long, short = 'g', default_value = "."))]
     pub game: PathBuf,
     /// Queue only; leave delivery to `send` or the next `run`.
-    #[cfg_attr(feature = "cli", arg(long))]
     pub no_send: bool,
 }
 
 #[derive(Debug, Clone)]
-#[cfg_attr(feature = "cli", derive(clap::Args))]
-#[cfg_attr(
-    feature = "cli",
-    command(
-        after_help = "Examples:\n  empereur resend --game campaign --power austria --last\n  empereur resend --game campaign --power austria --entry 14\n\nQueues again, under new message ids, the report of the entry for the power and the opening it made (default: the last entry), and delivers the outbox."
-    )
-)]
 pub struct ResendArgs {
     /// The game directory.
-    #[cfg_attr(feature = "cli", arg(long, short = 'g', default_value = "."))]
     pub game: PathBuf,
     /// The power whose player gets the mail again.
-    #[cfg_attr(feature = "cli", arg(long))]
     pub power: String,
     /// The history entry: its number (`14`) or directory name.
-    #[cfg_attr(feature = "cli", arg(long, conflicts_with = "last"))]
     pub entry: Option<String>,
     /// The last history entry (the default), or the first phase's
     /// opening when nothing has been resolved yet.
-    #[cfg_attr(feature = "cli", arg(long))]
     pub last: bool,
     /// Queue only; leave delivery to `send` or the next `run`.
-    #[cfg_attr(feature = "cli", arg(long))]
     pub no_send: bool,
 }
 

@@ -33,10 +33,9 @@ use crate::scenario;
 use anyhow::Result;
 use std::path::Path;
 
-/// The output format of `show`, `map` and `status` (`cli` reads it from
+/// The output format of `show`, `map` and `games` (`cli` reads it from
 /// the command line into this).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Format {
     Text,
     Json,

@@ -14,34 +14,17 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone)]
-#[cfg_attr(feature = "cli", derive(clap::Args))]
-#[cfg_attr(
-    feature = "cli",
-    command(
-        after_help = "Example:\n  empereur undo --game campaign --reason \"Austria's orders were entered for the wrong corps\""
-    )
-)]
 pub struct UndoArgs {
     /// The game directory.
-    #[cfg_attr(feature = "cli", arg(long, short = 'g', default_value = "."))]
     pub game: PathBuf,
     /// Why (recorded in the history and told to the players).
-    #[cfg_attr(feature = "cli", arg(long))]
     pub reason: String,
 }
 
 #[derive(Debug, Clone)]
-#[cfg_attr(feature = "cli", derive(clap::Args))]
-#[cfg_attr(
-    feature = "cli",
-    command(
-        after_help = "Example:\n  empereur preview --game campaign\n\nThe preview rolls with a throwaway seed, never the phase's real one: its dice say nothing about the real result."
-    )
-)]
 pub struct PreviewArgs {
     /// The game directory (never changed, except that the preview is
     /// counted and journalled).
-    #[cfg_attr(feature = "cli", arg(long, short = 'g', default_value = "."))]
     pub game: PathBuf,
 }
 

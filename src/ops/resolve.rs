@@ -32,23 +32,13 @@ use std::path::PathBuf;
 
 /// `empereur resolve` arguments.
 #[derive(Debug, Clone, Default)]
-#[cfg_attr(feature = "cli", derive(clap::Args))]
-#[cfg_attr(
-    feature = "cli",
-    command(
-        after_help = "Examples:\n  empereur resolve --game campaign\n  empereur resolve --game campaign --phase 1805-fall-france\n  empereur resolve --game campaign --manual-dice 7,3,10,1"
-    )
-)]
 pub struct ResolveArgs {
     /// The game directory.
-    #[cfg_attr(feature = "cli", arg(long, short = 'g', default_value = "."))]
     pub game: PathBuf,
     /// Resolve only if this is the open phase (a guard for cron).
-    #[cfg_attr(feature = "cli", arg(long))]
     pub phase: Option<String>,
     /// Physical dice rolled by the moderator, in the order the engine asks
     /// (a d10 may be entered as 0 for 10); logged as manual.
-    #[cfg_attr(feature = "cli", arg(long = "manual-dice"))]
     pub manual_dice: Option<String>,
 }
 

@@ -28,26 +28,13 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone)]
-#[cfg_attr(feature = "cli", derive(clap::Args))]
-#[cfg_attr(
-    feature = "cli",
-    command(
-        after_help = "Examples:\n  empereur run --game campaign\n  empereur run --games /srv/empereur --maildir ~/Maildir\n\ncrontab:\n  * * * * *  empereur run --games /srv/empereur --maildir /var/mail/empereur-maildir\n\nQuiet unless something needs the moderator; exit 2 only for operational failures."
-    )
-)]
 pub struct RunArgs {
     /// The game directory.
-    #[cfg_attr(feature = "cli", arg(long, short = 'g', conflicts_with = "games"))]
     pub game: Option<PathBuf>,
     /// A directory of games: run each one (one failing game never stops the others).
-    #[cfg_attr(feature = "cli", arg(long))]
     pub games: Option<PathBuf>,
     /// A Maildir to read new messages from (each message is processed once).
-    #[cfg_attr(feature = "cli", arg(long))]
     pub maildir: Option<PathBuf>,
-    /// Say what was done, not only what needs the moderator.
-    #[cfg_attr(feature = "cli", arg(long, short = 'v'))]
-    pub verbose: bool,
 }
 
 /// What one run did for one game.

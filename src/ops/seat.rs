@@ -31,36 +31,22 @@ use chrono::{DateTime, Utc};
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone)]
-#[cfg_attr(feature = "cli", derive(clap::Args))]
-#[cfg_attr(
-    feature = "cli",
-    command(
-        after_help = "Examples:\n  empereur seat --game campaign --power spain --name \"Ana\" --email ana@example.org --password-from-mail\n  empereur seat --game campaign --power spain --name \"Ana\" --email ana@example.org\n\nExit codes: 0 seated, 1 refused (the power has a player, 3.0 gives another power to that many players, the address is taken or cannot be mailed, no join mail with a PASSWORD line), 2 an operational error."
-    )
-)]
 pub struct SeatArgs {
     /// The game directory.
-    #[cfg_attr(feature = "cli", arg(long, short = 'g', default_value = "."))]
     pub game: PathBuf,
     /// The power to seat the player on (one without a player).
-    #[cfg_attr(feature = "cli", arg(long))]
     pub power: String,
     /// The player's name.
-    #[cfg_attr(feature = "cli", arg(long))]
     pub name: String,
     /// The player's address (orders are taken from it only).
-    #[cfg_attr(feature = "cli", arg(long))]
     pub email: String,
     /// Take the password from the PASSWORD line of the player's own join
     /// mail in the inbox (default: generate one and mail it).
-    #[cfg_attr(feature = "cli", arg(long))]
     pub password_from_mail: bool,
     /// IANA time zone the player reads deadlines in (default: the game's).
-    #[cfg_attr(feature = "cli", arg(long))]
     pub timezone: Option<String>,
     /// Seat even when the powers played would not be those 3.0 gives for
     /// that many players (a house seating).
-    #[cfg_attr(feature = "cli", arg(long))]
     pub house_seating: bool,
 }
 

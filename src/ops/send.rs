@@ -7,24 +7,14 @@ use anyhow::Result;
 use std::path::PathBuf;
 
 #[derive(Debug, Clone)]
-#[cfg_attr(feature = "cli", derive(clap::Args))]
-#[cfg_attr(
-    feature = "cli",
-    command(
-        after_help = "Examples:\n  empereur send --game campaign\n  empereur send --game campaign --dry-run\n  empereur send --game campaign --release 3f2a…   (a message held after a crash)\n\nThe transport is [mail.transport] in game.toml (default: .eml files in mail/files).\nExit code 1 when a message failed or is held; it stays queued."
-    )
-)]
 pub struct SendArgs {
     /// The game directory (or a host directory of `ingest --games`).
-    #[cfg_attr(feature = "cli", arg(long, short = 'g', default_value = "."))]
     pub game: PathBuf,
     /// List what would be sent; send nothing.
-    #[cfg_attr(feature = "cli", arg(long))]
     pub dry_run: bool,
     /// Send a held message again: one an earlier send was interrupted in
     /// (it may have been delivered once already) or one the server
     /// refused for good (5xx).
-    #[cfg_attr(feature = "cli", arg(long))]
     pub release: Vec<String>,
 }
 

@@ -15,19 +15,10 @@ use std::fmt;
 use std::path::PathBuf;
 
 #[derive(Debug)]
-#[cfg_attr(feature = "cli", derive(clap::Args))]
-#[cfg_attr(
-    feature = "cli",
-    command(
-        after_help = "Example:\n  empereur submit --game campaign --power spain phoned-in.txt\n\nExit codes: 0 every order accepted and stored, 1 some order rejected (the rest stored), 2 operational error."
-    )
-)]
 pub struct SubmitArgs {
     /// The game directory.
-    #[cfg_attr(feature = "cli", arg(long, short = 'g', default_value = "."))]
     pub game: PathBuf,
     /// The power whose orders these are.
-    #[cfg_attr(feature = "cli", arg(long))]
     pub power: String,
     /// The order file, or `-` for standard input.
     pub file: String,

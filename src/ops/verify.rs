@@ -24,29 +24,17 @@ use std::path::{Path, PathBuf};
 
 /// `empereur verify` arguments.
 #[derive(Debug, Clone, Default)]
-#[cfg_attr(feature = "cli", derive(clap::Args))]
-#[cfg_attr(
-    feature = "cli",
-    command(
-        after_help = "Examples:\n  empereur verify --game campaign\n  empereur verify --game campaign --replay\n  empereur verify --game campaign 0003 0004-1805-fall-russia\n\nExit 0 when everything matches, 1 on any mismatch."
-    )
-)]
 pub struct VerifyArgs {
     /// The game directory.
-    #[cfg_attr(feature = "cli", arg(long, short = 'g', default_value = "."))]
     pub game: PathBuf,
     /// Also re-adjudicate every resolved phase and compare the states.
-    #[cfg_attr(feature = "cli", arg(long))]
     pub replay: bool,
     /// Only report on these history entries (number or directory name).
-    #[cfg_attr(feature = "cli", arg(value_name = "ENTRY"))]
     pub entries: Vec<String>,
     /// A player's mailbox (a Maildir, a directory of .eml files, an mbox
     /// or one .eml): check every anchor the game mailed against the history.
-    #[cfg_attr(feature = "cli", arg(long, value_name = "DIR|MBOX", requires = "power"))]
     pub mails: Option<PathBuf>,
     /// Whose mailbox `--mails` is (the power the player plays).
-    #[cfg_attr(feature = "cli", arg(long, requires = "mails"))]
     pub power: Option<String>,
 }
 

@@ -12,24 +12,18 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 #[derive(Debug, Clone)]
-#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct GameOnly {
     /// The game directory.
-    #[cfg_attr(feature = "cli", arg(long, short = 'g', default_value = "."))]
     pub game: PathBuf,
 }
 
 #[derive(Debug, Clone)]
-#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct ExtendArgs {
     /// The game directory.
-    #[cfg_attr(feature = "cli", arg(long, short = 'g', default_value = "."))]
     pub game: PathBuf,
     /// Hours to add to the open phase's deadline.
-    #[cfg_attr(feature = "cli", arg(long))]
     pub hours: u32,
     /// Why (told to the players).
-    #[cfg_attr(feature = "cli", arg(long, default_value = "moderator's decision"))]
     pub reason: String,
 }
 
@@ -322,16 +316,12 @@ pub fn extend(a: &ExtendArgs) -> Result<Clocked> {
 }
 
 #[derive(Debug, Clone)]
-#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct ReplacePlayerArgs {
     /// The game directory.
-    #[cfg_attr(feature = "cli", arg(long, short = 'g', default_value = "."))]
     pub game: PathBuf,
     /// The power whose player changes.
-    #[cfg_attr(feature = "cli", arg(long))]
     pub power: String,
     /// A file with the new player's `[[player]]` entry (power, name, email, password); a whole players file does too.
-    #[cfg_attr(feature = "cli", arg(long))]
     pub players: PathBuf,
 }
 
