@@ -2,6 +2,7 @@
 //! `ops::` function and check the fields of its summary and the exit it
 //! asks for, not the text `cli` prints from it (tests/cli_output.rs and
 //! the command tests hold the text).
+#![allow(clippy::disallowed_methods)] // tests read and write game files
 
 mod players_common;
 
