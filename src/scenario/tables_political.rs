@@ -50,6 +50,12 @@ pub struct KingdomDef {
     /// La Guerre minor powers whose units are the kingdom's.
     #[serde(default)]
     pub nations: Vec<String>,
+    /// A nation of `nations` whose factors serve the kingdom only while
+    /// this component is one of its parts (11.5.2.3 errata: "If Hanover
+    /// and/or Bavaria are not part of the Confederation of the Rhine,
+    /// their army factors are not available").
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub needs: std::collections::BTreeMap<String, String>,
     /// Political points to its creator.
     #[serde(default)]
     pub pp_create: i64,
@@ -176,6 +182,14 @@ impl PoliticalTable {
             for n in k.nations.iter().filter(|n| !minor(n)) {
                 no(format!("no minor power '{n}'"));
             }
+            for (n, p) in &k.needs {
+                if !k.nations.contains(n) {
+                    no(format!("needs: '{n}' is not one of its nations"));
+                }
+                if !k.has(p) {
+                    no(format!("needs: '{p}' is not a component"));
+                }
+            }
             for g in &k.garrisons {
                 if !minor(&g.nation) {
                     no(format!("garrison row {}: no minor power '{}'", g.rule, g.nation));
@@ -209,6 +223,13 @@ impl PoliticalTable {
 }
 
 impl KingdomDef {
+    /// Whether the minor `nation`'s factors serve this kingdom while it
+    /// has `components` (its `nations`, less one whose `needs` component
+    /// it has lost: 11.5.2.3 errata).
+    pub fn serves(&self, nation: &str, components: &std::collections::BTreeSet<String>) -> bool {
+        self.nations.iter().any(|n| n == nation) && self.needs.get(nation).is_none_or(|p| components.contains(p))
+    }
+
     /// This kingdom's row for a counter of `kind` of `nation` number `number`.
     pub fn counter(&self, kind: CounterKind, nation: &str, number: u32) -> Option<&CounterDef> {
         self.counters

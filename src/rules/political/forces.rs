@@ -161,7 +161,8 @@ const FAST: [(&str, &str); 4] = [
 /// counter while its home is a component of a French kingdom with that
 /// counter row (the Hesse corps is the Confederation's only while Hesse
 /// is in it, 11.3.2.1's note); any other corps of a minor, while a French
-/// kingdom pays for that minor (the Bavarian, the Saxon corps).
+/// kingdom pays for that minor (the Bavarian, the Saxon corps; not while
+/// the minor is outside the Confederation, 11.5.2.3 errata).
 fn french_kingdom_of(scenario: &Scenario, state: &State, key: &UnitKey) -> Option<&'static str> {
     let Nation::Minor(m) = &key.nation else { return None };
     let t = &scenario.tables.political;
@@ -176,7 +177,7 @@ fn french_kingdom_of(scenario: &Scenario, state: &State, key: &UnitKey) -> Optio
                     def.counter(CounterKind::Corps, m, key.number)
                         .is_some_and(|r| k.components.contains(&r.home))
                 } else {
-                    def.nations.contains(m)
+                    def.serves(m, &k.components)
                 }
         })
         .map(|(_, r)| r)

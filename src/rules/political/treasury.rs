@@ -143,11 +143,12 @@ pub fn paying(scenario: &Scenario, state: &State, power: PowerId, nations: &[&Na
         .kingdoms
         .iter()
         .filter(|(_, k)| k.controller == power && k.gold > 0)
-        .find(|(id, _)| {
+        .find(|(id, k)| {
+            // 11.5.2.3 errata: a minor not in the kingdom lends it nothing
             scenario.tables.political.kingdom(id).is_some_and(|d| {
                 nations
                     .iter()
-                    .all(|n| matches!(n, Nation::Minor(m) if d.nations.contains(m)))
+                    .all(|n| matches!(n, Nation::Minor(m) if d.serves(m, &k.components)))
             })
         })
         .map(|(id, k)| (id.clone(), k.gold))
