@@ -132,20 +132,20 @@ mod tests {
     fn setup() -> (Scenario, State) {
         let s = Scenario::embedded("1805").unwrap();
         let players = PowerId::ALL.into_iter().collect();
-        let st = State::initial(&s, "t", &players, ["naval".to_string()].into());
-        (s, st)
+        let state = State::initial(&s, "t", &players, ["naval".to_string()].into());
+        (s, state)
     }
 
     #[test]
     fn nelson_starts_with_the_table_s_squadron_and_shifts_when_it_is_gone() {
-        let (s, mut st) = setup();
+        let (s, mut state) = setup();
         let britain = Nation::Major(PowerId::Britain);
         let first = s.tables.naval_option.nelson.squadron;
-        assert_eq!(squadron(&s, &st), Some(UnitKey::squadron(britain.clone(), first)));
-        assert_eq!(follow(&s, &mut st), None);
+        assert_eq!(squadron(&s, &state), Some(UnitKey::squadron(britain.clone(), first)));
+        assert_eq!(follow(&s, &mut state), None);
         // his counter leaves the map: the British squadron with most ships
-        st.squadrons.retain(|q| !(q.nation == britain && q.number == first));
-        let others: Vec<u32> = st
+        state.squadrons.retain(|q| !(q.nation == britain && q.number == first));
+        let others: Vec<u32> = state
             .squadrons
             .iter()
             .filter(|q| q.nation == britain)
@@ -153,61 +153,65 @@ mod tests {
             .collect();
         assert!(others.len() >= 2, "the 1805 set-up has several British squadrons");
         let big = others[1];
-        if let Some(q) = st.squadrons.iter_mut().find(|q| q.nation == britain && q.number == big) {
+        if let Some(q) = state
+            .squadrons
+            .iter_mut()
+            .find(|q| q.nation == britain && q.number == big)
+        {
             q.ships = Some(20);
         }
-        assert!(follow(&s, &mut st).is_some());
-        assert_eq!(st.naval.nelson_squadron, Some(big));
-        assert!(commands(&s, &st, &[UnitKey::squadron(britain.clone(), big)]));
+        assert!(follow(&s, &mut state).is_some());
+        assert_eq!(state.naval.nelson_squadron, Some(big));
+        assert!(commands(&s, &state, &[UnitKey::squadron(britain.clone(), big)]));
         // wounded: away until his return turn, then back
-        st.naval.nelson_back = Some(st.turn().next());
-        assert_eq!(squadron(&s, &st), None);
-        st.naval.nelson_back = Some(st.turn());
-        assert!(squadron(&s, &st).is_some());
-        st.naval.nelson_dead = true;
-        assert_eq!(squadron(&s, &st), None);
+        state.naval.nelson_back = Some(state.turn().next());
+        assert_eq!(squadron(&s, &state), None);
+        state.naval.nelson_back = Some(state.turn());
+        assert!(squadron(&s, &state).is_some());
+        state.naval.nelson_dead = true;
+        assert_eq!(squadron(&s, &state), None);
         let _ = Turn::parse("1806-spring");
     }
 
     #[test]
     fn melee_is_nelson_s_alone_in_1805_until_he_has_used_it() {
-        let (s, mut st) = setup();
+        let (s, mut state) = setup();
         let french = [UnitKey::squadron(Nation::Major(PowerId::France), 1)];
         let his = [UnitKey::squadron(
             Nation::Major(PowerId::Britain),
             s.tables.naval_option.nelson.squadron,
         )];
         assert_eq!(s.start.year, 1805);
-        assert!(!melee_allowed(&s, &st, &french));
-        assert!(melee_allowed(&s, &st, &his));
-        st.naval.melee_free = true;
-        assert!(melee_allowed(&s, &st, &french));
+        assert!(!melee_allowed(&s, &state, &french));
+        assert!(melee_allowed(&s, &state, &his));
+        state.naval.melee_free = true;
+        assert!(melee_allowed(&s, &state, &french));
     }
 
     #[test]
     fn the_casualty_roll_counts_the_closing_modifier_and_the_fate_roll_does_not() {
         use crate::testing::ScriptedDice;
-        let (s, mut st) = setup();
+        let (s, mut state) = setup();
         let dice = |v: &[(&str, u32)]| ScriptedDice::new(v.iter().map(|(k, d)| (k.to_string(), *d)).collect(), None);
         // 2d6 = 9, +2 closing = 11: a casualty; fate 3 > 2: wounded
         let mut d = dice(&[("b/nelson/1", 4), ("b/nelson/2", 5), ("b/nelson/fate", 3)]);
         let mut log = Log::default();
-        casualty(&s, &mut st, &mut d, "b", 2, &mut log).unwrap();
-        assert!(!st.naval.nelson_dead);
-        let back = st.naval.nelson_back.expect("wounded");
-        let mut want = st.turn();
+        casualty(&s, &mut state, &mut d, "b", 2, &mut log).unwrap();
+        assert!(!state.naval.nelson_dead);
+        let back = state.naval.nelson_back.expect("wounded");
+        let mut want = state.turn();
         for _ in 0..s.tables.naval_option.nelson.wounded_turns {
             want = want.next();
         }
         assert_eq!(back, want);
         // 2d6 = 10 without modifier: unhurt
-        let (s, mut st) = setup();
+        let (s, mut state) = setup();
         let mut d = dice(&[("b/nelson/1", 4), ("b/nelson/2", 6)]);
-        casualty(&s, &mut st, &mut d, "b", 0, &mut log).unwrap();
-        assert_eq!(st.naval, crate::state::NavalState::default());
+        casualty(&s, &mut state, &mut d, "b", 0, &mut log).unwrap();
+        assert_eq!(state.naval, crate::state::NavalState::default());
         // fate at most killed_at_most: killed
         let mut d = dice(&[("c/nelson/1", 6), ("c/nelson/2", 6), ("c/nelson/fate", 2)]);
-        casualty(&s, &mut st, &mut d, "c", 0, &mut log).unwrap();
-        assert!(st.naval.nelson_dead);
+        casualty(&s, &mut state, &mut d, "c", 0, &mut log).unwrap();
+        assert!(state.naval.nelson_dead);
     }
 }
