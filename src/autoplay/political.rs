@@ -147,6 +147,7 @@ fn build(scenario: &Scenario, state: &State, power: PowerId, rng: &mut Rng, out:
         out.push(build_one(&nation, number, arm));
     }
     kingdom_corps(scenario, state, power, rng, out);
+    kingdom_fleet(scenario, state, power, rng, out);
     let cap = &scenario.power(power).capital;
     if pool.squadrons > 0 && scenario.map.province(cap).is_some_and(|p| p.port) && chance(rng, 20) {
         out.push(line(
@@ -214,6 +215,37 @@ fn kingdom_corps(scenario: &Scenario, state: &State, power: PowerId, rng: &mut R
     }
 }
 
+/// 11.2.2, 11.2.2.2: a kingdom's sunk fleet counter built again in its
+/// home port, while its nation's pool holds it. No die is drawn unless
+/// there is one, so games without a sunk fleet propose what they did.
+fn kingdom_fleet(scenario: &Scenario, state: &State, power: PowerId, rng: &mut Rng, out: &mut Vec<OrderLine>) {
+    let sunk = scenario
+        .tables
+        .political
+        .kingdoms
+        .iter()
+        .flat_map(|d| &d.counters)
+        .find(|r| {
+            r.kind == CounterKind::Squadron
+                && crate::rules::builds::pool_of(state, &Nation::Minor(r.nation.clone()), None) > 0
+                && crate::rules::political::forces::fleet_to_rebuild(scenario, state, power, &r.nation, &r.home)
+                    .is_some()
+        });
+    if let Some(r) = sunk
+        && chance(rng, 50)
+    {
+        let nation = Nation::Minor(r.nation.clone());
+        out.push(line(
+            Order::BuildSquadron {
+                port: r.home.clone(),
+                count: 1,
+                nation: Some(nation.clone()),
+            },
+            format!("build 1 {nation} squadron in {}", r.home),
+        ));
+    }
+}
+
 /// Winter: VP bought, Gold given to an allied player, an NPC alliance roll,
 /// and (EiA political option) every kingdom the power may declare.
 fn winter(scenario: &Scenario, state: &State, power: PowerId, rng: &mut Rng, out: &mut Vec<OrderLine>) {
@@ -266,6 +298,49 @@ fn kingdoms(scenario: &Scenario, state: &State, power: PowerId, out: &mut Vec<Or
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// 11.2.2.2: the controller of a Kingdom of Italy whose Venetia fleet
+    /// was sunk builds it again in Venetia, and the order passes the
+    /// legality gate; with the kingdom gone nobody proposes it.
+    #[test]
+    fn the_kingdoms_controller_builds_its_sunk_fleet_again() {
+        let s = Scenario::embedded("1805").unwrap();
+        let players = PowerId::ALL.into_iter().collect();
+        let mut st = State::initial(&s, "t", &players, ["political".to_string()].into_iter().collect());
+        let italian = Nation::Minor("italy".into());
+        st.political.fleets.push(crate::state::political::KingdomFleet {
+            kingdom: "italy".into(),
+            nation: italian.clone(),
+            number: 1,
+        });
+        st.political.kingdoms.insert(
+            "italy".into(),
+            crate::state::Kingdom {
+                controller: PowerId::France,
+                components: ["illyria", "lombardy", "papacy", "venetia"].map(String::from).into(),
+                created: st.turn(),
+                gold: 0,
+                ceded: false,
+            },
+        );
+        st.minors.get_mut("italy").unwrap().pool.squadrons = 1;
+        for p in ["venetia", "lombardy", "papacy", "illyria"] {
+            let ps = st.provinces.get_mut(p).unwrap();
+            ps.controller = Some(Nation::Major(PowerId::France));
+            ps.garrison = Some(crate::state::Garrison::of(Nation::Major(PowerId::France)));
+        }
+        st.power_mut(PowerId::France).gold = 100;
+        st.phase.step = Step::Build;
+        let wanted = |st: &State| {
+            (0..200u64)
+                .flat_map(|seed| generate(&s, st, PowerId::France, seed))
+                .find(|l| matches!(&l.order, Order::BuildSquadron { nation: Some(n), .. } if *n == italian))
+        };
+        let l = wanted(&st).expect("France never builds the Venetia fleet again");
+        assert!(crate::rules::legality::judge_one(&s, &st, PowerId::France, &l.order).is_ok());
+        st.political.kingdoms.clear();
+        assert!(wanted(&st).is_none());
+    }
 
     /// 11.9.2.2: under the political option an autoplayed France at war
     /// with Britain offers peace with NAPOLEON's removal (C.6), and
