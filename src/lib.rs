@@ -28,8 +28,8 @@
 //! | [`store`] | layout, atomic writes, lock, config, passwords | everything below, through `atomic_write` |
 //! | [`mail`] | ingest, authentication, outbox, sending | `mail/`, journal; submissions via store |
 //! | [`report`] | view models and templates of mails and reports | reads `templates/` overrides |
-//! | [`ops`] | one function per command, and its options | — (calls store) |
-//! | [`cli`] | argument parsing (feature `cli`), exit codes, completions, man pages | — |
+//! | [`ops`] | one function per command: its options in, its summary out | — (calls store) |
+//! | [`cli`] | argument parsing (feature `cli`), printing every summary, exit codes, completions, man pages | — |
 //!
 //! Files of a game directory and who writes them: `game.toml` (ops::new,
 //! replace-player, the moderator), `state.toml` (ops::new, ops::resolve,

@@ -1,6 +1,8 @@
 //! Operations: one function per command. Commands in `cli` only read
-//! arguments and call these; these call `store` for files and the pure
-//! core for everything else.
+//! arguments into an options struct and call these; these call `store`
+//! for files and the pure core for everything else, and return what they
+//! found (a [`Summary`]), which `cli` prints. Nothing here writes to the
+//! terminal except the progress bars of long runs (`progress`).
 #![allow(clippy::disallowed_methods)] // adapter
 
 pub mod autoplay;
