@@ -77,6 +77,24 @@ fn main() {
     let whole = median_ms(runs, || {
         scene.png().expect("png");
     });
+    // The same view in other games (a first `run --games`): only the
+    // title, which names the game, differs.
+    let mut game = 0;
+    let shared = median_ms(runs, || {
+        game += 1;
+        let mut st = after.clone();
+        st.game = format!("bench-{game}");
+        Scene::new(
+            &scenario,
+            &st,
+            Some(&before),
+            &[],
+            Some(PowerId::France),
+            "1805-fall-france",
+        )
+        .png()
+        .expect("png");
+    });
     let svg_only = median_ms(runs, || {
         scene.svg().expect("svg");
     });
@@ -132,6 +150,7 @@ fn main() {
         new_size / 1024,
         before / now
     );
+    println!("  the same view in another game (only the title drawn):          {shared:7.1} ms");
     println!("  the same view again (the finished PNG reused):                 {whole:7.1} ms");
     println!(
         "  ratio later picture / empty canvas:    {:7.1}x   (the machine's load cancels out of the ratio)",

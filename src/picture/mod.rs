@@ -186,8 +186,7 @@ impl<'a> Scene<'a> {
     /// again, a resend, the opening mailed by `run` after `mail`) reuses it.
     pub fn files(&self) -> Result<Vec<File>, PictureError> {
         let layers = svg::draw(self, WIDTH as f64)?;
-        static DRAWN: Memo<String, Arc<Vec<u8>>, 4> = Memo::new();
-        let png = DRAWN.get_or(layers.text.clone(), |_| png_of(&layers, Effort::Fast).map(Arc::new))?;
+        let png = DRAWN.get_or(layers.text.clone(), |_| png_shared(&layers, Effort::Fast).map(Arc::new))?;
         Ok(vec![
             (format!("{}.png", self.stem()), "image/png", png.to_vec()),
             (
@@ -206,11 +205,11 @@ impl<'a> Scene<'a> {
     pub fn png_at(&self, effort: Effort, reuse_base: bool) -> Result<Vec<u8>, PictureError> {
         let layers = svg::draw(self, WIDTH as f64)?;
         if reuse_base {
-            return png_of(&layers, effort);
+            return Ok(png_of(&layers, effort)?.0);
         }
         let mut pixmap = render_under(&layers.base(), &layers.overlay())?;
         paint(&tree(&layers.top())?, &mut pixmap);
-        encode_indexed(&pixmap, effort)
+        Ok(encode_split(&pixmap, layers.title_rows(), effort)?.0)
     }
 }
 
@@ -258,7 +257,8 @@ fn fonts() -> Arc<resvg::usvg::fontdb::Database> {
     static DB: OnceLock<Arc<resvg::usvg::fontdb::Database>> = OnceLock::new();
     DB.get_or_init(|| {
         let mut db = resvg::usvg::fontdb::Database::new();
-        db.load_font_data(FONT.to_vec());
+        // the embedded bytes themselves, not a copy on the heap
+        db.load_font_source(resvg::usvg::fontdb::Source::Binary(Arc::new(FONT)));
         Arc::new(db)
     })
     .clone()
@@ -306,7 +306,8 @@ pub fn png(svg: &str) -> Result<Vec<u8>, PictureError> {
 pub enum Effort {
     /// zlib level 1, no row filter: what the program uses.
     Fast,
-    /// zlib's default level with adaptive filters (the encoding before).
+    /// zlib's default level (the level used before; the adaptive row
+    /// filters it had are left out, as they only blur the indices).
     Balanced,
 }
 
@@ -319,7 +320,9 @@ pub enum Effort {
 /// marks, title, legend) is painted for each picture, onto the kept base
 /// itself: the pixels under the top's boxes are saved first and put back
 /// once the PNG is encoded, so one canvas is all a picture needs.
-fn png_of(layers: &svg::Layers, effort: Effort) -> Result<Vec<u8>, PictureError> {
+///
+/// Also returns the encoded rows under the title, for [`png_shared`].
+fn png_of(layers: &svg::Layers, effort: Effort) -> Result<(Vec<u8>, Body), PictureError> {
     let (base_svg, overlay_svg) = (layers.base(), layers.overlay());
     let top = tree(&layers.top())?;
     // Taken out of the lock while painting, so that pictures drawn on
@@ -353,7 +356,7 @@ fn png_of(layers: &svg::Layers, effort: Effort) -> Result<Vec<u8>, PictureError>
     };
     let under = Under::save(&base, &top);
     paint(&top, &mut base);
-    let png = encode_indexed(&base, effort);
+    let png = encode_split(&base, layers.title_rows(), effort);
     under.restore(&mut base);
     if let Ok(mut c) = CANVASES.lock()
         && c.base.is_none()
@@ -364,6 +367,25 @@ fn png_of(layers: &svg::Layers, effort: Effort) -> Result<Vec<u8>, PictureError>
         };
     }
     png
+}
+
+/// The PNG of a scene's layers, as [`png_of`] draws it; but when the same
+/// view was drawn for another game (every game of a first `run --games`
+/// opens the same phase of the same scenario), only the title band, which
+/// names the game, is drawn and encoded, and the rows under it are the
+/// ones encoded then.
+fn png_shared(layers: &svg::Layers, effort: Effort) -> Result<Vec<u8>, PictureError> {
+    let key = (effort, layers.without_title());
+    if let Some(body) = BODIES.get(&key) {
+        let title = tree(&layers.title())?;
+        let mut band = canvas(&title)?;
+        paint(&title, &mut band);
+        let (px, _) = band.data().as_chunks::<4>();
+        return assemble(px, &body, band.width(), layers.height());
+    }
+    let (png, body) = png_of(layers, effort)?;
+    BODIES.put(key, Arc::new(body));
+    Ok(png)
 }
 
 /// What is kept between pictures: the composited base of the last view
@@ -409,8 +431,9 @@ impl Drop for Hold {
     }
 }
 
-/// Give back the canvas kept between pictures (11 MiB) and the overlay's
-/// pixels, unless a [`Hold`] keeps them. For a process that has mailed a
+/// Give back the canvas kept between pictures (11 MiB), the overlay's
+/// pixels and the finished and encoded pictures kept for reuse (a few
+/// MiB), unless a [`Hold`] keeps them. For a process that has mailed a
 /// phase's pictures and goes on to other work (the next game, the next
 /// run's password checks): the next picture renders its base again.
 pub fn release() {
@@ -420,7 +443,17 @@ pub fn release() {
     if let Ok(mut c) = CANVASES.lock() {
         *c = Canvases::default();
     }
+    BODIES.clear();
+    DRAWN.clear();
 }
+
+/// The finished PNGs of the last pictures drawn, by their whole SVG text
+/// (see [`Scene::files`]).
+static DRAWN: Memo<String, Arc<Vec<u8>>, 4> = Memo::new();
+
+/// The encoded rows under the title of the last views drawn, by the
+/// effort and the text that decides them (a few hundred KiB each).
+static BODIES: Memo<(Effort, String), Arc<Body>, 4> = Memo::new();
 
 /// A picture's painted pixels without its transparent ones: for each row,
 /// the runs that hold a painted pixel (gaps of fewer than `GAP`
@@ -604,128 +637,258 @@ impl<K: PartialEq, V: Clone, const KEEP: usize> Memo<K, V, KEEP> {
     }
 
     pub(crate) fn get_or<E>(&self, key: K, make: impl FnOnce(&K) -> Result<V, E>) -> Result<V, E> {
-        let cache = self.0.get_or_init(Default::default);
-        if let Ok(c) = cache.lock()
-            && let Some((_, v)) = c.iter().find(|(k, _)| *k == key)
-        {
-            return Ok(v.clone());
+        if let Some(v) = self.get(&key) {
+            return Ok(v);
         }
         let v = make(&key)?;
-        if let Ok(mut c) = cache.lock() {
+        self.put(key, v.clone());
+        Ok(v)
+    }
+
+    fn get(&self, key: &K) -> Option<V> {
+        let c = self.0.get_or_init(Default::default).lock().ok()?;
+        c.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone())
+    }
+
+    fn put(&self, key: K, v: V) {
+        if let Ok(mut c) = self.0.get_or_init(Default::default).lock() {
             if c.len() >= KEEP {
                 c.remove(0);
             }
-            c.push((key, v.clone()));
+            c.push((key, v));
         }
-        Ok(v)
+    }
+
+    fn clear(&self) {
+        if let Some(Ok(mut c)) = self.0.get().map(Mutex::lock) {
+            c.clear();
+        }
     }
 }
 
-/// An indexed PNG: a picture of flat fills with anti-aliased edges fits a
-/// palette of its 256 most common colours (counted in buckets of 5 bits a
-/// channel, each bucket drawn as its mean colour); every other bucket takes
-/// the nearest palette colour. A third of the size of RGB, and quicker than
-/// a general quantizer, which would cost more than the whole picture.
-///
-/// It works on runs of one colour (flat fills make long runs): one pass
-/// counts the buckets, a second fills each run's indices at once, a row at
-/// a time into the PNG stream, so no copy of the picture is held beside
-/// the canvas (the indices and the compressor's input were 5 MiB more at
-/// the peak). Plain index loops, because they run unoptimised in the test
-/// builds, where the pictures of every report go through here.
 /// The colour bucket of a pixel: 5 bits a channel.
 fn bucket(p: [u8; 4]) -> usize {
     ((p[0] as usize >> 3) << 10) | ((p[1] as usize >> 3) << 5) | (p[2] as usize >> 3)
 }
 
-fn encode_indexed(pixmap: &Pixmap, effort: Effort) -> Result<Vec<u8>, PictureError> {
-    const BUCKETS: usize = 1 << 15;
-    // The picture is opaque (the paper is painted first), so the
-    // premultiplied bytes are the colours.
-    let (px, _) = pixmap.data().as_chunks::<4>();
-    let n = px.len();
-    let mut count = vec![0u32; BUCKETS];
-    let mut sum = vec![0u64; BUCKETS * 3];
-    let mut i = 0;
-    while i < n {
-        let p = px[i];
-        let mut j = i + 1;
-        while j < n && px[j] == p {
-            j += 1;
-        }
-        let k = bucket(p);
-        let len = (j - i) as u64;
-        count[k] += len as u32;
-        sum[3 * k] += p[0] as u64 * len;
-        sum[3 * k + 1] += p[1] as u64 * len;
-        sum[3 * k + 2] += p[2] as u64 * len;
-        i = j;
-    }
-    let mut used: Vec<usize> = (0..BUCKETS).filter(|&k| count[k] > 0).collect();
-    used.sort_by(|a, b| count[*b].cmp(&count[*a]).then(a.cmp(b)));
-    let mean = |k: usize| -> [i32; 3] {
-        let c = count[k] as u64;
-        [
-            (sum[3 * k] / c) as i32,
-            (sum[3 * k + 1] / c) as i32,
-            (sum[3 * k + 2] / c) as i32,
-        ]
-    };
-    let top = used.len().min(256);
-    let palette: Vec<[i32; 3]> = used[..top].iter().map(|&k| mean(k)).collect();
-    let mut index = vec![0u8; BUCKETS];
-    for (rank, &k) in used.iter().enumerate() {
-        if rank < top {
-            index[k] = rank as u8;
-            continue;
-        }
-        let c = mean(k);
-        let (mut best, mut best_d) = (0usize, i32::MAX);
-        for (j, p) in palette.iter().enumerate() {
-            let (dr, dg, db) = (p[0] - c[0], p[1] - c[1], p[2] - c[2]);
-            // the eye is most sensitive to green, least to blue
-            let d = 3 * dr * dr + 4 * dg * dg + 2 * db * db;
-            if d < best_d {
-                (best, best_d) = (j, d);
-            }
-        }
-        index[k] = best as u8;
-    }
-    let palette: Vec<u8> = palette.iter().flat_map(|c| c.map(|v| v as u8)).collect();
-    let mut out = Vec::new();
-    encode_rows(&mut out, px, pixmap.width(), pixmap.height(), palette, &index, effort)?;
-    Ok(out)
+const BUCKETS: usize = 1 << 15;
+
+/// How many palette entries the title band may add beyond the colours
+/// of the rows under it (its dark box, two text colours and their
+/// anti-aliased blends).
+const TITLE_COLOURS: usize = 32;
+
+/// How many pixels of each colour bucket, and their sums per channel.
+/// It works on runs of one colour (flat fills make long runs). The
+/// pictures are opaque (the paper is painted first), so the
+/// premultiplied bytes are the colours.
+struct Colours {
+    count: Vec<u32>,
+    sum: Vec<u64>,
 }
 
-/// Write the PNG of `px` (`width` x `height`) to `out`, a row at a time,
-/// each pixel as the palette index of its bucket.
-fn encode_rows(
-    out: &mut Vec<u8>,
-    px: &[[u8; 4]],
-    width: u32,
-    height: u32,
-    palette: Vec<u8>,
-    index: &[u8],
-    effort: Effort,
-) -> Result<(), PictureError> {
-    let mut enc = ::png::Encoder::new(out, width, height);
-    enc.set_color(::png::ColorType::Indexed);
-    enc.set_depth(::png::BitDepth::Eight);
-    enc.set_palette(palette);
-    match effort {
-        Effort::Fast => {
-            enc.set_deflate_compression(::png::DeflateCompression::Level(1));
-            enc.set_filter(::png::Filter::NoFilter);
+impl Colours {
+    fn of(px: &[[u8; 4]]) -> Colours {
+        let mut c = Colours {
+            count: vec![0u32; BUCKETS],
+            sum: vec![0u64; BUCKETS * 3],
+        };
+        let n = px.len();
+        let mut i = 0;
+        while i < n {
+            let p = px[i];
+            let mut j = i + 1;
+            while j < n && px[j] == p {
+                j += 1;
+            }
+            let k = bucket(p);
+            let len = (j - i) as u64;
+            c.count[k] += len as u32;
+            c.sum[3 * k] += p[0] as u64 * len;
+            c.sum[3 * k + 1] += p[1] as u64 * len;
+            c.sum[3 * k + 2] += p[2] as u64 * len;
+            i = j;
         }
-        Effort::Balanced => enc.set_compression(::png::Compression::Balanced),
+        c
     }
-    let err = |e: ::png::EncodingError| PictureError::Render(e.to_string());
-    let io = |e: std::io::Error| PictureError::Render(e.to_string());
-    let mut w = enc.write_header().map_err(err)?;
-    // IDAT chunks of 64 KiB, as the whole-image writer makes them
-    let mut stream = w.stream_writer_with_size(1 << 16).map_err(err)?;
-    let width = width as usize;
-    let mut row = vec![0u8; width];
+
+    /// The bucket's pixels as one colour: their mean.
+    fn mean(&self, k: usize) -> [i32; 3] {
+        let c = u64::from(self.count[k]);
+        [
+            (self.sum[3 * k] / c) as i32,
+            (self.sum[3 * k + 1] / c) as i32,
+            (self.sum[3 * k + 2] / c) as i32,
+        ]
+    }
+
+    /// The buckets used, most common first (ties by bucket).
+    fn ranked(&self) -> Vec<usize> {
+        let mut used: Vec<usize> = (0..BUCKETS).filter(|&k| self.count[k] > 0).collect();
+        used.sort_by(|a, b| self.count[*b].cmp(&self.count[*a]).then(a.cmp(b)));
+        used
+    }
+}
+
+/// The palette entry nearest to `c`.
+fn nearest(palette: &[[i32; 3]], c: [i32; 3]) -> u8 {
+    let (mut best, mut best_d) = (0usize, i32::MAX);
+    for (j, p) in palette.iter().enumerate() {
+        let (dr, dg, db) = (p[0] - c[0], p[1] - c[1], p[2] - c[2]);
+        // the eye is most sensitive to green, least to blue
+        let d = 3 * dr * dr + 4 * dg * dg + 2 * db * db;
+        if d < best_d {
+            (best, best_d) = (j, d);
+        }
+    }
+    best as u8
+}
+
+/// An indexed PNG's palette: a picture of flat fills with anti-aliased
+/// edges fits a palette of its most common colours (counted in buckets of
+/// 5 bits a channel, each bucket drawn as its mean colour); every other
+/// bucket takes the nearest palette colour. A third of the size of RGB,
+/// and quicker than a general quantizer, which would cost more than the
+/// whole picture.
+struct Palette {
+    colours: Vec<[i32; 3]>,
+    /// The bucket each colour stands for.
+    buckets: Vec<usize>,
+    /// The index each bucket used is drawn with.
+    index: Vec<u8>,
+}
+
+impl Palette {
+    /// The `max` most common buckets of `c`.
+    fn of(c: &Colours, max: usize) -> Palette {
+        let used = c.ranked();
+        let top = used.len().min(max);
+        let mut p = Palette {
+            colours: used[..top].iter().map(|&k| c.mean(k)).collect(),
+            buckets: used[..top].to_vec(),
+            index: vec![0u8; BUCKETS],
+        };
+        for (rank, &k) in used.iter().enumerate() {
+            p.index[k] = if rank < top {
+                rank as u8
+            } else {
+                nearest(&p.colours, c.mean(k))
+            };
+        }
+        p
+    }
+
+    /// This palette with the most common buckets of `c` it lacks added (up
+    /// to 256 colours), indexing `c`'s buckets: its own colours keep
+    /// their indices, so the rows indexed with this palette are unchanged.
+    fn extended(&self, c: &Colours) -> Palette {
+        let mut p = Palette {
+            colours: self.colours.clone(),
+            buckets: self.buckets.clone(),
+            index: vec![0u8; BUCKETS],
+        };
+        let mut rest = Vec::new();
+        for k in c.ranked() {
+            if let Some(i) = p.buckets.iter().position(|&b| b == k) {
+                p.index[k] = i as u8;
+            } else if p.colours.len() < 256 {
+                p.index[k] = p.colours.len() as u8;
+                p.colours.push(c.mean(k));
+                p.buckets.push(k);
+            } else {
+                rest.push(k);
+            }
+        }
+        for k in rest {
+            p.index[k] = nearest(&p.colours, c.mean(k));
+        }
+        p
+    }
+
+    fn bytes(&self) -> Vec<u8> {
+        self.colours.iter().flat_map(|c| c.map(|v| v as u8)).collect()
+    }
+}
+
+/// Adler-32 (RFC 1950), the check of a zlib stream: the PNG's image data
+/// is assembled from two separately compressed parts, so their checks are
+/// combined rather than computed over the whole.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Adler(u32);
+
+impl Adler {
+    const MOD: u32 = 65521;
+
+    fn new() -> Adler {
+        Adler(1)
+    }
+
+    fn update(self, bytes: &[u8]) -> Adler {
+        let (mut a, mut b) = (self.0 & 0xffff, self.0 >> 16);
+        // 5552 bytes is the most that cannot overflow u32 before reducing
+        for chunk in bytes.chunks(5552) {
+            for &x in chunk {
+                a += u32::from(x);
+                b += a;
+            }
+            a %= Self::MOD;
+            b %= Self::MOD;
+        }
+        Adler((b << 16) | a)
+    }
+
+    /// The check of `self`'s bytes followed by `len` bytes whose check is
+    /// `next` (zlib's adler32_combine).
+    fn then(self, next: Adler, len: u64) -> Adler {
+        let m = u64::from(Self::MOD);
+        let rem = len % m;
+        let (a1, b1) = (u64::from(self.0 & 0xffff), u64::from(self.0 >> 16));
+        let (a2, b2) = (u64::from(next.0 & 0xffff), u64::from(next.0 >> 16));
+        let a = (a1 + a2 + m - 1) % m;
+        let b = (rem * a1 % m + b1 + b2 + m - rem) % m;
+        Adler(((b as u32) << 16) | a as u32)
+    }
+}
+
+/// Compress `input` into `out` with `flush`, growing `out` as needed.
+fn deflate(
+    z: &mut flate2::Compress,
+    mut input: &[u8],
+    out: &mut Vec<u8>,
+    flush: flate2::FlushCompress,
+) -> Result<(), PictureError> {
+    loop {
+        if out.capacity() - out.len() < 4096 {
+            out.reserve(1 << 16);
+        }
+        let before = z.total_in();
+        let status = z
+            .compress_vec(input, out, flush)
+            .map_err(|e| PictureError::Render(e.to_string()))?;
+        input = &input[(z.total_in() - before) as usize..];
+        let done = match flush {
+            flate2::FlushCompress::Finish => status == flate2::Status::StreamEnd,
+            // all taken, and room was left: the flush is complete
+            _ => input.is_empty() && out.len() < out.capacity(),
+        };
+        if done {
+            return Ok(());
+        }
+    }
+}
+
+/// Feed `px` to `z` a row at a time, each pixel as its bucket's index in
+/// `index`, each row led by its filter byte (none); returns the check of
+/// the bytes fed.
+fn deflate_rows(
+    z: &mut flate2::Compress,
+    px: &[[u8; 4]],
+    width: usize,
+    index: &[u8],
+    out: &mut Vec<u8>,
+) -> Result<Adler, PictureError> {
+    let mut adler = Adler::new();
+    let mut row = vec![0u8; width + 1];
     for line in px.chunks(width.max(1)) {
         let mut i = 0;
         while i < line.len() {
@@ -734,11 +897,130 @@ fn encode_rows(
             while j < line.len() && line[j] == p {
                 j += 1;
             }
-            row[i..j].fill(index[bucket(p)]);
+            row[1 + i..1 + j].fill(index[bucket(p)]);
             i = j;
         }
-        std::io::Write::write_all(&mut stream, &row[..line.len()]).map_err(io)?;
+        let bytes = &row[..=line.len()];
+        adler = adler.update(bytes);
+        deflate(z, bytes, out, flate2::FlushCompress::None)?;
     }
-    stream.finish().map_err(err)?;
-    w.finish().map_err(err)
+    Ok(adler)
+}
+
+impl Effort {
+    fn level(self) -> flate2::Compression {
+        match self {
+            Effort::Fast => flate2::Compression::new(1),
+            Effort::Balanced => flate2::Compression::default(),
+        }
+    }
+}
+
+/// The rows of a picture below its title band, palette-indexed and
+/// compressed: what every picture of the same view shares, whatever game
+/// its title names, and so what a run that mails that view for many games
+/// encodes once. Its palette holds its own most common colours and leaves
+/// [`TITLE_COLOURS`] entries for the title's.
+struct Body {
+    palette: Palette,
+    /// A raw DEFLATE stream that ends the zlib stream (its last block).
+    deflate: Vec<u8>,
+    adler: Adler,
+    /// Bytes before compression (rows with their filter bytes).
+    len: u64,
+    effort: Effort,
+}
+
+impl Body {
+    fn encode(px: &[[u8; 4]], width: usize, reserve: usize, effort: Effort) -> Result<Body, PictureError> {
+        let palette = Palette::of(&Colours::of(px), 256 - reserve);
+        let mut z = flate2::Compress::new(effort.level(), false);
+        let mut deflate = Vec::new();
+        let adler = deflate_rows(&mut z, px, width, &palette.index, &mut deflate)?;
+        self::deflate(&mut z, &[], &mut deflate, flate2::FlushCompress::Finish)?;
+        BODIES_ENCODED.fetch_add(1, Ordering::Relaxed);
+        Ok(Body {
+            palette,
+            deflate,
+            adler,
+            len: z.total_in(),
+            effort,
+        })
+    }
+}
+
+/// How many bodies were encoded in this process (for the test that a
+/// view is encoded once for many games).
+static BODIES_ENCODED: AtomicUsize = AtomicUsize::new(0);
+
+#[doc(hidden)]
+pub fn bodies_encoded() -> usize {
+    BODIES_ENCODED.load(Ordering::Relaxed)
+}
+
+/// The PNG of a picture `width` x `height` whose first rows are `title`
+/// (`width` pixels each) and the rest `body`: the title's colours are
+/// added to the body's palette, its rows compressed and flushed to a byte
+/// boundary, and the body's compressed rows follow in the same zlib
+/// stream, their check combined with the title's.
+fn assemble(title: &[[u8; 4]], body: &Body, width: u32, height: u32) -> Result<Vec<u8>, PictureError> {
+    let palette = body.palette.extended(&Colours::of(title));
+    let mut z = flate2::Compress::new(body.effort.level(), false);
+    // zlib header: deflate with a 32 KiB window, the level as a hint
+    let mut data = match body.effort {
+        Effort::Fast => vec![0x78, 0x01],
+        Effort::Balanced => vec![0x78, 0x9c],
+    };
+    let adler = deflate_rows(&mut z, title, width as usize, &palette.index, &mut data)?;
+    deflate(&mut z, &[], &mut data, flate2::FlushCompress::Sync)?;
+    data.extend_from_slice(&body.deflate);
+    data.extend_from_slice(&adler.then(body.adler, body.len).0.to_be_bytes());
+    let err = |e: ::png::EncodingError| PictureError::Render(e.to_string());
+    let mut out = Vec::with_capacity(data.len() + 1024);
+    let mut enc = ::png::Encoder::new(&mut out, width, height);
+    enc.set_color(::png::ColorType::Indexed);
+    enc.set_depth(::png::BitDepth::Eight);
+    enc.set_palette(palette.bytes());
+    let mut w = enc.write_header().map_err(err)?;
+    // IDAT chunks of 64 KiB, as the png crate's writer makes them
+    for chunk in data.chunks(1 << 16) {
+        w.write_chunk(::png::chunk::IDAT, chunk).map_err(err)?;
+    }
+    w.finish().map_err(err)?;
+    Ok(out)
+}
+
+/// An indexed PNG of `pixmap`, whose first `title_rows` rows are a title
+/// band (0: none); also returns the encoded rows under the band, for other
+/// pictures of the same view. Written a row at a time into the compressor,
+/// so no copy of the picture is held beside the canvas.
+fn encode_split(pixmap: &Pixmap, title_rows: u32, effort: Effort) -> Result<(Vec<u8>, Body), PictureError> {
+    let (px, _) = pixmap.data().as_chunks::<4>();
+    let width = pixmap.width() as usize;
+    let cut = (title_rows as usize * width).min(px.len());
+    let reserve = if cut > 0 { TITLE_COLOURS } else { 0 };
+    let body = Body::encode(&px[cut..], width, reserve, effort)?;
+    let png = assemble(&px[..cut], &body, pixmap.width(), pixmap.height())?;
+    Ok((png, body))
+}
+
+fn encode_indexed(pixmap: &Pixmap, effort: Effort) -> Result<Vec<u8>, PictureError> {
+    Ok(encode_split(pixmap, 0, effort)?.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Adler;
+
+    #[test]
+    fn adler_checks_as_rfc_1950_says_and_combines_as_if_computed_over_the_whole() {
+        assert_eq!(Adler::new().update(b"Wikipedia").0, 0x11e6_0398);
+        let bytes: Vec<u8> = (0..200_000u32).map(|i| (i * 7 + i / 13) as u8).collect();
+        let whole = Adler::new().update(&bytes);
+        for cut in [0, 1, 5552, 65_521, 65_522, 131_042, 199_999, 200_000] {
+            let (a, b) = bytes.split_at(cut);
+            let combined = Adler::new().update(a).then(Adler::new().update(b), b.len() as u64);
+            assert_eq!(combined, whole, "cut at {cut}");
+        }
+    }
 }

@@ -156,6 +156,10 @@ pub struct Layers {
     base_end: usize,
     /// End of the overlay, start of the top.
     overlay_end: usize,
+    /// Where the title is in `text` (inside the top).
+    title: std::ops::Range<usize>,
+    width: f64,
+    height: f64,
 }
 
 const CLOSE: &str = "</svg>\n";
@@ -180,6 +184,40 @@ impl Layers {
     pub fn top(&self) -> String {
         self.part(self.overlay_end, self.text.len() - CLOSE.len())
     }
+    /// How many rows of pixels the title band covers, from the top: it
+    /// is an opaque box painted over anything under it, and nothing
+    /// painted after it reaches it (the legend is at the bottom), so
+    /// those rows are the title's alone and no other row shows it.
+    pub fn title_rows(&self) -> u32 {
+        TITLE_H as u32
+    }
+    /// The picture's height in pixels.
+    pub fn height(&self) -> u32 {
+        self.height as u32
+    }
+    /// The title alone, as an SVG document of the title band's size.
+    pub fn title(&self) -> String {
+        let mut s = open(self.width, TITLE_H);
+        s.push_str(&self.text[self.title.clone()]);
+        s.push_str(CLOSE);
+        s
+    }
+    /// The whole text but the title: what decides every row below the
+    /// title band (pictures of the same view in two games differ only in
+    /// the title, which names the game).
+    pub fn without_title(&self) -> String {
+        let mut s = String::with_capacity(self.text.len());
+        s.push_str(&self.text[..self.title.start]);
+        s.push_str(&self.text[self.title.end..]);
+        s
+    }
+}
+
+/// The `<svg>` start tag of a document `width` x `height`.
+fn open(width: f64, height: f64) -> String {
+    format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="DejaVu Serif" font-weight="bold" font-stretch="condensed">"#
+    )
 }
 
 pub fn draw(scene: &Scene<'_>, width: f64) -> Result<Layers, PictureError> {
@@ -192,10 +230,7 @@ pub fn draw(scene: &Scene<'_>, width: f64) -> Result<Layers, PictureError> {
     let regions = Regions::new(map, &proj);
     let height = (TITLE_H + proj.height + LEGEND_H).round();
     let mut s = String::with_capacity(200_000);
-    let _ = write!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="DejaVu Serif" font-weight="bold" font-stretch="condensed">"#
-    );
+    s.push_str(&open(width, height));
     let open_end = s.len();
     let _ = write!(s, r#"<rect width="100%" height="100%" fill="{PAPER}"/>"#);
     let _ = write!(
@@ -242,7 +277,9 @@ pub fn draw(scene: &Scene<'_>, width: f64) -> Result<Layers, PictureError> {
     units(&mut s, scene, &anchors);
     marks(&mut s, scene, &anchors);
 
+    let title_start = s.len();
     title(&mut s, scene, width);
+    let title_end = s.len();
     legend(&mut s, scene, width, TITLE_H + proj.height);
     s.push_str(CLOSE);
     Ok(Layers {
@@ -250,6 +287,9 @@ pub fn draw(scene: &Scene<'_>, width: f64) -> Result<Layers, PictureError> {
         open_end,
         base_end,
         overlay_end,
+        title: title_start..title_end,
+        width,
+        height,
     })
 }
 
