@@ -208,8 +208,8 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(common::size(2, 1));
 
-    // Password cost, separately: Argon2::default() = argon2id v19,
-    // m = 19456 KiB, t = 2, p = 1.
+    // Password cost, separately: argon2id v19 with the parameters of new
+    // hashes (`store::password::params`).
     let hash = empereur::store::password::hash("austerlitz").unwrap();
     let t = Instant::now();
     let k = common::size(5, 1);
@@ -217,8 +217,12 @@ fn main() {
         assert!(empereur::store::password::verify("austerlitz", &hash));
     }
     let per_check = t.elapsed().as_secs_f64() / k as f64;
+    let p = empereur::store::password::params().unwrap();
     println!(
-        "password check: argon2id m=19456 KiB t=2 p=1: {:.1} ms per check",
+        "password check: argon2id m={} KiB t={} p={}: {:.1} ms per check",
+        p.m_cost(),
+        p.t_cost(),
+        p.p_cost(),
         per_check * 1000.0
     );
 
