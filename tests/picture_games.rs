@@ -27,7 +27,9 @@ fn a_view_mailed_in_many_games_is_encoded_once_and_names_each_game() {
         files[0].2.clone()
     };
 
+    // As `run --games` does: the pictures held over all its games.
     picture::release();
+    let held = picture::hold();
     let before = picture::bodies_encoded();
     let france: Vec<Vec<u8>> = games.iter().map(|g| mailed(g, PowerId::France)).collect();
     let britain: Vec<Vec<u8>> = games.iter().map(|g| mailed(g, PowerId::Britain)).collect();
@@ -36,6 +38,13 @@ fn a_view_mailed_in_many_games_is_encoded_once_and_names_each_game() {
         2,
         "the rows under the title are encoded once per view, not once per game"
     );
+    drop(held);
+
+    // A single run mails one game: nothing is kept for other games.
+    let before = picture::bodies_encoded();
+    mailed("game-003", PowerId::France);
+    mailed("game-004", PowerId::France);
+    assert_eq!(picture::bodies_encoded() - before, 2, "kept without a hold");
 
     // Each game's picture is the one drawn for it with nothing shared.
     for (i, g) in games.iter().enumerate() {

@@ -180,13 +180,17 @@ impl<'a> Scene<'a> {
     /// The pictures as attachments, the PNG first.
     ///
     /// A picture is drawn once for each distinct view: the PNG is kept
-    /// for the SVG text it was rendered from (the whole text is the key,
-    /// so a scene that differs in anything is drawn anew), and every
+    /// for the SVG text it was rendered from (a digest of the whole text
+    /// is the key, so a scene that differs in anything is drawn anew), and every
     /// other mail of the phase that shows the same view (a report sent
     /// again, a resend, the opening mailed by `run` after `mail`) reuses it.
     pub fn files(&self) -> Result<Vec<File>, PictureError> {
         let layers = svg::draw(self, WIDTH as f64)?;
-        let png = DRAWN.get_or(layers.text.clone(), |_| png_shared(&layers, Effort::Fast).map(Arc::new))?;
+        let key: [u8; 32] = {
+            use sha2::Digest;
+            sha2::Sha256::digest(&layers.text).into()
+        };
+        let png = DRAWN.get_or(key, |_| png_shared(&layers, Effort::Fast).map(Arc::new))?;
         Ok(vec![
             (format!("{}.png", self.stem()), "image/png", png.to_vec()),
             (
@@ -373,7 +377,8 @@ fn png_of(layers: &svg::Layers, effort: Effort) -> Result<(Vec<u8>, Body), Pictu
 /// view was drawn for another game (every game of a first `run --games`
 /// opens the same phase of the same scenario), only the title band, which
 /// names the game, is drawn and encoded, and the rows under it are the
-/// ones encoded then.
+/// ones encoded then. They are kept only while a [`Hold`] is alive (`run
+/// --games`): a single run mails one game, whose views all differ.
 fn png_shared(layers: &svg::Layers, effort: Effort) -> Result<Vec<u8>, PictureError> {
     let key = (effort, layers.without_title());
     if let Some(body) = BODIES.get(&key) {
@@ -384,7 +389,9 @@ fn png_shared(layers: &svg::Layers, effort: Effort) -> Result<Vec<u8>, PictureEr
         return assemble(px, &body, band.width(), layers.height());
     }
     let (png, body) = png_of(layers, effort)?;
-    BODIES.put(key, Arc::new(body));
+    if HELD.load(Ordering::SeqCst) > 0 {
+        BODIES.put(key, Arc::new(body));
+    }
     Ok(png)
 }
 
@@ -447,13 +454,15 @@ pub fn release() {
     DRAWN.clear();
 }
 
-/// The finished PNGs of the last pictures drawn, by their whole SVG text
-/// (see [`Scene::files`]).
-static DRAWN: Memo<String, Arc<Vec<u8>>, 4> = Memo::new();
+/// The finished PNGs of the last pictures drawn, by a digest of their
+/// whole SVG text (see [`Scene::files`]).
+static DRAWN: Memo<[u8; 32], Arc<Vec<u8>>, 4> = Memo::new();
 
 /// The encoded rows under the title of the last views drawn, by the
-/// effort and the text that decides them (a few hundred KiB each).
-static BODIES: Memo<(Effort, String), Arc<Body>, 4> = Memo::new();
+/// effort and a digest of the text that decides them (a few hundred KiB
+/// each): one for each power's view and the moderator's, so a run over
+/// games of seven players finds each view it drew for the game before.
+static BODIES: Memo<(Effort, [u8; 32]), Arc<Body>, 8> = Memo::new();
 
 /// A picture's painted pixels without its transparent ones: for each row,
 /// the runs that hold a painted pixel (gaps of fewer than `GAP`

@@ -202,14 +202,16 @@ impl Layers {
         s.push_str(CLOSE);
         s
     }
-    /// The whole text but the title: what decides every row below the
-    /// title band (pictures of the same view in two games differ only in
-    /// the title, which names the game).
-    pub fn without_title(&self) -> String {
-        let mut s = String::with_capacity(self.text.len());
-        s.push_str(&self.text[..self.title.start]);
-        s.push_str(&self.text[self.title.end..]);
-        s
+    /// A digest (SHA-256) of the whole text but the title: of what decides
+    /// every row below the title band (pictures of the same view in two
+    /// games differ only in the title, which names the game).
+    pub fn without_title(&self) -> [u8; 32] {
+        use sha2::Digest;
+        sha2::Sha256::new()
+            .chain_update(&self.text[..self.title.start])
+            .chain_update(&self.text[self.title.end..])
+            .finalize()
+            .into()
     }
 }
 
