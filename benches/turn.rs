@@ -180,7 +180,7 @@ fn main() {
     let s = grid();
     let (st, orders) = busy(&s);
     for l in &orders {
-        war::validate(&s, &st, PowerId::France, &l.order).expect("bench orders are legal");
+        war::check_order(&s, &st, PowerId::France, &l.order).expect("bench orders are legal");
     }
     let reps = common::size(300, 2);
     let mut times = Vec::with_capacity(reps);
@@ -191,7 +191,7 @@ fn main() {
         let mut out = Vec::new();
         let t0 = Instant::now();
         for l in &orders {
-            let _ = war::validate(&s, &state, PowerId::France, &l.order);
+            let _ = war::check_order(&s, &state, PowerId::France, &l.order);
         }
         war::land_phase(&s, &mut state, PowerId::France, &orders, &mut dice, &mut out).expect("land phase");
         times.push(t0.elapsed());

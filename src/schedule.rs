@@ -122,7 +122,7 @@ pub fn parse_weekday(s: &str) -> Option<Weekday> {
 
 impl DeadlineConfig {
     /// Check the configuration, naming the bad key.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), String> {
         if let Some(t) = &self.time_of_day {
             NaiveTime::parse_from_str(t, "%H:%M").map_err(|_| format!("deadlines.time_of_day '{t}' is not HH:MM"))?;
         }

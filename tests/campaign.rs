@@ -40,7 +40,7 @@ fn play(
         if let Err(e) = rules::audit(&st, &r.state, &r.outcomes) {
             panic!("phase {}: {e}", st.phase);
         }
-        if let Err(e) = r.state.validate(s) {
+        if let Err(e) = r.state.check_against(s) {
             panic!("phase {}: state invalid: {e:?}", st.phase);
         }
         // Purposes are unique within a phase (the dice would refuse).

@@ -85,7 +85,7 @@ fn a_generated_war_with_the_naval_option_keeps_every_invariant_for_41_turns() {
         if let Err(e) = rules::audit(&st, &r.state, &r.outcomes) {
             panic!("phase {}: {e}", st.phase);
         }
-        if let Err(e) = r.state.validate(&s) {
+        if let Err(e) = r.state.check_against(&s) {
             panic!("phase {}: state invalid: {e:?}", st.phase);
         }
         for out in &r.outcomes {

@@ -101,7 +101,7 @@ fn campaign(options: &[&str], seed: u64, primed: bool) -> Played {
         if let Err(e) = rules::audit(&st, &r.state, &r.outcomes) {
             panic!("phase {}: {e}", st.phase);
         }
-        if let Err(e) = r.state.validate(&s) {
+        if let Err(e) = r.state.check_against(&s) {
             panic!("phase {}: state invalid: {e:?}", st.phase);
         }
         let bad = rules::war::control::check(&s, &r.state);

@@ -160,7 +160,7 @@ fn state_round_trips_through_toml() {
     let back = State::from_toml(&text).unwrap();
     assert_eq!(back, state);
     assert_eq!(back.to_toml(), text);
-    assert!(back.validate(&scen).is_ok());
+    assert!(back.check_against(&scen).is_ok());
     // The binary's TOML view is the same file format.
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("g");

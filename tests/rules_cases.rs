@@ -409,7 +409,7 @@ fn run(scenario: &Scenario, case: &Case) -> Verdict {
         };
         s.location = loc;
     }
-    if let Err(e) = state.validate(scenario) {
+    if let Err(e) = state.check_against(scenario) {
         return Verdict::Fail(vec![format!("starting state invalid: {e:?}")]);
     }
     let by_power = case.orders.by_power();

@@ -276,7 +276,7 @@ fn weekday_names_and_bad_configuration_are_named() {
         ..DeadlineConfig::default()
     };
     assert_eq!(
-        bad_time.validate().unwrap_err(),
+        bad_time.check().unwrap_err(),
         "deadlines.time_of_day '25:00' is not HH:MM"
     );
     let bad_day = DeadlineConfig {
@@ -284,7 +284,7 @@ fn weekday_names_and_bad_configuration_are_named() {
         ..DeadlineConfig::default()
     };
     assert_eq!(
-        bad_day.validate().unwrap_err(),
+        bad_day.check().unwrap_err(),
         "deadlines.weekdays: 'someday' is not a weekday (mon … sun)"
     );
     let good = DeadlineConfig {
@@ -292,5 +292,5 @@ fn weekday_names_and_bad_configuration_are_named() {
         weekdays: vec!["fri".into()],
         ..DeadlineConfig::default()
     };
-    assert_eq!(good.validate(), Ok(()));
+    assert_eq!(good.check(), Ok(()));
 }

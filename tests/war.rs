@@ -170,7 +170,7 @@ fn campaign(s: &Scenario, state: &mut State, seed: u64) -> (usize, usize, usize)
                 let orders = empereur::autoplay::war::generate(s, state, p, seed * 7919 + turn * 7 + p as u64);
                 for l in &orders {
                     assert_eq!(
-                        war::validate(s, state, p, &l.order),
+                        war::check_order(s, state, p, &l.order),
                         Ok(()),
                         "generated order '{}' is not legal",
                         l.text

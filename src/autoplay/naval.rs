@@ -12,7 +12,7 @@
 use super::{Rng, line};
 use crate::ids::PowerId;
 use crate::orders::ast::{NavalOrder, Order, OrderLine, Situation, Standing};
-use crate::rules::legality::judge_one as validate;
+use crate::rules::legality::judge_one;
 use crate::rules::war::movement::orders_for;
 use crate::scenario::Scenario;
 use crate::scenario::tables_naval::Chit;
@@ -108,7 +108,7 @@ pub fn squadron_order(
         }
     };
     for o in candidates {
-        if validate(scenario, state, power, &o).is_ok() {
+        if judge_one(scenario, state, power, &o).is_ok() {
             let text = format!("{key} {}", o.kind());
             out.push(line(o, text));
             return true;
@@ -187,7 +187,7 @@ pub fn build_orders(scenario: &Scenario, state: &State, power: PowerId, seed: u6
         );
     }
     for o in candidates {
-        if rng.index(2) == 0 && validate(scenario, state, power, &o).is_ok() {
+        if rng.index(2) == 0 && judge_one(scenario, state, power, &o).is_ok() {
             let text = o.kind().to_string();
             out.push(line(o, text));
         }

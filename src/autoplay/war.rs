@@ -9,7 +9,7 @@
 
 use crate::ids::PowerId;
 use crate::orders::ast::{Order, OrderLine};
-use crate::rules::legality::judge_one as validate;
+use crate::rules::legality::judge_one;
 use crate::rules::war::control;
 use crate::rules::war::movement::{orders_corps, orders_for};
 use crate::scenario::Scenario;
@@ -85,7 +85,7 @@ fn squadron_order(
                 squadron: key.clone(),
                 port: p.id.clone(),
             };
-            if validate(scenario, state, power, &o).is_ok() {
+            if judge_one(scenario, state, power, &o).is_ok() {
                 out.push(line(o, format!("{key} blockade {}", p.id)));
             }
         }
@@ -100,7 +100,7 @@ fn squadron_order(
         Location::Port(_) => here.clone(),
     };
     if let Some(z) = reach.iter().find(|z| {
-        validate(
+        judge_one(
             scenario,
             state,
             power,
@@ -127,7 +127,7 @@ fn squadron_order(
         carrying: vec![],
         to_port: None,
     };
-    if validate(scenario, state, power, &o).is_ok() {
+    if judge_one(scenario, state, power, &o).is_ok() {
         out.push(line(o, format!("{key} sail {z}")));
     }
 }
@@ -154,7 +154,7 @@ fn corps_order(
         corps: vec![key.clone()],
         province: loc.clone(),
     };
-    if validate(scenario, state, power, &sieg).is_ok() && rng.index(3) > 0 {
+    if judge_one(scenario, state, power, &sieg).is_ok() && rng.index(3) > 0 {
         out.push(line(sieg, format!("{key} besiege {loc}")));
         return;
     }
@@ -162,7 +162,7 @@ fn corps_order(
         return;
     }
     // a random walk: first step among the legal neighbours, then
-    // longer while it stays legal (each candidate checked by validate)
+    // longer while it stays legal (each candidate checked by judge_one)
     let mv = |path: &[String]| Order::Move {
         corps: vec![key.clone()],
         commander: None,
@@ -172,7 +172,7 @@ fn corps_order(
         .map
         .land_neighbours(&loc)
         .map(str::to_string)
-        .filter(|n| validate(scenario, state, power, &mv(&[loc.clone(), n.clone()])).is_ok())
+        .filter(|n| judge_one(scenario, state, power, &mv(&[loc.clone(), n.clone()])).is_ok())
         .collect();
     if firsts.is_empty() {
         return;
@@ -187,7 +187,7 @@ fn corps_order(
         }
         let mut longer = path.clone();
         longer.push(nb[rng.index(nb.len())].to_string());
-        if validate(scenario, state, power, &mv(&longer)).is_err() {
+        if judge_one(scenario, state, power, &mv(&longer)).is_err() {
             break;
         }
         path = longer;

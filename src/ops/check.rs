@@ -52,11 +52,11 @@ pub fn load_game(game: &Path) -> Result<(Arc<Scenario>, State)> {
     let config = dir.load_config()?;
     let scenario = dir.load_scenario(&config)?;
     let state = dir.load_state()?;
-    validated(scenario, state, &dir.state())
+    state_checked(scenario, state, &dir.state())
 }
 
-fn validated(scenario: Arc<Scenario>, state: State, path: &Path) -> Result<(Arc<Scenario>, State)> {
-    if let Err(errs) = state.validate(&scenario) {
+fn state_checked(scenario: Arc<Scenario>, state: State, path: &Path) -> Result<(Arc<Scenario>, State)> {
+    if let Err(errs) = state.check_against(&scenario) {
         let list: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
         anyhow::bail!("{}: {}", path.display(), list.join("; "));
     }
@@ -128,7 +128,7 @@ pub fn run(a: &CheckArgs) -> Result<CheckReport> {
             let state = State::from_toml(&text).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
             let scen = a.scenario.clone().unwrap_or_else(|| state.scenario.clone());
             let scenario = store::load_scenario(&scen)?;
-            validated(scenario, state, file)?
+            state_checked(scenario, state, file)?
         }
         None => load_game(a.game.as_deref().unwrap_or(Path::new(".")))?,
     };

@@ -51,7 +51,7 @@ pub fn run(game: &Path, power: Option<&str>, format: Format) -> Result<Shown> {
     let config = dir.load_config()?;
     let scenario = dir.load_scenario(&config)?;
     let mut state = dir.load_state()?;
-    if let Err(errs) = state.validate(&scenario) {
+    if let Err(errs) = state.check_against(&scenario) {
         let list: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
         anyhow::bail!("{}: {}", dir.state().display(), list.join("; "));
     }

@@ -79,7 +79,7 @@ fn uncomment(line: &str) -> &str {
     }
 }
 
-/// Parse, resolve names and validate an order text for `power` (or the
+/// Parse, resolve names and judge the legality of an order text for `power` (or the
 /// power named in its `POWER` line) in the open phase of `state`.
 /// Quoted text (`>` lines), signatures (`-- `) and everything after `END`
 /// are ignored. Never panics, whatever the input.

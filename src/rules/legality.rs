@@ -774,7 +774,7 @@ impl<'a> Projection<'a> {
             }
             _ => {}
         }
-        war::validate(s, &self.state, p, order).map_err(Illegal::Rule)?;
+        war::check_order(s, &self.state, p, order).map_err(Illegal::Rule)?;
         self.apply_military(order);
         Ok(())
     }

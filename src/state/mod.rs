@@ -1,7 +1,7 @@
 //! The state of a game: calendar, powers, provinces, units, relations.
 //!
 //! Serialised as `state.toml` with `format = 1` (see [`StateFile`]); the
-//! file form is checked against the scenario by [`State::validate`] when
+//! file form is checked against the scenario by [`State::check_against`] when
 //! loaded, so every later step can trust ids. [`State::initial`] builds the
 //! 1805 set-up from a scenario (3.0–3.6). Pure: no I/O.
 
@@ -926,7 +926,7 @@ impl State {
     }
 
     /// Check every id in the state against the scenario, naming the key.
-    pub fn validate(&self, scenario: &Scenario) -> Result<(), Vec<StateError>> {
+    pub fn check_against(&self, scenario: &Scenario) -> Result<(), Vec<StateError>> {
         let mut errs = Vec::new();
         let mut bad = |key: String, message: String| errs.push(StateError { key, message });
         if self.scenario != scenario.id {

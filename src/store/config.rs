@@ -252,7 +252,7 @@ impl GameConfig {
                 None => e.message().trim().to_string(),
             }
         })?;
-        c.deadlines.validate()?;
+        c.deadlines.check()?;
         if let Some(b) = &c.dice.beacon
             && crate::dice::beacon::network(b).is_none()
         {

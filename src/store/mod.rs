@@ -152,7 +152,7 @@ impl GameDir {
                 &own
             }
         };
-        if let Err(errs) = state.validate(scenario) {
+        if let Err(errs) = state.check_against(scenario) {
             let mut msg = format!("{file} is refused ({} problem(s); nothing was changed):", errs.len());
             for e in &errs {
                 msg.push_str("\n  ");

@@ -229,7 +229,8 @@ pub fn apply_setup(state: &mut State, setup: &Setup) -> Result<(), String> {
 /// One step of a case: which step of whose Player Turn, with what orders,
 /// and what the case expects of it.
 pub struct Step<'a> {
-    /// `validate`, `land`, `naval`, `surrender` or `due`.
+    /// `validate` (only the legality check, `war::check_order`), `land`,
+    /// `naval`, `surrender` or `due`.
     pub name: &'a str,
     pub active: PowerId,
     pub orders: &'a [Order],
@@ -260,7 +261,7 @@ pub fn run_step(
         "validate" => {
             let results: Vec<_> = orders
                 .iter()
-                .map(|l| war::validate(s, state, active, &l.order))
+                .map(|l| war::check_order(s, state, active, &l.order))
                 .collect();
             if let Some(rule) = &e.rejected {
                 // the rule number alone would pass a refusal for another

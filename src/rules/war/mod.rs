@@ -242,8 +242,10 @@ pub fn land_phase(
 }
 
 /// Legality of a naval, land or standing order before resolution (and
-/// of a declaration of war under an enforced peace, 2.7).
-pub fn validate(scenario: &Scenario, state: &State, power: PowerId, order: &Order) -> Result<(), Rejection> {
+/// of a declaration of war under an enforced peace, 2.7), taken on its
+/// own; the legality gate (`rules::legality::judge`) asks it of each order
+/// of a set.
+pub fn check_order(scenario: &Scenario, state: &State, power: PowerId, order: &Order) -> Result<(), Rejection> {
     match order {
         Order::Move { corps, commander, path } => {
             movement::check(scenario, state, power, corps, commander.as_deref(), path).map(|_| ())

@@ -417,7 +417,7 @@ pub fn step_orders(
     for l in orders {
         if let Order::NavalMove { squadron, carrying, .. } = &l.order
             && seen.insert(squadron.clone())
-            && crate::rules::war::validate(scenario, state, power, &l.order).is_ok()
+            && crate::rules::war::check_order(scenario, state, power, &l.order).is_ok()
         {
             runners.push(Runner {
                 squadron: squadron.clone(),
