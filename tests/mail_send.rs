@@ -1,6 +1,7 @@
 //! Sending the outbox: the file transport, failures left queued with the
-//! error, messages held after a crash, plain SMTP refused off loopback;
-//! and the mails the game composes (phase opening, turn reports).
+//! error, messages held after a crash (and `mail` exiting 1 for them),
+//! plain SMTP refused off loopback; and the mails the game composes (phase
+//! opening, turn reports).
 #![allow(clippy::disallowed_methods)] // tests read and write files
 
 use chrono::{DateTime, Utc};
@@ -392,4 +393,35 @@ fn a_permanent_refusal_is_held_the_moderator_told_and_release_sends_it() {
     let d = transport::send_all(&g, Some(&file), &["r5".into()], now()).unwrap();
     assert!(matches!(&d[0], Delivery::Sent { id, .. } if id == "r5"), "{d:?}");
     assert!(g.sent().join("r5.eml").exists());
+}
+
+// `mail` exits 1 when a message needs the moderator (here one held after
+// an interrupted send), so that a cron job's wrapper notices; a delivery
+// with nothing to report exits 0.
+#[test]
+fn mail_exits_1_when_a_delivery_needs_the_moderator() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = game(tmp.path());
+    let g = GameDir::new(&dir);
+    let mail_cmd = || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_empereur"))
+            .args(["mail", "--game"])
+            .arg(&dir)
+            .output()
+            .unwrap()
+    };
+    let out = mail_cmd();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(!stdout.contains("held"), "{stdout}");
+
+    outbox::queue(&g, &mail("h6")).unwrap();
+    let mut env = outbox::read_envelope(&outbox::env_path(&g, "h6")).unwrap();
+    env.sending = true;
+    outbox::write_envelope(&outbox::env_path(&g, "h6"), &env).unwrap();
+    let out = mail_cmd();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("message h6 is held"), "{stdout}");
+    assert!(outbox::eml_path(&g, "h6").exists(), "kept in the outbox");
 }
