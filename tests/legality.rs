@@ -933,3 +933,25 @@ fn a_leader_that_cannot_be_improved_is_the_word_at_fault() {
     );
     points_at(&state, PowerId::Austria, text, "Archduke Charles");
 }
+
+/// The gate's own typed reasons point at their word too: the unit given
+/// a second move (5.5), the count of squadrons the treasury cannot pay.
+#[test]
+fn a_second_move_and_unaffordable_squadrons_point_at_their_word() {
+    let state = state_at("1805-fall-france");
+    let c = check(
+        &state,
+        PowerId::France,
+        "MOVE corps 1 -> Burgundy\nMOVE corps 1 -> Normandy",
+    );
+    let d = &c.diagnostics[0];
+    assert_eq!(d.code, "already-ordered", "{d:?}");
+    assert_eq!((d.span.line, d.span.col, d.span.len), (2, 6, 7), "{d:?}");
+    let mut state = state_at("1805-fall-build");
+    state.power_mut(PowerId::France).gold = 0;
+    state.power_mut(PowerId::France).pool.squadrons = 5;
+    let text = "BUILD 2 SQUADRONS IN Brest";
+    let c = check(&state, PowerId::France, text);
+    assert_eq!(c.diagnostics[0].code, "cannot-pay", "{:?}", c.diagnostics);
+    points_at(&state, PowerId::France, text, "2");
+}
