@@ -4,7 +4,7 @@
 
 use empereur::ids::{Nation, PowerId};
 use empereur::scenario::Scenario;
-use empereur::state::{Corps, Location, Squadron, State, UnitKey};
+use empereur::state::{Corps, Division, Location, Squadron, State, UnitKey};
 
 fn rhenish(n: u32) -> UnitKey {
     UnitKey::corps(Nation::Minor("rhine".into()), n)
@@ -106,4 +106,55 @@ fn views_name_the_counters_and_list_the_kingdoms_fleet() {
             .iter()
             .any(|l| l.starts_with("italy"))
     );
+}
+
+/// Orders read a kingdom's counter by the seed's name that reports show
+/// (11.3.2.1: `Hesse corps`, alone or with its handle in brackets as
+/// reports print it) as well as by its handle; brackets naming another
+/// unit are an error, not a silent pick.
+#[test]
+fn orders_read_the_seeds_name_of_a_counter() {
+    let s = Scenario::embedded("1805").unwrap();
+    let players = PowerId::ALL.into_iter().collect();
+    let mut st = State::initial(&s, "t", &players, ["political".to_string()].into());
+    st.phase = "1806-spring-france".parse().unwrap();
+    st.minors.get_mut("rhine").unwrap().controller = Some(PowerId::France);
+    for n in [1, 2] {
+        st.corps.push(Corps {
+            nation: Nation::Minor("rhine".into()),
+            number: n,
+            location: Some("hesse".into()),
+            divisions: vec![Division {
+                arm: empereur::scenario::Arm::Infantry,
+                nation: Nation::Minor("rhine".into()),
+            }],
+            arrives: None,
+            held_by: None,
+        });
+    }
+    let orders = |line: &str| {
+        let text = format!("POWER France\nPHASE 1806-spring-france\n{line}\n");
+        empereur::orders::check(&text, &s, &st, Some(PowerId::France))
+    };
+    let plain = orders("MOVE Rhenish corps 2 TO Hanover");
+    assert!(plain.all_accepted(), "{:?}", plain.diagnostics);
+    for line in [
+        "MOVE Hesse corps TO Hanover",
+        "MOVE hesse CORPS (Rhenish corps 2) TO Hanover",
+        "MOVE Hesse corps (rhine corps II) TO Hanover",
+    ] {
+        let c = orders(line);
+        assert!(c.all_accepted(), "{line}: {:?}", c.diagnostics);
+        assert_eq!(c.accepted[0].order, plain.accepted[0].order, "{line}");
+    }
+    let hanover = orders("MOVE Hanover corps TO Hanover");
+    assert!(hanover.all_accepted(), "{:?}", hanover.diagnostics);
+    assert_ne!(hanover.accepted[0].order, plain.accepted[0].order);
+    for wrong in [
+        "MOVE Hesse corps (Rhenish corps 1) TO Hanover",
+        "MOVE Hesse corps (Rhenish corps 2 TO Hanover",
+    ] {
+        let c = orders(wrong);
+        assert!(!c.all_accepted(), "{wrong} was accepted");
+    }
 }

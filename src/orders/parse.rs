@@ -944,6 +944,84 @@ impl<'c, 'a> LineParser<'c, 'a> {
     /// `squadron 2`, `British squadron 2`, `Portuguese corps 1`. Checks that
     /// it exists and that this power may order it.
     fn unit(&mut self, cur: &mut Cur<'_, '_>) -> PResult<(UnitKey, Span)> {
+        let (key, span) = match self.counter_by_seed_name(cur) {
+            Some(hit) => hit?,
+            None => self.unit_handle(cur)?,
+        };
+        self.check_unit(&key, span);
+        self.args.push(Arg::Unit(key.clone()), span);
+        Ok((key, span))
+    }
+
+    /// A kingdom's own counter by the name the seed gives it and reports
+    /// show (11.2.2.1, 11.2.2.2, 11.3.2.1, 11.5.2.1: `Hesse corps`, the
+    /// counter rows of `tables/political.toml`), optionally followed by
+    /// its handle in brackets as reports print it: `Hesse corps (Rhenish
+    /// corps 2)`. `None` when no such name starts here.
+    fn counter_by_seed_name(&mut self, cur: &mut Cur<'_, '_>) -> Option<PResult<(UnitKey, Span)>> {
+        let start = cur.pos;
+        let row = self
+            .ctx
+            .scenario
+            .tables
+            .political
+            .kingdoms
+            .iter()
+            .flat_map(|k| &k.counters)
+            .find(|r| {
+                let words: Vec<&str> = r.name.split_whitespace().collect();
+                words.iter().enumerate().all(|(i, w)| {
+                    cur.peek_at(i)
+                        .is_some_and(|t| t.kind == Tok::Word && normalise(t.text) == normalise(w))
+                }) && !cur
+                    .peek_at(words.len())
+                    .is_some_and(|t| matches!(t.kind, Tok::Number(_)))
+            })?;
+        let kind = match row.kind {
+            crate::scenario::tables_political::CounterKind::Corps => UnitKind::Corps,
+            crate::scenario::tables_political::CounterKind::Squadron => UnitKind::Squadron,
+        };
+        let key = UnitKey {
+            kind,
+            nation: Nation::Minor(row.nation.clone()),
+            number: row.number,
+        };
+        cur.pos = start + row.name.split_whitespace().count();
+        let mut span = join(cur.toks[start].span, cur.toks[cur.pos - 1].span);
+        if cur.peek().is_some_and(|t| t.text == "(") {
+            let open = cur.pos;
+            let Some(close) = (open + 1..cur.toks.len()).find(|&i| cur.toks[i].text == ")") else {
+                return Some(Err(Diagnostic::error(
+                    Problem::Syntax,
+                    "expected ')' after the unit in brackets",
+                    cur.toks[open].span,
+                )));
+            };
+            let mut inner = Cur::new(&cur.toks[open + 1..close]);
+            let (handle, inner_span) = match self.unit_handle(&mut inner) {
+                Ok(u) => u,
+                Err(e) => return Some(Err(e)),
+            };
+            if handle != key || !inner.at_end() {
+                return Some(Err(Diagnostic::error(
+                    Problem::UnknownUnit,
+                    format!(
+                        "the {} is {}, not what the brackets say",
+                        row.name,
+                        key.handle(self.ctx.scenario)
+                    ),
+                    inner_span,
+                )));
+            }
+            cur.pos = close + 1;
+            span = join(span, cur.toks[close].span);
+        }
+        Some(Ok((key, span)))
+    }
+
+    /// A unit by its handle (`Rhenish corps 2`, `corps 3`): the key and
+    /// where it is written, neither checked nor recorded.
+    fn unit_handle(&mut self, cur: &mut Cur<'_, '_>) -> PResult<(UnitKey, Span)> {
         let start = cur.pos;
         let mut k = 0;
         let kind = loop {
@@ -987,10 +1065,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
             self.nation(&text, join(nt[0].span, nt[nt.len() - 1].span))?
         };
         cur.pos = start + end;
-        let key = UnitKey { kind, nation, number };
-        self.check_unit(&key, span);
-        self.args.push(Arg::Unit(key.clone()), span);
-        Ok((key, span))
+        Ok((UnitKey { kind, nation, number }, span))
     }
 
     /// The unit exists (whether this power orders it is the legality
