@@ -181,14 +181,17 @@ fn rhine(
             "no major power has applied peace condition C.8 against Austria (the Holy Roman Empire stands)",
         ));
     }
+    // 11.5.1: "at least five of the six minor countries with corps plus
+    // any three other minor countries and/or provinces": a sixth with
+    // corps is one of the three others, so eight in all, five with corps
     let corps = mine.iter().filter(|c| def.with_corps(c)).count();
-    let others = mine.len() - corps;
-    if corps < 5 || others < 3 {
+    if corps < 5 || mine.len() < 5 + 3 {
         return Err(Rejection::new(
             "11.5.1",
             format!(
-                "{} controls {corps} of the six minor countries with corps and {others} other components ({}); five and three are needed",
+                "{} controls {corps} of the six minor countries with corps and {} components in all ({}); five with corps plus three others are needed",
                 power.name(),
+                mine.len(),
                 names(scenario, &mine)
             ),
         ));
