@@ -29,7 +29,7 @@
 //! | [`mail`] | ingest, authentication, outbox, sending | `mail/`, journal; submissions via store |
 //! | [`report`] | view models and templates of mails and reports | reads `templates/` overrides |
 //! | [`ops`] | one function per command: its options in, its summary out | — (calls store) |
-//! | [`cli`] | argument parsing (feature `cli`), printing every summary, exit codes, completions, man pages | — |
+//! | [`cli`] | argument parsing (feature `cli`), printing every summary, progress bars, exit codes, completions, man pages | — |
 //!
 //! Files of a game directory and who writes them: `game.toml` (ops::new,
 //! replace-player, the moderator), `state.toml` (ops::new, ops::resolve,

@@ -109,10 +109,13 @@ fn undo_verify_mail_and_send_return_their_findings() {
     assert_eq!(undo.0, None, "a new game has no resolution to undo");
     assert_eq!(undo.done(), Done::No);
 
-    let verified = ops::verify::run(&ops::verify::VerifyArgs {
-        game: game.clone(),
-        ..Default::default()
-    })
+    let verified = ops::verify::run(
+        &ops::verify::VerifyArgs {
+            game: game.clone(),
+            ..Default::default()
+        },
+        &mut ops::progress::Silent,
+    )
     .unwrap();
     assert!(verified.report.ok(), "{:?}", verified.report.problems);
     assert!(!verified.replay);

@@ -24,6 +24,7 @@ pub struct Cli {
 
 pub mod args;
 pub mod print;
+pub mod progress;
 pub mod shell;
 
 use print::{print, print_as};
@@ -275,14 +276,14 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
         // == end orders ==
 
         // == dice ==
-        Command::Verify(a) => print(ops::verify::run(&a.into())?),
+        Command::Verify(a) => print(ops::verify::run(&a.into(), &mut progress::Bar::on_terminal())?),
         Command::ExportHistory(a) => print(ops::export::run(&a.into())?),
         Command::Dice(c) => print(ops::dice_cmd::run(&c.into())?),
         Command::Resolve(a) => print(ops::resolve::run(&a.into())?),
         // == end dice ==
 
         // == rules ==
-        Command::Autoplay(a) => print(ops::autoplay::run(&a.into())?),
+        Command::Autoplay(a) => print(ops::autoplay::run(&a.into(), &mut progress::Bar::on_terminal())?),
         Command::Balance(a) => {
             let format = if a.json { Format::Json } else { Format::Text };
             print_as(ops::balance::run(&a.into())?, format)
@@ -301,7 +302,11 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
         // == workflow ==
         Command::Run(a) => {
             let verbose = a.verbose;
-            ops::run::run(&a.into(), &mut print::game_ran(verbose))
+            ops::run::run(
+                &a.into(),
+                &mut print::game_ran(verbose),
+                &mut progress::Bar::on_terminal(),
+            )
         }
         Command::Status(a) => match &a.games {
             Some(root) => print(ops::games::status_of_games(root)?),

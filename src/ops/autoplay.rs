@@ -4,6 +4,7 @@
 //! submissions by `autoplay`, so the history shows who wrote them.
 #![allow(clippy::disallowed_methods)] // adapter
 
+use super::progress::{Progress, Silent};
 use super::resolve::{ResolveOptions, Resolved, resolve_game_locked};
 use crate::ids::PowerId;
 use crate::rules;
@@ -45,9 +46,9 @@ impl std::fmt::Display for AutoplaySummary {
 
 impl super::Summary for AutoplaySummary {}
 
-pub fn run(a: &AutoplayArgs) -> Result<AutoplaySummary> {
+pub fn run(a: &AutoplayArgs, progress: &mut dyn Progress) -> Result<AutoplaySummary> {
     let dir = GameDir::new(&a.game);
-    let s = autoplay(&dir, a.phases, a.seed, None)?;
+    let s = autoplay_shown(&dir, a.phases, a.seed, None, progress)?;
     super::workflow::start_clock_now(&dir)?;
     Ok(s)
 }
@@ -60,22 +61,39 @@ pub fn run(a: &AutoplayArgs) -> Result<AutoplaySummary> {
 /// order, but the fsyncs wait for a few passes over the whole batch, and
 /// a power loss in the middle puts the game back where the batch began.
 pub fn autoplay(dir: &GameDir, phases: u32, seed: u64, now: Option<&str>) -> Result<AutoplaySummary> {
+    autoplay_shown(dir, phases, seed, now, &mut Silent)
+}
+
+/// As [`autoplay`], telling `progress` of each phase.
+pub fn autoplay_shown(
+    dir: &GameDir,
+    phases: u32,
+    seed: u64,
+    now: Option<&str>,
+    progress: &mut dyn Progress,
+) -> Result<AutoplaySummary> {
     let _lock = dir.lock()?;
     let group = crate::store::durable::group();
     let cp = checkpoint::begin(dir)?;
-    let s = autoplay_grouped(dir, phases, seed, now)?;
+    let s = autoplay_grouped(dir, phases, seed, now, progress)?;
     cp.commit()?;
     group.commit()?;
     Ok(s)
 }
 
-fn autoplay_grouped(dir: &GameDir, phases: u32, seed: u64, now: Option<&str>) -> Result<AutoplaySummary> {
+fn autoplay_grouped(
+    dir: &GameDir,
+    phases: u32,
+    seed: u64,
+    now: Option<&str>,
+    progress: &mut dyn Progress,
+) -> Result<AutoplaySummary> {
     let config = dir.load_config()?;
     let scenario = dir.load_scenario(&config)?;
     let mut summary = AutoplaySummary::default();
-    let progress = super::progress::bar(u64::from(phases), "autoplay");
+    progress.start(u64::from(phases), "autoplay");
     for round in 0..phases {
-        progress.inc(1);
+        progress.step();
         let state = dir.load_state()?;
         if let Some(w) = &state.over {
             summary.over = Some(w.clone());
@@ -122,7 +140,7 @@ fn autoplay_grouped(dir: &GameDir, phases: u32, seed: u64, now: Option<&str>) ->
             Resolved::Refused(why) => anyhow::bail!("autoplay stopped: {why}"),
         }
     }
-    progress.finish_and_clear();
+    progress.finish();
     Ok(summary)
 }
 

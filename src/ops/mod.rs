@@ -2,7 +2,8 @@
 //! arguments into an options struct and call these; these call `store`
 //! for files and the pure core for everything else, and return what they
 //! found (a [`Summary`]), which `cli` prints. Nothing here writes to the
-//! terminal except the progress bars of long runs (`progress`).
+//! terminal: long runs tell a [`progress::Progress`] that `cli` hands them
+//! how far they have got, and `cli` draws the bar.
 #![allow(clippy::disallowed_methods)] // adapter
 
 pub mod autoplay;

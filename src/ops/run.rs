@@ -13,6 +13,7 @@
 #![allow(clippy::disallowed_methods)] // adapter
 
 use super::ingest::Source;
+use super::progress::Progress;
 use super::resolve::{self, ResolveOptions, Resolved};
 use super::workflow::{ensure_clock_of, submitted};
 use super::{Done, clock, mailing};
@@ -89,7 +90,11 @@ impl RunReport {
 
 /// Run every game; `each` is told how each one went (`cli` prints it).
 /// Fails after the last game when any game failed.
-pub fn run(a: &RunArgs, each: &mut dyn FnMut(GameRan<'_>) -> std::io::Result<()>) -> Result<Done> {
+pub fn run(
+    a: &RunArgs,
+    each: &mut dyn FnMut(GameRan<'_>) -> std::io::Result<()>,
+    progress: &mut dyn Progress,
+) -> Result<Done> {
     let now = clock::now()?;
     let games: Vec<PathBuf> = match (&a.game, &a.games) {
         (Some(g), None) => vec![g.clone()],
@@ -104,7 +109,7 @@ pub fn run(a: &RunArgs, each: &mut dyn FnMut(GameRan<'_>) -> std::io::Result<()>
         None => BTreeMap::new(),
     };
     let mut failed = 0;
-    let progress = super::progress::bar(games.len() as u64, "run --games");
+    progress.start(games.len() as u64, "run --games");
     // One group over every game: what a game writes after its last
     // barrier is made durable with the next game's barrier, not by a pass
     // of its own (each game still reaches its commit points durably).
@@ -114,7 +119,7 @@ pub fn run(a: &RunArgs, each: &mut dyn FnMut(GameRan<'_>) -> std::io::Result<()>
     // instead of rendering it again per game.
     let pictures = crate::picture::hold();
     for g in &games {
-        progress.inc(1);
+        progress.step();
         let incoming: Vec<Source> = routed
             .get(g)
             .map(|v| v.iter().cloned().map(Source::File).collect())
@@ -132,7 +137,7 @@ pub fn run(a: &RunArgs, each: &mut dyn FnMut(GameRan<'_>) -> std::io::Result<()>
             }
         }
     }
-    progress.finish_and_clear();
+    progress.finish();
     drop(pictures);
     group.commit()?;
     if failed > 0 {

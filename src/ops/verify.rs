@@ -9,6 +9,7 @@
 #![allow(clippy::disallowed_methods)] // adapter
 
 use super::Done;
+use super::progress::{Progress, Silent};
 use super::resolve::Engine;
 use crate::dice::{self, Dice, Replay, RollSource};
 use crate::ids::PowerId;
@@ -130,14 +131,16 @@ impl super::Summary for Verified {
     }
 }
 
-pub fn run(a: &VerifyArgs) -> Result<Verified> {
+pub fn run(a: &VerifyArgs, progress: &mut dyn Progress) -> Result<Verified> {
     let dir = GameDir::new(&a.game);
-    let mut r = verify_game(
+    let mut r = verify_game_shown(
         &dir,
         &VerifyOptions {
             replay: a.replay,
             entries: a.entries.clone(),
         },
+        rules::resolve,
+        progress,
     )?;
     if let Some(m) = &a.mails {
         let power = a.power.as_deref().unwrap_or_default();
@@ -219,6 +222,16 @@ pub fn verify_game(dir: &GameDir, opts: &VerifyOptions) -> Result<VerifyReport> 
 
 /// As [`verify_game`], replaying with another engine (tests).
 pub fn verify_game_with(dir: &GameDir, opts: &VerifyOptions, engine: Engine) -> Result<VerifyReport> {
+    verify_game_shown(dir, opts, engine, &mut Silent)
+}
+
+/// As [`verify_game_with`], telling `progress` of each entry replayed.
+pub fn verify_game_shown(
+    dir: &GameDir,
+    opts: &VerifyOptions,
+    engine: Engine,
+    progress: &mut dyn Progress,
+) -> Result<VerifyReport> {
     if !dir.history().is_dir() {
         anyhow::bail!("{} holds no history/ directory; is it a game?", dir.root.display());
     }
@@ -250,10 +263,10 @@ pub fn verify_game_with(dir: &GameDir, opts: &VerifyOptions, engine: Engine) -> 
         scenario: None,
         carried: None,
     });
-    // Replay is the slow part: a bar on a terminal, nothing in cron.
-    let progress = super::progress::bar(if opts.replay { u64::from(head.entries) } else { 0 }, "verify --replay");
+    // Replay is the slow part, the only one worth showing.
+    progress.start(if opts.replay { u64::from(head.entries) } else { 0 }, "verify --replay");
     for n in 1..=head.entries {
-        progress.inc(1);
+        progress.step();
         let Some(name) = listing.get(&n) else {
             cx.problem(
                 "history",
@@ -269,7 +282,7 @@ pub fn verify_game_with(dir: &GameDir, opts: &VerifyOptions, engine: Engine) -> 
         cx.report.entries += 1;
         check_entry(dir, name, n, &mut chain, &mut cx, replayer.as_mut());
     }
-    progress.finish_and_clear();
+    progress.finish();
     // The head names the last entry.
     if head.entries > 0 {
         if let Some((last, hash)) = &chain.prev {
