@@ -527,6 +527,41 @@ impl<'a> Projection<'a> {
             Order::MoveFirst if !super::political::dominance::may_opt_first(&self.state, p) => Err(Illegal::Rule(
                 super::political::dominance::move_first_refusal(&self.state),
             )),
+            Order::BuyVp { .. }
+            | Order::Gift { .. }
+            | Order::Loan { .. }
+            | Order::NpcAlliance { .. }
+            | Order::Embargo { .. } => self.economy(order),
+            Order::Build { .. } | Order::BuildSquadron { .. } => self.build(order),
+            Order::OfferPeace { .. }
+            | Order::Surrender { .. }
+            | Order::SurrenderNpc { .. }
+            | Order::ProposeAlliance { .. }
+            | Order::BreakAlliance { .. } => self.diplomacy(order),
+            // 11.1-11.7: the engine's own step on the projection, after
+            // its own check, whose refusal keeps its code and argument
+            Order::Political(o) => {
+                super::political::check(s, &self.state, p, o).map_err(Illegal::Rule)?;
+                let o = o.clone();
+                self.run(|scenario, state, out| super::political::order(scenario, state, p, &o, "", out))
+            }
+            // 12.2.8.3, 12.2.8.4: the engine's own step on the projection
+            Order::Naval(n) if n.in_build_phase() => {
+                war::naval_option::refit::check(s, &self.state, p, n).map_err(Illegal::Rule)?;
+                let n = n.clone();
+                self.run(|scenario, state, out| war::naval_option::refit::order(scenario, state, p, &n, "", None, out))
+            }
+            Order::DeclareWar { on } => self.declare_war(*on),
+            o if is_military(o) => self.military(o),
+            _ => Ok(()),
+        }
+    }
+
+    /// The orders that spend or pledge Gold: VP bought, gifts and loans,
+    /// the NPC alliance roll and the Continental System.
+    fn economy(&mut self, order: &Order) -> Verdict {
+        let (s, p) = (self.scenario, self.power);
+        match order {
             Order::BuyVp { gold } => {
                 let per = s.tables.economy.gold_per_vp;
                 if *gold < per {
@@ -545,7 +580,6 @@ impl<'a> Projection<'a> {
                 let (to, gold, loan) = (*to, *gold, matches!(order, Order::Loan { .. }));
                 self.run(|_, state, out| economy::gift(state, p, to, gold, loan, "", out))
             }
-            Order::Build { .. } | Order::BuildSquadron { .. } => self.build(order),
             Order::NpcAlliance { npc } => {
                 if self.state.power(*npc).control.is_player() {
                     return Err(Illegal::NotAnNpc { npc: *npc });
@@ -562,6 +596,14 @@ impl<'a> Projection<'a> {
                 let action = *action;
                 self.run(|scenario, state, out| embargo::order(scenario, state, p, action, "", out))
             }
+            _ => Ok(()),
+        }
+    }
+
+    /// Peace, surrender and alliance orders (5.1, 5.12, 5.2).
+    fn diplomacy(&mut self, order: &Order) -> Verdict {
+        let (s, p) = (self.scenario, self.power);
+        match order {
             Order::OfferPeace { to, .. } | Order::Surrender { to, .. } if !self.state.relations.at_war(p, *to) => {
                 let rule = if matches!(order, Order::OfferPeace { .. }) {
                     "5.1"
@@ -626,21 +668,6 @@ impl<'a> Projection<'a> {
                 self.state.relations.set_alliance(p, *with, false);
                 Ok(())
             }
-            // 11.1-11.7: the engine's own step on the projection, after
-            // its own check, whose refusal keeps its code and argument
-            Order::Political(o) => {
-                super::political::check(s, &self.state, p, o).map_err(Illegal::Rule)?;
-                let o = o.clone();
-                self.run(|scenario, state, out| super::political::order(scenario, state, p, &o, "", out))
-            }
-            // 12.2.8.3, 12.2.8.4: the engine's own step on the projection
-            Order::Naval(n) if n.in_build_phase() => {
-                war::naval_option::refit::check(s, &self.state, p, n).map_err(Illegal::Rule)?;
-                let n = n.clone();
-                self.run(|scenario, state, out| war::naval_option::refit::order(scenario, state, p, &n, "", None, out))
-            }
-            Order::DeclareWar { on } => self.declare_war(*on),
-            o if is_military(o) => self.military(o),
             _ => Ok(()),
         }
     }
