@@ -955,3 +955,63 @@ fn a_second_move_and_unaffordable_squadrons_point_at_their_word() {
     assert_eq!(c.diagnostics[0].code, "cannot-pay", "{:?}", c.diagnostics);
     points_at(&state, PowerId::France, text, "2");
 }
+
+/// 11.3.2.3 errata: without Hanover the Kingdom of Westphalia's treasury
+/// pays nothing for the Hanover corps (Rhenish corps 1), so France with 1
+/// Gold cannot pay for a Rhenish division built into it though the
+/// kingdom holds 20: the gate's own reason is the Gold France lacks (the
+/// engine's step alone would refuse it with no sum), and the engine
+/// refuses the same order. The Hesse corps is still the kingdom's.
+#[test]
+fn westphalia_without_hanover_pays_nothing_for_the_hanover_corps() {
+    use empereur::ids::Nation;
+    use empereur::state::{Corps, Division, Garrison, Kingdom};
+    let all: BTreeSet<PowerId> = PowerId::ALL.into_iter().collect();
+    let mut state = State::initial(scenario(), "legality", &all, ["political".to_string()].into());
+    state.phase = "1806-fall-build".parse::<PhaseId>().unwrap();
+    state.power_mut(PowerId::France).gold = 1;
+    for (p, by) in [
+        ("hanover", PowerId::Britain),
+        ("hesse", PowerId::France),
+        ("magdeburg", PowerId::France),
+    ] {
+        let ps = state.provinces.get_mut(p).unwrap();
+        ps.controller = Some(Nation::Major(by));
+        ps.garrison = Some(Garrison {
+            nation: Nation::Major(by),
+            held_by: None,
+        });
+    }
+    let rhine = state.minors.get_mut("rhine").unwrap();
+    rhine.controller = Some(PowerId::France);
+    rhine.formed = true;
+    state.political.kingdoms.insert(
+        "westphalia".into(),
+        Kingdom {
+            controller: PowerId::France,
+            components: ["hesse", "magdeburg"].map(String::from).into(),
+            created: state.turn(),
+            gold: 20,
+            ceded: false,
+        },
+    );
+    for n in [1, 2] {
+        state.corps.push(Corps {
+            nation: Nation::Minor("rhine".into()),
+            number: n,
+            location: Some("hesse".into()),
+            divisions: vec![Division {
+                arm: empereur::scenario::Arm::Infantry,
+                nation: Nation::Minor("rhine".into()),
+            }],
+            arrives: None,
+            held_by: None,
+        });
+    }
+    let c = check(&state, PowerId::France, "BUILD Rhenish corps 1: 1 Rhenish inf");
+    assert_eq!(c.diagnostics[0].code, "cannot-pay", "{:?}", c.diagnostics);
+    assert_agree(&c, &resolve(&state, PowerId::France, &c, 5));
+    let c = check(&state, PowerId::France, "BUILD Rhenish corps 2: 1 Rhenish inf");
+    assert!(c.all_accepted(), "{:?}", c.diagnostics);
+    assert_agree(&c, &resolve(&state, PowerId::France, &c, 5));
+}

@@ -327,7 +327,7 @@ fn build_divisions(
     check_items(scenario, state, p, &c.nation, items)?;
     let list = list_cost(scenario, items)?;
     let nations: Vec<&Nation> = items.iter().map(|i| &i.nation).collect();
-    let kingdom = super::political::treasury::paying(scenario, state, p, &nations);
+    let kingdom = super::political::treasury::paying(scenario, state, p, &nations, Some(key));
     let (paid, why) = charge(scenario, state, p, &at, list, spent, kingdom)?;
     for it in items {
         match &it.nation {
@@ -470,7 +470,7 @@ fn build_kingdom_fleet(
         ));
     }
     let list = scenario.costs(&nation).map_or(0, |c| c.squadron);
-    let kingdom = super::political::treasury::paying(scenario, state, p, &[&nation]);
+    let kingdom = super::political::treasury::paying(scenario, state, p, &[&nation], None);
     let (paid, why) = charge(scenario, state, p, port, list, spent, kingdom)?;
     if let Some(ms) = state.minors.get_mut(minor) {
         ms.pool.squadrons -= 1;

@@ -725,7 +725,8 @@ impl<'a> Projection<'a> {
                 {
                     // 11.x.2: a kingdom's treasury pays first for its units
                     let nations: Vec<&crate::ids::Nation> = items.iter().map(|i| &i.nation).collect();
-                    let kingdom = super::political::treasury::paying(s, &self.state, p, &nations).map_or(0, |(_, g)| g);
+                    let kingdom = super::political::treasury::paying(s, &self.state, p, &nations, Some(corps))
+                        .map_or(0, |(_, g)| g);
                     self.pay(i64::from(cost) - kingdom.min(i64::from(cost)))?;
                 }
             }
@@ -746,7 +747,7 @@ impl<'a> Projection<'a> {
                 if let Ok((cost, _, _)) = builds::price(s, &self.state, p, port, list, &self.spent) {
                     // 11.x.2: a kingdom's treasury pays first for its units
                     let kingdom =
-                        super::political::treasury::paying(s, &self.state, p, &[&nation]).map_or(0, |(_, g)| g);
+                        super::political::treasury::paying(s, &self.state, p, &[&nation], None).map_or(0, |(_, g)| g);
                     self.pay(i64::from(cost) - kingdom.min(i64::from(cost)))?;
                 }
             }

@@ -166,21 +166,40 @@ const FAST: [(&str, &str); 4] = [
 fn french_kingdom_of(scenario: &Scenario, state: &State, key: &UnitKey) -> Option<&'static str> {
     let Nation::Minor(m) = &key.nation else { return None };
     let t = &scenario.tables.political;
-    let counter = t.counter(CounterKind::Corps, m, key.number).is_some();
     FAST.into_iter()
         .find(|(id, _)| {
             let (Some(k), Some(def)) = (state.political.kingdom(id), t.kingdom(id)) else {
                 return false;
             };
             k.controller == PowerId::France
-                && if counter {
-                    def.counter(CounterKind::Corps, m, key.number)
-                        .is_some_and(|r| k.components.contains(&r.home))
-                } else {
-                    def.serves(m, &k.components)
-                }
+                && def.serves(m, &k.components)
+                && kingdom_corps(scenario, def, &k.components, key)
         })
         .map(|(_, r)| r)
+}
+
+/// Whether corps `key`, of a nation `def` pays for, is `def`'s while it
+/// has `components`: a kingdom's own counter only while its home is one
+/// of them and `def` has its row (the Hanover corps is not Westphalia's
+/// without Hanover, 11.3.2.3 errata; the Baden corps never is); any other
+/// corps, always.
+pub fn kingdom_corps(
+    scenario: &Scenario,
+    def: &KingdomDef,
+    components: &std::collections::BTreeSet<String>,
+    key: &UnitKey,
+) -> bool {
+    let Nation::Minor(m) = &key.nation else { return true };
+    if scenario
+        .tables
+        .political
+        .counter(CounterKind::Corps, m, key.number)
+        .is_none()
+    {
+        return true;
+    }
+    def.counter(CounterKind::Corps, m, key.number)
+        .is_some_and(|r| components.contains(&r.home))
 }
 
 /// Extra movement allowance of a stack of corps: every corps of the stack

@@ -21,7 +21,7 @@ use super::kingdoms::holder;
 use crate::ids::{Nation, PowerId};
 use crate::rules::{Kind, Outcome};
 use crate::scenario::Scenario;
-use crate::state::State;
+use crate::state::{State, UnitKey};
 
 /// The order in which kingdoms claim a shared province's money.
 const PRIORITY: [&str; 7] = [
@@ -133,8 +133,18 @@ pub fn year_end(scenario: &Scenario, state: &mut State, out: &mut Vec<Outcome>) 
 }
 
 /// The kingdom of `power` whose treasury pays for divisions of all of
-/// `nations` (11.x.2), and the Gold in it.
-pub fn paying(scenario: &Scenario, state: &State, power: PowerId, nations: &[&Nation]) -> Option<(String, i64)> {
+/// `nations` (11.x.2) built into the corps `into` (`None`: a squadron),
+/// and the Gold in it. A kingdom's own counter is paid for only while its
+/// home is a component (11.3.2.3, 11.5.2.3 errata: "If Hanover is not
+/// part of the Kingdom of Westphalia, Hanoverian army factors are not
+/// available for use by the Kingdom"; `forces::kingdom_corps`).
+pub fn paying(
+    scenario: &Scenario,
+    state: &State,
+    power: PowerId,
+    nations: &[&Nation],
+    into: Option<&UnitKey>,
+) -> Option<(String, i64)> {
     if nations.is_empty() {
         return None;
     }
@@ -149,6 +159,7 @@ pub fn paying(scenario: &Scenario, state: &State, power: PowerId, nations: &[&Na
                 nations
                     .iter()
                     .all(|n| matches!(n, Nation::Minor(m) if d.serves(m, &k.components)))
+                    && into.is_none_or(|key| super::forces::kingdom_corps(scenario, d, &k.components, key))
             })
         })
         .map(|(id, k)| (id.clone(), k.gold))
