@@ -1015,3 +1015,67 @@ fn westphalia_without_hanover_pays_nothing_for_the_hanover_corps() {
     assert!(c.all_accepted(), "{:?}", c.diagnostics);
     assert_agree(&c, &resolve(&state, PowerId::France, &c, 5));
 }
+
+/// 11.9.1.1 (EiA option political): of the home provinces a peace offer
+/// cedes, the caret goes under the one that would be the fourth lost.
+#[test]
+fn a_fourth_home_province_ceded_is_the_word_at_fault() {
+    let mut state = state_at("1806-spring-austria");
+    state.options.insert("political".into());
+    state.relations.set_war(PowerId::France, PowerId::Austria, true);
+    for p in ["bohemia", "moravia"] {
+        state
+            .dominance
+            .ceded_home
+            .entry(PowerId::Austria)
+            .or_default()
+            .insert(p.into());
+        french_held(&mut state, p);
+    }
+    let text = "OFFER PEACE TO France CEDE Hungary, Transylvania";
+    let c = check(&state, PowerId::Austria, text);
+    assert!(
+        c.diagnostics[0].message.contains("would make it 4"),
+        "{:?}",
+        c.diagnostics
+    );
+    points_at(&state, PowerId::Austria, text, "Transylvania");
+}
+
+/// 11.1.4: surrender terms that cede part of Poland point at the part.
+#[test]
+fn a_kingdom_ceded_in_part_points_at_the_part() {
+    let mut state = state_at("1806-spring-france");
+    state.options.insert("political".into());
+    state.relations.set_war(PowerId::France, PowerId::Russia, true);
+    for p in ["masovia", "west_galicia"] {
+        french_held(&mut state, p);
+    }
+    let poland: empereur::state::political::Kingdom = toml::from_str(
+        r#"controller = "france"
+components = ["masovia", "west_galicia"]
+created = { year = 1806, season = "winter" }
+gold = 0"#,
+    )
+    .unwrap();
+    state.political.kingdoms.insert("poland".into(), poland);
+    let text = "SURRENDER TO Russia CEDE Flanders, Masovia";
+    let c = check(&state, PowerId::France, text);
+    assert!(
+        c.diagnostics[0].message.contains("ceded only as a unit"),
+        "{:?}",
+        c.diagnostics
+    );
+    points_at(&state, PowerId::France, text, "Masovia");
+}
+
+/// Province `id` controlled and garrisoned by France.
+fn french_held(state: &mut State, id: &str) {
+    let france = empereur::ids::Nation::Major(PowerId::France);
+    let ps = state.provinces.get_mut(id).unwrap();
+    ps.controller = Some(france.clone());
+    ps.garrison = Some(empereur::state::Garrison {
+        nation: france,
+        held_by: None,
+    });
+}

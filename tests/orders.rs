@@ -247,6 +247,18 @@ const SPANS: &[(&str, &str, usize, usize)] = &[
     ("BESIEGE corps 1 IN Alsace", "not-there", 9, 7),
     ("BREAK ALLIANCE WITH Austria", "illegal", 21, 7),
     ("OFFER PEACE TO Austria", "illegal", 16, 7),
+    // A word written twice: the writing at fault, not the first.
+    (
+        "SAIL squadron 1 -> English Channel -> Atlantic Ocean -> English Channel",
+        "illegal",
+        57,
+        15,
+    ),
+    ("MOVE corps 1, corps 1 -> Alsace", "illegal", 15, 7),
+    // A Continental System order: its action.
+    ("JOIN CONTINENTAL SYSTEM", "illegal", 1, 4),
+    ("CONTINENTAL SYSTEM: LEAVE", "illegal", 21, 5),
+    ("DECLARE CONTINENTAL SYSTEM", "illegal", 1, 7),
     // Where the whole order is at fault, the whole order is underlined.
     ("BUILD 1 inf IN corps 2", "wrong-phase", 1, 22),
 ];

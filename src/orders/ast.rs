@@ -425,6 +425,9 @@ pub enum Arg {
         arm: Arm,
         nation: Nation,
     },
+    /// A Continental System order's action, by the word that writes it
+    /// (`JOIN` in `JOIN CONTINENTAL SYSTEM`).
+    Embargo(EmbargoAction),
 }
 
 /// Where a parsed line wrote each of its arguments, in the order written.
@@ -441,5 +444,14 @@ impl Args {
     /// Where `arg` is written first on the line, if it is.
     pub fn span_of(&self, arg: &Arg) -> Option<Span> {
         self.0.iter().find(|(a, _)| a == arg).map(|(_, s)| *s)
+    }
+
+    /// Where `arg` is written with `later` more writings of it after
+    /// (see [`crate::rules::Rejection::later`]); `None`: the first.
+    pub fn span_of_writing(&self, arg: &Arg, later: Option<usize>) -> Option<Span> {
+        match later {
+            None => self.span_of(arg),
+            Some(n) => self.0.iter().rev().filter(|(a, _)| a == arg).nth(n).map(|(_, s)| *s),
+        }
     }
 }

@@ -114,7 +114,10 @@ pub fn check(source: &str, scenario: &Scenario, state: &State, power: Option<Pow
                 Err(why) => {
                     // The caret goes under the word at fault, or under the
                     // whole order when no one word is.
-                    let span = why.arg(&line.order).and_then(|a| args.span_of(&a)).unwrap_or(line.span);
+                    let span = why
+                        .arg(&line.order)
+                        .and_then(|a| args.span_of_writing(&a, why.later()))
+                        .unwrap_or(line.span);
                     let d = Diagnostic::error(why.code(), format!("{why} ({})", why.rule()), span);
                     diags.push(match why.help() {
                         Some(h) => d.with_help(h),

@@ -130,6 +130,13 @@ impl<'t, 'a> Cur<'t, 'a> {
     fn at_end(&self) -> bool {
         self.pos >= self.toks.len()
     }
+    /// Where the token just read is written.
+    fn prev_span(&self) -> Span {
+        self.pos
+            .checked_sub(1)
+            .and_then(|i| self.toks.get(i))
+            .map_or(self.line_span, |t| t.span)
+    }
     fn next(&mut self) -> Option<Token<'a>> {
         let t = self.toks.get(self.pos).copied();
         if t.is_some() {
@@ -609,11 +616,13 @@ impl<'c, 'a> LineParser<'c, 'a> {
 
     /// DECLARE WAR ON <power> | DECLARE CONTINENTAL SYSTEM
     fn declare(&mut self, cur: &mut Cur<'_, '_>) -> PResult<Order> {
+        let verb = cur.prev_span();
         if cur.eat("war") {
             cur.eat_any(&["on", "against", "with"]);
             let (on, _) = self.power_arg(cur)?;
             Ok(Order::DeclareWar { on })
         } else if self.embargo_words(cur) {
+            self.args.push(Arg::Embargo(EmbargoAction::Declare), verb);
             Ok(Order::Embargo {
                 action: EmbargoAction::Declare,
             })
@@ -624,6 +633,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
 
     /// JOIN, LEAVE, CANCEL CONTINENTAL SYSTEM
     fn embargo_verb(&mut self, cur: &mut Cur<'_, '_>, kw: &str) -> PResult<Order> {
+        let verb = cur.prev_span();
         if !self.embargo_words(cur) {
             return Err(cur.expected("'continental system'"));
         }
@@ -632,6 +642,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
             "leave" => EmbargoAction::Leave,
             _ => EmbargoAction::Cancel,
         };
+        self.args.push(Arg::Embargo(action), verb);
         Ok(Order::Embargo { action })
     }
 
@@ -641,20 +652,25 @@ impl<'c, 'a> LineParser<'c, 'a> {
             cur.expect("system", "'system'")?;
         }
         cur.eat_colon();
-        let action = match cur.next() {
-            Some(t) if t.is("declare") => EmbargoAction::Declare,
-            Some(t) if t.is("join") => EmbargoAction::Join,
-            Some(t) if t.is("leave") => EmbargoAction::Leave,
-            Some(t) if t.is("cancel") => EmbargoAction::Cancel,
-            Some(t) => {
-                return Err(Diagnostic::error(
-                    Problem::Syntax,
-                    format!("expected declare, join, leave or cancel, found '{}'", t.text),
-                    t.span,
-                ));
-            }
-            None => return Err(cur.expected("declare, join, leave or cancel")),
+        let Some(t) = cur.next() else {
+            return Err(cur.expected("declare, join, leave or cancel"));
         };
+        let action = if t.is("declare") {
+            EmbargoAction::Declare
+        } else if t.is("join") {
+            EmbargoAction::Join
+        } else if t.is("leave") {
+            EmbargoAction::Leave
+        } else if t.is("cancel") {
+            EmbargoAction::Cancel
+        } else {
+            return Err(Diagnostic::error(
+                Problem::Syntax,
+                format!("expected declare, join, leave or cancel, found '{}'", t.text),
+                t.span,
+            ));
+        };
+        self.args.push(Arg::Embargo(action), t.span);
         Ok(Order::Embargo { action })
     }
 

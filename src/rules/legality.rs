@@ -140,6 +140,15 @@ impl Illegal {
         }
     }
 
+    /// Which writing of [`Illegal::arg`] is at fault, when the line
+    /// writes it more than once ([`Rejection::later`]).
+    pub fn later(&self) -> Option<usize> {
+        match self {
+            Illegal::Rule(r) => r.later.map(usize::from),
+            _ => None,
+        }
+    }
+
     /// The diagnostic code an order checker shows.
     pub fn code(&self) -> Problem {
         match self {
@@ -592,9 +601,15 @@ impl<'a> Projection<'a> {
                 Ok(())
             }
             Order::Embargo { action } => {
-                embargo_who(&self.state, p, *action)?;
                 let action = *action;
+                // 4.24: a refusal is the fault of the action written
+                let at = |e: Illegal| match e {
+                    Illegal::Rule(r) => Illegal::Rule(r.at(Arg::Embargo(action))),
+                    e => e,
+                };
+                embargo_who(&self.state, p, action).map_err(at)?;
                 self.run(|scenario, state, out| embargo::order(scenario, state, p, action, "", out))
+                    .map_err(at)
             }
             _ => Ok(()),
         }

@@ -87,6 +87,13 @@ pub struct Rejection {
     /// the power's, the province that cannot be reached): the order
     /// checker points at it. `None`: the order as a whole.
     pub at: Option<Arg>,
+    /// Which writing of `at` is at fault when the line writes it more
+    /// than once (a corps named twice, a path that comes back): how many
+    /// writings of it follow on the line. `None`: the first writing.
+    /// Counted from the end because the parser may drop a leading
+    /// writing (the sea zone a squadron's path starts from). A byte,
+    /// which keeps the refusal small (no line writes a word 255 times).
+    pub later: Option<u8>,
 }
 
 impl Rejection {
@@ -107,6 +114,7 @@ impl Rejection {
             reason: reason.into(),
             help: None,
             at: None,
+            later: None,
         }
     }
 
@@ -118,6 +126,14 @@ impl Rejection {
     /// The refusal concerns this argument of the order.
     pub fn at(mut self, arg: Arg) -> Rejection {
         self.at = Some(arg);
+        self
+    }
+
+    /// The refusal concerns the writing of `arg` that `later` more
+    /// writings of it follow on the line.
+    pub fn at_writing(mut self, arg: Arg, later: usize) -> Rejection {
+        self.at = Some(arg);
+        self.later = Some(u8::try_from(later).unwrap_or(u8::MAX));
         self
     }
 }

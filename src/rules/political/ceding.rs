@@ -17,7 +17,7 @@
 
 use super::kingdoms::{award, forces_left, names};
 use crate::ids::PowerId;
-use crate::orders::ast::{Order, PoliticalOrder};
+use crate::orders::ast::{Arg, Order, PoliticalOrder};
 use crate::rules::war::control::{Handover, minor_changes_hands};
 use crate::rules::war::surrender::cede;
 use crate::rules::{Kind, Outcome, PhaseOrders, Rejection, Why};
@@ -301,13 +301,18 @@ pub fn terms_refused(scenario: &Scenario, state: &State, loser: PowerId, provinc
         let named = k.components.iter().filter(|c| provinces.contains(c)).count();
         if named > 0 && named < k.components.len() {
             let name = scenario.tables.political.kingdom(id).map_or(id, |d| d.name.as_str());
-            return Some(Rejection::new(
-                rule,
-                format!(
-                    "the {name} is ceded only as a unit: cede all of {}",
-                    names(scenario, &k.components)
-                ),
-            ));
+            // the first part of the kingdom the terms name
+            let part = provinces.iter().find(|p| k.components.contains(*p))?;
+            return Some(
+                Rejection::new(
+                    rule,
+                    format!(
+                        "the {name} is ceded only as a unit: cede all of {}",
+                        names(scenario, &k.components)
+                    ),
+                )
+                .at(Arg::Province(part.clone())),
+            );
         }
     }
     None

@@ -35,7 +35,7 @@
 use super::dominance;
 use crate::ids::PowerId;
 use crate::map::{Owner, ProvinceKind};
-use crate::orders::ast::Terms;
+use crate::orders::ast::{Arg, Terms};
 use crate::rules::{Kind, Outcome, Rejection};
 use crate::scenario::Scenario;
 use crate::state::State;
@@ -120,22 +120,28 @@ fn losses_refused(scenario: &Scenario, state: &State, from: PowerId, terms: &Ter
     }
     let home = home_nation(scenario, state, from);
     let mut lost = lost_home(scenario, state, from);
-    let before = lost.len();
-    lost.extend(terms.provinces.iter().filter(|p| home.contains(*p)).cloned());
-    if lost.len() <= MAX_HOME_LOSSES || lost.len() == before {
-        return None;
+    // the first province ceded beyond the limit is the one at fault
+    let mut over = None;
+    for p in terms.provinces.iter().filter(|p| home.contains(*p)) {
+        if lost.insert(p.clone()) && lost.len() > MAX_HOME_LOSSES && over.is_none() {
+            over = Some(p.clone());
+        }
     }
+    let over = over?;
     let name = |id: &String| scenario.map.province(id).map_or(id.clone(), |p| p.name.clone());
     let names: Vec<String> = lost.iter().map(name).collect();
-    Some(Rejection::new(
-        "11.9.1.1",
-        format!(
-            "{}'s home nation may not lose more than {MAX_HOME_LOSSES} provinces; these terms would make it {} ({})",
-            from.name(),
-            lost.len(),
-            names.join(", ")
-        ),
-    ))
+    Some(
+        Rejection::new(
+            "11.9.1.1",
+            format!(
+                "{}'s home nation may not lose more than {MAX_HOME_LOSSES} provinces; these terms would make it {} ({})",
+                from.name(),
+                lost.len(),
+                names.join(", ")
+            ),
+        )
+        .at(Arg::Province(over)),
+    )
 }
 
 /// 11.9.2.1 / 11.9.2.2: France and Great Britain's duel is on: the

@@ -102,8 +102,10 @@ pub fn check(
     for (i, next) in rest.iter().enumerate() {
         let enemy = hostile_divisions(state, mover, next);
         // 5.54: overrunning an army costs extra points
-        // a refused step is the fault of the province it enters
-        let at = |r: Rejection| r.at(Arg::Province(next.clone()));
+        // a refused step is the fault of the province it enters, at this
+        // writing of it (a path may come back)
+        let later = rest[i + 1..].iter().filter(|&x| x == next).count();
+        let at = |r: Rejection| r.at_writing(Arg::Province(next.clone()), later);
         let cost =
             stack.step_cost(&cur, next, i).map_err(at)? + super::overrun::extra_cost(scenario, state, corps, enemy);
         stack.check_entry(next, i + 1 < rest.len()).map_err(at)?;
@@ -158,10 +160,12 @@ fn check_stack(
     let mut from: Option<String> = None;
     let mut mover: Option<PowerId> = None;
     let mut seen = BTreeSet::new();
-    for k in corps {
+    for (i, k) in corps.iter().enumerate() {
         let unit = k.name(scenario);
-        // each refusal here is the fault of this one corps
-        let refused = |r: Rejection| Err(r.at(Arg::Unit(k.clone())));
+        // each refusal here is the fault of this one corps, at this
+        // writing of it (the second, when it is named twice)
+        let later = corps[i + 1..].iter().filter(|&x| x == k).count();
+        let refused = |r: Rejection| Err(r.at_writing(Arg::Unit(k.clone()), later));
         if k.kind != UnitKind::Corps {
             return refused(Rejection::new("5.5", format!("{unit} is not a corps")));
         }

@@ -98,10 +98,13 @@ pub fn check_move(
     super::naval_option::west_indies::check_path(scenario, state, s, zones, to_port)?;
     let mut seen = std::collections::BTreeSet::new();
     let mut cur = s.location.clone();
-    for z in zones {
-        // house: each zone once a phase (its interception die is unique)
+    for (i, z) in zones.iter().enumerate() {
+        // house: each zone once a phase (its interception die is unique);
+        // the refusal is the fault of the second entry
         if !seen.insert(z) {
-            return Err(rej("5.4", format!("the path enters {} twice", name(scenario, z))).at(Arg::Sea(z.clone())));
+            let later = zones[i + 1..].iter().filter(|&x| x == z).count();
+            return Err(rej("5.4", format!("the path enters {} twice", name(scenario, z)))
+                .at_writing(Arg::Sea(z.clone()), later));
         }
         if scenario.map.sea(z).is_none() {
             return Err(rej("5.4", format!("'{z}' is not a sea zone")));
