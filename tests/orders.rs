@@ -249,10 +249,17 @@ const SPANS: &[(&str, &str, usize, usize)] = &[
     ("OFFER PEACE TO Austria", "illegal", 16, 7),
     // A word written twice: the writing at fault, not the first.
     (
-        "SAIL squadron 1 -> English Channel -> Atlantic Ocean -> English Channel",
+        "SAIL squadron 1 -> English Channel -> Atlantic Ocean -> English Channel -> North Sea",
         "illegal",
         57,
         15,
+    ),
+    // and the first writing when the first is at fault
+    (
+        "MOVE corps 3 -> East Galicia -> West Galicia -> Warsaw -> East Galicia",
+        "not-connected",
+        17,
+        12,
     ),
     ("MOVE corps 1, corps 1 -> Alsace", "illegal", 15, 7),
     // A Continental System order: its action.
