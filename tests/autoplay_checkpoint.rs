@@ -184,3 +184,49 @@ fn copy(from: &Path, to: &Path) {
         }
     }
 }
+
+/// What a long run told its progress (`cli` draws it as a bar).
+#[derive(Default)]
+struct Told {
+    what: String,
+    len: u64,
+    steps: u64,
+    finished: bool,
+}
+
+impl empereur::ops::progress::Progress for Told {
+    fn start(&mut self, len: u64, what: &str) {
+        (self.len, self.what) = (len, what.to_string());
+    }
+    fn step(&mut self) {
+        self.steps += 1;
+    }
+    fn finish(&mut self) {
+        self.finished = true;
+    }
+}
+
+#[test]
+fn autoplay_and_verify_replay_tell_their_progress_a_step_at_a_time() {
+    let _serial = serial();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = game(tmp.path());
+    let mut told = Told::default();
+    empereur::ops::autoplay::autoplay_shown(&dir, 2, 1, Some(NOW), &mut told).unwrap();
+    assert_eq!(
+        (told.what.as_str(), told.len, told.steps, told.finished),
+        ("autoplay", 2, 2, true)
+    );
+    let entries = u64::from(history::read_head(&dir).unwrap().entries);
+    let mut told = Told::default();
+    let replay = empereur::ops::verify::VerifyOptions {
+        replay: true,
+        ..Default::default()
+    };
+    let r = empereur::ops::verify::verify_game_shown(&dir, &replay, empereur::rules::resolve, &mut told).unwrap();
+    assert!(r.ok(), "{:?}", r.problems);
+    assert_eq!(
+        (told.what.as_str(), told.len, told.steps, told.finished),
+        ("verify --replay", entries, entries, true)
+    );
+}
