@@ -1055,6 +1055,31 @@ impl State {
 
     /// Parse a state file; a wrong `format` or a malformed key is named.
     pub fn from_toml(text: &str) -> Result<State, StateError> {
+        // The usual file (the right format, a valid state) is parsed once;
+        // anything else takes the slow path below, whose errors name the
+        // key or line.
+        if let Some(state) = Self::from_toml_once(text) {
+            return Ok(state);
+        }
+        Self::from_toml_checked(text)
+    }
+
+    /// One parse of the document: `format` read and taken out of the
+    /// parsed table, the rest read as the state. `None` on any problem.
+    fn from_toml_once(text: &str) -> Option<State> {
+        let mut doc = toml::de::DeTable::parse(text).ok()?;
+        let format = doc.get_mut().remove("format")?;
+        let n = format.get_ref().as_integer()?;
+        if u32::from_str_radix(n.as_str(), n.radix()).ok()? != FORMAT {
+            return None;
+        }
+        State::deserialize(toml::de::Deserializer::from(doc)).ok()
+    }
+
+    /// As [`State::from_toml`], three parses: the format, then the
+    /// document with `format` blanked in place so that every error keeps
+    /// its line.
+    fn from_toml_checked(text: &str) -> Result<State, StateError> {
         #[derive(Deserialize)]
         struct Head {
             format: Option<u32>,
@@ -1110,5 +1135,34 @@ fn line_key(text: &str, e: &toml::de::Error) -> String {
     match e.span() {
         Some(s) => format!("line {}", text[..s.start.min(text.len())].matches('\n').count() + 1),
         None => "state".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_usual_state_file_is_parsed_once_and_anything_else_takes_the_checked_path() {
+        let scen = Scenario::embedded("1805").unwrap();
+        let players = BTreeSet::from([PowerId::France, PowerId::Britain]);
+        let state = State::initial(&scen, "once", &players, BTreeSet::from(["naval".to_string()]));
+        let text = state.to_toml();
+        assert!(text.starts_with("format = 1\n"), "{}", &text[..40]);
+        assert_eq!(State::from_toml_once(&text), Some(state.clone()));
+        assert_eq!(
+            State::from_toml_once(&text.replacen("format = 1", "format = 0x1", 1)),
+            Some(state)
+        );
+        for other in [
+            text.replacen("format = 1", "format = 2", 1),
+            text.replacen("format = 1\n", "", 1),
+            text.replacen("format = 1", "format = \"1\"", 1),
+            format!("unknown = 3\n{text}"),
+            text.replacen("format = 1", "format = 1\ngame = 7", 1),
+        ] {
+            assert_eq!(State::from_toml_once(&other), None, "{}", &other[..60]);
+            assert!(State::from_toml(&other).is_err(), "{}", &other[..60]);
+        }
     }
 }
