@@ -280,7 +280,7 @@ pub fn list(dir: &GameDir) -> Result<BTreeMap<u32, String>> {
     for e in fs::read_dir(&h).with_context(|| format!("cannot read {}", h.display()))? {
         let e = e?;
         let name = e.file_name().to_string_lossy().to_string();
-        if !e.path().is_dir() || name.starts_with('.') {
+        if name.starts_with('.') || !is_dir(&e) {
             continue;
         }
         if let Some(n) = name.get(..4).and_then(|d| d.parse::<u32>().ok()) {
@@ -288,6 +288,16 @@ pub fn list(dir: &GameDir) -> Result<BTreeMap<u32, String>> {
         }
     }
     Ok(out)
+}
+
+/// Whether a directory entry is a directory (followed if a link), from
+/// the type the listing gives where it can: every phase lists the
+/// history, which grows by an entry a phase.
+fn is_dir(e: &fs::DirEntry) -> bool {
+    match e.file_type() {
+        Ok(t) if !t.is_symlink() => t.is_dir(),
+        _ => e.path().is_dir(),
+    }
 }
 
 pub fn entry_dir(dir: &GameDir, name: &str) -> PathBuf {
@@ -400,7 +410,7 @@ pub fn discard_uncommitted(dir: &GameDir) -> Result<Vec<String>> {
             .get(..4)
             .and_then(|d| d.parse::<u32>().ok())
             .is_some_and(|n| n > head.entries);
-        if e.path().is_dir() && (stale_tmp || beyond) {
+        if (stale_tmp || beyond) && is_dir(&e) {
             fs::remove_dir_all(e.path()).with_context(|| format!("cannot remove {}", e.path().display()))?;
             removed.push(name);
         }
