@@ -130,7 +130,9 @@ fn a_batch_cut_by_a_crash_keeps_what_it_committed() {
     fault::arm(u32::MAX);
     autoplay(&GameDir::new(&reference), 3, 1, Some(NOW)).unwrap();
     let points = fault::disarm();
-    assert!(points > 30, "only {points} write points");
+    // About nine a phase (state, head, seed, commitment, the entry, the
+    // orders lock's mail...); the generated orders are not files.
+    assert!(points > 20, "only {points} write points");
 
     for n in (0..points).step_by((points / 12).max(1) as usize) {
         let d = tmp.path().join(format!("crash-{n}"));
@@ -170,6 +172,100 @@ fn a_batch_shares_its_fsync_passes() {
     assert_eq!(s.resolved, 8);
     // Without the batch each resolution runs four or more barriers.
     assert!(barriers < 16, "{barriers} barriers for 8 phases");
+}
+
+#[test]
+fn generated_orders_are_not_files_but_the_history_keeps_and_replays_them() {
+    let _serial = serial();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = game(tmp.path());
+    // A file created or removed in phase/orders/ would move its time.
+    let orders = dir.phase_orders();
+    let long_ago = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000_000);
+    std::fs::File::open(&orders).unwrap().set_modified(long_ago).unwrap();
+    let s = autoplay(&dir, 3, 1, Some(NOW)).unwrap();
+    assert_eq!(s.resolved, 3);
+    assert!(s.generated_orders > 0);
+    assert_eq!(
+        std::fs::metadata(&orders).unwrap().modified().unwrap(),
+        long_ago,
+        "autoplay wrote or removed a file in phase/orders/"
+    );
+    // Each entry keeps every power's generated orders, written by autoplay.
+    for name in history::list(&dir).unwrap().values() {
+        let kept = history::entry_dir(&dir, name).join("orders");
+        let files: Vec<_> = std::fs::read_dir(&kept).unwrap().map(|e| e.unwrap().path()).collect();
+        assert!(!files.is_empty(), "{name} keeps no orders");
+        for f in files {
+            let bytes = std::fs::read_to_string(&f).unwrap();
+            let sub: store::submission::Submission = toml::from_str(&bytes).unwrap();
+            assert_eq!(sub.by, "autoplay");
+            assert_eq!(store::submission::to_text(&sub).unwrap(), bytes, "{}", f.display());
+        }
+    }
+    let opts = empereur::ops::verify::VerifyOptions {
+        replay: true,
+        entries: vec![],
+    };
+    let r = verify_game(&dir, &opts).unwrap();
+    assert!(r.ok(), "{:?}", r.problems);
+}
+
+#[test]
+fn a_given_submission_counts_as_stored_but_a_stored_one_wins() {
+    use empereur::ops::resolve::{Given, ResolveOptions, Resolved, resolve_game_locked_given};
+    use empereur::store::submission::{self, Submission};
+    let _serial = serial();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = game(tmp.path());
+    let state = dir.load_state().unwrap();
+    let scenario = dir.load_scenario(&dir.load_config().unwrap()).unwrap();
+    let roles = empereur::rules::roles(&scenario, &state);
+    let mut powers: Vec<_> = roles.must.iter().chain(roles.may.iter()).copied().collect();
+    powers.sort();
+    powers.dedup();
+    assert!(powers.len() >= 2, "{powers:?}");
+    let sub = |p, by: &str| Submission {
+        power: p,
+        phase: state.phase,
+        by: by.into(),
+        received: NOW.into(),
+        entropy: None,
+        orders: empereur::ops::autoplay::generate(&scenario, &state, p, 5),
+    };
+    let stored = submission::save(&dir, &sub(powers[0], "moderator")).unwrap();
+    let given: Given = powers.iter().map(|p| (*p, sub(*p, "autoplay"))).collect();
+    let lock = dir.lock().unwrap();
+    let opts = ResolveOptions {
+        now: Some(NOW.into()),
+        ..Default::default()
+    };
+    let Resolved::Done(done) = resolve_game_locked_given(&dir, &opts, given.clone()).unwrap() else {
+        panic!("refused")
+    };
+    drop(lock);
+    let kept = history::entry_dir(&dir, &done.entry).join("orders");
+    for p in &powers {
+        let bytes = std::fs::read(kept.join(format!("{}.toml", p.id()))).unwrap();
+        if *p == powers[0] {
+            assert_eq!(
+                submission::receipt_of(&bytes),
+                stored,
+                "the stored submission of {p:?} is kept"
+            );
+        } else {
+            assert_eq!(bytes, submission::to_text(&given[p]).unwrap().into_bytes(), "{p:?}");
+        }
+    }
+    let lock_file = std::fs::read_to_string(history::entry_dir(&dir, &done.entry).join("lock.toml")).unwrap();
+    assert!(lock_file.contains(&stored), "the lock names the stored receipt");
+    assert!(std::fs::read_dir(dir.phase_orders()).unwrap().next().is_none());
+    let opts = empereur::ops::verify::VerifyOptions {
+        replay: true,
+        entries: vec![],
+    };
+    let r = verify_game(&dir, &opts).unwrap();
+    assert!(r.ok(), "{:?}", r.problems);
 }
 
 fn copy(from: &Path, to: &Path) {

@@ -1,11 +1,14 @@
 //! `empereur autoplay`: give every power that has not ordered generated
 //! random-but-legal orders, and resolve, N phases at a time. For trying
-//! house tables and for the benchmarks; the orders are stored as
-//! submissions by `autoplay`, so the history shows who wrote them.
+//! house tables and for the benchmarks. The generated orders are handed
+//! to the resolution as submissions by `autoplay` without being stored in
+//! `phase/orders/` (`resolve::Given`); the history keeps them as it keeps
+//! stored ones, so it shows who wrote them, and a batch cut before a
+//! phase's commit point generates that phase's orders again.
 #![allow(clippy::disallowed_methods)] // adapter
 
 use super::progress::{Progress, Silent};
-use super::resolve::{ResolveOptions, Resolved, resolve_game_locked};
+use super::resolve::{Given, ResolveOptions, Resolved, resolve_game_locked_given};
 use crate::ids::PowerId;
 use crate::rules;
 use crate::store::{GameDir, checkpoint, submission};
@@ -108,6 +111,10 @@ fn autoplay_grouped(
         let mut powers: Vec<PowerId> = roles.must.iter().chain(roles.may.iter()).copied().collect();
         powers.sort();
         powers.dedup();
+        // The generated submissions go to the resolution, not to files:
+        // the history keeps their bytes, and each file written and
+        // removed a phase cost a new inode on disk.
+        let mut given = Given::new();
         for p in powers.into_iter().filter(|p| !have.contains_key(p)) {
             let phase_seed = seed ^ (u64::from(round) << 20) ^ (p as u64);
             let orders = generate(&scenario, &state, p, phase_seed);
@@ -120,7 +127,7 @@ fn autoplay_grouped(
                 entropy: None,
                 orders,
             };
-            submission::save(dir, &sub)?;
+            given.insert(p, sub);
         }
         let opts = ResolveOptions {
             phase: Some(state.phase.to_string()),
@@ -129,7 +136,7 @@ fn autoplay_grouped(
             late: Vec::new(),
             beacon: None,
         };
-        match resolve_game_locked(dir, &opts)? {
+        match resolve_game_locked_given(dir, &opts, given)? {
             Resolved::Done(s) => {
                 summary.resolved += 1;
                 if let Some(w) = s.over {

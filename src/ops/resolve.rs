@@ -161,7 +161,7 @@ pub fn resolve_game_with(dir: &GameDir, opts: &ResolveOptions, engine: Engine) -
     // are fsynced together before the head and before the staged seed
     // goes (see `store::durable`).
     let group = store::durable::group();
-    let r = resolve_with_lock_held(dir, opts, engine)?;
+    let r = resolve_with_lock_held(dir, opts, engine, Given::new())?;
     group.commit()?;
     Ok(r)
 }
@@ -169,10 +169,27 @@ pub fn resolve_game_with(dir: &GameDir, opts: &ResolveOptions, engine: Engine) -
 /// As [`resolve_game`] for a caller that already holds the game lock
 /// (`run` holds it across fetch, ingest, resolve and send).
 pub fn resolve_game_locked(dir: &GameDir, opts: &ResolveOptions) -> Result<Resolved> {
-    resolve_with_lock_held(dir, opts, rules::resolve)
+    resolve_with_lock_held(dir, opts, rules::resolve, Given::new())
 }
 
-fn resolve_with_lock_held(dir: &GameDir, opts: &ResolveOptions, engine: Engine) -> Result<Resolved> {
+/// Submissions a caller hands to the resolution without storing them
+/// in `phase/orders/` (`autoplay`'s generated orders): each counts as
+/// its power's stored submission would, stored as the bytes
+/// [`submission::to_text`] gives (the history's `orders/<power>.toml`,
+/// whose hash is the power's entropy). A power with a stored submission
+/// keeps it.
+pub type Given = BTreeMap<PowerId, submission::Submission>;
+
+/// As [`resolve_game_locked`], with `given` submissions beside the
+/// stored ones. They are not files: a crash before the commit point
+/// loses them (they were never promised to anyone), and after it the
+/// history holds their bytes. A resolution that only finishes an
+/// interrupted one (see [`recover`]) does not use them.
+pub fn resolve_game_locked_given(dir: &GameDir, opts: &ResolveOptions, given: Given) -> Result<Resolved> {
+    resolve_with_lock_held(dir, opts, rules::resolve, given)
+}
+
+fn resolve_with_lock_held(dir: &GameDir, opts: &ResolveOptions, engine: Engine, given: Given) -> Result<Resolved> {
     let rec = recover(dir)?;
     if let Some(name) = rec.finished {
         let when = now_or(opts);
@@ -182,7 +199,7 @@ fn resolve_with_lock_held(dir: &GameDir, opts: &ResolveOptions, engine: Engine) 
         )?;
         return Ok(Resolved::Done(summary_of(dir, &name)?));
     }
-    resolve_locked(dir, opts, engine)
+    resolve_locked(dir, opts, engine, given)
 }
 
 /// What [`recover`] did.
@@ -468,14 +485,25 @@ fn inputs(
     commitment: &str,
     manual: Option<&str>,
     beacon: Option<&BeaconValue>,
+    given: Given,
 ) -> Result<Inputs> {
-    let subs = submission::load_all(dir)?;
+    let mut subs = submission::load_all(dir)?;
+    let mut given_bytes = BTreeMap::new();
+    for (p, s) in given {
+        if let std::collections::btree_map::Entry::Vacant(e) = subs.entry(p) {
+            given_bytes.insert(p, submission::to_text(&s)?.into_bytes());
+            e.insert(s);
+        }
+    }
     let mut orders = PhaseOrders::new();
     let mut entropy = Entropy::new();
     let mut sub_bytes = BTreeMap::new();
     for (p, s) in &subs {
         orders.insert(*p, s.orders.clone());
-        let bytes = submission_bytes(dir, *p, s)?;
+        let bytes = match given_bytes.remove(p) {
+            Some(b) => b,
+            None => submission_bytes(dir, *p, s)?,
+        };
         // docs/dice.md 2: each stored submission's receipt is its power's
         // entropy, with any typed ENTROPY text after it.
         let receipt = submission::receipt_of(&bytes);
@@ -550,7 +578,15 @@ fn inputs(
 pub fn queue_lock(dir: &GameDir, now: chrono::DateTime<chrono::Utc>, beacon: Option<&BeaconValue>) -> Result<()> {
     let state = dir.load_state()?;
     let Some(rec) = phase::record(dir)? else { return Ok(()) };
-    let i = inputs(dir, &state.game, state.phase, &rec.commitment, None, beacon)?;
+    let i = inputs(
+        dir,
+        &state.game,
+        state.phase,
+        &rec.commitment,
+        None,
+        beacon,
+        Given::new(),
+    )?;
     super::lock::queue(dir, &i.lock, now)?;
     Ok(())
 }
@@ -660,7 +696,7 @@ struct Adjudicated {
 /// A domain refusal (`Err`) or the value to go on with.
 type Step<T> = Result<Result<T, String>>;
 
-fn resolve_locked(dir: &GameDir, opts: &ResolveOptions, engine: Engine) -> Result<Resolved> {
+fn resolve_locked(dir: &GameDir, opts: &ResolveOptions, engine: Engine, given: Given) -> Result<Resolved> {
     let open = match open_phase(dir, opts)? {
         Ok(open) => open,
         Err(why) => return Ok(Resolved::Refused(why)),
@@ -681,6 +717,7 @@ fn resolve_locked(dir: &GameDir, opts: &ResolveOptions, engine: Engine) -> Resul
         &open.rec.commitment,
         opts.manual_dice.as_deref(),
         beacon.as_ref(),
+        given,
     )?;
     // A submission stored for another phase must never be carried out in
     // this one (ingest checks the phase under the lock; this is the
