@@ -135,7 +135,7 @@ impl GameDir {
         let path = self.state();
         let file = path.display().to_string();
         let text = read_text(&path)?;
-        let state = State::from_toml(&text).map_err(|e| anyhow::anyhow!("{file}: {e}"))?;
+        let state = parse_state(&text).map_err(|e| anyhow::anyhow!("{file}: {e}"))?;
         let own;
         let scenario = match scenario {
             Some(s) => s,
@@ -266,6 +266,25 @@ pub fn to_toml<T: serde::Serialize + ?Sized>(value: &T) -> std::result::Result<S
     let mut buf = toml::ser::Buffer::new();
     value.serialize(toml::Serializer::new(&mut buf))?;
     Ok(buf.to_string())
+}
+
+thread_local! {
+    /// The last state text parsed on this thread and what it gave: one
+    /// command loads the same `state.toml` several times (`run` for its
+    /// checks, the mail it composes, the wake time; `autoplay` and the
+    /// resolution it calls), and parsing it is most of their CPU.
+    static PARSED: std::cell::RefCell<Option<(String, State)>> = const { std::cell::RefCell::new(None) };
+}
+
+/// [`State::from_toml`], from [`PARSED`] when `text` is the text parsed
+/// last (the same bytes give the same state).
+fn parse_state(text: &str) -> std::result::Result<State, crate::state::StateError> {
+    if let Some(s) = PARSED.with_borrow(|p| p.as_ref().filter(|(t, _)| t == text).map(|(_, s)| s.clone())) {
+        return Ok(s);
+    }
+    let state = State::from_toml(text)?;
+    PARSED.set(Some((text.to_string(), state.clone())));
+    Ok(state)
 }
 
 /// Read a text file, naming it in the error.
@@ -484,6 +503,24 @@ mod tests {
         assert_eq!(to_toml(&file).unwrap(), toml::to_string(&file).unwrap());
         let head = history::Head::default();
         assert_eq!(to_toml(&head).unwrap(), toml::to_string(&head).unwrap());
+    }
+
+    #[test]
+    fn a_state_loaded_again_is_the_file_as_it_is_now() {
+        use crate::ids::PowerId;
+        use std::collections::BTreeSet;
+        let tmp = tempfile::tempdir().unwrap();
+        let g = GameDir::new(tmp.path());
+        let scen = Scenario::embedded("1805").unwrap();
+        let mut state = State::initial(&scen, "again", &BTreeSet::from([PowerId::France]), BTreeSet::new());
+        g.save_state(&state).unwrap();
+        assert_eq!(g.load_state_for(&scen).unwrap(), state);
+        assert_eq!(g.load_state_for(&scen).unwrap(), state, "loaded twice");
+        state.game = "changed".into();
+        g.save_state(&state).unwrap();
+        assert_eq!(g.load_state_for(&scen).unwrap(), state, "the file as it is now");
+        fs::write(g.state(), state.to_toml().replace("game = \"changed\"", "game = 7")).unwrap();
+        assert!(g.load_state_for(&scen).is_err(), "a broken file is refused");
     }
 
     #[test]
