@@ -24,13 +24,19 @@ fn t(s: &str) -> DateTime<Utc> {
     DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
 }
 
-fn pass(dirs: &[PathBuf], when: &str, forget_wake: bool, no_hold: bool) -> (f64, f64, store::durable::Stats, usize) {
+/// Wall seconds, CPU seconds, fsyncs, phases resolved, picture bodies
+/// encoded (rows under the title; a view shared by the games is encoded
+/// once).
+type Pass = (f64, f64, store::durable::Stats, usize, usize);
+
+fn pass(dirs: &[PathBuf], when: &str, forget_wake: bool, no_hold: bool) -> Pass {
     if forget_wake {
         for d in dirs {
             let _ = std::fs::remove_file(d.join(".wake"));
         }
     }
     let before = store::durable::stats();
+    let bodies = empereur::picture::bodies_encoded();
     let cpu0 = common::cpu_secs(true).unwrap_or(0.0);
     let start = Instant::now();
     let mut resolved = 0;
@@ -52,6 +58,7 @@ fn pass(dirs: &[PathBuf], when: &str, forget_wake: bool, no_hold: bool) -> (f64,
             barriers: store::durable::stats().barriers - before.barriers,
         },
         resolved,
+        empereur::picture::bodies_encoded() - bodies,
     )
 }
 
@@ -96,11 +103,9 @@ fn main() {
             base.display(),
             setup.elapsed().as_secs_f64()
         );
-        let line = |label: &str,
-                    (secs, cpu, synced, resolved): (f64, f64, store::durable::Stats, usize),
-                    target: &str| {
+        let line = |label: &str, (secs, cpu, synced, resolved, bodies): Pass, target: &str| {
             println!(
-                "  {label}: {n} games in {secs:.3} s, {:.2} ms a game ({:.2} ms CPU), {:.1} fsyncs in {:.1} barriers a game, {resolved} phase(s) resolved; {target}",
+                "  {label}: {n} games in {secs:.3} s, {:.2} ms a game ({:.2} ms CPU), {:.1} fsyncs in {:.1} barriers a game, {resolved} phase(s) resolved, {bodies} picture bodies encoded; {target}",
                 secs * 1000.0 / n as f64,
                 cpu * 1000.0 / n as f64,
                 synced.fsyncs as f64 / n as f64,
