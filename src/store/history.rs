@@ -539,6 +539,28 @@ mod tests {
     use crate::rules::Kind;
 
     #[test]
+    fn the_history_lists_entry_directories_and_discards_only_directories() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = GameDir::new(tmp.path());
+        let h = dir.history();
+        fs::create_dir_all(h.join("0001-1805-spring")).unwrap();
+        fs::create_dir_all(tmp.path().join("elsewhere")).unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(tmp.path().join("elsewhere"), h.join("0002-1805-summer")).unwrap();
+        fs::write(h.join("0003-not-a-dir"), "").unwrap();
+        fs::create_dir_all(h.join(".tmp-0004-x")).unwrap();
+        fs::write(h.join(".tmp-0005-file"), "").unwrap();
+        let listed: Vec<String> = list(&dir).unwrap().into_values().collect();
+        #[cfg(unix)]
+        assert_eq!(listed, ["0001-1805-spring", "0002-1805-summer"]);
+        // No head: every numbered directory is beyond it.
+        let removed = discard_uncommitted(&dir).unwrap();
+        #[cfg(unix)]
+        assert_eq!(removed, [".tmp-0004-x", "0001-1805-spring", "0002-1805-summer"]);
+        assert!(h.join("0003-not-a-dir").is_file() && h.join(".tmp-0005-file").is_file());
+    }
+
+    #[test]
     fn a_powers_dice_log_holds_only_the_rolls_of_outcomes_it_sees() {
         let roll = |p: &str| Roll {
             purpose: p.into(),
