@@ -306,40 +306,40 @@ mod tests {
     fn the_kingdoms_controller_builds_its_sunk_fleet_again() {
         let s = Scenario::embedded("1805").unwrap();
         let players = PowerId::ALL.into_iter().collect();
-        let mut st = State::initial(&s, "t", &players, ["political".to_string()].into_iter().collect());
+        let mut state = State::initial(&s, "t", &players, ["political".to_string()].into_iter().collect());
         let italian = Nation::Minor("italy".into());
-        st.political.fleets.push(crate::state::political::KingdomFleet {
+        state.political.fleets.push(crate::state::political::KingdomFleet {
             kingdom: "italy".into(),
             nation: italian.clone(),
             number: 1,
         });
-        st.political.kingdoms.insert(
+        state.political.kingdoms.insert(
             "italy".into(),
             crate::state::Kingdom {
                 controller: PowerId::France,
                 components: ["illyria", "lombardy", "papacy", "venetia"].map(String::from).into(),
-                created: st.turn(),
+                created: state.turn(),
                 gold: 0,
                 ceded: false,
             },
         );
-        st.minors.get_mut("italy").unwrap().pool.squadrons = 1;
+        state.minors.get_mut("italy").unwrap().pool.squadrons = 1;
         for p in ["venetia", "lombardy", "papacy", "illyria"] {
-            let ps = st.provinces.get_mut(p).unwrap();
+            let ps = state.provinces.get_mut(p).unwrap();
             ps.controller = Some(Nation::Major(PowerId::France));
             ps.garrison = Some(crate::state::Garrison::of(Nation::Major(PowerId::France)));
         }
-        st.power_mut(PowerId::France).gold = 100;
-        st.phase.step = Step::Build;
-        let wanted = |st: &State| {
+        state.power_mut(PowerId::France).gold = 100;
+        state.phase.step = Step::Build;
+        let wanted = |state: &State| {
             (0..200u64)
-                .flat_map(|seed| generate(&s, st, PowerId::France, seed))
+                .flat_map(|seed| generate(&s, state, PowerId::France, seed))
                 .find(|l| matches!(&l.order, Order::BuildSquadron { nation: Some(n), .. } if *n == italian))
         };
-        let l = wanted(&st).expect("France never builds the Venetia fleet again");
-        assert!(crate::rules::legality::judge_one(&s, &st, PowerId::France, &l.order).is_ok());
-        st.political.kingdoms.clear();
-        assert!(wanted(&st).is_none());
+        let l = wanted(&state).expect("France never builds the Venetia fleet again");
+        assert!(crate::rules::legality::judge_one(&s, &state, PowerId::France, &l.order).is_ok());
+        state.political.kingdoms.clear();
+        assert!(wanted(&state).is_none());
     }
 
     /// 11.9.2.2: under the political option an autoplayed France at war
@@ -350,12 +350,12 @@ mod tests {
     fn france_and_britain_offer_the_mandatory_conditions() {
         let s = Scenario::embedded("1805").unwrap();
         let players = PowerId::ALL.into_iter().collect();
-        let mut st = State::initial(&s, "t", &players, ["political".to_string()].into_iter().collect());
-        st.relations.set_war(PowerId::France, PowerId::Britain, true);
+        let mut state = State::initial(&s, "t", &players, ["political".to_string()].into_iter().collect());
+        state.relations.set_war(PowerId::France, PowerId::Britain, true);
         for (from, to) in [(PowerId::France, PowerId::Britain), (PowerId::Britain, PowerId::France)] {
-            st.phase.step = Step::PlayerTurn(from);
+            state.phase.step = Step::PlayerTurn(from);
             let offer = (0..400u64)
-                .flat_map(|seed| generate(&s, &st, from, seed))
+                .flat_map(|seed| generate(&s, &state, from, seed))
                 .find_map(|l| match l.order {
                     Order::OfferPeace { to: t, terms } if t == to => Some(terms),
                     _ => None,

@@ -518,8 +518,8 @@ mod tests {
     fn game() -> (Scenario, State) {
         let s = Scenario::embedded("1805").unwrap();
         let players = PowerId::ALL.into_iter().collect();
-        let st = State::initial(&s, "t", &players, ["political".to_string()].into_iter().collect());
-        (s, st)
+        let state = State::initial(&s, "t", &players, ["political".to_string()].into_iter().collect());
+        (s, state)
     }
 
     #[test]
@@ -531,22 +531,22 @@ mod tests {
 
     #[test]
     fn in_1805_france_and_britain_keep_their_status_and_nobody_rises() {
-        let (s, st) = game();
+        let (s, state) = game();
         for p in PowerId::ALL {
-            let (q, why) = qualifies(&s, &st, p);
+            let (q, why) = qualifies(&s, &state, p);
             assert_eq!(q, starts_dominant(p), "{p}: {why}");
         }
     }
 
     #[test]
     fn britain_without_status_loses_its_naval_plus_one_austria_with_it_its_minus_one() {
-        let (_, mut st) = game();
-        assert_eq!(naval_adjustment(&st, Some(Britain), 1), 0);
-        st.dominance.status.insert(Britain, false);
-        assert_eq!(naval_adjustment(&st, Some(Britain), 1), -1);
-        assert_eq!(naval_adjustment(&st, Some(Austria), -1), 0);
-        st.dominance.status.insert(Austria, true);
-        assert_eq!(naval_adjustment(&st, Some(Austria), -1), 1);
-        assert_eq!(naval_adjustment(&st, Some(Russia), -1), 0);
+        let (_, mut state) = game();
+        assert_eq!(naval_adjustment(&state, Some(Britain), 1), 0);
+        state.dominance.status.insert(Britain, false);
+        assert_eq!(naval_adjustment(&state, Some(Britain), 1), -1);
+        assert_eq!(naval_adjustment(&state, Some(Austria), -1), 0);
+        state.dominance.status.insert(Austria, true);
+        assert_eq!(naval_adjustment(&state, Some(Austria), -1), 1);
+        assert_eq!(naval_adjustment(&state, Some(Russia), -1), 0);
     }
 }

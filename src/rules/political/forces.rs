@@ -268,31 +268,31 @@ mod tests {
     fn views_show_the_kingdom_counters_as_other_units() {
         let s = Scenario::embedded("1805").unwrap();
         let players = crate::ids::PowerId::ALL.into_iter().collect();
-        let mut st = State::initial(&s, "t", &players, [super::super::ID.to_string()].into());
+        let mut state = State::initial(&s, "t", &players, [super::super::ID.to_string()].into());
         let def = s.tables.political.kingdom("italy").unwrap().clone();
         let parts = def.components.iter().map(|c| c.id.clone()).collect();
-        st.political.kingdoms.insert(
+        state.political.kingdoms.insert(
             def.id.clone(),
             crate::state::Kingdom {
                 controller: France,
                 components: parts,
-                created: st.turn(),
+                created: state.turn(),
                 gold: 0,
                 ceded: false,
             },
         );
-        st.minors.get_mut("italy").unwrap().controller = Some(France);
-        assert_eq!(bring_counters(&s, &mut st, &def).len(), 3);
+        state.minors.get_mut("italy").unwrap().controller = Some(France);
+        assert_eq!(bring_counters(&s, &mut state, &def).len(), 3);
         // counters enter play once
-        assert!(bring_counters(&s, &mut st, &def).is_empty());
+        assert!(bring_counters(&s, &mut state, &def).is_empty());
         let italian = Nation::Minor("italy".into());
-        let c = st.corps_mut(&italian, 1).unwrap();
+        let c = state.corps_mut(&italian, 1).unwrap();
         c.location = Some("lombardy".into());
         c.divisions.push(Division {
             arm: crate::scenario::Arm::Infantry,
             nation: italian.clone(),
         });
-        let theirs = st.view_for(Austria);
+        let theirs = state.view_for(Austria);
         let c = theirs.corps(&italian, 1).unwrap();
         assert_eq!(c.location.as_deref(), Some("lombardy"));
         assert!(c.divisions.is_empty());
@@ -300,7 +300,7 @@ mod tests {
             theirs.squadron(&italian, 1).map(|q| &q.location),
             Some(&Location::Port("venetia".into()))
         );
-        assert_eq!(st.view_for(France).corps(&italian, 1).unwrap().divisions.len(), 1);
+        assert_eq!(state.view_for(France).corps(&italian, 1).unwrap().divisions.len(), 1);
         assert_eq!(
             theirs.squadron_power(theirs.squadron(&italian, 1).unwrap()),
             Some(France)

@@ -395,64 +395,64 @@ mod tests {
     fn game(options: &[&str]) -> (Scenario, State) {
         let s = Scenario::embedded("1805").unwrap();
         let players = PowerId::ALL.into_iter().collect();
-        let st = State::initial(&s, "t", &players, options.iter().map(|o| o.to_string()).collect());
-        (s, st)
+        let state = State::initial(&s, "t", &players, options.iter().map(|o| o.to_string()).collect());
+        (s, state)
     }
 
     #[test]
     fn france_and_britain_start_at_war_only_with_the_option() {
-        let (s, mut st) = game(&["political"]);
-        assert!(start_at_war(&s, &mut st).is_some());
-        assert!(st.relations.at_war(France, Britain));
-        let (s, mut st) = game(&[]);
-        assert!(start_at_war(&s, &mut st).is_none());
-        assert!(!st.relations.at_war(France, Britain));
+        let (s, mut state) = game(&["political"]);
+        assert!(start_at_war(&s, &mut state).is_some());
+        assert!(state.relations.at_war(France, Britain));
+        let (s, mut state) = game(&[]);
+        assert!(start_at_war(&s, &mut state).is_none());
+        assert!(!state.relations.at_war(France, Britain));
     }
 
     #[test]
     fn the_pairs_at_war_come_from_the_table() {
-        let (mut s, mut st) = game(&["political"]);
+        let (mut s, mut state) = game(&["political"]);
         s.tables.political_dominance.peace.start_at_war[0].powers = [Russia, Ottoman];
-        let o = start_at_war(&s, &mut st).unwrap();
-        assert!(st.relations.at_war(Russia, Ottoman));
-        assert!(!st.relations.at_war(France, Britain));
+        let o = start_at_war(&s, &mut state).unwrap();
+        assert!(state.relations.at_war(Russia, Ottoman));
+        assert!(!state.relations.at_war(France, Britain));
         assert_eq!(o.summary, "Russia and Ottoman Empire start at war");
         // a row for another start year does nothing
-        let (mut s, mut st) = game(&["political"]);
+        let (mut s, mut state) = game(&["political"]);
         s.tables.political_dominance.peace.start_at_war[0].start_year = 1812;
-        assert!(start_at_war(&s, &mut st).is_none());
-        assert!(!st.relations.at_war(France, Britain));
+        assert!(start_at_war(&s, &mut state).is_none());
+        assert!(!state.relations.at_war(France, Britain));
     }
 
     #[test]
     fn a_fourth_home_province_is_refused_the_third_is_not() {
-        let (s, mut st) = game(&["political"]);
+        let (s, mut state) = game(&["political"]);
         // Austria has already ceded Prague and Moravia (held by France).
         for p in ["bohemia", "moravia"] {
-            st.provinces.get_mut(p).unwrap().garrison =
+            state.provinces.get_mut(p).unwrap().garrison =
                 Some(crate::state::Garrison::of(crate::ids::Nation::Major(France)));
-            record_cession(&s, &mut st, Austria, p);
+            record_cession(&s, &mut state, Austria, p);
         }
-        assert_eq!(lost_home(&s, &st, Austria).len(), 2);
+        assert_eq!(lost_home(&s, &state, Austria).len(), 2);
         let third = Terms {
             provinces: vec!["styria".into()],
             ..Terms::default()
         };
-        assert!(terms_refused(&s, &st, Austria, France, &third).is_none());
+        assert!(terms_refused(&s, &state, Austria, France, &third).is_none());
         let two_more = Terms {
             provinces: vec!["styria".into(), "hungary".into()],
             ..Terms::default()
         };
-        let r = terms_refused(&s, &st, Austria, France, &two_more).unwrap();
+        let r = terms_refused(&s, &state, Austria, France, &two_more).unwrap();
         assert_eq!(r.rule.as_str(), "11.9.1.1");
         // Remapable home provinces are not the home nation (2.12e).
         let remap = Terms {
             provinces: vec!["tyrol".into(), "illyria".into()],
             ..Terms::default()
         };
-        assert!(terms_refused(&s, &st, Austria, France, &remap).is_none());
+        assert!(terms_refused(&s, &state, Austria, France, &remap).is_none());
         // An NPC has no player to protect.
-        st.power_mut(Austria).control = crate::state::Control::Inactive;
-        assert!(terms_refused(&s, &st, Austria, France, &two_more).is_none());
+        state.power_mut(Austria).control = crate::state::Control::Inactive;
+        assert!(terms_refused(&s, &state, Austria, France, &two_more).is_none());
     }
 }
