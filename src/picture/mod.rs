@@ -821,7 +821,9 @@ impl Palette {
 
 /// Adler-32 (RFC 1950), the check of a zlib stream: the PNG's image data
 /// is assembled from two separately compressed parts, so their checks are
-/// combined rather than computed over the whole.
+/// combined rather than computed over the whole. The sum itself is
+/// `adler2`'s (flate2's own); only the combination, which it lacks, is
+/// written here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Adler(u32);
 
@@ -833,17 +835,9 @@ impl Adler {
     }
 
     fn update(self, bytes: &[u8]) -> Adler {
-        let (mut a, mut b) = (self.0 & 0xffff, self.0 >> 16);
-        // 5552 bytes is the most that cannot overflow u32 before reducing
-        for chunk in bytes.chunks(5552) {
-            for &x in chunk {
-                a += u32::from(x);
-                b += a;
-            }
-            a %= Self::MOD;
-            b %= Self::MOD;
-        }
-        Adler((b << 16) | a)
+        let mut sum = adler2::Adler32::from_checksum(self.0);
+        sum.write_slice(bytes);
+        Adler(sum.checksum())
     }
 
     /// The check of `self`'s bytes followed by `len` bytes whose check is
