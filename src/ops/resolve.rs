@@ -8,10 +8,18 @@
 //! 1. stage the next phase's seed in `phase/next-seed`;
 //! 2. write the history entry under `history/.tmp-…`, rename it in place;
 //! 3. write `history/head.toml` naming it — **the commit point**;
-//! 4. write `state.toml`, clear `phase/orders/`, move the staged seed
-//!    into `phase/seed` and `phase/commitment`, drop `next-seed`; after
-//!    the country bid (3.1), seat each player on the power it won
-//!    (`bid-seats.toml` of the entry, by player: redoing it is harmless).
+//! 4. after the country bid (3.1), seat each player on the power it won
+//!    (`bid-seats.toml` of the entry, by player: redoing it is harmless);
+//!    clear `phase/orders/`; write `state.toml` and move the staged seed
+//!    into `phase/seed` and `phase/commitment`; drop `next-seed`.
+//!
+//! `history/head.toml`, `state.toml`, `phase/seed`, `phase/commitment`
+//! and `phase/next-seed` are replaced through spares under `.spare/`
+//! (`store::spare`: the new bytes written into the spare, then the two
+//! names exchanged), and `next-seed` is dropped by setting it aside to
+//! its spare: a resolution frees no inode. A crash before an exchange
+//! leaves the live file as it was and the spare with any part of the new
+//! bytes; the spares are never read.
 //!
 //! Before 3, recovery removes the entry and keeps the staged seed (the
 //! phase is still open; resolving again gives the same rolls and opens
@@ -270,10 +278,11 @@ fn finish(dir: &GameDir, name: &str, game: &str) -> Result<()> {
     apply_bid_seats(dir, name)?;
     let after = history::entry_dir(dir, name).join("state-after.toml");
     let bytes = fs::read(&after).with_context(|| format!("cannot read {}", after.display()))?;
-    store::atomic_write(&dir.state(), &bytes)?;
     clear_orders(dir)?;
     phase::clear_previews(dir)?;
-    phase::promote_next(dir, game)
+    // The state, seed and commitment through their spares in one step
+    // (`store::spare`), then `next-seed` set aside.
+    phase::promote_next(dir, game, &[(&dir.state(), &bytes)])
 }
 
 /// 3.1: who plays which power after the country bid, by the player's

@@ -4,7 +4,8 @@
 //! of the batch rolls the game back to where the batch began.
 //!
 //! Before the batch, the files a resolution rewrites (`state.toml`,
-//! `history/head.toml`, everything under `phase/`) are copied into
+//! `history/head.toml`, everything under `phase/`; not their spares under
+//! `.spare/`, whose bytes mean nothing: `store::spare`) are copied into
 //! `.checkpoint/`, with `marker.toml` saying how far the history, the
 //! journal and the outbox went and which boot of the machine took it; all
 //! of it is durable before the batch starts, the marker last. When the

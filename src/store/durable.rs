@@ -24,7 +24,10 @@
 //! reaching the disk before its data, which ext4 (`auto_da_alloc`, the
 //! default), btrfs and others ensure for a rename over an existing file;
 //! the message that replaced it is unprocessed until the barrier, so the
-//! next run writes it again.
+//! next run writes it again. The files a resolution replaces are instead
+//! rewritten in a spare and exchanged with the live file
+//! (`store::spare`), which no file system orders after the spare's data:
+//! there the barrier runs before the exchange.
 //!
 //! A [`Defer`] (see `store::checkpoint`) goes one step further for a
 //! batch of commits that promises nothing to anyone until it ends
@@ -222,6 +225,13 @@ impl Drop for Defer {
 /// Whether barriers on this thread wait (a [`Defer`] is held).
 pub fn deferred() -> bool {
     PENDING.with(|p| p.borrow().deferred > 0)
+}
+
+/// Files written on this thread and kept for the next barrier (tests of
+/// the callers that must run a barrier before a step).
+#[cfg(test)]
+pub(crate) fn pending_files() -> usize {
+    PENDING.with(|p| p.borrow().files.len())
 }
 
 /// Whether writes on this thread wait for a barrier.

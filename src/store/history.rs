@@ -16,7 +16,7 @@
 //! are removed by [`discard_uncommitted`].
 #![allow(clippy::disallowed_methods)] // adapter: files
 
-use super::{GameDir, commit_write, read_text, sync_dir};
+use super::{GameDir, read_text, sync_dir};
 use crate::dice::Roll;
 use crate::ids::{PhaseId, PowerId};
 use crate::rules::Outcome;
@@ -382,8 +382,9 @@ pub fn commit(dir: &GameDir, info: &EntryInfo) -> Result<()> {
     };
     let text = toml::to_string(&head).context("serialising head.toml")?;
     // The entry (and whatever the command wrote before it) is durable
-    // before the head names it.
-    commit_write(&head_path(dir), text.as_bytes())
+    // before the head names it; the head is replaced through its spare
+    // (`store::spare`: no inode freed a resolution).
+    super::spare::commit(dir, &head_path(dir), text.as_bytes())
 }
 
 /// Stage and commit in one go (moderator entries, undo).

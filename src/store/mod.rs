@@ -12,6 +12,7 @@
 //! .lock                held while a process works on the game
 //! .wake                when `run` next has something to do (a cache, wake)
 //! .checkpoint/         while a batch of commits runs (autoplay; checkpoint)
+//! .spare/              a spare of each file a resolution replaces (spare)
 //! ```
 #![allow(clippy::disallowed_methods)] // adapter: this module owns file I/O
 
@@ -25,6 +26,7 @@ pub mod keyline;
 pub mod password;
 pub mod phase;
 pub mod players;
+pub mod spare;
 pub mod submission;
 pub mod wake;
 

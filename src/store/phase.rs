@@ -5,15 +5,19 @@
 //! While a resolution is in flight the seed of the phase it opens waits in
 //! `phase/next-seed` (0600); [`promote_next`] moves it into place once the
 //! history entry is committed, and can be re-run after a crash.
+//!
+//! Each of these files is replaced through its spare (`store::spare`),
+//! and `next-seed` is set aside to its spare rather than removed: a
+//! resolution frees no inode.
 #![allow(clippy::disallowed_methods)] // adapter: OS randomness and files
 
-use super::{GameDir, atomic_write_mode, read_text};
+use super::{GameDir, atomic_write_mode, read_text, spare};
 use crate::dice::{self, BeaconRound, Seed};
 use crate::ids::PhaseId;
 use crate::state::State;
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// `phase/commitment`: what the phase-opening mail publishes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -87,10 +91,14 @@ pub fn open(dir: &GameDir, state: &State, beacon: Option<&BeaconRound>) -> Resul
 pub fn open_with_seed(dir: &GameDir, state: &State, seed: &Seed, beacon: Option<&BeaconRound>) -> Result<String> {
     let c = dice::commitment_with(&state.game, &state.phase.to_string(), seed, beacon);
     let chain = super::history::read_head(dir)?.head;
-    write_phase(dir, &state.game, state.phase, seed, &c, &chain, beacon)?;
+    write_phase(dir, &state.game, state.phase, seed, &c, &chain, beacon, &[])?;
     Ok(c)
 }
 
+/// Write `phase/seed` and `phase/commitment` (0600), after the files of
+/// `first` and in the same step (one barrier before the exchanges; see
+/// `store::spare`).
+#[allow(clippy::too_many_arguments)]
 fn write_phase(
     dir: &GameDir,
     game: &str,
@@ -99,13 +107,9 @@ fn write_phase(
     c: &str,
     chain: &str,
     beacon: Option<&BeaconRound>,
+    first: &[(&Path, &[u8])],
 ) -> Result<()> {
-    // The seed first: a commitment on disk always has its seed beside it.
-    atomic_write_mode(
-        &seed_path(dir),
-        format!("{}\n", dice::to_hex(seed)).as_bytes(),
-        Some(0o600),
-    )?;
+    let seed_text = format!("{}\n", dice::to_hex(seed));
     let rec = PhaseRecord {
         game: game.to_string(),
         phase,
@@ -115,7 +119,12 @@ fn write_phase(
         beacon_round: beacon.map(|b| b.round),
     };
     let text = toml::to_string(&rec).context("serialising phase/commitment")?;
-    atomic_write_mode(&commitment_path(dir), text.as_bytes(), Some(0o600))
+    let (seed_file, commitment_file) = (seed_path(dir), commitment_path(dir));
+    let mut files = first.to_vec();
+    // The seed first: a commitment on disk always has its seed beside it.
+    files.push((&seed_file, seed_text.as_bytes()));
+    files.push((&commitment_file, text.as_bytes()));
+    spare::replace_all(dir, &files)
 }
 
 /// The commitment of the open phase, if one was written.
@@ -179,7 +188,7 @@ pub fn stage_next_with(
         beacon_round: beacon.map(|b| b.round),
     };
     let text = toml::to_string(&rec).context("serialising phase/next-seed")?;
-    atomic_write_mode(&next_seed_path(dir), text.as_bytes(), Some(0o600))?;
+    spare::replace_all(dir, &[(&next_seed_path(dir), text.as_bytes())])?;
     Ok(c)
 }
 
@@ -199,15 +208,16 @@ fn read_next(dir: &GameDir) -> Result<Option<NextSeed>> {
 }
 
 /// Move the staged seed into place as the open phase's seed and
-/// commitment, then drop `next-seed`. Idempotent.
-pub fn promote_next(dir: &GameDir, game: &str) -> Result<()> {
+/// commitment, replacing the files of `first` in the same step before
+/// them (the resolution's new state), then drop `next-seed`. Idempotent.
+pub fn promote_next(dir: &GameDir, game: &str, first: &[(&Path, &[u8])]) -> Result<()> {
     let Some(n) = read_next(dir)? else {
         bail!("no staged seed in {}", next_seed_path(dir).display());
     };
     let seed = dice::parse_hex32(&n.seed).map_err(|e| anyhow::anyhow!("{}: {e}", next_seed_path(dir).display()))?;
     let chain = super::history::read_head(dir)?.head;
     let beacon = beacon_of(n.beacon.as_deref(), n.beacon_round);
-    write_phase(dir, game, n.phase, &seed, &n.commitment, &chain, beacon.as_ref())?;
+    write_phase(dir, game, n.phase, &seed, &n.commitment, &chain, beacon.as_ref(), first)?;
     discard_next(dir)
 }
 
@@ -216,10 +226,10 @@ pub fn discard_next(dir: &GameDir) -> Result<()> {
     let path = next_seed_path(dir);
     if path.exists() {
         // Its removal ends a resolution (see `ops::resolve`): the new
-        // state, seed and commitment are durable first.
+        // state, seed and commitment are durable first. Set aside to its
+        // spare, not removed: the next resolution stages its seed there.
         super::durable::barrier()?;
-        std::fs::remove_file(&path).with_context(|| format!("cannot remove {}", path.display()))?;
-        super::sync_dir(&dir.phase());
+        spare::set_aside(dir, &path)?;
     }
     Ok(())
 }

@@ -9,7 +9,9 @@
 //! changed, no mail waits in `mail/inbox/new/` or the outbox, and no mail
 //! for the game comes in, a run has nothing to do: [`quiet`] says so
 //! after a few `stat` calls. Every durable write goes through a rename, so
-//! a changed file has a new inode even within one timestamp tick.
+//! a changed file has a new inode even within one timestamp tick, or
+//! through an exchange with a spare (`store::spare`), which can give a
+//! file back an inode it had before and so removes this file.
 //!
 //! The file is a cache: written without fsync, removed when a full run
 //! starts (a run that fails leaves none), and anything unreadable in it
