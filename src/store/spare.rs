@@ -17,7 +17,7 @@
 //! A spare's bytes mean nothing: nothing reads `.spare/` (not `verify`,
 //! `export-history`, the loading of the game, nor a checkpoint, which
 //! copies and restores only the live files), and every replacement
-//! truncates the spare before writing it. Spares are 0600, as the files
+//! writes the spare over from its start and cuts it to the new length. Spares are 0600, as the files
 //! they replace; the spare of `phase/next-seed`, set aside when a
 //! resolution ends, holds the open phase's seed as `phase/seed` does
 //! (a preview's copy of the game leaves out every file named `seed` or
@@ -26,7 +26,8 @@
 //! What a crash leaves:
 //! - a process that dies while a spare is written, or after it and before
 //!   the exchange: the live file is untouched and the spare holds any
-//!   prefix of the new bytes (the next replacement truncates it);
+//!   part of the new bytes, or of the old beyond them (the next
+//!   replacement writes it whole);
 //! - after the exchange: the live file holds the new bytes, as after a
 //!   rename, and the spare the old ones;
 //! - a power loss: an exchange must not reach the disk before the data it
@@ -116,8 +117,13 @@ fn replace(dir: &GameDir, files: &[(&Path, &[u8])], barrier_first: bool) -> Resu
     Ok(())
 }
 
-/// Truncate the spare (created 0600 if missing, with its directories) and
-/// write `bytes` into it.
+/// Write `bytes` over the spare from its start (created 0600 if missing,
+/// with its directories), then cut it to their length. Not truncated to
+/// nothing first: that frees its blocks, which on a file system mounted
+/// with `discard` and without a journal is a discard the writer waits
+/// for, and ext4 then allocates the new blocks at once (`auto_da_alloc`
+/// treats it as a replacement by truncation); blocks overwritten in place
+/// are neither freed nor allocated.
 fn write_spare(spare: &Path, bytes: &[u8]) -> Result<()> {
     let mut f = match open_spare(spare) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -138,13 +144,15 @@ fn write_spare(spare: &Path, bytes: &[u8]) -> Result<()> {
     }
     f.write_all(bytes)
         .with_context(|| format!("cannot write {}", spare.display()))?;
+    f.set_len(bytes.len() as u64)
+        .with_context(|| format!("cannot write {}", spare.display()))?;
     durable::file_written(spare, &f)?;
     fault::point(&spare.display().to_string())
 }
 
 fn open_spare(spare: &Path) -> std::io::Result<File> {
     let mut o = OpenOptions::new();
-    o.write(true).create(true).truncate(true);
+    o.write(true).create(true).truncate(false);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
     o.open(spare)
@@ -320,7 +328,7 @@ mod tests {
         fs::write(&spare, "a torn and much longer replacement that never got ex").unwrap();
         assert_eq!(fs::read(&live).unwrap(), b"two", "the live file is untouched");
         replace_all(&dir, &[(&live, b"three")]).unwrap();
-        assert_eq!(fs::read(&live).unwrap(), b"three", "truncated before it is written");
+        assert_eq!(fs::read(&live).unwrap(), b"three", "cut to the new length");
     }
 
     #[test]
