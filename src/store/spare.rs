@@ -125,15 +125,8 @@ fn replace(dir: &GameDir, files: &[(&Path, &[u8])], barrier_first: bool) -> Resu
 /// treats it as a replacement by truncation); blocks overwritten in place
 /// are neither freed nor allocated.
 fn write_spare(spare: &Path, bytes: &[u8]) -> Result<()> {
-    let mut f = match open_spare(spare) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            let parent = spare.parent().unwrap_or(Path::new("."));
-            create_dirs(parent)?;
-            open_spare(spare)
-        }
-        other => other,
-    }
-    .with_context(|| format!("cannot open {}", spare.display()))?;
+    create_dirs(spare.parent().unwrap_or(Path::new(".")))?;
+    let mut f = open_spare(spare).with_context(|| format!("cannot open {}", spare.display()))?;
     // 0600 whatever the spare was before (a live file once): the files
     // replaced here were always written 0600.
     #[cfg(unix)]
@@ -158,24 +151,17 @@ fn open_spare(spare: &Path) -> std::io::Result<File> {
     o.open(spare)
 }
 
-/// Create `d` and the directories above it that are missing, private,
-/// each made durable in its parent.
+/// Create `d` and the directories above it that are missing, private
+/// (best effort durable: a spare lost with its directory is made again).
 fn create_dirs(d: &Path) -> Result<()> {
     if d.is_dir() {
         return Ok(());
     }
-    if let Some(parent) = d.parent() {
-        create_dirs(parent)?;
-    }
     let mut b = fs::DirBuilder::new();
+    b.recursive(true);
     #[cfg(unix)]
     std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
-    match b.create(d) {
-        Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => {
-            return Err(e).with_context(|| format!("cannot create {}", d.display()));
-        }
-        _ => {}
-    }
+    b.create(d).with_context(|| format!("cannot create {}", d.display()))?;
     if let Some(parent) = d.parent() {
         sync_dir(parent);
     }
@@ -220,19 +206,12 @@ fn exchange(_: &Path, _: &Path) -> Result<bool> {
 /// the next replacement of it renames the spare back, and no inode is
 /// freed. The caller makes whatever must come first durable before.
 pub fn set_aside(dir: &GameDir, live: &Path) -> Result<()> {
-    let spare = spare_of(dir, live)?;
-    let moved = match fs::rename(live, &spare) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound && fs::symlink_metadata(live).is_ok() => {
-            create_dirs(spare.parent().unwrap_or(Path::new(".")))?;
-            fs::rename(live, &spare)
-        }
-        other => other,
-    };
-    match moved {
-        Ok(()) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(e).with_context(|| format!("cannot set {} aside", live.display())),
+    if fs::symlink_metadata(live).is_err() {
+        return Ok(());
     }
+    let spare = spare_of(dir, live)?;
+    create_dirs(spare.parent().unwrap_or(Path::new(".")))?;
+    fs::rename(live, &spare).with_context(|| format!("cannot set {} aside", live.display()))?;
     if let Some(d) = live.parent() {
         sync_dir(d);
     }
@@ -346,6 +325,20 @@ mod tests {
         assert_eq!(ino(&live), staged, "the same inode, no new one");
         assert_eq!(fs::read(&live).unwrap(), b"staged again");
         assert!(!spare.exists());
+    }
+
+    #[test]
+    fn a_file_set_aside_before_any_spare_makes_the_spare_directory() {
+        let (_tmp, dir, _) = game();
+        let live = dir.phase().join("next-seed");
+        fs::write(&live, "staged by an older version").unwrap();
+        let staged = ino(&live);
+        set_aside(&dir, &live).unwrap();
+        assert!(!live.exists());
+        let spare = spare_of(&dir, &live).unwrap();
+        assert_eq!(ino(&spare), staged);
+        set_aside(&dir, &live).unwrap();
+        assert_eq!(ino(&spare), staged, "nothing to set aside: the spare stays");
     }
 
     #[test]
