@@ -63,6 +63,61 @@ fn the_file_transport_delivers_once_and_moves_to_sent() {
     assert!(journal.contains("send: a1 to ann@example.org accepted"), "{journal}");
 }
 
+/// A run that died after the server took a message and its `sent/`
+/// envelope was written, but before the message left the outbox: the
+/// next send records it as sent (it went out), neither holds it nor
+/// sends it again, and queuing it again (the orders lock of a resolution
+/// run again) queues nothing.
+#[test]
+fn a_message_the_server_took_before_a_crash_is_recorded_as_sent_not_sent_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    let g = GameDir::new(tmp.path());
+    outbox::queue(&g, &mail("d4")).unwrap();
+    let s = transport::sender(&g, &Transport::default()).unwrap();
+    transport::send_all(&g, Some(&s), &[], now()).unwrap();
+    assert_eq!(files_in(&tmp.path().join("mail/files")), 1);
+    // Put the message back as the crash left it: in the outbox, marked
+    // leaving, with its sent/ envelope already written.
+    std::fs::rename(g.sent().join("d4.eml"), outbox::eml_path(&g, "d4")).unwrap();
+    let mut env = outbox::read_envelope(&g.sent().join("d4.json")).unwrap();
+    env.sending = true;
+    env.batch = Some(format!("{}/1/1", empereur::store::checkpoint::boot_id()));
+    outbox::write_envelope(&outbox::env_path(&g, "d4"), &env).unwrap();
+
+    assert_eq!(outbox::queue(&g, &mail("d4")).unwrap(), outbox::Queued::AlreadySent);
+    let d = transport::send_all(&g, Some(&s), &[], now()).unwrap();
+    assert!(d.is_empty(), "{d:?}");
+    assert_eq!(files_in(&tmp.path().join("mail/files")), 1, "sent twice");
+    assert_eq!(files_in(&g.outbox()), 0);
+    assert!(g.sent().join("d4.eml").exists());
+    let journal = std::fs::read_to_string(g.journal()).unwrap();
+    assert!(
+        journal.contains("send: d4 was accepted by the server before a run stopped"),
+        "{journal}"
+    );
+}
+
+/// A message marked leaving by a send that did not finish may have gone
+/// out: queuing it again keeps it as it is, mark included, so the next
+/// send holds it for the moderator instead of sending it a second time.
+#[test]
+fn queuing_again_a_message_an_unfinished_send_marked_keeps_the_mark() {
+    let tmp = tempfile::tempdir().unwrap();
+    let g = GameDir::new(tmp.path());
+    outbox::queue(&g, &mail("e5")).unwrap();
+    let mut env = outbox::read_envelope(&outbox::env_path(&g, "e5")).unwrap();
+    env.sending = true;
+    env.batch = Some(format!("{}/1/1", empereur::store::checkpoint::boot_id()));
+    outbox::write_envelope(&outbox::env_path(&g, "e5"), &env).unwrap();
+
+    assert_eq!(outbox::queue(&g, &mail("e5")).unwrap(), outbox::Queued::InFlight);
+    assert!(outbox::read_envelope(&outbox::env_path(&g, "e5")).unwrap().sending);
+    let s = transport::sender(&g, &Transport::default()).unwrap();
+    let d = transport::send_all(&g, Some(&s), &[], now()).unwrap();
+    assert!(matches!(&d[..], [Delivery::Held { id }] if id == "e5"), "{d:?}");
+    assert_eq!(files_in(&tmp.path().join("mail/files")), 0);
+}
+
 #[test]
 fn a_failure_stays_queued_with_its_error_and_a_crash_holds_the_message() {
     let tmp = tempfile::tempdir().unwrap();

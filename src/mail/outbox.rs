@@ -131,6 +131,11 @@ pub enum Queued {
     Replaced,
     /// A message with this id was sent already; nothing queued.
     AlreadySent,
+    /// A message with this id is queued and marked as leaving by a send
+    /// that did not finish: it may have been delivered, so it is kept as
+    /// it is (replacing it would drop the mark and send it again) and the
+    /// next send holds it for the moderator (`mail::transport`).
+    InFlight,
 }
 
 /// A stable id from the parts that identify a message (kind, what it
@@ -368,7 +373,7 @@ pub struct Prepared {
 /// messages were decided. `None`: a message with this id was sent
 /// already.
 pub fn prepare(dir: &GameDir, m: &OutMail, anchors: &str) -> Result<Option<Prepared>> {
-    if sent_eml_path(dir, &m.id).exists() {
+    if was_sent(dir, &m.id) {
         return Ok(None);
     }
     let mut m = m.clone();
@@ -393,13 +398,23 @@ pub fn prepare(dir: &GameDir, m: &OutMail, anchors: &str) -> Result<Option<Prepa
 
 /// Queue a prepared message: envelope first, then the message.
 pub fn write_prepared(dir: &GameDir, p: &Prepared) -> Result<Queued> {
-    if sent_eml_path(dir, &p.id).exists() {
+    if was_sent(dir, &p.id) {
         return Ok(Queued::AlreadySent);
     }
     let existed = eml_path(dir, &p.id).exists();
+    if existed && read_envelope(&env_path(dir, &p.id)).is_ok_and(|e| e.sending) {
+        return Ok(Queued::InFlight);
+    }
     write_envelope(&env_path(dir, &p.id), &p.env)?;
     atomic_write(&eml_path(dir, &p.id), &p.bytes)?;
     Ok(if existed { Queued::Replaced } else { Queued::New })
+}
+
+/// Whether a message with this id went out: moved to `sent/`, or its
+/// `sent/` envelope written, which happens only once the server took it
+/// (a run that died before the move; the next send finishes it).
+pub fn was_sent(dir: &GameDir, id: &str) -> bool {
+    sent_eml_path(dir, id).exists() || sent_env_path(dir, id).exists()
 }
 
 pub fn write_envelope(path: &std::path::Path, env: &Envelope) -> Result<()> {

@@ -175,7 +175,7 @@ pub fn send_all(
     now: DateTime<Utc>,
 ) -> Result<Vec<Delivery>> {
     let when = now.to_rfc3339();
-    cleanup(dir)?;
+    cleanup(dir, &when)?;
     let mut out = Vec::new();
     let queued = outbox::queued(dir)?;
     let mut envelopes = Vec::with_capacity(queued.len());
@@ -372,20 +372,34 @@ fn lettre_envelope(env: &Envelope) -> Result<LettreEnvelope> {
     LettreEnvelope::new(Some(from), to).map_err(|e| anyhow!("envelope {}: {e}", env.id))
 }
 
-/// Finish a move to `sent/` that a crash interrupted (the message is in
-/// `sent/` but its outbox envelope is still there).
-fn cleanup(dir: &GameDir) -> Result<()> {
+/// Finish a move to `sent/` that a crash interrupted: the message is in
+/// `sent/` but its outbox envelope is still there, or the server took it
+/// (its `sent/` envelope is written) but it is still in the outbox. The
+/// second must not stay queued: its mark would hold it for the
+/// moderator, and a copy queued again would send it twice.
+fn cleanup(dir: &GameDir, when: &str) -> Result<()> {
     let d = dir.outbox();
     if !d.is_dir() {
         return Ok(());
     }
     for e in fs::read_dir(&d)? {
         let p = e?.path();
-        if p.extension().and_then(|x| x.to_str()) == Some("json")
-            && let Some(id) = p.file_stem().and_then(|s| s.to_str())
-            && !outbox::eml_path(dir, id).exists()
-            && outbox::sent_eml_path(dir, id).exists()
-        {
+        if p.extension().and_then(|x| x.to_str()) != Some("json") {
+            continue;
+        }
+        let Some(id) = p.file_stem().and_then(|s| s.to_str()) else {
+            continue;
+        };
+        let (queued_eml, sent_eml) = (outbox::eml_path(dir, id), outbox::sent_eml_path(dir, id));
+        if queued_eml.exists() && outbox::sent_env_path(dir, id).exists() && !sent_eml.exists() {
+            fs::rename(&queued_eml, &sent_eml).with_context(|| format!("cannot move {id} to sent/"))?;
+            sync_dir(&dir.sent());
+            dir.journal_line(
+                when,
+                &format!("send: {id} was accepted by the server before a run stopped; moved to sent/ now"),
+            )?;
+        }
+        if !queued_eml.exists() && sent_eml.exists() {
             fs::remove_file(&p)?;
         }
     }
