@@ -105,6 +105,8 @@ fn queuing_again_a_message_an_unfinished_send_marked_keeps_the_mark() {
     let tmp = tempfile::tempdir().unwrap();
     let g = GameDir::new(tmp.path());
     outbox::queue(&g, &mail("e5")).unwrap();
+    // Unmarked, a message queued again is replaced as before.
+    assert_eq!(outbox::queue(&g, &mail("e5")).unwrap(), outbox::Queued::Replaced);
     let mut env = outbox::read_envelope(&outbox::env_path(&g, "e5")).unwrap();
     env.sending = true;
     env.batch = Some(format!("{}/1/1", empereur::store::checkpoint::boot_id()));
