@@ -38,6 +38,19 @@ pub struct PhaseRecord {
 }
 
 impl PhaseRecord {
+    /// The record of `phase` of `game`, committed to by `commitment`
+    /// (naming `beacon`, if any) with the chain head `chain`.
+    fn of(game: &str, phase: PhaseId, commitment: &str, chain: &str, beacon: Option<&BeaconRound>) -> Self {
+        PhaseRecord {
+            game: game.to_string(),
+            phase,
+            commitment: commitment.to_string(),
+            chain: chain.to_string(),
+            beacon: beacon.map(|b| b.network.clone()),
+            beacon_round: beacon.map(|b| b.round),
+        }
+    }
+
     /// The beacon round the commitment names, if any.
     pub fn beacon(&self) -> Option<BeaconRound> {
         beacon_of(self.beacon.as_deref(), self.beacon_round)
@@ -91,34 +104,17 @@ pub fn open(dir: &GameDir, state: &State, beacon: Option<&BeaconRound>) -> Resul
 pub fn open_with_seed(dir: &GameDir, state: &State, seed: &Seed, beacon: Option<&BeaconRound>) -> Result<String> {
     let c = dice::commitment_with(&state.game, &state.phase.to_string(), seed, beacon);
     let chain = super::history::read_head(dir)?.head;
-    write_phase(dir, &state.game, state.phase, seed, &c, &chain, beacon, &[])?;
+    let rec = PhaseRecord::of(&state.game, state.phase, &c, &chain, beacon);
+    write_phase(dir, seed, &rec, &[])?;
     Ok(c)
 }
 
-/// Write `phase/seed` and `phase/commitment` (0600), after the files of
-/// `first` and in the same step (one barrier before the exchanges; see
-/// `store::spare`).
-#[allow(clippy::too_many_arguments)]
-fn write_phase(
-    dir: &GameDir,
-    game: &str,
-    phase: PhaseId,
-    seed: &Seed,
-    c: &str,
-    chain: &str,
-    beacon: Option<&BeaconRound>,
-    first: &[(&Path, &[u8])],
-) -> Result<()> {
+/// Write `phase/seed` and `phase/commitment` (`rec`, 0600), after the
+/// files of `first` and in the same step (one barrier before the
+/// exchanges; see `store::spare`).
+fn write_phase(dir: &GameDir, seed: &Seed, rec: &PhaseRecord, first: &[(&Path, &[u8])]) -> Result<()> {
     let seed_text = format!("{}\n", dice::to_hex(seed));
-    let rec = PhaseRecord {
-        game: game.to_string(),
-        phase,
-        commitment: c.to_string(),
-        chain: chain.to_string(),
-        beacon: beacon.map(|b| b.network.clone()),
-        beacon_round: beacon.map(|b| b.round),
-    };
-    let text = toml::to_string(&rec).context("serialising phase/commitment")?;
+    let text = toml::to_string(rec).context("serialising phase/commitment")?;
     let (seed_file, commitment_file) = (seed_path(dir), commitment_path(dir));
     let mut files = first.to_vec();
     // The seed first: a commitment on disk always has its seed beside it.
@@ -217,7 +213,8 @@ pub fn promote_next(dir: &GameDir, game: &str, first: &[(&Path, &[u8])]) -> Resu
     let seed = dice::parse_hex32(&n.seed).map_err(|e| anyhow::anyhow!("{}: {e}", next_seed_path(dir).display()))?;
     let chain = super::history::read_head(dir)?.head;
     let beacon = beacon_of(n.beacon.as_deref(), n.beacon_round);
-    write_phase(dir, game, n.phase, &seed, &n.commitment, &chain, beacon.as_ref(), first)?;
+    let rec = PhaseRecord::of(game, n.phase, &n.commitment, &chain, beacon.as_ref());
+    write_phase(dir, &seed, &rec, first)?;
     discard_next(dir)
 }
 

@@ -221,19 +221,28 @@ pub fn set_aside(dir: &GameDir, live: &Path) -> Result<()> {
     Ok(())
 }
 
+#[cfg(test)]
 thread_local! {
     /// Tests: act as a file system without `RENAME_EXCHANGE` (`EINVAL`).
     static NO_EXCHANGE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
+/// Whether to act as a file system without `RENAME_EXCHANGE` (only ever
+/// in this module's tests; the shipped build always tries the exchange).
+#[cfg(test)]
 fn no_exchange() -> bool {
     NO_EXCHANGE.with(std::cell::Cell::get)
 }
 
+#[cfg(not(test))]
+fn no_exchange() -> bool {
+    false
+}
+
 /// Tests: on this thread, act as a file system without `RENAME_EXCHANGE`
 /// (every exchange fails with `EINVAL`) while `on`.
-#[doc(hidden)]
-pub fn pretend_no_exchange(on: bool) {
+#[cfg(test)]
+fn pretend_no_exchange(on: bool) {
     NO_EXCHANGE.with(|c| c.set(on));
 }
 
