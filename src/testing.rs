@@ -64,7 +64,7 @@ impl Dice for ScriptedDice {
 }
 
 /// The fuzz target's property (`fuzz/fuzz_targets/check.rs`), shared with
-/// the test that runs it over a corpus on stable (`tests/fuzz_corpus.rs`):
+/// the test that runs it over a corpus on stable (`tests/it/fuzz_corpus.rs`):
 /// any bytes, as lossy text, through `orders::check` for France must not
 /// panic, and every diagnostic must point inside the input and render.
 pub fn check_any_bytes(scenario: &crate::scenario::Scenario, state: &crate::state::State, data: &[u8]) {

@@ -1,6 +1,6 @@
 //! Any bytes, as lossy text, through `orders::check`: it must not panic
 //! and every diagnostic must point inside the input
-//! (`empereur::testing::check_any_bytes`, which `tests/fuzz_corpus.rs`
+//! (`empereur::testing::check_any_bytes`, which `tests/it/fuzz_corpus.rs`
 //! also runs over a corpus on stable, in CI).
 #![no_main]
 
