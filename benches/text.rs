@@ -103,6 +103,8 @@ fn main() {
         );
     }
 
+    unknown_provinces();
+
     // One 256 KiB order mail against the same bytes in 100 mails.
     let tmp = tempfile::tempdir().unwrap();
     let game = tmp.path().join("game");
@@ -191,4 +193,66 @@ fn main() {
         t_small * 1000.0,
         t_big / t_small
     );
+}
+
+/// `check` on the 1805 map where 40 % of the lines name a province that
+/// does not exist (a real name with one letter dropped, each answered with
+/// "did you mean"), against the same file with the names spelt right (the
+/// baseline, same run), at n and 2n lines.
+fn unknown_provinces() {
+    let scenario = empereur::scenario::Scenario::embedded("1805").expect("1805");
+    let players: BTreeSet<PowerId> = PowerId::ALL.iter().copied().collect();
+    let mut state = State::initial(&scenario, "bench", &players, BTreeSet::new());
+    state.phase = "1805-fall-france".parse().expect("phase");
+    let names: Vec<&str> = scenario.map.provinces.iter().map(|p| p.name.as_str()).collect();
+    // A misspelling: the name without its second letter.
+    let misspelt = |n: &str| -> String { n.chars().enumerate().filter(|(i, _)| *i != 1).map(|(_, c)| c).collect() };
+    let file = |n: usize, wrong: bool| {
+        let mut s = String::from("POWER France\n");
+        for i in 0..n {
+            let name = names[i % names.len()];
+            if i % 5 < 3 {
+                s.push_str("STANDING RETREAT Paris\n");
+            } else if wrong {
+                s.push_str(&format!("STANDING RETREAT {}\n", misspelt(name)));
+            } else {
+                s.push_str(&format!("STANDING RETREAT {name}\n"));
+            }
+        }
+        s
+    };
+    let check = |text: &str| {
+        let c = orders::check(text, &scenario, &state, None);
+        std::hint::black_box(empereur::ops::check::report(&c, "orders.txt", text)).len()
+    };
+    // The bad lines must really be unknown provinces with a suggestion.
+    let sample = file(5, true);
+    let shown = empereur::ops::check::report(&orders::check(&sample, &scenario, &state, None), "orders.txt", &sample);
+    assert!(
+        shown.contains("unknown-province") && shown.contains("did you mean"),
+        "{shown}"
+    );
+    let (na, nb) = common::size((20_000, 40_000), (100, 200));
+    for round in 1..=common::size(2, 1) {
+        let (a, b, right) = (file(na, true), file(nb, true), file(nb, false));
+        let ta = timed(|| {
+            check(&a);
+        });
+        let tb = timed(|| {
+            check(&b);
+        });
+        let tr = timed(|| {
+            check(&right);
+        });
+        println!(
+            "check on the 1805 map, 40 % unknown provinces, round {round}: {na} lines {:.3} s ({:.0} lines/s), {nb} lines {:.3} s ({:.0} lines/s); {nb} / {na} = {:.2} (linear 2, quadratic 4); baseline, the {nb} lines spelt right: {:.3} s ({:.0} lines/s); target >= 100,000 lines/s",
+            ta,
+            na as f64 / ta,
+            tb,
+            nb as f64 / tb,
+            tb / ta,
+            tr,
+            nb as f64 / tr
+        );
+    }
 }

@@ -242,39 +242,181 @@ pub const MAX_SUGGEST_LEN: usize = 64;
 
 /// Names close to `wanted` among `candidates`, best first, for "did you
 /// mean". Compares case-insensitively by Jaro-Winkler and edit distance.
+/// For a list asked many times (a map's names), build a [`SuggestIndex`]
+/// once instead: it gives the same answer.
 pub fn suggest<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
-    // Names are short; a long text is no misspelling of one (and would
-    // make edit distances slow on a 1 MB line).
-    if wanted.chars().count() > MAX_SUGGEST_LEN {
-        return Vec::new();
+    let candidates: Vec<&'a str> = candidates.into_iter().collect();
+    let index = SuggestIndex::new(candidates.iter().copied());
+    index.suggest_ids(wanted).into_iter().map(|i| candidates[i]).collect()
+}
+
+/// Buckets of the letter signature: a char counts in bucket `c mod 64`.
+const SIGNATURE_BUCKETS: usize = 64;
+
+/// How many of each char (by bucket) a lowercased name has. Two names
+/// share at most the sum over buckets of the smaller count: an upper
+/// bound on the chars they have in common, which bounds both the edit
+/// distance (from below) and the Jaro similarity (from above).
+type Signature = [u8; SIGNATURE_BUCKETS];
+
+fn signature(lower: &[char]) -> Signature {
+    let mut sig = [0u8; SIGNATURE_BUCKETS];
+    for &c in lower {
+        let b = c as usize % SIGNATURE_BUCKETS;
+        sig[b] = sig[b].saturating_add(1);
     }
-    let w = wanted.to_lowercase();
-    // Ranked by edit distance, then by Jaro-Winkler similarity (closer
-    // first), then by name, so the likeliest name leads.
-    let mut scored: Vec<(usize, std::cmp::Reverse<u64>, &str)> = candidates
-        .into_iter()
-        .filter_map(|c| {
-            let lc = c.to_lowercase();
-            let dist = strsim::levenshtein(&w, &lc);
-            // A third of the shorter name may be wrong: a long misspelling
-            // is no near miss of a short alias (`Bavria` is not `Bari`).
-            let shorter = w.chars().count().min(lc.chars().count());
-            let limit = (shorter.max(3) / 3).max(1);
-            let similarity = strsim::jaro_winkler(&w, &lc);
-            let close = dist <= limit || similarity > 0.92;
-            // Similarity as a sortable integer (parts per million).
-            close.then_some((dist, std::cmp::Reverse((similarity * 1e6) as u64), c))
-        })
-        .collect();
-    scored.sort();
-    let mut out: Vec<&str> = Vec::new();
-    for (_, _, c) in scored {
-        if !out.contains(&c) {
-            out.push(c);
+    sig
+}
+
+/// One candidate name, prepared once.
+#[derive(Clone, Debug)]
+struct Prepared {
+    name: String,
+    lower: String,
+    chars: usize,
+    signature: Signature,
+}
+
+/// Candidate names prepared once for "did you mean": lowercased, grouped
+/// by length, each with its letter signature. A query skips every name
+/// that provably cannot be close (too different in length, or sharing too
+/// few letters for the edit-distance or Jaro-Winkler test to pass) and
+/// scores the rest exactly as [`suggest`] does, so a misspelt word costs a
+/// look at the few names of about its length and letters, not an edit
+/// distance against every name of the map.
+#[derive(Clone, Debug, Default)]
+pub struct SuggestIndex {
+    entries: Vec<Prepared>,
+    /// Char count -> indices into `entries`.
+    by_len: std::collections::BTreeMap<usize, Vec<usize>>,
+}
+
+impl SuggestIndex {
+    /// The index of `candidates`, in their order (an answer names them by
+    /// that order's positions).
+    pub fn new<'a>(candidates: impl IntoIterator<Item = &'a str>) -> SuggestIndex {
+        let mut index = SuggestIndex::default();
+        for name in candidates {
+            let lower = name.to_lowercase();
+            let chars: Vec<char> = lower.chars().collect();
+            let i = index.entries.len();
+            index.by_len.entry(chars.len()).or_default().push(i);
+            index.entries.push(Prepared {
+                name: name.to_string(),
+                signature: signature(&chars),
+                chars: chars.len(),
+                lower,
+            });
         }
+        index
     }
-    out.truncate(3);
-    out
+
+    /// The names close to `wanted`, best first (at most three), as
+    /// [`suggest`] defines them.
+    pub fn suggest(&self, wanted: &str) -> Vec<&str> {
+        self.suggest_ids(wanted)
+            .into_iter()
+            .map(|i| self.entries[i].name.as_str())
+            .collect()
+    }
+
+    /// [`SuggestIndex::suggest`] as positions among the candidates.
+    pub fn suggest_ids(&self, wanted: &str) -> Vec<usize> {
+        // Names are short; a long text is no misspelling of one (and would
+        // make edit distances slow on a 1 MB line).
+        if wanted.chars().count() > MAX_SUGGEST_LEN {
+            return Vec::new();
+        }
+        let w = wanted.to_lowercase();
+        let n = w.chars().count();
+        // Ranked by edit distance, then by Jaro-Winkler similarity (closer
+        // first), then by name, so the likeliest name leads.
+        let mut scored: Vec<(usize, std::cmp::Reverse<u64>, &str, usize)> = Vec::new();
+        for i in self.within_reach(&w) {
+            let c = &self.entries[i];
+            if let Some((dist, similarity)) = closeness(&w, &c.lower, n, c.chars) {
+                scored.push((dist, similarity, c.name.as_str(), i));
+            }
+        }
+        scored.sort();
+        let mut names: Vec<&str> = Vec::new();
+        let mut out: Vec<usize> = Vec::new();
+        for (_, _, name, i) in scored {
+            if !names.contains(&name) {
+                names.push(name);
+                out.push(i);
+            }
+        }
+        out.truncate(3);
+        out
+    }
+
+    /// The candidates that the bounds do not rule out for `lower` (a
+    /// lowercased word): of a length within reach, then sharing enough
+    /// letters. Only these are scored.
+    pub fn within_reach(&self, lower: &str) -> Vec<usize> {
+        let w_chars: Vec<char> = lower.chars().collect();
+        let n = w_chars.len();
+        let w_sig = signature(&w_chars);
+        let mut out = Vec::new();
+        for (&len, ids) in &self.by_len {
+            if !could_be_close(n, len, n.min(len)) {
+                continue;
+            }
+            for &i in ids {
+                let c = &self.entries[i];
+                let common: usize = w_sig
+                    .iter()
+                    .zip(&c.signature)
+                    .map(|(a, b)| usize::from(*a.min(b)))
+                    .sum();
+                if could_be_close(n, c.chars, common) {
+                    out.push(i);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The edit-distance allowance between names of `a` and `b` chars: a third
+/// of the shorter name may be wrong, so a long misspelling is no near miss
+/// of a short alias (`Bavria` is not `Bari`).
+fn edit_limit(a: usize, b: usize) -> usize {
+    (a.min(b).max(3) / 3).max(1)
+}
+
+/// The Jaro-Winkler similarity above which a name is close.
+const CLOSE_SIMILARITY: f64 = 0.92;
+
+/// Whether names of `a` and `b` chars sharing at most `common` chars can
+/// pass [`closeness`]: false only when neither test can.
+fn could_be_close(a: usize, b: usize, common: usize) -> bool {
+    // Every edit leaves at most one char of the longer name matched.
+    let min_dist = a.max(b).saturating_sub(common);
+    if min_dist <= edit_limit(a, b) {
+        return true;
+    }
+    // Jaro is at most (m/a + m/b + 1) / 3 with m matches, and Winkler's
+    // prefix bonus lifts j to at most j + 0.4 (1 - j).
+    let m = common.min(a).min(b) as f64;
+    if m == 0.0 || a == 0 || b == 0 {
+        return false;
+    }
+    let jaro = (m / a as f64 + m / b as f64 + 1.0) / 3.0;
+    let winkler = jaro + 0.4 * (1.0 - jaro);
+    // A margin for rounding: the bound only has to be no lower than the truth.
+    winkler + 1e-9 > CLOSE_SIMILARITY
+}
+
+/// The rank of `candidate` for `wanted` (both lowercased, of `n` and `len`
+/// chars) when it is close: edit distance, then similarity (parts per
+/// million, higher first).
+fn closeness(wanted: &str, candidate: &str, n: usize, len: usize) -> Option<(usize, std::cmp::Reverse<u64>)> {
+    let dist = strsim::levenshtein(wanted, candidate);
+    let similarity = strsim::jaro_winkler(wanted, candidate);
+    let close = dist <= edit_limit(n, len) || similarity > CLOSE_SIMILARITY;
+    close.then_some((dist, std::cmp::Reverse((similarity * 1e6) as u64)))
 }
 
 #[cfg(test)]
@@ -301,6 +443,129 @@ mod tests {
             assert_eq!(got, expected, "{source:?}");
             assert_eq!(lines.get(0), None);
         }
+    }
+
+    /// "Did you mean" as it was computed before the index: every candidate
+    /// scored. The index must give exactly this.
+    fn suggest_by_scan<'a>(wanted: &str, candidates: &[&'a str]) -> Vec<&'a str> {
+        if wanted.chars().count() > MAX_SUGGEST_LEN {
+            return Vec::new();
+        }
+        let w = wanted.to_lowercase();
+        let mut scored: Vec<(usize, std::cmp::Reverse<u64>, &str)> = candidates
+            .iter()
+            .filter_map(|&c| {
+                let lc = c.to_lowercase();
+                let dist = strsim::levenshtein(&w, &lc);
+                let shorter = w.chars().count().min(lc.chars().count());
+                let limit = (shorter.max(3) / 3).max(1);
+                let similarity = strsim::jaro_winkler(&w, &lc);
+                let close = dist <= limit || similarity > 0.92;
+                close.then_some((dist, std::cmp::Reverse((similarity * 1e6) as u64), c))
+            })
+            .collect();
+        scored.sort();
+        let mut out: Vec<&str> = Vec::new();
+        for (_, _, c) in scored {
+            if !out.contains(&c) {
+                out.push(c);
+            }
+        }
+        out.truncate(3);
+        out
+    }
+
+    /// Misspellings of `name`: each char dropped, doubled, replaced and
+    /// swapped with the next, a prefix and a suffix, and the name run twice.
+    fn misspellings(name: &str) -> Vec<String> {
+        let chars: Vec<char> = name.chars().collect();
+        let mut out = vec![
+            name.to_uppercase(),
+            format!("{name}{name}"),
+            format!("x{name}"),
+            format!("{name}s"),
+        ];
+        for i in 0..chars.len() {
+            let mut v = chars.clone();
+            v.remove(i);
+            out.push(v.iter().collect());
+            let mut v = chars.clone();
+            v.insert(i, chars[i]);
+            out.push(v.iter().collect());
+            let mut v = chars.clone();
+            v[i] = if chars[i] == 'q' { 'z' } else { 'q' };
+            out.push(v.iter().collect());
+            if i + 1 < chars.len() {
+                let mut v = chars.clone();
+                v.swap(i, i + 1);
+                out.push(v.iter().collect());
+            }
+            out.push(chars[..=i].iter().collect());
+            out.push(chars[i..].iter().collect());
+        }
+        out
+    }
+
+    #[test]
+    fn the_index_suggests_exactly_what_scoring_every_name_does() {
+        let scenario = crate::scenario::Scenario::embedded("1805").expect("the 1805 scenario");
+        let mut names: Vec<String> = Vec::new();
+        for p in &scenario.map.provinces {
+            names.push(p.name.clone());
+            names.extend(p.aliases.iter().cloned());
+        }
+        for z in &scenario.map.seas {
+            names.push(z.name.clone());
+        }
+        names.push("Württemberg".into());
+        names.push("Ölsnitz".into());
+        let candidates: Vec<&str> = names.iter().map(String::as_str).collect();
+        let index = SuggestIndex::new(candidates.iter().copied());
+        let mut wanted: Vec<String> = ["", "a", "zz", "qqqqqqqq", "vien", "Wurtemberg", "olsnitz", "Sea", "de"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        // Every thirteenth name's misspellings: enough lengths and letters to
+        // cross each bound of the index, and quick in a debug build.
+        for n in names.iter().step_by(13) {
+            wanted.extend(misspellings(n));
+        }
+        let mut suggested = 0;
+        for w in &wanted {
+            let by_index: Vec<&str> = index.suggest_ids(w).into_iter().map(|i| candidates[i]).collect();
+            assert_eq!(by_index, suggest_by_scan(w, &candidates), "for {w:?}");
+            suggested += usize::from(!by_index.is_empty());
+        }
+        // The comparison means something only if most words get suggestions.
+        assert!(suggested * 2 > wanted.len(), "{suggested} of {}", wanted.len());
+        assert!(suggest("Wurtemberg", candidates.iter().copied()).contains(&"Württemberg"));
+    }
+
+    #[test]
+    fn a_misspelt_word_is_scored_against_a_few_names_only() {
+        let scenario = crate::scenario::Scenario::embedded("1805").expect("the 1805 scenario");
+        let names: Vec<&str> = scenario.map.provinces.iter().map(|p| p.name.as_str()).collect();
+        let index = SuggestIndex::new(names.iter().copied());
+        for wanted in ["viena", "bavria", "wurtemberg", "constantinopel", "x"] {
+            let reach = index.within_reach(wanted);
+            assert!(
+                reach.len() * 10 < names.len(),
+                "{wanted}: {} of {} names scored",
+                reach.len(),
+                names.len()
+            );
+        }
+        // Within reach is a superset of what is suggested.
+        let reach = index.within_reach("viena");
+        assert!(index.suggest_ids("viena").iter().all(|i| reach.contains(i)));
+        assert_eq!(index.suggest("viena"), ["Vienna"]);
+        // The bounds let the exact answer through at their edges: one edit
+        // in three letters, and a long shared prefix.
+        let small = SuggestIndex::new(["Ulm", "Berg", "Hesse-Darmstadt"]);
+        assert_eq!(small.suggest("Ul"), ["Ulm"]);
+        assert_eq!(small.suggest("Bxrg"), ["Berg"]);
+        assert_eq!(small.suggest("hesse-darmstad"), ["Hesse-Darmstadt"]);
+        assert!(small.suggest("Bxxg").is_empty());
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! Built by `scenario` from its TOML files; read by `orders`, `rules` and
 //! `report`. Pure data, no I/O.
 
-use crate::diagnostic::suggest;
+use crate::diagnostic::SuggestIndex;
 use crate::ids::PowerId;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -204,6 +204,41 @@ pub struct Map {
     /// Normalised name or alias -> province indices.
     names: BTreeMap<String, Vec<usize>>,
     sea_names: BTreeMap<String, Vec<usize>>,
+    /// The same names prepared once for "did you mean", and each word of a
+    /// display name (normalised) -> the indices whose name has it.
+    name_lookup: NameLookup,
+    sea_name_lookup: NameLookup,
+}
+
+/// What [`resolve`] needs beyond the exact names, built once per map: a
+/// misspelt name is looked up here instead of against every name.
+#[derive(Clone, Debug, Default)]
+struct NameLookup {
+    /// Over the keys of the exact-name table, in its order.
+    suggestions: SuggestIndex,
+    words: BTreeMap<String, Vec<usize>>,
+}
+
+impl NameLookup {
+    fn new<'a>(names: &BTreeMap<String, Vec<usize>>, display: impl Iterator<Item = &'a String>) -> NameLookup {
+        let mut words: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for (i, name) in display.enumerate() {
+            for w in name.to_lowercase().split(|c: char| !c.is_alphanumeric()) {
+                let key = normalise(w);
+                if w.is_empty() {
+                    continue;
+                }
+                let hits = words.entry(key).or_default();
+                if hits.last() != Some(&i) {
+                    hits.push(i);
+                }
+            }
+        }
+        NameLookup {
+            suggestions: SuggestIndex::new(names.keys().map(String::as_str)),
+            words,
+        }
+    }
 }
 
 /// Lowercase, ASCII-fold common accents, and drop everything but letters
@@ -258,6 +293,8 @@ impl Map {
                 map.sea_names.entry(k).or_default().push(i);
             }
         }
+        map.name_lookup = NameLookup::new(&map.names, map.provinces.iter().map(|p| &p.name));
+        map.sea_name_lookup = NameLookup::new(&map.sea_names, map.seas.iter().map(|s| &s.name));
         map
     }
 
@@ -283,11 +320,11 @@ impl Map {
     /// and accents. A name that is a word of several provinces' names
     /// (`Galicia`) is ambiguous.
     pub fn resolve_province(&self, text: &str) -> Result<&Province, NameError> {
-        resolve(text, &self.names, &self.provinces, |p| &p.name)
+        resolve(text, &self.names, &self.name_lookup, &self.provinces, |p| &p.name)
     }
 
     pub fn resolve_sea(&self, text: &str) -> Result<&Sea, NameError> {
-        resolve(text, &self.sea_names, &self.seas, |s| &s.name)
+        resolve(text, &self.sea_names, &self.sea_name_lookup, &self.seas, |s| &s.name)
     }
 
     /// Land areas one step away by land (2.13 is in the data).
@@ -399,6 +436,7 @@ impl Map {
 fn resolve<'a, T>(
     text: &str,
     names: &BTreeMap<String, Vec<usize>>,
+    lookup: &NameLookup,
     items: &'a [T],
     name_of: impl Fn(&T) -> &String,
 ) -> Result<&'a T, NameError> {
@@ -415,32 +453,17 @@ fn resolve<'a, T>(
         return Err(NameError::Unknown { suggestions: vec![] });
     }
     // A word of several names ("Galicia" in East and West Galicia).
-    let wanted = text.trim().to_lowercase();
-    let word_hits: Vec<usize> = items
-        .iter()
-        .enumerate()
-        .filter(|(_, it)| {
-            name_of(it)
-                .to_lowercase()
-                .split(|c: char| !c.is_alphanumeric())
-                .any(|w| !w.is_empty() && normalise(w) == key)
-        })
-        .map(|(i, _)| i)
-        .collect();
-    match word_hits.len() {
-        1 => return Ok(&items[word_hits[0]]),
-        n if n > 1 => {
+    match lookup.words.get(&key).map(Vec::as_slice) {
+        Some([one]) => return Ok(&items[*one]),
+        Some(hits) if hits.len() > 1 => {
             return Err(NameError::Ambiguous {
-                candidates: word_hits.iter().map(|&i| name_of(&items[i]).clone()).collect(),
+                candidates: hits.iter().map(|&i| name_of(&items[i]).clone()).collect(),
             });
         }
         _ => {}
     }
-    let _ = wanted;
-    let all: Vec<&str> = names.keys().map(String::as_str).collect();
-    let close = suggest(&key, all);
     let mut out: Vec<String> = Vec::new();
-    for k in close {
+    for k in lookup.suggestions.suggest(&key) {
         for &i in &names[k] {
             let n = name_of(&items[i]).clone();
             if !out.contains(&n) {
