@@ -6,9 +6,11 @@
 
 Prints `ROLL <entry> <purpose> <result>` per committed roll it recomputes,
 `MANUAL <entry> <purpose> <result>` per manual roll, `LOCK <entry> ok` per
-orders lock it checked, `NOTE ...` for what it cannot check (a beacon's BLS
-signature without a BLS12-381 library), one `BAD <entry>: <what>` line per
-mismatch; exit 0 if all match, else 1.
+orders lock it checked, `CHAIN <n> links ok` for the seed chain of the
+genesis entry, `NOTE ...` for what it cannot check (a beacon's BLS
+signature without a BLS12-381 library; the seeds of a game without a
+genesis entry), one `BAD <entry>: <what>` line per mismatch; exit 0 if all
+match, else 1.
 """
 import hashlib, hmac, os, struct, sys, tomllib
 
@@ -27,6 +29,10 @@ def commitment(game, phase, seed, beacon=None):
     if beacon is not None:
         msg += lp(beacon[0].encode()) + lp(str(beacon[1]).encode())
     return sha(msg)
+
+def chain_link(game, seed):
+    """Section 1a: the link before `seed` in the game's seed chain."""
+    return hashlib.sha256(lp(b"empereur/dice/chain/v1") + lp(game.encode()) + lp(seed)).digest()
 
 def key(seed, entropy, beacon=None):
     """Section 2; `beacon` = (network, round, signature bytes) with a beacon (2a)."""
@@ -77,7 +83,10 @@ def check_lock(d, name, entry, ent, bad):
             continue
         if lp_.get("receipt") != sha(raw):
             bad.append(f"{name}: lock.toml receipt of {p} is not the SHA-256 of orders/{p}.toml")
-        by_mod = tomllib.loads(raw.decode()).get("by") == "moderator"
+        by = tomllib.loads(raw.decode()).get("by", "")
+        # Format 3: every submission not from the player's own mail is the
+        # moderator's (submit, autoplay); format 2 marked submit's only.
+        by_mod = not by.startswith("mail:") if entry.get("format", 1) >= 3 else by == "moderator"
         if (lp_.get("by") == "moderator") != by_mod or lp_.get("by") not in ("player", "moderator"):
             bad.append(f"{name}: lock.toml does not say who entered the orders of {p}")
         if lp_.get("entropy") != ent.get(p, ""):
@@ -107,13 +116,19 @@ def read_seed(path):
         raise ValueError("a seed file is 64 hex digits and a newline")
     return bytes.fromhex(text[:64])
 
-def expected_entropy(d, entry):
-    """Section 2: each stored submission's receipt, then a space and its typed text."""
+def expected_entropy(d, name, entry, bad):
+    """Section 2: each player's mailed submission's receipt, then a space
+    and its typed text (format 2: every stored submission's)."""
     out = {}
     for rel in entry["files"]:
         if rel.startswith("orders/") and rel.endswith(".toml"):
             raw = open(os.path.join(d, rel), "rb").read()
-            typed = tomllib.loads(raw.decode()).get("entropy", "")
+            sub = tomllib.loads(raw.decode())
+            if entry.get("format", 1) >= 3 and not sub.get("by", "").startswith("mail:"):
+                continue
+            typed = sub.get("entropy")
+            if typed is not None and (typed == "" or typed.strip(" \t") != typed):
+                bad.append(f"{name}: {rel} has entropy no mail could have produced (empty, or spaces around it)")
             out[rel[len("orders/"):-len(".toml")]] = sha(raw) + (" " + typed if typed else "")
     return out
 
@@ -129,11 +144,42 @@ def check(game_dir):
     head = tomllib.load(open(os.path.join(hist, "head.toml"), "rb"))
     names = sorted(n for n in os.listdir(hist) if n[:4].isdigit() and not n.startswith("."))
     names = [n for n in names if int(n[:4]) <= head["entries"]]
+    anchor = None        # section 1a: (anchor seed, chain length) of the genesis entry
+    links = []           # commitments opened under a new seed, in order: (entry, commitment)
+    physical = set()     # commitments whose phase was announced with physical dice
+    previews = 0         # preview entries since the last entry that opened a phase
+    opened = None        # (entry, sha of entry.toml, phase, physical) that opened the open phase
+    game = None
+    if names and names[0].startswith("0000-"):
+        name = names[0]
+        raw = open(os.path.join(hist, name, "entry.toml"), "rb").read()
+        g = tomllib.loads(raw.decode())
+        if g.get("kind") != "genesis" or g.get("number") != 0 or g["previous"] != ZERO or g.get("files"):
+            bad.append(f"{name}: entry 0 must be a genesis entry with no previous entry and no files")
+        if g.get("next_phase") != g["phase"] or "commitment" in g or "next_commitment" not in g:
+            bad.append(f"{name}: the genesis entry opens its phase and resolves nothing")
+        try:
+            anchor = (bytes.fromhex(g["chain_anchor"]), int(g["chain_length"]))
+            if len(anchor[0]) != 32 or anchor[1] < 1:
+                raise ValueError
+        except (KeyError, ValueError):
+            bad.append(f"{name}: the genesis entry has no valid chain_anchor and chain_length")
+        game = g["game"]
+        prev = sha(raw)
+        open_commitment = g.get("next_commitment")
+        links.append((name, open_commitment))
+        if g.get("next_dice") == "manual":
+            physical.add(open_commitment)
+        opened = (name, prev, g.get("next_phase"), g.get("next_dice") == "manual")
+        names = names[1:]
+    else:
+        print("NOTE no genesis entry: a game created before seed chains; its seeds were drawn phase by phase")
     for name in names:
         d = os.path.join(hist, name)
         raw = open(os.path.join(d, "entry.toml"), "rb").read()
         entry = tomllib.loads(raw.decode())
         fmt = entry.get("format", 1)
+        game = entry["game"]
         if entry["previous"] != prev:
             bad.append(f"{name}: previous entry hash differs")
         prev = sha(raw)
@@ -198,10 +244,18 @@ def check(game_dir):
                         bad.append(f"{name}: redo_of does not name the entry the undo rolled back")
                     elif resolved[r][1] != c or resolved[r][2] != sha(eraw):
                         bad.append(f"{name}: a re-resolution must keep the seed and entropy of {r}")
-                elif expected_entropy(d, entry) != ent:
+                elif expected_entropy(d, name, entry, bad) != ent:
                     bad.append(f"{name}: entropy is not the receipts and typed text of the orders")
             if entry["kind"] == "resolve" and fmt >= 2:
                 check_lock(d, name, entry, ent, bad)
+            if entry["kind"] == "resolve" and fmt >= 3:
+                said = 0
+                for part in entry.get("note", "").split("; "):
+                    suffix = " preview(s) with throwaway seeds were run before this resolution"
+                    if part.endswith(suffix) and part[: -len(suffix)].isdigit():
+                        said = int(part[: -len(suffix)])
+                if said != previews:
+                    bad.append(f"{name}: the note counts {said} preview(s), the history holds {previews}")
             if entry["kind"] == "resolve":
                 resolved[name] = (entry["phase"], c, sha(eraw))
             kb = None
@@ -217,20 +271,60 @@ def check(game_dir):
             for r in tomllib.load(open(os.path.join(d, "dice.toml"), "rb")).get("roll", []):
                 if r["source"] != "committed":
                     print(f"MANUAL {name} {r['purpose']} {r['result']}")
+                    if fmt >= 3 and c not in physical:
+                        bad.append(f"{name}: manual dice in a phase not announced with physical dice")
                     continue
                 got = roll(k, r["purpose"], r["sides"])
                 print(f"ROLL {name} {r['purpose']} {got}")
                 if got != r["result"]:
                     bad.append(f"{name}: roll {r['purpose']} recorded {r['result']}, recomputed {got}")
+        if entry["kind"] == "preview":
+            previews += 1
         if "next_commitment" in entry:
             open_commitment = entry["next_commitment"]
             reopened_from = entry.get("undone") if entry["kind"] == "undo" else None
+            manual = entry.get("next_dice") == "manual"
+            opened = (name, sha(raw), entry.get("next_phase"), manual)
+            previews = 0
+            if entry["kind"] != "undo":
+                links.append((name, open_commitment))
+                if manual:
+                    physical.add(open_commitment)
     if head["head"] != prev or head["entries"] != len(names):
         bad.append("history/head.toml does not name the last entry")
+    if anchor is not None:
+        # Section 1a: link i of the chain is the seed of the i-th commitment
+        # opened under a new seed; hashing it gives link i-1 (link 0 = anchor).
+        by_c = {c: s for s, (_, c) in seeds.items()}
+        back, gap = anchor[0], 0
+        if len(links) > anchor[1]:
+            bad.append(f"history: {len(links)} phases opened under new seeds, the chain has {anchor[1]} links")
+        for i, (name, c) in enumerate(links):
+            s = by_c.get(c)
+            if s is None:
+                if i + 1 < len(links):
+                    bad.append(f"{name}: the seed of the commitment it opened was never revealed")
+                gap += 1
+                continue
+            x = s
+            for _ in range(gap + 1):
+                x = chain_link(game, x)
+            if x != back:
+                bad.append(f"{name}: the seed of the commitment it opened is not link {i + 1} of the seed chain")
+            back, gap = s, 0
+        print(f"CHAIN {len(links)} links ok" if not [b for b in bad if "seed chain" in b] else "CHAIN bad")
     pc = os.path.join(game_dir, "phase", "commitment")
     if os.path.exists(pc) and open_commitment is not None:
-        if tomllib.load(open(pc, "rb"))["commitment"] != open_commitment:
+        rec = tomllib.load(open(pc, "rb"))
+        if rec["commitment"] != open_commitment:
             bad.append("phase/commitment is not the last next_commitment")
+        if opened is not None and not os.path.exists(os.path.join(game_dir, "phase", "next-seed")):
+            if rec.get("chain") != opened[1]:
+                bad.append(f"phase/commitment: chain is not the hash of {opened[0]}, which opened the phase")
+            if rec.get("phase") != opened[2] or rec.get("game") != game:
+                bad.append(f"phase/commitment: game or phase is not what {opened[0]} opened")
+            if (rec.get("dice") == "manual") != opened[3] or rec.get("dice") not in (None, "manual"):
+                bad.append(f"phase/commitment: dice is not what {opened[0]} opened the phase with")
     for b in bad:
         print("BAD " + b)
     return 1 if bad else 0

@@ -406,6 +406,28 @@ impl From<PreviewArgs> for ops::moderate::PreviewArgs {
     }
 }
 
+#[derive(Debug, Clone, clap::Args)]
+#[command(
+    after_help = "Example:\n  empereur physical-dice --game campaign --phase 1806-spring-turn-start\n\nOnly a phase announced before it opens may be resolved with --manual-dice; the announcement is journalled and mailed to every player."
+)]
+pub struct PhysicalDiceArgs {
+    /// The game directory.
+    #[arg(long, short = 'g', default_value = ".")]
+    pub game: PathBuf,
+    /// The phase (not open yet) to be resolved with physical dice.
+    #[arg(long)]
+    pub phase: String,
+}
+
+impl From<PhysicalDiceArgs> for ops::physical_dice::PhysicalDiceArgs {
+    fn from(a: PhysicalDiceArgs) -> Self {
+        Self {
+            game: a.game,
+            phase: a.phase,
+        }
+    }
+}
+
 /// `empereur resolve` arguments.
 #[derive(Debug, Clone, Default, clap::Args)]
 #[command(

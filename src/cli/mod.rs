@@ -194,6 +194,8 @@ pub enum Command {
     Undo(args::UndoArgs),
     /// Resolve a scratch copy of the game with a throwaway seed (never the real dice).
     Preview(args::PreviewArgs),
+    /// Announce, before a phase opens, that it will be resolved with physical dice.
+    PhysicalDice(args::PhysicalDiceArgs),
     // == end workflow ==
 }
 
@@ -325,6 +327,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
         Command::Man(a) => print(shell::man(Cli::command(), &a)?),
         Command::Undo(a) => print(ops::moderate::undo(&a.into())?),
         Command::Preview(a) => print(ops::moderate::preview(&a.into())?),
+        Command::PhysicalDice(a) => print(ops::physical_dice::run(&a.into())?),
         // == end workflow ==
     }
 }

@@ -22,8 +22,9 @@ mod sources;
 
 pub use beacon::{BeaconRound, BeaconValue};
 pub use protocol::{
-    COMMIT_TAG, Entropy, KEY_TAG, Key, SEED_LEN, Seed, accepts, commitment, commitment_with, d100, derive_key,
-    derive_key_with, derive_roll, face, parse_hex32, power_entropy, reject_limit, roll_block, to_hex,
+    CHAIN_TAG, COMMIT_TAG, Entropy, KEY_TAG, Key, SEED_LEN, Seed, accepts, chain_link, chain_seed, commitment,
+    commitment_with, d100, derive_key, derive_key_with, derive_roll, face, parse_hex32, power_entropy, reject_limit,
+    roll_block, to_hex,
 };
 pub use sources::{Committed, Manual, Replay, Scripted};
 

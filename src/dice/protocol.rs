@@ -17,6 +17,8 @@ pub const SEED_LEN: usize = 32;
 pub const COMMIT_TAG: &str = "empereur/dice/commit/v1";
 /// Domain tag of the key derivation.
 pub const KEY_TAG: &str = "empereur/dice/key/v1";
+/// Domain tag of a link of a game's seed chain.
+pub const CHAIN_TAG: &str = "empereur/dice/chain/v1";
 
 /// A phase's secret seed.
 pub type Seed = [u8; SEED_LEN];
@@ -65,6 +67,29 @@ pub fn commitment_with(game: &str, phase: &str, seed: &Seed, beacon: Option<&Bea
         lp(&mut msg, b.round.to_string().as_bytes());
     }
     to_hex(&Sha256::digest(&msg))
+}
+
+/// The link before `seed` in the seed chain of `game` (docs/dice.md 1a):
+/// SHA-256(lp(CHAIN_TAG) ‖ lp(game) ‖ lp(seed)). Revealing a seed shows
+/// the one before it is its hash, and tells nothing of the one after.
+pub fn chain_link(game: &str, seed: &Seed) -> Seed {
+    let mut msg = Vec::with_capacity(96);
+    lp(&mut msg, CHAIN_TAG.as_bytes());
+    lp(&mut msg, game.as_bytes());
+    lp(&mut msg, seed);
+    Sha256::digest(&msg).into()
+}
+
+/// Seed `index` of the chain of `length` links whose last link is `top`:
+/// [`chain_link`] applied `length - index` times to `top`. Index 0 is the
+/// anchor published in the genesis entry; phases use 1, 2, …; `None`
+/// past the end.
+pub fn chain_seed(game: &str, top: &Seed, length: u32, index: u32) -> Option<Seed> {
+    let mut s = *top;
+    for _ in 0..length.checked_sub(index)? {
+        s = chain_link(game, &s);
+    }
+    Some(s)
 }
 
 /// Key = HMAC-SHA-256(seed, lp(KEY_TAG) ‖ for each power in the fixed order

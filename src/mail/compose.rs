@@ -144,6 +144,16 @@ pub fn opening_to(
     let state = o.state;
     let roles = rules::roles(scenario, state);
     let mut ids = Vec::new();
+    // docs/dice.md 4: a phase announced with physical dice says so in its
+    // opening, under its commitment.
+    let physical = crate::store::phase::physical_announced(dir, state.phase)?;
+    let commitment = o.commitment.clone().map(|c| {
+        if physical {
+            format!("{c}\n\nDice: PHYSICAL. The moderator announced before this phase opened that\nit will be resolved with physical dice he rolls and types in: they\ncannot be checked against this commitment.")
+        } else {
+            c
+        }
+    });
     for p in config.players.iter().filter(|p| to.wants(p.power.id())) {
         let role = if roles.must.contains(&p.power) {
             "must"
@@ -160,7 +170,7 @@ pub fn opening_to(
             role: role.to_string(),
             units: report::unit_lines(state, p.power),
             template: order_template(config, scenario, state, p.power),
-            commitment: o.commitment.clone(),
+            commitment: commitment.clone(),
             closed_by: o.closed_by.clone(),
             proposals: o.proposals.get(&p.power).cloned().unwrap_or_default(),
             resent: to.resend.is_some(),

@@ -57,7 +57,8 @@ pub fn export(dir: &GameDir, out: &Path) -> Result<usize> {
     if history::head_path(dir).is_file() {
         files.push(("history/head.toml".into(), history::head_path(dir)));
     }
-    for (n, name) in history::list(dir)? {
+    let genesis = history::genesis(dir)?.map(|g| (0, g));
+    for (n, name) in genesis.into_iter().chain(history::list(dir)?) {
         if n > head.entries {
             continue; // an uncommitted leftover of a crash
         }

@@ -38,9 +38,15 @@ pub fn render(lock: &LockFile) -> String {
     if lock.powers.is_empty() {
         s.push_str("No power has stored orders: every power's standing orders and defaults apply.\n");
     }
+    // docs/dice.md 9: said before the result, not only by `verify`.
+    if lock.manual_dice.is_none() && lock.beacon.is_none() && lock.powers.values().all(|l| l.entropy.is_empty()) {
+        s.push_str(
+            "No player's mail adds entropy and there is no beacon: the moderator could know these dice before this lock.\n",
+        );
+    }
     for (p, l) in &lock.powers {
         let by = if l.by == "moderator" {
-            "ENTERED BY THE MODERATOR (by = \"moderator\")"
+            "ENTERED BY THE MODERATOR (by = \"moderator\"; adds no entropy)"
         } else {
             "sent by the player"
         };

@@ -142,6 +142,13 @@ fn queue_report(
                     .entropy
                     .iter()
                     .map(|(p, e)| format!("{}: {e}", p.id()))
+                    // docs/dice.md 9: the players are told, not only `verify`.
+                    .chain(
+                        e.rec
+                            .note
+                            .contains(super::resolve::FORESEEABLE)
+                            .then(|| format!("none: {}", super::resolve::FORESEEABLE)),
+                    )
                     .collect(),
                 dice_log,
                 pictures: Some((scenario, &before)),

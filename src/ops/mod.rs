@@ -22,6 +22,7 @@ pub mod mailing;
 pub mod map;
 pub mod moderate;
 pub mod new;
+pub mod physical_dice;
 pub mod progress;
 pub mod resolve;
 pub mod run;

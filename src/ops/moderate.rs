@@ -170,8 +170,9 @@ pub fn preview(a: &PreviewArgs) -> Result<Preview> {
 /// directory (mode 0700) removed before returning, and never holds the
 /// real seed, so the real dice cannot be seen, and a preview cannot be
 /// repeated until the real dice please. The game is only read, except
-/// that the preview is counted in `phase/previews` (the resolution's
-/// entry says how many were run) and journalled.
+/// that the preview is recorded as a `preview` entry of the history (so
+/// deleting the record breaks the hash chain; the resolution's entry says
+/// how many were run) and journalled.
 pub fn preview_game(dir: &GameDir) -> Result<Preview> {
     preview_game_with(dir, crate::rules::resolve)
 }
@@ -196,8 +197,8 @@ pub fn preview_game_with(dir: &GameDir, engine: super::resolve::Engine) -> Resul
         let _lock = dir.lock()?;
         super::resolve::recover(dir)?;
         copy_dir(&dir.root, &copy.root)?;
-        let n = phase::count_preview(dir)?;
         let state = dir.load_state()?;
+        let n = record_preview(dir, &state)?;
         dir.journal_line(
             &clock::stamp(clock::now()?),
             &format!(
@@ -225,6 +226,17 @@ pub fn preview_game_with(dir: &GameDir, engine: super::resolve::Engine) -> Resul
     out
 }
 
+/// docs/dice.md 9: a preview of the open phase is a `preview` entry of the
+/// history (no files, no commitment), chained like every entry; returns
+/// how many previews of the phase there are with it.
+fn record_preview(dir: &GameDir, state: &crate::state::State) -> Result<u32> {
+    let n = super::resolve::previews_since_open(dir)? + 1;
+    let mut d = history::Draft::new(super::resolve::PREVIEW, &state.game, state.phase);
+    d.note = format!("preview {n} of {} with a throwaway seed", state.phase);
+    history::append(dir, &d)?;
+    Ok(n)
+}
+
 /// Copy a game directory, leaving out its mail, lock, journal and every
 /// secret seed.
 fn copy_dir(from: &Path, to: &Path) -> Result<()> {
@@ -232,7 +244,13 @@ fn copy_dir(from: &Path, to: &Path) -> Result<()> {
     for e in fs::read_dir(from).with_context(|| format!("cannot read {}", from.display()))? {
         let e = e?;
         let name = e.file_name();
-        if name == "mail" || name == ".lock" || name == "journal.log" || name == "seed" || name == "next-seed" {
+        if name == "mail"
+            || name == ".lock"
+            || name == "journal.log"
+            || name == "seed"
+            || name == "next-seed"
+            || name == "seed-chain"
+        {
             continue;
         }
         let (src, dst) = (e.path(), to.join(&name));

@@ -220,8 +220,27 @@ pub fn create_from(o: &NewOptions, players: store::players::Players) -> Result<(
     }
     store::atomic_write(&dir.config(), config.to_toml().as_bytes()).context("writing game.toml")?;
     dir.save_state(&state)?;
-    store::phase::open(&dir, &state, None).context("opening the first phase's dice commitment")?;
+    open_first_phase(&dir, &state).context("opening the first phase's dice commitment")?;
     Ok((id, state))
+}
+
+/// docs/dice.md 1a: draw the game's seed chain, publish its anchor and
+/// the first phase's commitment in the genesis entry (entry 0 of the
+/// history), and open the first phase under link 1. Every later seed is
+/// a link of the same chain, so no resolution can draw another.
+fn open_first_phase(dir: &GameDir, state: &State) -> Result<()> {
+    let (anchor, first) = store::phase::start_chain(dir, &state.game)?;
+    let commitment = crate::dice::commitment(&state.game, &state.phase.to_string(), &first);
+    let mut d = store::history::Draft::new(store::history::GENESIS, &state.game, state.phase);
+    d.next_phase = Some(state.phase);
+    d.next_commitment = Some(commitment.clone());
+    d.chain_anchor = Some(crate::dice::to_hex(&anchor));
+    d.chain_length = Some(store::phase::CHAIN_LENGTH);
+    d.next_dice = store::phase::physical_announced(dir, state.phase)?.then(|| "manual".to_string());
+    store::history::write_genesis(dir, &d)?;
+    let opened = store::phase::open_with_seed(dir, state, &first, None)?;
+    debug_assert_eq!(opened, commitment);
+    Ok(())
 }
 
 fn sanitize(s: &str) -> String {

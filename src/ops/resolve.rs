@@ -513,10 +513,15 @@ fn inputs(
             Some(b) => b,
             None => submission_bytes(dir, *p, s)?,
         };
-        // docs/dice.md 2: each stored submission's receipt is its power's
-        // entropy, with any typed ENTROPY text after it.
-        let receipt = submission::receipt_of(&bytes);
-        entropy.insert(*p, crate::dice::power_entropy(&receipt, s.entropy.as_deref()));
+        // docs/dice.md 2: the receipt of a player's own mail is its
+        // power's entropy, with any typed ENTROPY text after it. Orders
+        // the moderator enters (submit, autoplay) add none: trying
+        // candidate orders then changes which rolls are asked, never
+        // their results.
+        if s.by_player() {
+            let receipt = submission::receipt_of(&bytes);
+            entropy.insert(*p, crate::dice::power_entropy(&receipt, s.entropy.as_deref()));
+        }
         sub_bytes.insert(*p, bytes);
     }
     // A phase reopened by an undo keeps the key of the resolution rolled
@@ -553,11 +558,7 @@ fn inputs(
         powers: sub_bytes
             .iter()
             .map(|(p, b)| {
-                let by = if subs[p].by == "moderator" {
-                    "moderator"
-                } else {
-                    "player"
-                };
+                let by = if subs[p].by_player() { "player" } else { "moderator" };
                 (
                     *p,
                     LockedPower {
@@ -719,6 +720,15 @@ fn resolve_locked(dir: &GameDir, opts: &ResolveOptions, engine: Engine, given: G
             return Ok(Resolved::Refused(waiting_line(open.state.phase, &network, round, at)));
         }
     };
+    // docs/dice.md 4: typed dice only in a phase whose opening said the
+    // dice would be physical; otherwise the moderator could read the
+    // committed dice first and type others if he liked them less.
+    if opts.manual_dice.is_some() && open.rec.dice.as_deref() != Some(MANUAL) {
+        return Ok(Resolved::Refused(format!(
+            "--manual-dice is refused: phase {} was not announced with physical dice before it opened (`empereur physical-dice --phase {}` before the resolution that opens it), so its dice are the committed ones",
+            open.state.phase, open.state.phase
+        )));
+    }
     let inputs = inputs(
         dir,
         &open.state.game,
@@ -848,18 +858,60 @@ fn adjudicate(
     }))
 }
 
+/// docs/dice.md 9: said in the entry's note and the report of a phase
+/// resolved with committed dice, no entropy from a player's mail and no
+/// beacon.
+pub const FORESEEABLE: &str =
+    "no player's mail added entropy and there is no beacon: the moderator could know these dice before the lock";
+
+/// Whether the holder of the seed could know a resolution's dice before
+/// the lock: committed rolls, no entropy from a player's mail, no beacon.
+pub fn foreseeable(entropy: &Entropy, beacon: bool, rolls: &[crate::dice::Roll]) -> bool {
+    !beacon
+        && entropy.values().all(String::is_empty)
+        && rolls.iter().any(|r| r.source == crate::dice::RollSource::Committed)
+}
+
+/// `dice` of a phase announced with physical dice (`phase/commitment`,
+/// `next_dice` of the entry that opened it).
+pub const MANUAL: &str = "manual";
+
+/// The kind of the history entry a preview writes.
+pub const PREVIEW: &str = "preview";
+
+/// How many `preview` entries follow the latest entry that opened a
+/// phase: the previews of the open phase (docs/dice.md 9).
+pub fn previews_since_open(dir: &GameDir) -> Result<u32> {
+    let head = history::read_head(dir)?;
+    let mut n = 0;
+    for (num, name) in history::list(dir)?.into_iter().rev() {
+        if num > head.entries {
+            continue;
+        }
+        let (rec, _) = history::read_entry(dir, &name)?;
+        if rec.next_commitment.is_some() {
+            break;
+        }
+        if rec.kind == PREVIEW {
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
 /// The moderator's notes of an entry: manual dice, previews run before,
 /// orders entered by hand.
 fn entry_note(
     dir: &GameDir,
     opts: &ResolveOptions,
     subs: &BTreeMap<PowerId, submission::Submission>,
+    foreseeable: bool,
 ) -> Result<String> {
     let mut notes = Vec::new();
     if let Some(list) = &opts.manual_dice {
         notes.push(format!("resolved with manual dice entered by the moderator: {list}"));
     }
-    let previews = phase::previews(dir)?;
+    let previews = previews_since_open(dir)?;
     if previews > 0 {
         notes.push(format!(
             "{previews} preview(s) with throwaway seeds were run before this resolution"
@@ -867,11 +919,14 @@ fn entry_note(
     }
     let by_mod: Vec<&str> = subs
         .iter()
-        .filter(|(_, s)| s.by == "moderator")
+        .filter(|(_, s)| !s.by_player())
         .map(|(p, _)| p.id())
         .collect();
     if !by_mod.is_empty() {
         notes.push(format!("orders entered by the moderator for: {}", by_mod.join(", ")));
+    }
+    if foreseeable {
+        notes.push(FORESEEABLE.to_string());
     }
     Ok(notes.join("; "))
 }
@@ -917,7 +972,9 @@ fn write_entry(
     }
     draft.beacon_signature = beacon.map(|b| crate::dice::to_hex(&b.signature));
     draft.redo_of = redo_of;
-    draft.note = entry_note(dir, opts, &inputs.subs)?;
+    let seen = foreseeable(&inputs.entropy, beacon.is_some(), &rolls);
+    draft.note = entry_note(dir, opts, &inputs.subs, seen)?;
+    draft.next_dice = phase::physical_announced(dir, next)?.then(|| MANUAL.to_string());
     draft.changed = inputs.changed;
     draft.seated = seated;
     draft.file("state-before.toml", state_bytes);
@@ -1105,6 +1162,7 @@ fn record_change(
     };
     draft.note = note.to_string();
     draft.next_phase = Some(new_state.phase);
+    draft.next_dice = phase::physical_announced(dir, new_state.phase)?.then(|| MANUAL.to_string());
     for (k, v) in files {
         draft.file(&k, v);
     }

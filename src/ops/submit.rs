@@ -45,6 +45,8 @@ pub enum Stored {
         receipt: String,
         /// Proposal notices queued for the powers addressed.
         notices: usize,
+        /// An ENTROPY line was given and not kept.
+        entropy_dropped: bool,
     },
 }
 
@@ -67,9 +69,20 @@ impl fmt::Display for Submitted {
                 path,
                 receipt,
                 notices,
+                entropy_dropped,
             } => {
                 writeln!(f, "stored {count} order(s) for {} in {}", power.name(), path.display())?;
                 writeln!(f, "receipt {receipt}")?;
+                writeln!(
+                    f,
+                    "marked as entered by the moderator: these orders add no entropy to the dice"
+                )?;
+                if *entropy_dropped {
+                    writeln!(
+                        f,
+                        "the ENTROPY line was not kept: only a player's own mail adds entropy (docs/dice.md 2)"
+                    )?;
+                }
                 if *notices > 0 {
                     writeln!(f, "{notices} proposal notice(s) queued for the powers addressed")?;
                 }
@@ -119,7 +132,9 @@ pub fn run(a: &SubmitArgs) -> Result<Submitted> {
         phase: state.phase,
         by: "moderator".to_string(),
         received: now.clone(),
-        entropy: checked.header.entropy.clone(),
+        // docs/dice.md 2: orders the moderator enters add no entropy, so
+        // an ENTROPY line he types is not kept (it could not count).
+        entropy: None,
         orders: checked.accepted.clone(),
     };
     let receipt = submission::save(&dir, &sub)?;
@@ -143,6 +158,7 @@ pub fn run(a: &SubmitArgs) -> Result<Submitted> {
         path: submission::path(&dir, power),
         receipt,
         notices: told.len(),
+        entropy_dropped: checked.header.entropy.as_deref().is_some_and(|e| !e.is_empty()),
     };
     Ok(done(checked, stored))
 }

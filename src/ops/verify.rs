@@ -202,6 +202,21 @@ struct Chain {
     /// When the latest entry that opened a phase was an undo: the entry
     /// it rolled back (whose key the reopened phase keeps).
     reopened_from: Option<String>,
+    /// The latest entry that opened a phase: its name, the SHA-256 of its
+    /// entry.toml (the `chain` of `phase/commitment`), the phase and
+    /// whether it was announced with physical dice.
+    opened: Option<(String, String, Option<crate::ids::PhaseId>, bool)>,
+    /// The genesis entry's seed-chain anchor and length (docs/dice.md 1a).
+    anchor: Option<(dice::Seed, u32)>,
+    /// Each commitment published under a new seed, in order: (entry that
+    /// published it, commitment); with a seed chain, link i is seed i.
+    links: Vec<(String, String)>,
+    /// Commitments whose phase was announced with physical dice.
+    physical: BTreeSet<String>,
+    /// `preview` entries since the latest entry that opened a phase.
+    previews: u32,
+    /// The game id of the entries (the seed chain is keyed by it).
+    game: String,
 }
 
 /// Replay's carried state: the scenario (loaded once) and the state the
@@ -263,6 +278,14 @@ pub fn verify_game_shown(
         scenario: None,
         carried: None,
     });
+    match history::genesis(dir)? {
+        Some(g) => check_genesis(dir, &g, &mut chain, &mut cx),
+        None if head.entries > 0 || phase::record(dir).ok().flatten().is_some() => cx.report.notes.push(
+            "no genesis entry (a game created before seed chains): each phase's seed was drawn when it opened, so nothing shows that a next seed was not redrawn before its commitment was mailed (docs/dice.md 1a)"
+                .into(),
+        ),
+        None => {}
+    }
     // Replay is the slow part, the only one worth showing.
     progress.start(if opts.replay { u64::from(head.entries) } else { 0 }, "verify --replay");
     for n in 1..=head.entries {
@@ -303,9 +326,16 @@ pub fn verify_game_shown(
                 );
             }
         }
-    } else if !listing.is_empty() && head.head != history::ZERO {
-        cx.problem("history/head.toml", "it counts no entries but has a head");
+    } else {
+        let want = chain.prev.as_ref().map_or(history::ZERO, |(_, h)| h.as_str());
+        if head.head != want {
+            cx.problem(
+                "history/head.toml",
+                format!("it counts no entries, so its head must be {}", short(want)),
+            );
+        }
     }
+    check_seed_chain(&chain, &mut cx);
     let in_flight = phase::staged_commitment(dir).ok().flatten().is_some();
     if in_flight {
         cx.report
@@ -396,6 +426,7 @@ fn check_entry(dir: &GameDir, name: &str, n: u32, chain: &mut Chain, cx: &mut Ct
         }
     };
     let hash = sha256_hex(&bytes);
+    chain.game.clone_from(&rec.game);
     if rec.number != n || name != history::dir_name(n, rec.phase) {
         cx.problem(
             name,
@@ -420,7 +451,7 @@ fn check_entry(dir: &GameDir, name: &str, n: u32, chain: &mut Chain, cx: &mut Ct
         }
         _ => {}
     }
-    chain.prev = Some((name.to_string(), hash));
+    chain.prev = Some((name.to_string(), hash.clone()));
 
     // Every file as recorded, and nothing else.
     let mut content: BTreeMap<String, Vec<u8>> = BTreeMap::new();
@@ -471,16 +502,164 @@ fn check_entry(dir: &GameDir, name: &str, n: u32, chain: &mut Chain, cx: &mut Ct
     let parsed = Parsed::of(&content);
     check_undo(name, &rec, &content, chain, cx);
     check_dice(name, &rec, &content, &parsed, chain, cx);
-    if let Some(c) = &rec.next_commitment {
-        chain.next_commitment = Some((name.to_string(), c.clone()));
-        chain.reopened_from = if rec.kind == "undo" { rec.undone.clone() } else { None };
+    if rec.kind == "resolve" && rec.format >= 3 {
+        check_moderator_marks(name, &rec, &parsed, chain, cx);
     }
+    if rec.kind == super::resolve::PREVIEW {
+        chain.previews += 1;
+    }
+    opened(name, &rec, &hash, chain);
     if let Some(r) = replay {
         if rec.kind == "resolve" {
             replay_entry(dir, name, &rec, &content, &parsed, cx, r);
         } else {
             r.carried = None;
         }
+    }
+}
+
+/// What an entry that opens a phase establishes for the entries after it.
+fn opened(name: &str, rec: &EntryRecord, hash: &str, chain: &mut Chain) {
+    let Some(c) = &rec.next_commitment else { return };
+    chain.next_commitment = Some((name.to_string(), c.clone()));
+    chain.reopened_from = if rec.kind == "undo" { rec.undone.clone() } else { None };
+    let physical = rec.next_dice.as_deref() == Some(super::resolve::MANUAL);
+    chain.opened = Some((name.to_string(), hash.to_string(), rec.next_phase, physical));
+    chain.previews = 0;
+    // An undo reopens a phase under its old seed; every other opening
+    // uses the next link of the seed chain (docs/dice.md 1a).
+    if rec.kind != "undo" {
+        chain.links.push((name.to_string(), c.clone()));
+        if physical {
+            chain.physical.insert(c.clone());
+        }
+    }
+}
+
+/// The genesis entry (docs/dice.md 1a): entry 0, first of the chain, with
+/// the seed chain's anchor and the first phase's commitment.
+fn check_genesis(dir: &GameDir, name: &str, chain: &mut Chain, cx: &mut Ctx) {
+    let (rec, bytes) = match history::read_entry(dir, name) {
+        Ok(x) => x,
+        Err(e) => return cx.problem(name, format!("entry.toml: {e:#}")),
+    };
+    let hash = sha256_hex(&bytes);
+    chain.game.clone_from(&rec.game);
+    if rec.kind != history::GENESIS || rec.number != 0 || name != history::dir_name(0, rec.phase) {
+        cx.problem(name, "entry 0 must be the genesis entry, named after the first phase");
+    }
+    if rec.previous != history::ZERO {
+        cx.problem(name, "the genesis entry must name no previous entry (64 zeros)");
+    }
+    if !rec.files.is_empty() || files_on_disk(&history::entry_dir(dir, name)).len() > 1 {
+        cx.problem(name, "the genesis entry holds no file but entry.toml");
+    }
+    if rec.next_phase != Some(rec.phase) || rec.next_commitment.is_none() || rec.commitment.is_some() {
+        cx.problem(
+            name,
+            "the genesis entry opens its phase (next_phase, next_commitment) and resolves nothing",
+        );
+    }
+    match (rec.chain_anchor.as_deref().map(dice::parse_hex32), rec.chain_length) {
+        (Some(Ok(a)), Some(n)) if n > 0 => chain.anchor = Some((a, n)),
+        _ => cx.problem(
+            name,
+            "the genesis entry must publish the seed chain: chain_anchor (64 hex digits) and chain_length (at least 1)",
+        ),
+    }
+    chain.prev = Some((name.to_string(), hash.clone()));
+    opened(name, &rec, &hash, chain);
+}
+
+/// docs/dice.md 1a: the seed revealed for the i-th commitment published
+/// under a new seed hashes (once per link) to the seed of the one before,
+/// and the first to the anchor of the genesis entry. A seed that does not
+/// was redrawn.
+fn check_seed_chain(chain: &Chain, cx: &mut Ctx) {
+    let Some((anchor, length)) = chain.anchor else { return };
+    if chain.links.len() > length as usize {
+        cx.problem(
+            "history",
+            format!(
+                "{} phases were opened under new seeds, but the seed chain has {length} links",
+                chain.links.len()
+            ),
+        );
+    }
+    let by_commitment: BTreeMap<&str, &str> = chain.seeds.iter().map(|(s, (_, c))| (c.as_str(), s.as_str())).collect();
+    let game = chain_game(chain);
+    let (mut prev, mut gap) = (anchor, 0u32);
+    for (i, (name, c)) in chain.links.iter().enumerate() {
+        let Some(seed) = by_commitment.get(c.as_str()).and_then(|s| dice::parse_hex32(s).ok()) else {
+            // The open phase's seed is secret until it is resolved.
+            if i + 1 < chain.links.len() {
+                cx.problem(
+                    name,
+                    format!(
+                        "the seed of the commitment {} it published was never revealed",
+                        short(c)
+                    ),
+                );
+            }
+            gap += 1;
+            continue;
+        };
+        let mut back = seed;
+        for _ in 0..=gap {
+            back = dice::chain_link(&game, &back);
+        }
+        if back != prev {
+            cx.problem(
+                name,
+                format!(
+                    "the seed of the commitment {} it published is not link {} of the seed chain of the genesis entry (a redrawn seed)",
+                    short(c),
+                    i + 1
+                ),
+            );
+        }
+        (prev, gap) = (seed, 0);
+    }
+}
+
+/// The game id the chain's entries were checked under.
+fn chain_game(chain: &Chain) -> String {
+    chain.game.clone()
+}
+
+/// Format 3 (docs/dice.md 4, 9): manual dice only in a phase announced
+/// with physical dice before it opened, and the note counts the chained
+/// `preview` entries of the phase.
+fn check_moderator_marks(name: &str, rec: &EntryRecord, parsed: &Parsed, chain: &Chain, cx: &mut Ctx) {
+    let manual = parsed
+        .dice
+        .as_ref()
+        .and_then(|l| l.as_ref().ok())
+        .is_some_and(|l| l.rolls.iter().any(|r| r.source == RollSource::Manual));
+    let c = rec.commitment.as_deref().unwrap_or_default();
+    if manual && !chain.physical.contains(c) {
+        cx.problem(
+            name,
+            format!(
+                "it was resolved with manual dice, but {} was not announced with physical dice before it opened",
+                rec.phase
+            ),
+        );
+    }
+    let said = rec
+        .note
+        .split("; ")
+        .find_map(|n| n.strip_suffix(" preview(s) with throwaway seeds were run before this resolution"))
+        .and_then(|n| n.parse::<u32>().ok())
+        .unwrap_or(0);
+    if said != chain.previews {
+        cx.problem(
+            name,
+            format!(
+                "its note says {said} preview(s) were run, but the history records {} preview entr(ies) of {}",
+                chain.previews, rec.phase
+            ),
+        );
     }
 }
 
@@ -620,13 +799,20 @@ fn check_lock(
         };
         locked.insert(power);
         let by = sub.as_ref().map(|s| s.by.as_str()).unwrap_or_default();
+        // Format 3: every submission not from the player's own mail
+        // (submit, autoplay) is the moderator's; format 2 marked `submit`'s.
+        let by_moderator = if rec.format >= 3 {
+            !by.starts_with("mail:")
+        } else {
+            by == "moderator"
+        };
         match lock.powers.get(&power) {
             None => cx.problem(name, format!("{rel} was resolved but is not in lock.toml")),
             Some(l) => {
                 if l.receipt != sha256_hex(b) {
                     cx.problem(name, format!("lock.toml locks another receipt for {}", power.id()));
                 }
-                if (by == "moderator") != (l.by == "moderator") {
+                if by_moderator != (l.by == "moderator") || !matches!(l.by.as_str(), "moderator" | "player") {
                     cx.problem(
                         name,
                         format!("lock.toml does not say who entered the orders of {} ({by})", power.id()),
@@ -670,6 +856,7 @@ fn check_lock(
 /// power with a stored submission contributes its receipt and typed text.
 fn expected_entropy(
     name: &str,
+    rec: &EntryRecord,
     content: &BTreeMap<String, Vec<u8>>,
     parsed: &Parsed,
     cx: &mut Ctx,
@@ -680,7 +867,19 @@ fn expected_entropy(
             continue;
         };
         match sub {
+            // Format 3: only a player's own mail adds entropy.
+            Ok(s) if rec.format >= 3 && !s.by_player() => {}
             Ok(s) => {
+                // Ingest removes the spaces around an ENTROPY value and
+                // stores none for an empty line: no mail gives these.
+                if let Some(t) = &s.entropy
+                    && (t.is_empty() || t.trim() != t)
+                {
+                    cx.problem(
+                        name,
+                        format!("{rel}: its entropy '{t}' is empty or has spaces around it, which no mail could have produced"),
+                    );
+                }
                 out.insert(power, dice::power_entropy(&sha256_hex(b), s.entropy.as_deref()));
             }
             Err(e) => cx.problem(name, format!("{rel}: {e}")),
@@ -840,7 +1039,7 @@ fn check_entropy(
             format!("the phase was reopened by the undo of {from}, so it must keep that entry's key (redo_of)"),
         ),
         (None, None) => {
-            let want = expected_entropy(name, content, parsed, cx);
+            let want = expected_entropy(name, rec, content, parsed, cx);
             if want != *entropy {
                 let differ: Vec<&str> = PowerId::ALL
                     .iter()
@@ -1043,6 +1242,48 @@ fn check_current(dir: &GameDir, chain: &Chain, cx: &mut Ctx, in_flight: bool) {
             return;
         }
     };
+    if let Some((pname, hash, ph, physical)) = &chain.opened
+        && !in_flight
+    {
+        // docs/dice.md 1: `chain` names the entry that opened the phase.
+        if rec.chain != *hash {
+            cx.problem(
+                "phase/commitment",
+                format!(
+                    "its chain is {} but the phase was opened by entry {pname}, which hashes to {}",
+                    short(&rec.chain),
+                    short(hash)
+                ),
+            );
+        }
+        if Some(rec.phase) != *ph || rec.game != chain.game {
+            cx.problem(
+                "phase/commitment",
+                format!(
+                    "it commits to {} {}, but entry {pname} opened {}",
+                    rec.game,
+                    rec.phase,
+                    ph.map(|p| p.to_string()).unwrap_or_default()
+                ),
+            );
+        }
+        if (rec.dice.as_deref() == Some(super::resolve::MANUAL)) != *physical
+            || rec.dice.as_deref().is_some_and(|d| d != super::resolve::MANUAL)
+        {
+            cx.problem(
+                "phase/commitment",
+                format!(
+                    "its dice = {:?} is not what entry {pname} opened the phase with",
+                    rec.dice
+                ),
+            );
+        }
+    } else if chain.opened.is_none() && !in_flight && rec.chain != history::ZERO {
+        cx.problem(
+            "phase/commitment",
+            "its chain must be 64 zeros: no entry opened the phase",
+        );
+    }
     if let Some((pname, c)) = &chain.next_commitment
         && *c != rec.commitment
         && !in_flight
@@ -1352,8 +1593,13 @@ pub fn verify_mails(dir: &GameDir, path: &Path) -> Result<MailReport> {
         Some(r) => r.game.clone(),
         None => entries.values().next().map(|e| e.2.game.clone()).unwrap_or_default(),
     };
+    let genesis = match history::genesis(dir)? {
+        Some(g) => history::read_entry(dir, &g).map(|(_, b)| sha256_hex(&b))?,
+        None => history::ZERO.to_string(),
+    };
     let known = Known {
         head_entries: head.entries,
+        genesis,
         entries,
         game,
         open,
@@ -1411,6 +1657,9 @@ fn anchor_lines(text: &str) -> Vec<String> {
 /// What the history holds, to check the anchors of mails against.
 struct Known {
     head_entries: u32,
+    /// The hash of the genesis entry, the chain head before entry 1
+    /// (64 zeros in a game without one).
+    genesis: String,
     /// Entry number -> (name, hash, record), for the committed entries.
     entries: BTreeMap<u32, (String, String, EntryRecord)>,
     game: String,
@@ -1472,7 +1721,7 @@ impl Known {
             return Some(format!("'{line}' is not a chain head"));
         };
         if n == 0 {
-            return (b != history::ZERO).then(|| format!("chain head 0 must be {}", history::ZERO));
+            return (b != self.genesis).then(|| format!("chain head 0 must be {}", self.genesis));
         }
         if n > self.head_entries {
             return Some(format!(

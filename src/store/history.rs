@@ -27,10 +27,16 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// Schema version of `entry.toml`. Format 2: each power's entropy is its
-/// submission's receipt (and typed text), undo keeps the reopened phase's
-/// seed; format 1 entries took the typed text alone.
-pub const ENTRY_FORMAT: u32 = 2;
+/// Schema version of `entry.toml`. Format 3: only a player's own mail
+/// adds entropy (orders the moderator enters add none), and a game's
+/// seeds come from the seed chain of its genesis entry. Format 2: each
+/// stored submission's receipt (and typed text) was its power's entropy,
+/// undo keeps the reopened phase's seed; format 1 entries took the typed
+/// text alone.
+pub const ENTRY_FORMAT: u32 = 3;
+/// The kind of entry 0, written when the game is created: it publishes
+/// the seed chain's anchor and the first phase's commitment.
+pub const GENESIS: &str = "genesis";
 /// The `previous` of the first entry and the head of an empty history.
 pub const ZERO: &str = "0000000000000000000000000000000000000000000000000000000000000000";
 
@@ -103,6 +109,17 @@ pub struct EntryRecord {
     /// folded into the dice key.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub beacon_signature: Option<String>,
+    /// `manual` when the phase this entry opened was announced with
+    /// physical dice before it opened (`empereur physical-dice`): only
+    /// then may it be resolved with `--manual-dice`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_dice: Option<String>,
+    /// Of the genesis entry: the anchor of the game's seed chain (link 0,
+    /// hex) and how many links follow it (docs/dice.md 1a).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain_anchor: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain_length: Option<u32>,
     /// SHA-256 (hex) of every other file of the entry, by relative path.
     pub files: BTreeMap<String, String>,
 }
@@ -209,6 +226,9 @@ pub struct Draft {
     pub beacon: Option<String>,
     pub beacon_round: Option<u64>,
     pub beacon_signature: Option<String>,
+    pub next_dice: Option<String>,
+    pub chain_anchor: Option<String>,
+    pub chain_length: Option<u32>,
     /// Relative path (e.g. `orders/france.toml`) -> bytes.
     pub files: BTreeMap<String, Vec<u8>>,
 }
@@ -233,6 +253,9 @@ impl Draft {
             beacon: None,
             beacon_round: None,
             beacon_signature: None,
+            next_dice: None,
+            chain_anchor: None,
+            chain_length: None,
             files: BTreeMap::new(),
         }
     }
@@ -270,7 +293,34 @@ pub fn read_head(dir: &GameDir) -> Result<Head> {
     toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.message().trim()))
 }
 
-/// Entry directories on disk (committed or not), by number.
+/// The genesis entry's directory (entry 0), if the game has one: games
+/// created before seed chains have none.
+pub fn genesis(dir: &GameDir) -> Result<Option<String>> {
+    let h = dir.history();
+    if !h.is_dir() {
+        return Ok(None);
+    }
+    for e in fs::read_dir(&h).with_context(|| format!("cannot read {}", h.display()))? {
+        let e = e?;
+        let name = e.file_name().to_string_lossy().to_string();
+        if name.starts_with("0000-") && is_dir(&e) {
+            return Ok(Some(name));
+        }
+    }
+    Ok(None)
+}
+
+/// Write the genesis entry (entry 0) of a new game and make it the head:
+/// entry 1 then names it as its previous entry. `head.toml` still counts
+/// no entries (`entries` counts the phases' entries, 1 and up).
+pub fn write_genesis(dir: &GameDir, draft: &Draft) -> Result<EntryInfo> {
+    let (info, _) = stage_numbered(dir, draft, 0, ZERO)?;
+    commit(dir, &info)?;
+    Ok(info)
+}
+
+/// Entry directories on disk (committed or not), by number, from 1 (the
+/// genesis entry 0 is [`genesis`]).
 pub fn list(dir: &GameDir) -> Result<BTreeMap<u32, String>> {
     let mut out = BTreeMap::new();
     let h = dir.history();
@@ -283,7 +333,9 @@ pub fn list(dir: &GameDir) -> Result<BTreeMap<u32, String>> {
         if name.starts_with('.') || !is_dir(&e) {
             continue;
         }
-        if let Some(n) = name.get(..4).and_then(|d| d.parse::<u32>().ok()) {
+        if let Some(n) = name.get(..4).and_then(|d| d.parse::<u32>().ok())
+            && n > 0
+        {
             out.insert(n, name);
         }
     }
@@ -317,7 +369,10 @@ pub fn read_entry(dir: &GameDir, name: &str) -> Result<(EntryRecord, Vec<u8>)> {
 /// place. It is not committed until [`commit`].
 pub fn stage(dir: &GameDir, draft: &Draft) -> Result<(EntryInfo, Vec<u8>)> {
     let head = read_head(dir)?;
-    let number = head.entries + 1;
+    stage_numbered(dir, draft, head.entries + 1, &head.head)
+}
+
+fn stage_numbered(dir: &GameDir, draft: &Draft, number: u32, previous: &str) -> Result<(EntryInfo, Vec<u8>)> {
     let name = dir_name(number, draft.phase);
     let fin = entry_dir(dir, &name);
     if fin.exists() {
@@ -339,7 +394,7 @@ pub fn stage(dir: &GameDir, draft: &Draft) -> Result<(EntryInfo, Vec<u8>)> {
         kind: draft.kind.clone(),
         game: draft.game.clone(),
         phase: draft.phase,
-        previous: head.head.clone(),
+        previous: previous.to_string(),
         commitment: draft.commitment.clone(),
         next_phase: draft.next_phase,
         next_commitment: draft.next_commitment.clone(),
@@ -354,6 +409,9 @@ pub fn stage(dir: &GameDir, draft: &Draft) -> Result<(EntryInfo, Vec<u8>)> {
         beacon: draft.beacon.clone(),
         beacon_round: draft.beacon_round,
         beacon_signature: draft.beacon_signature.clone(),
+        next_dice: draft.next_dice.clone(),
+        chain_anchor: draft.chain_anchor.clone(),
+        chain_length: draft.chain_length,
         files,
     };
     let text = toml::to_string(&rec).context("serialising entry.toml")?;

@@ -35,6 +35,10 @@ pub struct PhaseRecord {
     pub beacon: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub beacon_round: Option<u64>,
+    /// `manual` when the phase was announced with physical dice before it
+    /// opened (docs/dice.md 4); absent for committed dice.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dice: Option<String>,
 }
 
 impl PhaseRecord {
@@ -48,6 +52,7 @@ impl PhaseRecord {
             chain: chain.to_string(),
             beacon: beacon.map(|b| b.network.clone()),
             beacon_round: beacon.map(|b| b.round),
+            dice: None,
         }
     }
 
@@ -85,6 +90,72 @@ pub fn commitment_path(dir: &GameDir) -> PathBuf {
 }
 pub fn next_seed_path(dir: &GameDir) -> PathBuf {
     dir.phase().join("next-seed")
+}
+
+/// `phase/seed-chain`: the last link of the game's seed chain (secret,
+/// 0600) and the chain's length. Every phase's seed is a link of it, so
+/// the seeds of the whole game were fixed when it was created (docs/dice.md 1a).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct SeedChain {
+    top: String,
+    length: u32,
+}
+
+pub fn seed_chain_path(dir: &GameDir) -> PathBuf {
+    dir.phase().join("seed-chain")
+}
+
+/// How many links a new game's seed chain has: enough for a campaign of
+/// ten years at ten phases a season with every phase resolved, rolled
+/// back and corrected several times, and cheap to walk (one SHA-256 a link).
+pub const CHAIN_LENGTH: u32 = 10_000;
+
+/// Draw the seed chain of a new game and keep its last link (0600);
+/// returns the anchor (link 0, published in the genesis entry) and the
+/// seed of the first phase (link 1).
+pub fn start_chain(dir: &GameDir, game: &str) -> Result<(Seed, Seed)> {
+    let top = draw_seed()?;
+    let text = toml::to_string(&SeedChain {
+        top: dice::to_hex(&top),
+        length: CHAIN_LENGTH,
+    })
+    .context("serialising phase/seed-chain")?;
+    atomic_write_mode(&seed_chain_path(dir), text.as_bytes(), Some(0o600))?;
+    let first = dice::chain_seed(game, &top, CHAIN_LENGTH, 1).context("a seed chain has at least one link")?;
+    Ok((dice::chain_link(game, &first), first))
+}
+
+/// The seed of the next phase a game with a seed chain opens under a new
+/// commitment: the link after the last one used (the genesis entry used
+/// link 1, and each later entry that opened a phase, an undo excepted,
+/// one more). `None` for a game created without a chain.
+fn next_chain_seed(dir: &GameDir, game: &str) -> Result<Option<Seed>> {
+    let path = seed_chain_path(dir);
+    if !path.exists() {
+        return Ok(None);
+    }
+    let text = read_text(&path)?;
+    let chain: SeedChain =
+        toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.message().trim()))?;
+    let top = dice::parse_hex32(&chain.top).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let head = super::history::read_head(dir)?;
+    let mut used = 1u32;
+    for (n, name) in super::history::list(dir)? {
+        if n > head.entries {
+            continue;
+        }
+        let (rec, _) = super::history::read_entry(dir, &name)?;
+        if rec.next_commitment.is_some() && rec.kind != "undo" {
+            used += 1;
+        }
+    }
+    match dice::chain_seed(game, &top, chain.length, used + 1) {
+        Some(s) => Ok(Some(s)),
+        None => bail!(
+            "the seed chain committed when the game was created has {} links, and all are used",
+            chain.length
+        ),
+    }
 }
 
 /// 32 bytes from the operating system.
@@ -162,7 +233,13 @@ pub fn stage_next(dir: &GameDir, game: &str, next: PhaseId, beacon: Option<&Beac
             return Ok(c);
         }
     }
-    stage_next_with(dir, game, next, &draw_seed()?, beacon)
+    // docs/dice.md 1a: the next link of the game's seed chain, fixed when
+    // the game was created; a game created without one draws a seed.
+    let seed = match next_chain_seed(dir, game)? {
+        Some(s) => s,
+        None => draw_seed()?,
+    };
+    stage_next_with(dir, game, next, &seed, beacon)
 }
 
 /// As [`stage_next`] with a given seed: an undo reopens a phase under its
@@ -213,7 +290,8 @@ pub fn promote_next(dir: &GameDir, game: &str, first: &[(&Path, &[u8])]) -> Resu
     let seed = dice::parse_hex32(&n.seed).map_err(|e| anyhow::anyhow!("{}: {e}", next_seed_path(dir).display()))?;
     let chain = super::history::read_head(dir)?.head;
     let beacon = beacon_of(n.beacon.as_deref(), n.beacon_round);
-    let rec = PhaseRecord::of(game, n.phase, &n.commitment, &chain, beacon.as_ref());
+    let mut rec = PhaseRecord::of(game, n.phase, &n.commitment, &chain, beacon.as_ref());
+    rec.dice = physical_announced(dir, n.phase)?.then(|| "manual".to_string());
     write_phase(dir, &seed, &rec, first)?;
     discard_next(dir)
 }
@@ -229,6 +307,44 @@ pub fn discard_next(dir: &GameDir) -> Result<()> {
         spare::set_aside(dir, &path)?;
     }
     Ok(())
+}
+
+/// `phase/physical-dice.toml`: the phases the moderator announced, before
+/// they opened, would be resolved with physical dice (docs/dice.md 4).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct PhysicalDice {
+    #[serde(default)]
+    pub phases: Vec<PhaseId>,
+}
+
+pub fn physical_dice_path(dir: &GameDir) -> PathBuf {
+    dir.phase().join("physical-dice.toml")
+}
+
+/// The phases announced with physical dice.
+pub fn physical_dice(dir: &GameDir) -> Result<PhysicalDice> {
+    let path = physical_dice_path(dir);
+    if !path.exists() {
+        return Ok(PhysicalDice::default());
+    }
+    let text = read_text(&path)?;
+    toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.message().trim()))
+}
+
+/// Whether `phase` was announced with physical dice.
+pub fn physical_announced(dir: &GameDir, phase: PhaseId) -> Result<bool> {
+    Ok(physical_dice(dir)?.phases.contains(&phase))
+}
+
+/// Record that `phase` will be resolved with physical dice.
+pub fn announce_physical(dir: &GameDir, phase: PhaseId) -> Result<()> {
+    let mut p = physical_dice(dir)?;
+    if !p.phases.contains(&phase) {
+        p.phases.push(phase);
+        p.phases.sort();
+    }
+    let text = toml::to_string(&p).context("serialising phase/physical-dice.toml")?;
+    super::atomic_write(&physical_dice_path(dir), text.as_bytes())
 }
 
 /// `phase/previews`: how many previews (with throwaway seeds) were run in

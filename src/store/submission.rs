@@ -20,13 +20,22 @@ use std::path::PathBuf;
 pub struct Submission {
     pub power: PowerId,
     pub phase: PhaseId,
-    /// Who entered it: `mail:<address>` or `moderator`.
+    /// Who entered it: `mail:<address>` (the player's own mail),
+    /// `moderator` (`empereur submit`) or `autoplay` (generated orders).
     pub by: String,
     /// RFC 3339 time of receipt.
     pub received: String,
     #[serde(default)]
     pub entropy: Option<String>,
     pub orders: Vec<OrderLine>,
+}
+
+impl Submission {
+    /// Whether the orders came in the player's own mail: only those add
+    /// entropy to the dice (docs/dice.md 2); the others are the moderator's.
+    pub fn by_player(&self) -> bool {
+        self.by.starts_with("mail:")
+    }
 }
 
 /// The file of `power`'s submission in the open phase.

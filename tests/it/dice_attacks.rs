@@ -10,7 +10,7 @@ use empereur::store::history::{self, DiceLog, EntropyFile, EntryRecord, Outcomes
 use empereur::store::submission::{self, Submission};
 use empereur::store::{GameDir, phase};
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 fn submit(g: &Path, power: PowerId, by: &str, received: &str, entropy: Option<&str>) -> String {
     let dir = GameDir::new(g);
@@ -194,8 +194,9 @@ fn preview_rolls_with_a_throwaway_seed_and_is_recorded() {
     assert_ne!(a.seed, b.seed, "each preview rolls with a fresh seed");
     // The preview's dice are those of its throwaway seed.
     let receipt = submission::receipt(&dir, PowerId::Russia).unwrap().unwrap();
-    let mut entropy = Entropy::new();
-    entropy.insert(PowerId::Russia, dice::power_entropy(&receipt, Some("try 1")));
+    // Orders the moderator enters add no entropy (docs/dice.md 2).
+    assert!(!receipt.is_empty());
+    let entropy = Entropy::new();
     let throwaway = dice::parse_hex32(&a.seed).unwrap();
     let purpose = format!("naval/{}/weather", a.phase);
     let roll = Committed::new(&throwaway, &entropy).peek(&purpose, 6);
@@ -210,16 +211,85 @@ fn preview_rolls_with_a_throwaway_seed_and_is_recorded() {
             .contains("with a throwaway seed (preview 2 of this phase)")
     );
     // The real resolution says that previews were run, and uses the real seed.
-    let name = resolve(&g, Some("1,2,3"));
+    let name = resolve(&g, None);
     let rec = record(&g, &name);
     assert!(rec.note.contains("2 preview(s)"), "{}", rec.note);
-    assert!(rec.note.contains("manual dice"), "{}", rec.note);
     assert!(
         rec.note.contains("orders entered by the moderator for: russia"),
         "{}",
         rec.note
     );
-    assert!(!phase::previews_path(&dir).exists());
+    let (code, out) = verify(&g);
+    assert_eq!(code, 0, "{out}");
+}
+
+/// docs/dice.md 9: each preview is a `preview` entry of the history, so
+/// deleting its record breaks the chain, and a note that hides previews
+/// is caught.
+#[test]
+fn a_deleted_preview_record_is_reported_by_verify() {
+    let (_t, g) = new_game();
+    let dir = GameDir::new(&g);
+    preview_game_with(&dir, engine).unwrap();
+    let previews: Vec<String> = history::list(&dir).unwrap().into_values().collect();
+    assert_eq!(previews.len(), 1, "one preview entry");
+    let kept = new_game();
+    copy_tree(&g, &kept.1);
+    // Deleted before the resolution: the chain is broken.
+    fs::remove_dir_all(entry(&g, &previews[0])).unwrap();
+    let name = resolve(&g, None);
+    let (code, out) = verify(&g);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains(&format!("history: entry {} is missing", &previews[0][..4])),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "{name}: its note says 0 preview(s) were run, but the history records 1"
+        )) || out.contains("is missing"),
+        "{out}"
+    );
+    // Kept, the same resolution says so and verifies.
+    let name = resolve(&kept.1, None);
+    assert!(
+        record(&kept.1, &name)
+            .note
+            .contains("1 preview(s) with throwaway seeds")
+    );
+    let (code, out) = verify(&kept.1);
+    assert_eq!(code, 0, "{out}");
+    // A note that hides the preview is caught (the entry resealed).
+    let path = entry(&kept.1, &name).join("entry.toml");
+    edit(&path, |t| {
+        t.replace(
+            "1 preview(s) with throwaway seeds were run before this resolution; ",
+            "",
+        )
+    });
+    reseal(&kept.1, &name);
+    let (code, out) = verify(&kept.1);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains(&format!(
+            "{name}: its note says 0 preview(s) were run, but the history records 1 preview entr(ies)"
+        )),
+        "{out}"
+    );
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    let _ = fs::remove_dir_all(to);
+    fs::create_dir_all(to).unwrap();
+    for e in fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dest = to.join(e.file_name());
+        if e.path().is_dir() {
+            copy_tree(&e.path(), &dest);
+        } else {
+            fs::copy(e.path(), &dest).unwrap();
+        }
+    }
 }
 
 #[test]
@@ -246,7 +316,10 @@ fn preview_leaves_no_copy_of_the_game_or_its_seed_behind() {
     assert!(!text.contains(seed.trim()), "{text}");
     let left: Vec<_> = fs::read_dir(&tmp).unwrap().collect();
     assert!(left.is_empty(), "the preview left {left:?} behind");
-    assert!(history::list(&GameDir::new(&g)).unwrap().is_empty());
+    // The preview is recorded as a history entry of its own, no more.
+    let listed: Vec<String> = history::list(&GameDir::new(&g)).unwrap().into_values().collect();
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    assert_eq!(record(&g, &listed[0]).kind, "preview");
 }
 
 #[test]
@@ -283,7 +356,8 @@ fn outbox_mails(g: &Path, subject: &str) -> Vec<String> {
         let p = e.unwrap().path();
         if p.extension().is_some_and(|x| x == "eml") {
             let t = fs::read_to_string(&p).unwrap();
-            if t.contains(subject) {
+            // A long subject is folded onto a second header line.
+            if t.replace("\r\n ", " ").contains(subject) {
                 out.push(t);
             }
         }
@@ -388,6 +462,7 @@ fn truncate_and_reseal(g: &Path, keep: u32) {
         chain: head.head.clone(),
         beacon: None,
         beacon_round: None,
+        dice: None,
     };
     fs::write(phase::commitment_path(&dir), toml::to_string(&pr).unwrap()).unwrap();
 }
@@ -499,6 +574,7 @@ fn verify_names_the_resolutions_whose_dice_the_moderator_could_foresee() {
         "2026-01-01T10:00:00Z",
         None,
     );
+    announce_physical_next(&g);
     let mailed = resolve(&g, None);
     let manual = resolve(&g, Some("3,0,6"));
     let r = empereur::ops::verify::verify_game(&GameDir::new(&g), &Default::default()).unwrap();
@@ -509,6 +585,276 @@ fn verify_names_the_resolutions_whose_dice_the_moderator_could_foresee() {
     assert_eq!(code, 0, "{out}");
     assert!(
         out.contains("no entropy and no beacon") && out.contains(&quiet) && !out.contains(&format!("{mailed}\n")),
+        "{out}"
+    );
+}
+
+/// Every purpose rolled in both dice logs, with its result in each.
+fn shared_rolls(a: &Path, b: &Path) -> Vec<(String, u32, u32)> {
+    let la: DiceLog = toml_of(&a.join("dice.toml"));
+    let lb: DiceLog = toml_of(&b.join("dice.toml"));
+    la.rolls
+        .iter()
+        .filter_map(|r| {
+            let o = lb.rolls.iter().find(|o| o.purpose == r.purpose)?;
+            Some((r.purpose.clone(), r.result, o.result))
+        })
+        .collect()
+}
+
+fn only_entry(g: &Path) -> PathBuf {
+    let names: Vec<String> = history::list(&GameDir::new(g)).unwrap().into_values().collect();
+    entry(g, names.last().unwrap())
+}
+
+fn open_commitment(g: &Path) -> String {
+    phase::record(&GameDir::new(g)).unwrap().unwrap().commitment
+}
+
+/// Issue 38: a moderator who autoplays copies of a live game with
+/// different generator seeds, to keep the one whose dice he likes, gets
+/// the same die for every purpose both ask for, and the same next
+/// commitment; the orders are marked as his in the lock and the note.
+#[test]
+fn autoplay_grinding_on_copies_gives_the_same_die_for_every_shared_purpose() {
+    let (t, g) = new_game();
+    let copies: Vec<PathBuf> = (1..=4).map(|i| t.path().join(format!("x{i}"))).collect();
+    for (i, x) in copies.iter().enumerate() {
+        copy_tree(&g, x);
+        bin()
+            .args([
+                "autoplay",
+                "--phases",
+                "1",
+                "--seed",
+                &(i * 7919 + 3).to_string(),
+                "--game",
+            ])
+            .arg(x)
+            .assert()
+            .success();
+    }
+    let first = only_entry(&copies[0]);
+    let mut compared = 0;
+    for x in &copies[1..] {
+        let shared = shared_rolls(&first, &only_entry(x));
+        compared += shared.len();
+        for (purpose, a, b) in shared {
+            assert_eq!(a, b, "roll '{purpose}' differs between copies: {a} and {b}");
+        }
+        // The next phase may differ with the orders, never its seed.
+        assert_eq!(
+            fs::read(x.join("phase/seed")).unwrap(),
+            fs::read(copies[0].join("phase/seed")).unwrap()
+        );
+    }
+    assert!(compared > 0, "the copies share no purpose");
+    let lock: history::LockFile = toml_of(&first.join("lock.toml"));
+    assert!(!lock.powers.is_empty());
+    for (p, l) in &lock.powers {
+        assert_eq!((l.by.as_str(), l.entropy.as_str()), ("moderator", ""), "{}", p.id());
+    }
+    let rec: EntryRecord = toml_of(&first.join("entry.toml"));
+    assert!(
+        rec.note.contains("orders entered by the moderator for: france"),
+        "{}",
+        rec.note
+    );
+    assert!(
+        rec.note.contains("the moderator could know these dice before the lock"),
+        "{}",
+        rec.note
+    );
+    let (code, out) = verify(&copies[0]);
+    assert_eq!(code, 0, "{out}");
+}
+
+/// Issue 38: `submit` with other orders, other ENTROPY lines and other
+/// times gives the same die for every shared purpose; the ENTROPY line is
+/// not kept, and the lock mail says the moderator entered the orders.
+#[test]
+fn submit_grinding_on_copies_gives_the_same_die_for_every_shared_purpose() {
+    let (t, g) = new_game();
+    let mut entries = Vec::new();
+    for (i, body) in ["ENTROPY grind-a\nNO ORDERS\n", "ENTROPY grind-b\nPASS\n", "NO ORDERS\n"]
+        .iter()
+        .enumerate()
+    {
+        let x = t.path().join(format!("s{i}"));
+        copy_tree(&g, &x);
+        let f = t.path().join(format!("orders{i}.txt"));
+        fs::write(&f, body).unwrap();
+        let out = bin()
+            .args(["submit", "--power", "france", "--game"])
+            .arg(&x)
+            .arg(&f)
+            .env("EMPEREUR_NOW", format!("2026-01-0{}T10:00:00Z", i + 1))
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        assert_eq!(out.status.code(), Some(0), "{text}");
+        assert!(text.contains("these orders add no entropy"), "{text}");
+        assert_eq!(
+            text.contains("the ENTROPY line was not kept"),
+            body.starts_with("ENTROPY"),
+            "{text}"
+        );
+        bin().args(["resolve", "--game"]).arg(&x).assert().success();
+        let lock = outbox_mails(&x, "are locked");
+        assert!(
+            lock.iter()
+                .any(|m| m.replace("=\r\n", "").contains("france: ENTERED BY THE MODERATOR")),
+            "{lock:?}"
+        );
+        entries.push(x);
+    }
+    let mut compared = 0;
+    for x in &entries[1..] {
+        let shared = shared_rolls(&only_entry(&entries[0]), &only_entry(x));
+        compared += shared.len();
+        for (purpose, a, b) in shared {
+            assert_eq!(a, b, "roll '{purpose}' differs between copies: {a} and {b}");
+        }
+    }
+    assert!(compared > 0, "the copies share no purpose");
+    let e: EntropyFile = toml_of(&only_entry(&entries[0]).join("entropy.toml"));
+    assert!(e.entropy.is_empty(), "{:?}", e.entropy);
+    let (code, out) = verify(&entries[0]);
+    assert_eq!(code, 0, "{out}");
+}
+
+/// Issue 38: the game's seeds are a chain committed at creation, so two
+/// resolutions of copies open the next phase under the same commitment,
+/// and a seed drawn otherwise is reported.
+#[test]
+fn two_resolutions_of_copies_open_the_same_next_commitment() {
+    let (t, g) = new_game();
+    let dir = GameDir::new(&g);
+    let genesis = history::genesis(&dir).unwrap().expect("a genesis entry");
+    let (grec, gbytes) = history::read_entry(&dir, &genesis).unwrap();
+    assert_eq!(grec.kind, "genesis");
+    assert_eq!(grec.next_commitment, Some(open_commitment(&g)));
+    assert_eq!(
+        phase::record(&dir).unwrap().unwrap().chain,
+        history::sha256_hex(&gbytes)
+    );
+    let x = t.path().join("x");
+    copy_tree(&g, &x);
+    bin().args(["resolve", "--game"]).arg(&g).assert().success();
+    bin().args(["resolve", "--game"]).arg(&x).assert().success();
+    assert_eq!(open_commitment(&g), open_commitment(&x));
+    // The revealed seed hashes to the anchor of the genesis entry.
+    let seed = dice::parse_hex32(&fs::read_to_string(only_entry(&g).join("seed")).unwrap()).unwrap();
+    assert_eq!(
+        Some(dice::to_hex(&dice::chain_link("tamper", &seed))),
+        grec.chain_anchor
+    );
+    let (code, out) = verify(&g);
+    assert_eq!(code, 0, "{out}");
+    // A next seed drawn otherwise (here: the chain's secret set aside, so
+    // the resolution draws one as an old game did) is caught once revealed.
+    let y = t.path().join("y");
+    copy_tree(&x, &y);
+    fs::remove_file(y.join("phase/seed-chain")).unwrap();
+    bin().args(["resolve", "--game"]).arg(&y).assert().success();
+    bin().args(["resolve", "--game"]).arg(&y).assert().success();
+    let (code, out) = verify(&y);
+    assert_eq!(code, 1, "{out}");
+    let opened = history::list(&GameDir::new(&y)).unwrap()[&2].clone();
+    assert!(out.contains(&format!("{opened}: the seed of the commitment")), "{out}");
+    assert!(
+        out.contains("is not link 3 of the seed chain of the genesis entry (a redrawn seed)"),
+        "{out}"
+    );
+}
+
+/// Issue 38: typed dice only in a phase announced with physical dice
+/// before it opened (refused with the reason, exit 1, otherwise); the
+/// announcement is mailed and journalled.
+#[test]
+fn unannounced_manual_dice_are_refused() {
+    let (_t, g) = new_game();
+    let out = bin()
+        .args(["resolve", "--manual-dice", "3,4,5", "--game"])
+        .arg(&g)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains(
+            "--manual-dice is refused: phase 1805-fall-turn-start was not announced with physical dice before it opened"
+        ),
+        "{text}"
+    );
+    assert!(history::list(&GameDir::new(&g)).unwrap().is_empty());
+    // The open phase cannot be announced: its committed dice are fixed.
+    let out = bin()
+        .args(["physical-dice", "--phase", "1805-fall-turn-start", "--game"])
+        .arg(&g)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("physical dice are announced before a phase opens"));
+    // Announced for the next phase: mailed, then accepted there.
+    announce_physical_next(&g);
+    let next = engine_next(GameDir::new(&g).load_state().unwrap().phase);
+    let mails = outbox_mails(&g, "will be resolved with physical dice");
+    assert_eq!(mails.len(), 1, "one announcement, to every player");
+    assert!(
+        fs::read_to_string(g.join("journal.log"))
+            .unwrap()
+            .contains(&format!("physical-dice {next}"))
+    );
+    resolve(&g, None);
+    let rec = phase::record(&GameDir::new(&g)).unwrap().unwrap();
+    assert_eq!((rec.phase, rec.dice.as_deref()), (next, Some("manual")));
+    let name = resolve(&g, Some("3,0,6"));
+    let (code, out) = verify(&g);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains(&format!("note: {name}: roll")), "{out}");
+}
+
+/// Issue 38: `verify` checks `phase/commitment` whole: its `chain` names
+/// the entry that opened the phase.
+#[test]
+fn an_edited_chain_field_of_the_phase_commitment_is_reported() {
+    let (_t, g) = new_game();
+    resolve(&g, None);
+    let (code, out) = verify(&g);
+    assert_eq!(code, 0, "{out}");
+    let path = g.join("phase/commitment");
+    let rec = phase::record(&GameDir::new(&g)).unwrap().unwrap();
+    edit(&path, |t| t.replace(&rec.chain, history::ZERO));
+    let (code, out) = verify(&g);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains(&format!(
+            "phase/commitment: its chain is 000000000000 but the phase was opened by entry"
+        )),
+        "{out}"
+    );
+}
+
+/// Issue 38: entropy no mail could have produced (spaces around the
+/// value) is refused, even resealed.
+#[test]
+fn entropy_with_spaces_around_it_is_reported() {
+    let (_t, g) = new_game();
+    submit(
+        &g,
+        PowerId::France,
+        "mail:ann@example.org",
+        "2026-01-01T10:00:00Z",
+        Some(" padded "),
+    );
+    let name = resolve(&g, None);
+    let (code, out) = verify(&g);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains(&format!(
+            "{name}: orders/france.toml: its entropy ' padded ' is empty or has spaces around it, which no mail could have produced"
+        )),
         "{out}"
     );
 }

@@ -123,13 +123,41 @@ pub fn moderator_orders(g: &Path) -> String {
     history::append(&dir, &d).unwrap().name
 }
 
+/// The phase the stand-in [`engine`] opens after `phase`.
+pub fn engine_next(phase: PhaseId) -> PhaseId {
+    let turn = phase.turn.next();
+    let step = if turn.season == Season::Winter {
+        Step::Winter
+    } else {
+        Step::TurnStart
+    };
+    PhaseId { turn, step }
+}
+
+/// Announce physical dice (docs/dice.md 4) for the phase the next
+/// resolution (by the stand-in engine) opens, as `empereur physical-dice`.
+pub fn announce_physical_next(g: &Path) {
+    let dir = GameDir::new(g);
+    let open = dir.load_state().unwrap().phase;
+    let phase = engine_next(open);
+    bin()
+        .args(["physical-dice", "--phase", &phase.to_string(), "--game"])
+        .arg(g)
+        .assert()
+        .success();
+}
+
 /// Five entries: resolve, moderator orders, resolve, resolve with manual
-/// dice, resolve. Returns the entry names.
+/// dice (announced before its phase opened), resolve. Returns the entry
+/// names.
 pub fn played() -> (tempfile::TempDir, PathBuf, Vec<String>) {
     let (t, g) = new_game();
+    let first = resolve(&g, None);
+    let orders = moderator_orders(&g);
+    announce_physical_next(&g);
     let names = vec![
-        resolve(&g, None),
-        moderator_orders(&g),
+        first,
+        orders,
         resolve(&g, None),
         resolve(&g, Some("3,0,6")),
         resolve(&g, None),
@@ -159,7 +187,10 @@ pub fn verify(g: &Path) -> (i32, String) {
 pub fn reseal(g: &Path, from: &str) {
     let dir = GameDir::new(g);
     let listing = history::list(&dir).unwrap();
-    let mut prev: Option<String> = None;
+    // Entry 1 names the genesis entry (entry 0) as its previous one.
+    let mut prev: Option<String> = history::genesis(&dir)
+        .unwrap()
+        .map(|name| sha256_hex(&fs::read(entry(g, &name).join("entry.toml")).unwrap()));
     for name in listing.values() {
         let path = entry(g, name).join("entry.toml");
         let bytes = fs::read(&path).unwrap();
@@ -180,4 +211,19 @@ pub fn reseal(g: &Path, from: &str) {
     let mut head: Head = toml::from_str(&fs::read_to_string(&head_path).unwrap()).unwrap();
     head.head = prev.unwrap();
     fs::write(&head_path, toml::to_string(&head).unwrap()).unwrap();
+    // The open phase's `chain` names the entry that opened it.
+    let opener = listing
+        .values()
+        .rev()
+        .find(|n| history::read_entry(&dir, n).unwrap().0.next_commitment.is_some())
+        .cloned()
+        .or_else(|| history::genesis(&dir).unwrap());
+    if let (Some(name), Some(mut rec)) = (opener, empereur::store::phase::record(&dir).unwrap()) {
+        rec.chain = sha256_hex(&fs::read(entry(g, &name).join("entry.toml")).unwrap());
+        fs::write(
+            empereur::store::phase::commitment_path(&dir),
+            toml::to_string(&rec).unwrap(),
+        )
+        .unwrap();
+    }
 }

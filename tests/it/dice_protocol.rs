@@ -104,6 +104,9 @@ fn python_recomputes_a_game_log_written_by_the_binary() {
             }
             ["MANUAL", ..] => manual += 1,
             ["LOCK", _, "ok"] => locks += 1,
+            // docs/dice.md 1a: the genesis entry, then four resolutions
+            // and a moderator entry that opened no phase.
+            ["CHAIN", n, "links", "ok"] => assert_eq!(*n, "5", "{out}"),
             _ => panic!("unexpected line {l}"),
         }
     }
@@ -194,6 +197,8 @@ fn python_verifies_a_game_with_undo_late_powers_manual_dice_and_moderator_orders
     submit(PowerId::Russia, "moderator", None);
     late(vec![PowerId::Spain]);
     submit(PowerId::Austria, "mail:bob@example.org", None);
+    // Physical dice are announced before their phase first opens.
+    announce_physical_next(&g);
     resolve(&g, None);
     empereur::ops::moderate::undo_game(&dir, "wrong corps")
         .unwrap()

@@ -25,7 +25,15 @@ fn a_new_game_opens_with_a_commitment_to_a_private_seed() {
         rec.commitment,
         dice::commitment("tamper", "1805-fall-turn-start", &seed)
     );
-    assert_eq!(rec.chain, history::ZERO);
+    // docs/dice.md 1a: the genesis entry opened it, from the seed chain.
+    let genesis = history::genesis(&dir).unwrap().unwrap();
+    let (grec, bytes) = history::read_entry(&dir, &genesis).unwrap();
+    assert_eq!(rec.chain, history::sha256_hex(&bytes));
+    assert_eq!(grec.next_commitment.as_deref(), Some(rec.commitment.as_str()));
+    assert_eq!(
+        grec.chain_anchor,
+        Some(dice::to_hex(&dice::chain_link("tamper", &seed)))
+    );
     assert_eq!(phase::commitment(&dir).unwrap(), Some(rec.commitment));
     #[cfg(unix)]
     {
@@ -109,6 +117,16 @@ fn leftover_manual_dice_resolve_nothing() {
     // Far more dice than the Turn Start's chit draw asks for: the rest are
     // left over, which is an error that resolves nothing.
     let many = vec!["4"; 40].join(",");
+    // Typed dice only in a phase announced before it opened (docs/dice.md
+    // 4): the chit draw decides which power phase comes next, so all are.
+    for p in ["france", "britain", "russia", "austria", "prussia", "spain", "ottoman"] {
+        bin()
+            .args(["physical-dice", "--phase", &format!("1805-fall-{p}"), "--game"])
+            .arg(&g)
+            .assert()
+            .success();
+    }
+    bin().args(["resolve", "--game"]).arg(&g).assert().success();
     let out = bin()
         .args(["resolve", "--manual-dice", &many, "--game"])
         .arg(&g)
@@ -120,7 +138,7 @@ fn leftover_manual_dice_resolve_nothing() {
         err.contains("--manual-dice: ") && err.contains("die value(s) were not used: 4, 4"),
         "{err}"
     );
-    assert_eq!(head(&g).entries, 0);
+    assert_eq!(head(&g).entries, 1);
     assert!(!phase::next_seed_path(&GameDir::new(&g)).exists());
 }
 

@@ -13,13 +13,18 @@ use std::path::{Path, PathBuf};
 
 /// `verify` exits 1 and its only problem line is `want`.
 fn only_problem(g: &Path, want: &str) {
+    only_problems(g, &[want]);
+}
+
+/// `verify` exits 1 and its problem lines are `want`, in order.
+fn only_problems(g: &Path, want: &[&str]) {
     let (code, out) = verify(g);
     assert_eq!(code, 1, "{out}");
     let problems: Vec<&str> = out
         .lines()
         .filter(|l| !l.starts_with("note: ") && !l.starts_with("warning: ") && !l.contains(" problem(s): "))
         .collect();
-    assert_eq!(problems, vec![want], "\n{out}");
+    assert_eq!(problems, want, "\n{out}");
 }
 
 fn read_log(g: &Path, name: &str) -> DiceLog {
@@ -190,15 +195,32 @@ fn a_phase_resolved_under_another_commitment_than_published_is_named() {
     rec.next_commitment = Some(forged.clone());
     fs::write(&path, toml::to_string(&rec).unwrap()).unwrap();
     reseal(&g, &names[0]);
-    only_problem(
-        &g,
-        &format!(
-            "{}: the phase was resolved under commitment {} but entry {} published {}",
-            names[2],
-            &real[..12],
+    // The forged commitment also has no seed, so the seed chain misses it.
+    let (_, out) = verify(&g);
+    assert!(
+        out.contains(&format!(
+            "{}: the seed of the commitment {} it published was never revealed",
             names[0],
             &forged[..12]
-        ),
+        )),
+        "{out}"
+    );
+    only_problems(
+        &g,
+        &[
+            &format!(
+                "{}: the phase was resolved under commitment {} but entry {} published {}",
+                names[2],
+                &real[..12],
+                names[0],
+                &forged[..12]
+            ),
+            &format!(
+                "{}: the seed of the commitment {} it published was never revealed",
+                names[0],
+                &forged[..12]
+            ),
+        ],
     );
 }
 
@@ -211,9 +233,19 @@ fn a_first_entry_naming_a_previous_one_is_named() {
     fs::write(&path, toml::to_string(&rec).unwrap()).unwrap();
     // Reseal from the second entry on: it names the forged first entry.
     reseal(&g, &names[1]);
+    // docs/dice.md 6: the first entry names the genesis entry (entry 0).
+    let dir = GameDir::new(&g);
+    let genesis = history::genesis(&dir).unwrap().unwrap();
+    let (_, bytes) = history::read_entry(&dir, &genesis).unwrap();
+    let (forged, real) = (sha256_hex(b"an entry before the first"), sha256_hex(&bytes));
     only_problem(
         &g,
-        &format!("{}: the first entry must name no previous entry (64 zeros)", names[0]),
+        &format!(
+            "{}: entry.toml names previous {} but entry {genesis} hashes to {} (an earlier entry was changed or removed)",
+            names[0],
+            &forged[..12],
+            &real[..12]
+        ),
     );
 }
 
@@ -290,11 +322,13 @@ fn a_head_counting_no_entries_over_a_history_is_named() {
     fs::write(&head_path, toml::to_string(&head).unwrap()).unwrap();
     let (code, out) = verify(&g);
     assert_eq!(code, 1, "{out}");
-    assert!(
-        out.lines()
-            .any(|l| l == "history/head.toml: it counts no entries but has a head"),
-        "{out}"
+    let genesis = history::genesis(&dir).unwrap().unwrap();
+    let (_, bytes) = history::read_entry(&dir, &genesis).unwrap();
+    let want = format!(
+        "history/head.toml: it counts no entries, so its head must be {}",
+        &sha256_hex(&bytes)[..12]
     );
+    assert!(out.lines().any(|l| l == want), "{out}");
     for n in &names {
         assert!(
             out.lines()
@@ -302,13 +336,13 @@ fn a_head_counting_no_entries_over_a_history_is_named() {
             "{out}"
         );
     }
-    // With the head zeroed as well, the head itself is consistent: only
-    // the uncounted entries are named.
-    head.head = history::ZERO.to_string();
+    // With the head set to the genesis entry as well, the head itself is
+    // consistent: only the uncounted entries are named.
+    head.head = sha256_hex(&bytes);
     fs::write(&head_path, toml::to_string(&head).unwrap()).unwrap();
     let (code, out) = verify(&g);
     assert_eq!(code, 1, "{out}");
-    assert!(!out.contains("has a head"), "{out}");
+    assert!(!out.contains("so its head must be"), "{out}");
 }
 
 #[test]
