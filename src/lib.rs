@@ -34,9 +34,11 @@
 //! Files of a game directory and who writes them: `game.toml` (ops::new,
 //! replace-player, the moderator), `state.toml` (ops::new, ops::resolve,
 //! undo), `phase/` seed, commitment and `clock.toml` (store::phase,
-//! ops::resolve, ops::workflow), `phase/orders/` (store::submission via
-//! submit and mail ingest), `history/` (store::history via ops::resolve
-//! and undo, append only), `schedule.toml` (lateness, absences, seconds:
+//! ops::resolve, ops::workflow), `phase/seed-chain` (the seed chain's
+//! secret end: ops::new, read by store::phase), `phase/physical-dice.toml`
+//! (ops::physical_dice), `phase/orders/` (store::submission via
+//! submit and mail ingest), `history/` (store::history via ops::new's
+//! genesis entry 0, ops::resolve, preview and undo, append only), `schedule.toml` (lateness, absences, seconds:
 //! ops::run, mail ingest), `mail/inbox` (mail::archive, never deleted),
 //! `mail/outbox`, `mail/sent`, `mail/mailed.toml` (mail::outbox,
 //! mail::transport, mail::mailed via ops::mailing), `mail/quarantine/`

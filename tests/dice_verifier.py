@@ -14,6 +14,9 @@ match, else 1.
 """
 import hashlib, hmac, os, struct, sys, tomllib
 
+# Section 2: the Unicode White_Space characters ingest removes around an
+# ENTROPY value.
+WHITE_SPACE = "\t\n\x0b\x0c\r \x85\xa0\u1680" + "".join(chr(c) for c in range(0x2000, 0x200B)) + "\u2028\u2029\u202f\u205f\u3000"
 POWERS = ["france", "britain", "russia", "austria", "prussia", "spain", "ottoman"]
 ZERO = "0" * 64
 
@@ -127,7 +130,7 @@ def expected_entropy(d, name, entry, bad):
             if entry.get("format", 1) >= 3 and not sub.get("by", "").startswith("mail:"):
                 continue
             typed = sub.get("entropy")
-            if typed is not None and (typed == "" or typed.strip(" \t") != typed):
+            if typed is not None and (typed == "" or typed.strip(WHITE_SPACE) != typed):
                 bad.append(f"{name}: {rel} has entropy no mail could have produced (empty, or spaces around it)")
             out[rel[len("orders/"):-len(".toml")]] = sha(raw) + (" " + typed if typed else "")
     return out

@@ -820,7 +820,7 @@ fn unannounced_manual_dice_are_refused() {
 #[test]
 fn an_edited_chain_field_of_the_phase_commitment_is_reported() {
     let (_t, g) = new_game();
-    resolve(&g, None);
+    let name = resolve(&g, None);
     let (code, out) = verify(&g);
     assert_eq!(code, 0, "{out}");
     let path = g.join("phase/commitment");
@@ -830,7 +830,7 @@ fn an_edited_chain_field_of_the_phase_commitment_is_reported() {
     assert_eq!(code, 1, "{out}");
     assert!(
         out.contains(&format!(
-            "phase/commitment: its chain is 000000000000 but the phase was opened by entry"
+            "phase/commitment: its chain is 000000000000 but the phase was opened by entry {name}, which hashes to"
         )),
         "{out}"
     );
