@@ -310,12 +310,19 @@ pub fn genesis(dir: &GameDir) -> Result<Option<String>> {
     Ok(None)
 }
 
-/// Write the genesis entry (entry 0) of a new game and make it the head:
-/// entry 1 then names it as its previous entry. `head.toml` still counts
-/// no entries (`entries` counts the phases' entries, 1 and up).
+/// Write the genesis entry (entry 0) of a new game and make its hash the
+/// head: entry 1 then names it as its previous entry. `head.toml` still
+/// counts no entries and names no last one (`entries` and `last` are of
+/// the phases' entries, 1 and up, which is what their readers want).
 pub fn write_genesis(dir: &GameDir, draft: &Draft) -> Result<EntryInfo> {
     let (info, _) = stage_numbered(dir, draft, 0, ZERO)?;
-    commit(dir, &info)?;
+    let head = Head {
+        entries: 0,
+        head: info.hash.clone(),
+        last: String::new(),
+    };
+    let text = toml::to_string(&head).context("serialising head.toml")?;
+    super::spare::commit(dir, &head_path(dir), text.as_bytes())?;
     Ok(info)
 }
 

@@ -109,12 +109,14 @@ fn run_ok(c: &mut Command) -> String {
     stdout(c)
 }
 
+/// The history's entries after the genesis entry (entry 0, docs/dice.md 1a).
 fn entries(game: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(game.join("history"))
         .unwrap()
         .filter_map(|e| e.ok())
         .filter(|e| e.path().is_dir())
         .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.starts_with("0000-"))
         .collect();
     v.sort();
     v
@@ -145,7 +147,11 @@ fn preview_never_touches_the_game() {
     assert!(out.starts_with("PREVIEW WITH A THROWAWAY SEED"), "{out}");
     assert!(out.contains("preview of 1805-fall-turn-start"), "{out}");
     assert_eq!(std::fs::read(game.join("state.toml")).unwrap(), before);
-    assert!(entries(&game).is_empty());
+    // The preview is recorded (a `preview` entry in the hash chain), no more.
+    let e = entries(&game);
+    assert_eq!(e.len(), 1, "{e:?}");
+    let rec = std::fs::read_to_string(game.join("history").join(&e[0]).join("entry.toml")).unwrap();
+    assert!(rec.contains("kind = \"preview\""), "{rec}");
 }
 
 #[test]
