@@ -63,8 +63,9 @@ pub enum Refusal {
     },
     /// Multi-game: no GAME line, and the sender plays in several games.
     AmbiguousGame,
-    /// Too many wrong passwords: the power's password is not checked
-    /// until then.
+    /// Too many wrong passwords from this sender's address: its
+    /// passwords are not checked until then (a lock is the sender's,
+    /// never the power's; see `mail::guard`).
     Locked {
         power: PowerId,
         until: String,
@@ -148,7 +149,7 @@ impl fmt::Display for Refusal {
             ),
             Refusal::Locked { power, until } => write!(
                 f,
-                "too many wrong passwords for {}: passwords for this power are not checked until {until}",
+                "too many wrong passwords from your address: passwords for {} from it are not checked until {until}",
                 power.name()
             ),
             Refusal::EntropyTooLong { chars, limit } => {
@@ -239,17 +240,26 @@ impl PasswordCache {
     }
 }
 
-/// Decide who sent the orders. `game_named_ok` is false when routing
-/// already found the GAME line wrong (the caller reports that).
+/// Who sent a message: its From, and each power's `SECOND` address,
+/// which like the address on record is the power's own (never locked by
+/// wrong passwords, see `mail::guard`).
+#[derive(Clone, Copy, Debug)]
+pub struct Sender<'a> {
+    pub from: Option<&'a str>,
+    pub seconds: &'a BTreeMap<PowerId, String>,
+}
+
+/// Decide who sent the orders.
 pub fn authenticate(
     config: &GameConfig,
     open_phase: PhaseId,
-    from: Option<&str>,
+    sender: Sender<'_>,
     pre: &PreHeader,
     cache: &mut PasswordCache,
     guard: &mut Guard,
     now: DateTime<Utc>,
 ) -> Result<Authenticated, Refusal> {
+    let from = sender.from;
     if let Some(named) = &pre.game
         && !named.eq_ignore_ascii_case(&config.game)
     {
@@ -273,21 +283,24 @@ pub fn authenticate(
     };
     let player = config.player(power).ok_or(Refusal::NotAPlayer { power })?;
     let password = pre.password.as_deref().ok_or(Refusal::NoPassword { power })?;
-    // Guessing: after a few wrong passwords, none is even checked for a
-    // while (the lock doubles); the player is told by the caller.
-    if let Err(until) = guard.may_check(power, now) {
+    let seconds = sender.seconds;
+    let sender = from.unwrap_or("-");
+    let own = sender.eq_ignore_ascii_case(&player.email)
+        || seconds.get(&power).is_some_and(|s| s.eq_ignore_ascii_case(sender));
+    // Guessing: after a few wrong passwords from one address, none from
+    // it is even checked for a while (the lock doubles); the player and
+    // the moderator are told by the caller.
+    if let Err(until) = guard.may_check(sender, own, now) {
         return Err(Refusal::Locked {
             power,
             until: until.format("%Y-%m-%d %H:%M UTC").to_string(),
         });
     }
     if !cache.verify(power, password, &player.password_hash) {
-        if let Some((until, senders)) = guard.failed(power, from.unwrap_or("-"), now) {
-            guard.notices.push((power, until, senders));
-        }
+        guard.failed(power, sender, own, now);
         return Err(Refusal::WrongPassword { power });
     }
-    guard.succeeded(power);
+    guard.succeeded(sender);
     if let Some(named) = &pre.phase {
         let phase: PhaseId = named.parse().map_err(|_| Refusal::BadPhase { named: named.clone() })?;
         if phase != open_phase {

@@ -294,6 +294,8 @@ pub struct Answered {
     pub blocks: Vec<String>,
     pub replies: Vec<String>,
     pub journal: Vec<String>,
+    /// How many powers the message's press reached (`None`: no press).
+    pub press_sent: Option<usize>,
 }
 
 /// Who asked, and where the answers go.
@@ -338,6 +340,7 @@ pub fn answer(ctx: &GameCtx, who: &Asker<'_>, ex: &Extracted, run: &mut Run) -> 
     }
     for (n, p) in ex.press.iter().enumerate() {
         let r = super::press::relay(ctx, who.power, who.hash, n, p, run)?;
+        *out.press_sent.get_or_insert(0) += r.reached;
         out.blocks.push(r.block);
         out.replies.extend(r.replies);
         out.journal.extend(r.journal);

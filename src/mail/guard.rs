@@ -1,11 +1,21 @@
 //! What ingest remembers between runs to keep the game from flooding or
 //! being flooded (`mail/guard.toml`): replies sent per address per day
-//! (at most `mail.max_replies_per_day`, then journal only), the one fixed
+//! (at most `mail.max_replies_per_day`, then journal only; replies to
+//! authenticated mail are counted apart, so junk under a player's forged
+//! From cannot use up the receipts of their real orders), the one fixed
 //! reply a day to a sender who is no player, the moderator's digest of
-//! those senders, and wrong-password counts per power (after
-//! [`FAILURES`] failures in a day, a power's password is not even checked
-//! for an hour, then two, four…; its player is told once, with the
-//! senders' addresses).
+//! those senders, and wrong passwords.
+//!
+//! Wrong passwords are counted per sending address: after [`FAILURES`]
+//! in [`WINDOW_HOURS`] from one address, that address's passwords are not
+//! even checked for an hour, then two, four… A lock is the sender's,
+//! never the victim's: the addresses of a power's own player (on record,
+//! or its `SECOND`) are never locked, since anyone can forge them, and a
+//! lock on them would make the real player miss the deadline. Guessing
+//! under those addresses gives the guesser nothing either: every answer
+//! goes to the real mailbox. Failures are also counted per power, to tell
+//! the player of record and the moderator once per [`FAILURES`] wrong
+//! passwords, with the senders' addresses.
 
 use crate::ids::PowerId;
 use crate::store::{GameDir, atomic_write_mode, read_text};
@@ -34,14 +44,38 @@ pub struct Guard {
     /// Lines for the moderator's digest, by UTC day (sent the next day).
     #[serde(default)]
     pub digest: BTreeMap<String, Vec<String>>,
+    /// Wrong passwords per power, whoever sent them: only to tell its
+    /// player and the moderator (a power is never locked).
     #[serde(default)]
     pub passwords: BTreeMap<PowerId, Throttle>,
-    /// Locks that started in this run, to tell the players (not saved).
+    /// Wrong passwords per sending address (lower case) that is not the
+    /// power's own: these lock.
+    #[serde(default)]
+    pub senders: BTreeMap<String, Throttle>,
+    /// The UTC day each power's player and the moderator were last told
+    /// of guessing (once a day; later guessing goes to the digest).
+    #[serde(default)]
+    pub told: BTreeMap<PowerId, String>,
+    /// Guessing found in this run, to tell the players and the moderator
+    /// (not saved).
     #[serde(skip)]
-    pub notices: Vec<(PowerId, DateTime<Utc>, Vec<String>)>,
+    pub notices: Vec<Guessing>,
 }
 
-/// Wrong passwords of one power.
+/// [`FAILURES`] wrong passwords for one power: who sent them, and the
+/// address locked by the last one, if any.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Guessing {
+    pub power: PowerId,
+    pub senders: Vec<String>,
+    /// The sender whose address is now locked, and until when.
+    pub locked: Option<(String, DateTime<Utc>)>,
+    /// The first notice of the day for this power: its player and the
+    /// moderator are told; else it goes to the moderator's digest.
+    pub tell: bool,
+}
+
+/// Wrong passwords of one power or one sender.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Throttle {
     /// Times of the wrong guesses in the window, and who sent them.
@@ -115,42 +149,82 @@ impl Guard {
             .collect()
     }
 
-    /// Whether `power`'s password may be checked now; `Err(until)` while
-    /// it is locked.
-    pub fn may_check(&self, power: PowerId, now: DateTime<Utc>) -> Result<(), DateTime<Utc>> {
-        match self.passwords.get(&power).and_then(|t| t.locked_until) {
+    /// Whether a password from `from` may be checked now; `Err(until)`
+    /// while that address is locked. `own`: `from` is an address of the
+    /// power's own player, which is never locked.
+    pub fn may_check(&self, from: &str, own: bool, now: DateTime<Utc>) -> Result<(), DateTime<Utc>> {
+        if own {
+            return Ok(());
+        }
+        match self
+            .senders
+            .get(&from.to_ascii_lowercase())
+            .and_then(|t| t.locked_until)
+        {
             Some(until) if now < until => Err(until),
             _ => Ok(()),
         }
     }
 
-    /// Record a wrong password for `power` from `from`. Returns the lock
-    /// that starts now, if this failure starts one, with the distinct
-    /// senders of the failures that led to it (the player is told once
-    /// per lock).
-    pub fn failed(&mut self, power: PowerId, from: &str, now: DateTime<Utc>) -> Option<(DateTime<Utc>, Vec<String>)> {
-        let t = self.passwords.entry(power).or_default();
-        t.failures.retain(|(at, _)| now - *at < Duration::hours(WINDOW_HOURS));
-        t.failures.push((now, from.to_ascii_lowercase()));
-        if t.failures.len() < FAILURES {
-            return None;
-        }
-        t.lock_hours = if t.lock_hours == 0 {
-            FIRST_LOCK_HOURS
+    /// Record a wrong password for `power` from `from` (`own`: an
+    /// address of the power's own player). Every [`FAILURES`] of them
+    /// for a power within the window make a [`Guessing`] notice; every
+    /// [`FAILURES`] from one other address lock that address (the lock
+    /// doubles each time).
+    pub fn failed(&mut self, power: PowerId, from: &str, own: bool, now: DateTime<Utc>) {
+        let from = from.to_ascii_lowercase();
+        let locked = if own {
+            None
         } else {
-            (t.lock_hours * 2).min(MAX_LOCK_HOURS)
+            let t = self.senders.entry(from.clone()).or_default();
+            t.count(&from, now).map(|_| (from.clone(), t.lock(now)))
         };
-        let until = now + Duration::hours(t.lock_hours);
-        t.locked_until = Some(until);
-        let mut senders: Vec<String> = t.failures.drain(..).map(|(_, s)| s).collect();
-        senders.sort();
-        senders.dedup();
-        Some((until, senders))
+        let t = self.passwords.entry(power).or_default();
+        let senders = t.count(&from, now);
+        if senders.is_some() || locked.is_some() {
+            let tell = self.told.insert(power, day(now)).as_deref() != Some(day(now).as_str());
+            self.notices.push(Guessing {
+                power,
+                senders: senders.unwrap_or_else(|| vec![from.clone()]),
+                locked,
+                tell,
+            });
+        }
     }
 
-    /// A right password: the count starts again (the doubling too).
-    pub fn succeeded(&mut self, power: PowerId) {
-        self.passwords.remove(&power);
+    /// A right password from `from`: its count starts again (the
+    /// doubling too).
+    pub fn succeeded(&mut self, from: &str) {
+        self.senders.remove(&from.to_ascii_lowercase());
+    }
+}
+
+impl Throttle {
+    /// Count a failure from `from`; when the window holds [`FAILURES`],
+    /// empty it and return the distinct senders.
+    fn count(&mut self, from: &str, now: DateTime<Utc>) -> Option<Vec<String>> {
+        self.failures
+            .retain(|(at, _)| now - *at < Duration::hours(WINDOW_HOURS));
+        self.failures.push((now, from.to_string()));
+        if self.failures.len() < FAILURES {
+            return None;
+        }
+        let mut senders: Vec<String> = self.failures.drain(..).map(|(_, s)| s).collect();
+        senders.sort();
+        senders.dedup();
+        Some(senders)
+    }
+
+    /// Start the next lock: an hour, then twice the last (up to a week).
+    fn lock(&mut self, now: DateTime<Utc>) -> DateTime<Utc> {
+        self.lock_hours = if self.lock_hours == 0 {
+            FIRST_LOCK_HOURS
+        } else {
+            (self.lock_hours * 2).min(MAX_LOCK_HOURS)
+        };
+        let until = now + Duration::hours(self.lock_hours);
+        self.locked_until = Some(until);
+        until
     }
 }
 
@@ -180,29 +254,74 @@ mod tests {
     }
 
     #[test]
-    fn five_wrong_passwords_lock_for_an_hour_then_double() {
+    fn five_wrong_passwords_lock_the_sender_not_the_power_then_double() {
         let mut g = Guard::default();
         let p = PowerId::France;
         for i in 0..4 {
-            assert_eq!(g.failed(p, "x@y.org", at(i)), None);
+            g.failed(p, "x@y.org", false, at(i));
+            assert!(g.notices.is_empty(), "{i}");
         }
+        assert_eq!(g.may_check("x@y.org", false, at(4)), Ok(()));
+        g.failed(p, "X@y.org", false, at(4));
+        let n = std::mem::take(&mut g.notices);
         assert_eq!(
-            g.failed(p, "x@y.org", at(4)),
-            Some((at(5), vec!["x@y.org".to_string()]))
+            n,
+            vec![Guessing {
+                power: p,
+                senders: vec!["x@y.org".into()],
+                locked: Some(("x@y.org".into(), at(5))),
+                tell: true,
+            }]
         );
-        assert_eq!(g.may_check(p, at(4)), Err(at(5)));
-        assert_eq!(g.may_check(p, at(5)), Ok(()));
-        for i in 0..4 {
-            assert_eq!(g.failed(p, "x@y.org", at(5)), None, "{i}");
+        assert_eq!(g.may_check("x@y.org", false, at(4)), Err(at(5)));
+        // Another address, and the power's own, are not locked.
+        assert_eq!(g.may_check("z@y.org", false, at(4)), Ok(()));
+        assert_eq!(g.may_check("x@y.org", true, at(4)), Ok(()));
+        // The lock ends on the hour; the next one is twice as long.
+        assert_eq!(g.may_check("x@y.org", false, at(5)), Ok(()));
+        for _ in 0..4 {
+            g.failed(p, "x@y.org", false, at(5));
         }
-        assert_eq!(g.failed(p, "Z@y.org", at(5)).map(|l| l.0), Some(at(7)));
+        assert!(g.notices.is_empty());
+        g.failed(p, "x@y.org", false, at(5));
+        assert_eq!(g.notices[0].locked, Some(("x@y.org".into(), at(7))));
+        // Told once a day: the second notice of the day goes to the digest.
+        assert!(!g.notices[0].tell);
         // Failures older than the window do not count.
         let mut g = Guard::default();
         for i in 0..4 {
-            g.failed(p, "x@y.org", at(i));
+            g.failed(p, "x@y.org", false, at(i));
         }
-        assert_eq!(g.failed(p, "x@y.org", at(30)), None);
-        g.succeeded(p);
-        assert!(!g.passwords.contains_key(&p));
+        g.failed(p, "x@y.org", false, at(30));
+        assert!(g.notices.is_empty());
+        g.succeeded("X@y.org");
+        assert!(!g.senders.contains_key("x@y.org"));
+    }
+
+    #[test]
+    fn failures_from_the_power_s_own_address_tell_but_never_lock() {
+        let mut g = Guard::default();
+        let p = PowerId::France;
+        for i in 0..4 {
+            g.failed(p, "france@x.org", true, at(i));
+            g.failed(p, "france@x.org", true, at(i));
+        }
+        // Eight failures: one notice (at the fifth), no lock.
+        assert_eq!(g.notices.len(), 1);
+        assert_eq!(g.notices[0].locked, None);
+        assert_eq!(g.notices[0].senders, vec!["france@x.org".to_string()]);
+        assert_eq!(g.may_check("france@x.org", false, at(4)), Ok(()));
+        assert!(g.senders.is_empty());
+        // Two strangers, four each: the power's count tells at the fifth,
+        // neither address is locked.
+        let mut g = Guard::default();
+        for i in 0..4 {
+            g.failed(p, "a@e.net", false, at(i));
+            g.failed(p, "b@e.net", false, at(i));
+        }
+        assert_eq!(g.notices.len(), 1);
+        assert_eq!(g.notices[0].senders, vec!["a@e.net".to_string(), "b@e.net".to_string()]);
+        assert_eq!(g.notices[0].locked, None);
+        assert_eq!(g.may_check("a@e.net", false, at(4)), Ok(()));
     }
 }

@@ -268,12 +268,13 @@ impl Run {
         }
         Ok(())
     }
-    /// Count one more mail to `addr` against the day's allowance
-    /// (`mail.max_replies_per_day`); false when it is used up.
+    /// Count one more mail answering an authenticated sender to `addr`
+    /// against the day's allowance (`mail.max_replies_per_day`); false
+    /// when it is used up.
     pub(crate) fn allow_reply(&mut self, ctx: &GameCtx, addr: &str) -> Result<bool> {
         let limit = ctx.config.mail.max_replies_per_day();
         let now = self.now;
-        Ok(self.guard(ctx)?.allow_reply(addr, limit, now))
+        Ok(self.guard(ctx)?.allow_reply(&allowance_key(addr, true), limit, now))
     }
     /// Messages in the uncommitted batch.
     pub fn batched(&self) -> usize {
@@ -579,31 +580,52 @@ fn authenticate(
 ) -> Result<std::result::Result<Authenticated, Refusal>> {
     let now = run.now;
     let mut cache = std::mem::take(&mut run.cache);
+    let seconds = run.times(ctx)?.schedule.seconds.clone();
     let guard = run.guard(ctx)?;
-    let v = auth::authenticate(
-        &ctx.config,
-        ctx.state.phase,
-        inc.from.as_deref(),
-        pre,
-        &mut cache,
-        guard,
-        now,
-    );
+    let sender = auth::Sender {
+        from: inc.from.as_deref(),
+        seconds: &seconds,
+    };
+    let v = auth::authenticate(&ctx.config, ctx.state.phase, sender, pre, &mut cache, guard, now);
     run.cache = cache;
     let guard = run.guard(ctx)?;
     let notices = std::mem::take(&mut guard.notices);
-    for (power, until, senders) in notices {
-        let id = tell_guessing(ctx, power, until, &senders, now)?;
+    for n in notices {
+        if !n.tell {
+            let line = format!(
+                "{} wrong passwords for {} again (from {})",
+                super::guard::FAILURES,
+                n.power.id(),
+                n.senders
+                    .iter()
+                    .map(|s| escape::line(s, 120))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            run.guard(ctx)?.note_for_digest(line.clone(), now);
+            run.log(&ctx.dir, format!("{line}; in the moderator's digest"));
+            continue;
+        }
+        let ids = tell_guessing(ctx, &n, now)?;
+        let locked = match &n.locked {
+            Some((addr, until)) => format!("; {} locked until {until}", escape::line(addr, 120)),
+            None => String::new(),
+        };
         run.log(
             &ctx.dir,
             format!(
-                "{} locked until {until} after {} wrong passwords (from {}); player told ({id})",
-                power.id(),
+                "{} wrong passwords for {} (from {}){locked}; player of record and moderator told ({})",
                 super::guard::FAILURES,
-                senders.join(", ")
+                n.power.id(),
+                n.senders
+                    .iter()
+                    .map(|s| escape::line(s, 120))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                ids.join(", ")
             ),
         );
-        h.replies.push(id);
+        h.replies.extend(ids);
     }
     Ok(v)
 }
@@ -629,8 +651,8 @@ fn take_orders(ctx: &GameCtx, msg: &Message, mut a: Authenticated, run: &mut Run
     let meta = super::meta::apply(text, a.power, ctx.config.tz(), &mut changed_schedule);
     // Commands and press (`mail::commands`): blanked before the orders.
     let asked = super::commands::extract(&meta.text);
-    let text = &asked.text;
-    let checked = orders::check(text, &ctx.scenario, &ctx.state, Some(a.power));
+    let (text, checked, signed) = without_signoffs(ctx, &asked.text, a.power);
+    let text = &text;
     if let Some(e) = &checked.header.entropy
         && e.chars().count() > ENTROPY_MAX_CHARS
     {
@@ -651,7 +673,7 @@ fn take_orders(ctx: &GameCtx, msg: &Message, mut a: Authenticated, run: &mut Run
         power: Some(a.power.name().to_string()),
         source: source.to_string(),
         forged_note: forged_note(&a, inc.from.as_deref()),
-        notes: meta.notes.iter().map(|n| escape::line(n, 300)).collect(),
+        notes: meta.notes.iter().chain(&signed).map(|n| escape::line(n, 300)).collect(),
         deadline: deadline_shown(ctx, &changed_schedule, run),
         ..AckView::default()
     }
@@ -675,17 +697,53 @@ fn take_orders(ctx: &GameCtx, msg: &Message, mut a: Authenticated, run: &mut Run
             run.log(&ctx.dir, format!("{who}: {l}"));
         }
         view.answers = answered.blocks;
+        view.press_sent = answered.press_sent;
         h.replies.extend(answered.replies);
     }
     let body = ctx.templates.render("ack", &view)?;
     let copy = (!a.sender_on_record).then(|| a.on_record.clone());
     // An acknowledgement of stored orders is queued after they are written.
-    let after = matches!(stored, Ok(Some(_)));
-    h.replies.extend(reply(ctx, inc, hash, body, copy, after, run)?);
+    let how = if matches!(stored, Ok(Some(_))) {
+        Queue::AfterStore
+    } else {
+        Queue::Anchored
+    };
+    h.replies.extend(reply(ctx, inc, hash, body, copy, how, run)?);
     if stored.is_ok() {
         run.mark_done(&ctx.dir.inbox(), hash);
     }
     Ok(())
+}
+
+/// Check the orders of `text`; a sign-off at its end (`mail::signoff`)
+/// that the checker did not take is blanked, and said in a note, not as
+/// an error. Returns the text checked, its check, and the notes.
+fn without_signoffs(ctx: &GameCtx, text: &str, power: crate::ids::PowerId) -> (String, orders::Checked, Vec<String>) {
+    let checked = orders::check(text, &ctx.scenario, &ctx.state, Some(power));
+    let taken: Vec<usize> = checked.accepted.iter().map(|o| o.span.line).collect();
+    let erred: Vec<usize> = checked
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.span.line)
+        .collect();
+    let found = super::signoff::find(text, |l| erred.contains(&l) && !taken.contains(&l));
+    if found.is_empty() {
+        return (text.to_string(), checked, Vec::new());
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let notes = found
+        .iter()
+        .map(|&l| {
+            format!(
+                "Ignored as a sign-off, not an order (line {l}): {}",
+                lines.get(l - 1).map_or("", |s| s.trim())
+            )
+        })
+        .collect();
+    let text = super::signoff::blank(text, &found);
+    let checked = orders::check(&text, &ctx.scenario, &ctx.state, Some(power));
+    (text, checked, notes)
 }
 
 /// Store the accepted orders as the power's submission, unless none was
@@ -898,7 +956,8 @@ fn refuse(
             ..AckView::default()
         };
         let body = ctx.templates.render("ack", &view)?;
-        h.replies.extend(reply(ctx, inc, hash, body, None, false, run)?);
+        h.replies
+            .extend(reply(ctx, inc, hash, body, None, Queue::Refusal, run)?);
     }
     h.verdict = Verdict::Refused(r);
     run.mark_done(&ctx.dir.inbox(), hash);
@@ -1002,43 +1061,74 @@ fn cap_quoted(view: &mut AckView) {
     }
 }
 
-/// Tell a power's player of record that its password is locked after
-/// wrong guesses, and from where they came.
-fn tell_guessing(
-    ctx: &GameCtx,
-    power: crate::ids::PowerId,
-    until: DateTime<Utc>,
-    senders: &[String],
-    now: DateTime<Utc>,
-) -> Result<String> {
-    let Some(player) = ctx.config.player(power) else {
-        return Ok(String::new());
-    };
-    let m = OutMail {
-        id: outbox::stable_id(&["guessing", &ctx.config.game, power.id(), &until.to_rfc3339()]),
-        from: game_from(ctx),
-        to: vec![Addr::new(Some(&player.name), &player.email)],
-        cc: vec![],
-        subject: format!("Empereur {}: wrong passwords for {}", ctx.config.game, power.name()),
-        in_reply_to: None,
-        body: format!(
-            "{} wrong passwords for {} in game {} came in within a day, from:\n\n{}\n\nUntil {} no password for {} is checked: orders for it are refused\nunread, yours too. If you did not send these, tell the moderator.\n",
-            super::guard::FAILURES,
-            power.name(),
-            ctx.config.game,
-            senders
-                .iter()
-                .map(|s| format!("  {}", escape::line(s, 120)))
-                .collect::<Vec<_>>()
-                .join("\n"),
+/// Tell a power's player of record (once per [`super::guard::FAILURES`]
+/// wrong passwords) and the moderator that its password is being
+/// guessed, from where, and which address is locked. The player's own
+/// orders are never refused for it.
+fn tell_guessing(ctx: &GameCtx, n: &super::guard::Guessing, now: DateTime<Utc>) -> Result<Vec<String>> {
+    let power = n.power;
+    let senders = n
+        .senders
+        .iter()
+        .map(|s| format!("  {}", escape::line(s, 120)))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let locked = match &n.locked {
+        Some((addr, until)) => format!(
+            "Until {} no password from {} is checked.",
             until.format("%Y-%m-%d %H:%M UTC"),
+            escape::line(addr, 120)
+        ),
+        None => "No address is locked yet.".to_string(),
+    };
+    let body = format!(
+        "{} wrong passwords for {} in game {} came in within a day, from:\n\n{senders}\n\n{locked}\nOrders from {}'s own address are still read and taken with the right\npassword: a lock only ever stops the address that guessed.\n",
+        super::guard::FAILURES,
+        power.name(),
+        ctx.config.game,
+        power.name(),
+    );
+    let stamp = now.to_rfc3339();
+    let mut out = Vec::new();
+    if let Some(player) = ctx.config.player(power) {
+        let m = OutMail {
+            id: outbox::stable_id(&["guessing", &ctx.config.game, power.id(), &stamp, &n.senders.join(",")]),
+            from: game_from(ctx),
+            to: vec![Addr::new(Some(&player.name), &player.email)],
+            cc: vec![],
+            subject: format!("Empereur {}: wrong passwords for {}", ctx.config.game, power.name()),
+            in_reply_to: None,
+            body: format!("{body}If you did not send these, you need do nothing; the moderator is told.\n"),
+            attachments: vec![],
+            date: now,
+        };
+        outbox::queue(&ctx.dir, &m)?;
+        out.push(m.id);
+    }
+    let m = OutMail {
+        id: outbox::stable_id(&[
+            "guessing-moderator",
+            &ctx.config.game,
+            power.id(),
+            &stamp,
+            &n.senders.join(","),
+        ]),
+        from: game_from(ctx),
+        to: vec![moderator(ctx)],
+        cc: vec![],
+        subject: format!(
+            "Empereur {}: wrong passwords for {} (moderator)",
+            ctx.config.game,
             power.name()
         ),
+        in_reply_to: None,
+        body,
         attachments: vec![],
         date: now,
     };
     outbox::queue(&ctx.dir, &m)?;
-    Ok(m.id)
+    out.push(m.id);
+    Ok(out)
 }
 
 fn forged_note(a: &Authenticated, from: Option<&str>) -> Option<String> {
@@ -1059,7 +1149,7 @@ fn reply(
     hash: &str,
     body: String,
     copy: Option<String>,
-    after_store: bool,
+    how: Queue,
     run: &mut Run,
 ) -> Result<Option<String>> {
     let Some(to) = &inc.from else { return Ok(None) };
@@ -1080,24 +1170,40 @@ fn reply(
         attachments: vec![],
         date: run.now,
     };
-    let how = if after_store {
-        Queue::AfterStore
-    } else {
-        Queue::Anchored
-    };
     send_limited_as(ctx, m, run, how)
 }
 
-/// How [`send_limited_as`] queues a message.
+/// How [`send_limited_as`] queues a message, and against which daily
+/// allowance it counts: mail answering a sender who gave no right
+/// password counts apart from mail answering one who did, so junk under
+/// a player's forged From never uses up the receipts of their orders
+/// (an allowance is the sender's, never the victim's).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Queue {
     /// Now, without the game's anchors (the fixed reply to a stranger).
     Unanchored,
-    /// Now, with the game's anchors.
+    /// Now, with the game's anchors, answering unauthenticated mail.
+    Refusal,
+    /// Now, with the game's anchors, answering authenticated mail.
     Anchored,
     /// With the anchors, once the batch's submissions are written (an
     /// acknowledgement of stored orders; see `Run`).
     AfterStore,
+}
+
+impl Queue {
+    fn authenticated(self) -> bool {
+        matches!(self, Queue::Anchored | Queue::AfterStore)
+    }
+}
+
+/// The key of `addr`'s daily allowance (see [`Queue`]).
+fn allowance_key(addr: &str, authenticated: bool) -> String {
+    if authenticated {
+        format!("authenticated {}", addr.to_ascii_lowercase())
+    } else {
+        addr.to_ascii_lowercase()
+    }
 }
 
 /// Queue `m` unless every recipient had the day's allowance of replies
@@ -1110,6 +1216,12 @@ pub(crate) fn send_limited(ctx: &GameCtx, m: OutMail, run: &mut Run, anchored: b
     send_limited_as(ctx, m, run, how)
 }
 
+/// [`send_limited`] for mail caused by a sender who gave no right
+/// password (a join request): anchored, counted apart.
+pub(crate) fn send_unauthenticated(ctx: &GameCtx, m: OutMail, run: &mut Run) -> Result<Option<String>> {
+    send_limited_as(ctx, m, run, Queue::Refusal)
+}
+
 fn send_limited_as(ctx: &GameCtx, mut m: OutMail, run: &mut Run, how: Queue) -> Result<Option<String>> {
     let limit = ctx.config.mail.max_replies_per_day();
     let now = run.now;
@@ -1117,7 +1229,7 @@ fn send_limited_as(ctx: &GameCtx, mut m: OutMail, run: &mut Run, how: Queue) -> 
     let mut over = Vec::new();
     for list in [&mut m.to, &mut m.cc] {
         list.retain(|a| {
-            let ok = guard.allow_reply(&a.email, limit, now);
+            let ok = guard.allow_reply(&allowance_key(&a.email, how.authenticated()), limit, now);
             if !ok {
                 over.push(a.email.clone());
             }
@@ -1140,7 +1252,7 @@ fn send_limited_as(ctx: &GameCtx, mut m: OutMail, run: &mut Run, how: Queue) -> 
         m.to = std::mem::take(&mut m.cc);
     }
     let q = match how {
-        Queue::Anchored => outbox::queue_anchored(&ctx.dir, &m, &ctx.anchors)?,
+        Queue::Anchored | Queue::Refusal => outbox::queue_anchored(&ctx.dir, &m, &ctx.anchors)?,
         Queue::Unanchored => outbox::queue_unanchored(&ctx.dir, &m)?,
         Queue::AfterStore => match outbox::prepare(&ctx.dir, &m, &ctx.anchors)? {
             Some(p) => {

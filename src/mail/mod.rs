@@ -56,6 +56,7 @@ pub mod parse;
 pub mod prescan;
 pub mod press;
 pub mod quarantine;
+pub mod signoff;
 pub mod transport;
 
 /// SHA-256 of bytes, hex.

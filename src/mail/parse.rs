@@ -2,9 +2,9 @@
 //! the text that holds the orders. Preference: the text/plain body, else
 //! the HTML body converted to text, else a `.txt` attachment; among
 //! these, the first that has order header lines. Charsets and transfer
-//! encodings are decoded by mail-parser. HTML is turned into text here,
-//! keeping its line structure (`<br>`, `<p>`, `<div>`, `<li>`, `<tr>`
-//! end lines; `<blockquote>` is quoted with `>`). Text after a reply
+//! encodings are decoded by mail-parser. HTML is turned into text by
+//! the `html2text` crate ([`html_to_text`]), keeping its line structure
+//! (block elements end lines; `<blockquote>` is quoted with `>`). Text after a reply
 //! marker (`-----Original Message-----`, `On … wrote:`, an Outlook
 //! `From:`/`Sent:` block) is quoted mail and is cut, like `>` lines.
 
@@ -167,10 +167,12 @@ fn parse_inner(raw: &[u8], body: bool) -> Incoming {
 /// `None` for a message a person sent.
 fn automatic(m: &mail_parser::Message<'_>, from: Option<&str>, subject: Option<&str>) -> Option<String> {
     let raw = |h: &str| m.header_raw(h).map(|v| v.trim().to_ascii_lowercase());
+    // RFC 3834 §5: a value is a token, in any case, that may carry
+    // parameters after `;` and comments in parentheses.
     if let Some(v) = raw("Auto-Submitted")
-        && v.split(';').next().unwrap_or("").trim() != "no"
+        && header_token(&v) != "no"
     {
-        return Some(format!("Auto-Submitted: {v}"));
+        return Some(format!("Auto-Submitted: {}", header_token(&v)));
     }
     for h in [
         "X-Autoreply",
@@ -184,7 +186,7 @@ fn automatic(m: &mail_parser::Message<'_>, from: Option<&str>, subject: Option<&
             return Some(format!("{h} header"));
         }
     }
-    if let Some(v) = raw("Precedence")
+    if let Some(v) = raw("Precedence").map(|v| header_token(&v))
         && ["bulk", "junk", "list", "auto_reply"].contains(&v.as_str())
     {
         return Some(format!("Precedence: {v}"));
@@ -240,6 +242,30 @@ fn automatic(m: &mail_parser::Message<'_>, from: Option<&str>, subject: Option<&
     None
 }
 
+/// The token of a structured header value (RFC 5322 §3.2.2, RFC 3834
+/// §5): comments (nested parentheses, with `\\` escapes) removed, the
+/// parameters after `;` dropped, lower case. `No (by hand)` is `no`;
+/// `Bulk ; list` is `bulk`; an empty value is empty.
+pub fn header_token(value: &str) -> String {
+    let mut out = String::new();
+    let (mut depth, mut escaped) = (0usize, false);
+    for c in value.chars() {
+        if escaped {
+            escaped = false;
+            continue;
+        }
+        match c {
+            '\\' if depth > 0 => escaped = true,
+            '(' => depth += 1,
+            ')' if depth > 0 => depth -= 1,
+            ';' if depth == 0 => break,
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out.trim().to_ascii_lowercase()
+}
+
 /// The text before the first reply marker: what follows is someone
 /// else's mail (an earlier report, the phase opening) and holds no
 /// orders of this sender.
@@ -283,84 +309,23 @@ pub fn cut_reply(text: &str) -> String {
     }
 }
 
-/// HTML as text, one line per line the reader saw: block ends and `<br>`
-/// become line breaks, `<blockquote>` content is quoted with `> `, style
-/// and script are dropped, entities are decoded.
+/// HTML as text, one line per line the reader saw, by the maintained
+/// `html2text` crate (a real HTML parser: every named entity such as
+/// `&uuml;` or `&rarr;`, block elements on their own lines, style,
+/// script and head dropped), with [`OrderText`]'s plain marks:
+/// `<blockquote>` content is quoted with `> ` (quoted mail is skipped like
+/// `>` lines), and nothing is added that a player did not write. Runs
+/// of blank lines become one.
 pub fn html_to_text(html: &str) -> String {
-    let mut out = String::new();
-    let mut quote = 0usize;
-    let mut skip: Option<&'static str> = None;
-    let mut rest = html;
-    let newline = |out: &mut String, quote: usize| {
-        out.push('\n');
-        for _ in 0..quote {
-            out.push_str("> ");
-        }
-    };
-    while !rest.is_empty() {
-        let Some(lt) = rest.find('<') else {
-            if skip.is_none() {
-                push_text(&mut out, rest, quote);
-            }
-            break;
-        };
-        if skip.is_none() {
-            push_text(&mut out, &rest[..lt], quote);
-        }
-        let after = &rest[lt + 1..];
-        let Some(gt) = after.find('>') else {
-            break;
-        };
-        let tag = after[..gt].trim();
-        rest = &after[gt + 1..];
-        let closing = tag.starts_with('/');
-        let name: String = tag
-            .trim_start_matches('/')
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric())
-            .collect::<String>()
-            .to_ascii_lowercase();
-        if let Some(s) = skip {
-            if closing && name == s {
-                skip = None;
-            }
-            continue;
-        }
-        match name.as_str() {
-            "style" | "script" | "head" | "title" if !closing => {
-                skip = Some(match name.as_str() {
-                    "style" => "style",
-                    "script" => "script",
-                    "head" => "head",
-                    _ => "title",
-                })
-            }
-            "blockquote" => {
-                quote = if closing { quote.saturating_sub(1) } else { quote + 1 };
-                let cut = out.rfind('\n').map_or(0, |i| i + 1);
-                if out[cut..].trim_start_matches(['>', ' ']).is_empty() {
-                    out.truncate(cut);
-                    for _ in 0..quote {
-                        out.push_str("> ");
-                    }
-                } else {
-                    newline(&mut out, quote);
-                }
-            }
-            "br" => newline(&mut out, quote),
-            // A block starts and ends a line, but makes no empty one.
-            "p" | "div" | "li" | "tr" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "pre" | "table" | "ul" | "ol" => {
-                let line = out.rsplit('\n').next().unwrap_or("");
-                if !line.trim_start_matches(['>', ' ']).is_empty() {
-                    newline(&mut out, quote);
-                }
-            }
-            _ => {}
-        }
-    }
-    // Drop the blank lines block tags leave around each other.
+    // Wide enough that no order line is wrapped; wider lines overflow.
+    const WIDTH: usize = 400;
+    let text = html2text::config::with_decorator(OrderText)
+        .allow_width_overflow()
+        .string_from_read(html.as_bytes(), WIDTH)
+        .unwrap_or_default();
     let mut lines: Vec<String> = Vec::new();
-    for l in out.lines() {
+    for l in text.lines() {
+        let l = l.replace('\u{a0}', " ");
         let l = l.trim_end();
         let blank = l.trim_start_matches(['>', ' ']).is_empty();
         if blank
@@ -372,72 +337,75 @@ pub fn html_to_text(html: &str) -> String {
         }
         lines.push(l.to_string());
     }
+    while lines
+        .last()
+        .is_some_and(|l| l.trim_start_matches(['>', ' ']).is_empty())
+    {
+        lines.pop();
+    }
     let mut text = lines.join("\n");
     text.push('\n');
     text
 }
 
-/// Text between tags: whitespace collapsed (HTML ignores line breaks in
-/// source), entities decoded.
-fn push_text(out: &mut String, raw: &str, _quote: usize) {
-    let mut prev_space = out.ends_with(' ') || out.ends_with('\n');
-    for c in decode_entities(raw).chars() {
-        let c = if c == '\u{a0}' { ' ' } else { c };
-        if c.is_whitespace() {
-            if !prev_space {
-                out.push(' ');
-                prev_space = true;
-            }
-        } else {
-            out.push(c);
-            prev_space = false;
-        }
-    }
-}
+/// How HTML marks become text in an order mail: a quote is `> ` (so
+/// quoted mail is skipped), and links, emphasis, headings and list items
+/// add nothing (`* MOVE …` or `[Vienna]` would not read as an order).
+#[derive(Clone, Debug)]
+struct OrderText;
 
-fn decode_entities(s: &str) -> String {
-    if !s.contains('&') {
-        return s.to_string();
+impl html2text::render::TextDecorator for OrderText {
+    type Annotation = ();
+    fn decorate_link_start(&mut self, _url: &str) -> (String, ()) {
+        (String::new(), ())
     }
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(i) = rest.find('&') {
-        out.push_str(&rest[..i]);
-        rest = &rest[i..];
-        let end = rest.find(';').filter(|&e| e <= 10);
-        let decoded = end.and_then(|e| {
-            let name = &rest[1..e];
-            let c = match name {
-                "amp" => Some('&'),
-                "lt" => Some('<'),
-                "gt" => Some('>'),
-                "quot" => Some('"'),
-                "apos" => Some('\''),
-                "nbsp" => Some(' '),
-                _ => {
-                    let n = name.strip_prefix('#')?;
-                    let v = match n.strip_prefix(['x', 'X']) {
-                        Some(h) => u32::from_str_radix(h, 16).ok()?,
-                        None => n.parse().ok()?,
-                    };
-                    char::from_u32(v)
-                }
-            }?;
-            Some((c, e))
-        });
-        match decoded {
-            Some((c, e)) => {
-                out.push(c);
-                rest = &rest[e + 1..];
-            }
-            None => {
-                out.push('&');
-                rest = &rest[1..];
-            }
-        }
+    fn decorate_link_end(&mut self) -> String {
+        String::new()
     }
-    out.push_str(rest);
-    out
+    fn decorate_em_start(&self) -> (String, ()) {
+        (String::new(), ())
+    }
+    fn decorate_em_end(&self) -> String {
+        String::new()
+    }
+    fn decorate_strong_start(&self) -> (String, ()) {
+        (String::new(), ())
+    }
+    fn decorate_strong_end(&self) -> String {
+        String::new()
+    }
+    fn decorate_strikeout_start(&self) -> (String, ()) {
+        (String::new(), ())
+    }
+    fn decorate_strikeout_end(&self) -> String {
+        String::new()
+    }
+    fn decorate_code_start(&self) -> (String, ()) {
+        (String::new(), ())
+    }
+    fn decorate_code_end(&self) -> String {
+        String::new()
+    }
+    fn decorate_preformat_first(&self) {}
+    fn decorate_preformat_cont(&self) {}
+    fn decorate_image(&mut self, _src: &str, title: &str) -> (String, ()) {
+        (title.to_string(), ())
+    }
+    fn header_prefix(&self, _level: usize) -> String {
+        String::new()
+    }
+    fn quote_prefix(&self) -> String {
+        "> ".to_string()
+    }
+    fn unordered_item_prefix(&self) -> String {
+        String::new()
+    }
+    fn ordered_item_prefix(&self, _i: i64) -> String {
+        String::new()
+    }
+    fn make_subblock_decorator(&self) -> Self {
+        OrderText
+    }
 }
 
 #[cfg(test)]
@@ -476,8 +444,30 @@ mod tests {
         );
         assert_eq!(
             t,
-            "GAME demo\nPOWER austria\nPASSWORD aspern\nMOVE a & b -> c\none\ntwo\n> PASSWORD old\n> END\nEND\n"
+            "GAME demo\nPOWER austria\nPASSWORD aspern\n\nMOVE a & b -> c\none\ntwo\n\n> PASSWORD old\n> END\n\nEND\n"
         );
+        // Named entities of any kind, and block elements on lines of their own.
+        let t = html_to_text(
+            "<div>W&uuml;rttemberg &rarr; Ulm&nbsp;x</div><div><a href='x'>Vienna</a> <b>holds</b></div><h2>END</h2>",
+        );
+        assert_eq!(t, "Württemberg → Ulm x\nVienna holds\n\nEND\n");
+    }
+
+    #[test]
+    fn header_values_carry_comments_parameters_and_any_case() {
+        assert_eq!(header_token("No (sent by hand)"), "no");
+        assert_eq!(header_token(" (a (nested\\) one)) NO"), "no");
+        assert_eq!(header_token("Bulk ; comment"), "bulk");
+        assert_eq!(header_token("auto-generated; x=(y;z)"), "auto-generated");
+        assert_eq!(header_token("(only a comment)"), "");
+        let auto = |h: &str| parse(format!("From: a@b.org\r\n{h}\r\n\r\nx\r\n").as_bytes()).automatic;
+        assert!(!auto("Auto-Submitted: No (comment)"));
+        assert!(!auto("Auto-Submitted: nO"));
+        assert!(auto("Auto-Submitted: Auto-Replied (vacation)"));
+        assert!(auto("Auto-Submitted: (no) auto-generated"));
+        assert!(auto("Precedence: Bulk ; comment"));
+        assert!(auto("Precedence: (x) JUNK"));
+        assert!(!auto("Precedence: first-class"));
     }
 
     #[test]

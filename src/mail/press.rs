@@ -59,6 +59,8 @@ pub struct Relayed {
     pub block: String,
     pub replies: Vec<String>,
     pub journal: Option<String>,
+    /// How many powers it was mailed to.
+    pub reached: usize,
 }
 
 /// Relay press block number `n` of message `hash`, sent by `from`.
@@ -159,6 +161,7 @@ pub fn relay(ctx: &GameCtx, from: PowerId, hash: &str, n: usize, p: &Press, run:
     let key = format!("{}-{n}", &hash[..12.min(hash.len())]);
     archive(ctx, from, p, &names, &text, &key, run)?;
     out.block = sent_line(p, &reached, &over, &skipped);
+    out.reached = reached.len();
     out.journal = Some(format!(
         "press from {}{} to {} relayed ({} line(s))",
         from.id(),

@@ -398,12 +398,25 @@ pub fn replace_player(a: &ReplacePlayerArgs) -> Result<Replaced> {
     let hash = crate::store::password::Hasher::new().hash(&new.password)?;
     config.players[slot] = new.into_entry(hash);
     crate::store::atomic_write(&dir.config(), config.to_toml().as_bytes())?;
+    // A SECOND address was the old player's deputy, not the new one's:
+    // mail from it must not count as the new player's own.
+    let mut schedule = dir.load_schedule()?;
+    let second = schedule.seconds.remove(&power);
+    if second.is_some() {
+        dir.save_schedule(&schedule)?;
+    }
     let now = clock::now()?;
     dir.journal_line(
         &clock::stamp(now),
         &format!(
-            "moderator replaced {power}'s player {} <{}> by {} <{}>",
-            old.name, old.email, config.players[slot].name, config.players[slot].email
+            "moderator replaced {power}'s player {} <{}> by {} <{}>{}",
+            old.name,
+            old.email,
+            config.players[slot].name,
+            config.players[slot].email,
+            second
+                .map(|s| format!("; the old player's SECOND {s} is dropped"))
+                .unwrap_or_default()
         ),
     )?;
     hand_over(&dir, &config, power, &old, now)?;

@@ -47,6 +47,9 @@ pub struct AckView {
     /// (`mail::commands`), one block each.
     #[serde(default)]
     pub answers: Vec<String>,
+    /// How many powers the message's press reached, when it held press.
+    #[serde(default)]
+    pub press_sent: Option<usize>,
 }
 
 impl AckView {
@@ -68,6 +71,26 @@ impl AckView {
                 )
             })
             .collect();
+        // NO ORDERS / PASS is no order, but the sender is told it was read.
+        if checked.header.no_orders
+            && let Some(i) = lines.iter().position(|l| {
+                let w: Vec<String> = l.split_whitespace().map(str::to_ascii_uppercase).collect();
+                w == ["PASS"] || w == ["NO", "ORDERS"]
+            })
+        {
+            let said = lines[i]
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .to_ascii_uppercase();
+            rows.push((
+                i + 1,
+                AckOrder {
+                    ok: true,
+                    text: format!("{said} (nothing ordered, on purpose)"),
+                },
+            ));
+        }
         let errors: Vec<&Diagnostic> = checked.diagnostics.iter().filter(|d| d.is_error()).collect();
         let mut error_lines: Vec<usize> = errors.iter().map(|d| d.span.line).collect();
         error_lines.sort();

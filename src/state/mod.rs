@@ -925,6 +925,32 @@ impl State {
         }
     }
 
+    /// 3.7: the open phase is one the sequence can reach: within the
+    /// scenario's turns, and a Player Turn only of a power in the turn
+    /// order (a hand edit is caught on load, not by `resolve`).
+    fn check_phase(&self, scenario: &Scenario, bad: &mut impl FnMut(String, String)) {
+        if self.over.is_none() {
+            let ph = self.phase;
+            if ph.turn < scenario.start || ph.turn > scenario.end {
+                bad(
+                    "phase".into(),
+                    format!(
+                        "{ph} is outside the scenario's turns ({} to {})",
+                        scenario.start, scenario.end
+                    ),
+                );
+            }
+            if let crate::ids::Step::PlayerTurn(p) = ph.step
+                && !self.turn_order.contains(&p)
+            {
+                bad(
+                    "phase".into(),
+                    format!("{ph} is the Player Turn of {p}, which is not in turn_order"),
+                );
+            }
+        }
+    }
+
     /// Check every id in the state against the scenario, naming the key.
     pub fn check_against(&self, scenario: &Scenario) -> Result<(), Vec<StateError>> {
         let mut errs = Vec::new();
@@ -940,6 +966,7 @@ impl State {
                 bad(format!("powers.{p}"), "missing".into());
             }
         }
+        self.check_phase(scenario, &mut bad);
         for id in self.provinces.keys() {
             if scenario.map.province(id).is_none() {
                 bad(format!("provinces.{id}"), "not a province of the scenario".into());

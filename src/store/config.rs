@@ -300,7 +300,7 @@ impl GameConfig {
 
     /// What a hand edit can break that the types do not catch: two players
     /// for one power or one address, an address no server can take
-    /// (see `mail::addressable`). Each as (key, what is wrong).
+    /// (see `mail::addressable`), a password hash no check can use. Each as (key, what is wrong).
     fn problems(&self) -> Vec<(String, String)> {
         let mut out = Vec::new();
         let mut check_address = |key: String, addr: &str| {
@@ -314,6 +314,14 @@ impl GameConfig {
         }
         for (i, p) in self.players.iter().enumerate() {
             check_address(format!("player[{i}].email"), &p.email);
+        }
+        for (i, p) in self.players.iter().enumerate() {
+            if let Err(why) = super::password::check_stored(&p.password_hash) {
+                out.push((
+                    format!("player[{i}].password_hash"),
+                    format!("{why}; set a new password with `empereur replace-player` (the hash is written for you)"),
+                ));
+            }
         }
         for (i, p) in self.players.iter().enumerate() {
             if let Some(j) = self.players[..i].iter().position(|q| q.power == p.power) {

@@ -58,25 +58,15 @@ impl Hasher {
 
     /// Whether `password` matches the stored PHC string.
     pub fn verify(&mut self, password: &str, stored: &str) -> bool {
-        let Ok(h) = PasswordHash::new(stored) else {
-            return false;
-        };
-        let (Some(salt), Some(expected)) = (h.salt, h.hash) else {
-            return false;
-        };
-        let Ok(alg) = Algorithm::try_from(h.algorithm) else {
-            return false;
-        };
-        let version = match h.version.map(Version::try_from) {
-            None => Version::default(),
-            Some(Ok(v)) => v,
-            Some(Err(_)) => return false,
-        };
-        let Ok(params) = Params::try_from(&h) else {
-            return false;
-        };
         let mut salt_buf = [0u8; 64];
-        let Ok(salt) = salt.decode_b64(&mut salt_buf) else {
+        let Ok(Stored {
+            alg,
+            version,
+            params,
+            salt,
+            expected,
+        }) = parse_stored(stored, &mut salt_buf)
+        else {
             return false;
         };
         let argon = Argon2::new(alg, version, params.clone());
@@ -90,6 +80,48 @@ impl Hasher {
         // `Output`'s equality is constant-time.
         Output::new(&out).is_ok_and(|o| o == expected)
     }
+}
+
+/// A stored PHC string, read into what a check needs.
+struct Stored<'a> {
+    alg: Algorithm,
+    version: Version,
+    params: Params,
+    salt: &'a [u8],
+    expected: Output,
+}
+
+/// Read a stored PHC string; `Err` says what is wrong with it.
+fn parse_stored<'a>(stored: &str, salt_buf: &'a mut [u8; 64]) -> Result<Stored<'a>, String> {
+    let h = PasswordHash::new(stored).map_err(|e| format!("not a PHC hash string ({e})"))?;
+    let alg = Algorithm::try_from(h.algorithm).map_err(|_| format!("'{}' is not an argon2 algorithm", h.algorithm))?;
+    let version = match h.version.map(Version::try_from) {
+        None => Version::default(),
+        Some(Ok(v)) => v,
+        Some(Err(_)) => return Err("its argon2 version is unknown".into()),
+    };
+    let params = Params::try_from(&h).map_err(|e| format!("its argon2 parameters are invalid ({e})"))?;
+    let (Some(salt), Some(expected)) = (h.salt, h.hash) else {
+        return Err("it has no salt or no hash".into());
+    };
+    let salt = salt
+        .decode_b64(salt_buf)
+        .map_err(|e| format!("its salt is not base64 ({e})"))?;
+    Ok(Stored {
+        alg,
+        version,
+        params,
+        salt,
+        expected,
+    })
+}
+
+/// Whether `stored` is a password hash a check can use (an argon2 PHC
+/// string with salt and hash), or what is wrong with it: a hand edit
+/// that breaks it is refused on load, not found at the first login.
+pub fn check_stored(stored: &str) -> Result<(), String> {
+    let mut salt_buf = [0u8; 64];
+    parse_stored(stored, &mut salt_buf).map(|_| ())
 }
 
 /// The parameters of new hashes: argon2id, 12 MiB, 3 passes, one lane.
@@ -128,6 +160,16 @@ mod tests {
         assert!(h.verify("secret", &a));
         assert!(!h.verify("Secret", &a));
         assert!(!h.verify("secret", "not a hash"));
+        assert_eq!(check_stored(&a), Ok(()));
+        for bad in [
+            "nonsense",
+            "",
+            "$argon2id$v=19$m=12288,t=3,p=1$",
+            "$md5$abc$def",
+            "$argon2id$v=19$m=12288,t=3,p=1$c2FsdHNhbHQ",
+        ] {
+            assert!(check_stored(bad).is_err(), "{bad}");
+        }
         assert!(super::verify("secret", &b));
     }
 

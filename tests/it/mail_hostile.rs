@@ -318,7 +318,9 @@ fn a_message_waiting_for_the_lock_is_checked_against_the_state_it_finds() {
     std::thread::sleep(std::time::Duration::from_millis(1500));
     let mut state = g.load_state().unwrap();
     state.phase = "1805-fall-france".parse().unwrap();
+    state.turn_order = vec![PowerId::France];
     g.save_state(&state).unwrap();
+    empereur::store::phase::open(&g, &state, None).unwrap();
     drop(lock);
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0));
@@ -614,19 +616,21 @@ fn a_host_routes_by_sender_and_refuses_an_ambiguous_message() {
     assert_eq!(r.replies.len(), 1);
 }
 
-// Item 8: password guessing.
+// Item 8, and issue 33 point 5: password guessing locks the guesser's
+// address, never the power; its player and the moderator are told.
 #[test]
-fn guessing_passwords_locks_the_power_and_tells_its_player_once() {
+fn guessing_passwords_locks_the_guessing_address_and_tells_the_player_and_moderator_once() {
     let (_tmp, game, ctx, mut run) = demo();
     let mut told = Vec::new();
     for i in 0..8 {
         let raw = mail(
-            &format!("guesser{}@evil.example.net", i % 2),
+            "guesser@evil.example.net",
             &format!("g{i}"),
             "",
             &orders("france", &format!("guess{i}"), "MOVE FIRST"),
         );
         let h = ingest::ingest_game(&ctx, &raw, &mut run).unwrap();
+        // Exactly five are checked: the fifth locks, the sixth is refused unread.
         let want = if i < 5 { "wrong-password" } else { "locked" };
         assert_eq!(h.verdict.code(), want, "{i}");
         told.extend(
@@ -635,25 +639,130 @@ fn guessing_passwords_locks_the_power_and_tells_its_player_once() {
                 .filter(|id| outbox_raw(&game, id).contains("wrong passwords for France")),
         );
     }
-    // Five argon2 checks, not eight: a locked power's password is not checked.
     assert_eq!(run.cache.verifications, 5);
-    assert_eq!(told.len(), 1);
-    let notice = outbox_raw(&game, &told[0]);
-    assert!(notice.contains("<france@demo.example.org>"), "{notice}");
-    assert!(notice.contains("guesser0@evil.example.net") && notice.contains("guesser1@evil.example.net"));
-    // The right password during the lock is refused too; after it, taken.
+    // One notice to the player of record, one to the moderator.
+    assert_eq!(told.len(), 2, "{told:?}");
+    let to_line = |m: &str| m.lines().find(|l| l.starts_with("To: ")).unwrap_or("").to_string();
+    let to_player = told
+        .iter()
+        .map(|id| outbox_raw(&game, id))
+        .find(|m| to_line(m).contains("<france@demo.example.org>"))
+        .expect("the player of record is told");
+    assert!(to_player.contains("guesser@evil.example.net"), "{to_player}");
+    let to_gm = told
+        .iter()
+        .map(|id| outbox_raw(&game, id))
+        .find(|m| to_line(m).contains("<gm@demo.example.org>"))
+        .expect("the moderator is told");
+    assert!(to_gm.contains("guesser@evil.example.net"), "{to_gm}");
+    // The lock is the guesser's: France's player is taken during it.
     let right = from_france("ok1", "MOVE FIRST");
     assert_eq!(
         ingest::ingest_game(&ctx, &right, &mut run).unwrap().verdict.code(),
-        "locked"
-    );
-    run.flush().unwrap();
-    let mut later = Run::new(now() + Duration::hours(2));
-    let right = from_france("ok2", "MOVE FIRST");
-    assert_eq!(
-        ingest::ingest_game(&ctx, &right, &mut later).unwrap().verdict.code(),
         "accepted"
     );
+    // Another stranger is not locked by the first one's guesses.
+    let other = mail(
+        "other@evil.example.net",
+        "o1",
+        "",
+        &orders("france", "guess-again", "MOVE FIRST"),
+    );
+    assert_eq!(
+        ingest::ingest_game(&ctx, &other, &mut run).unwrap().verdict.code(),
+        "wrong-password"
+    );
+    run.flush().unwrap();
+    // The guesser's lock ends after an hour; its next five lock it for two.
+    let mut later = Run::new(now() + Duration::hours(1));
+    let raw = mail(
+        "guesser@evil.example.net",
+        "g9",
+        "",
+        &orders("france", "guess9", "MOVE FIRST"),
+    );
+    assert_eq!(
+        ingest::ingest_game(&ctx, &raw, &mut later).unwrap().verdict.code(),
+        "wrong-password"
+    );
+}
+
+// Issue 33 point 5: fifteen forged mails under the player's own address
+// never lock the power out of its deadline.
+#[test]
+fn forged_guesses_under_the_player_s_own_address_never_lock_the_player() {
+    let (_tmp, game, ctx, mut run) = demo();
+    let mut notices = 0;
+    for i in 0..15 {
+        let raw = mail(
+            "france@demo.example.org",
+            &format!("f{i}"),
+            "",
+            &orders("france", &format!("guess{i}"), "MOVE FIRST"),
+        );
+        let h = ingest::ingest_game(&ctx, &raw, &mut run).unwrap();
+        assert_eq!(h.verdict.code(), "wrong-password", "{i}");
+        notices += h
+            .replies
+            .iter()
+            .filter(|id| outbox_raw(&game, id).contains("wrong passwords for France"))
+            .count();
+    }
+    // Told once that day (player and moderator), the rest in the digest.
+    assert_eq!(notices, 2);
+    let h = ingest::ingest_game(&ctx, &from_france("real", "MOVE FIRST"), &mut run).unwrap();
+    assert_eq!(h.verdict.code(), "accepted");
+    // Ten junk replies did not use up the receipt of the real orders.
+    run.flush().unwrap();
+    assert_eq!(h.replies.len(), 1, "{:?}", h.replies);
+    let body = outbox_body(&game, &h.replies[0]);
+    assert!(body.contains("were received and stored"), "{body}");
+    assert!(body.contains("Receipt"), "{body}");
+}
+
+// Issue 33 point 5: a SECOND address belongs to the player who set it.
+#[test]
+fn a_second_address_does_not_survive_replace_player() {
+    let (tmp, game, ctx, mut run) = demo();
+    let set = from_france("s1", "SECOND deputy@demo.example.org");
+    assert_eq!(
+        ingest::ingest_game(&ctx, &set, &mut run).unwrap().verdict.code(),
+        "noted"
+    );
+    run.flush().unwrap();
+    drop(run);
+    let entry = tmp.path().join("new-france.toml");
+    std::fs::write(
+        &entry,
+        "[[player]]\npower = \"france\"\nname = \"Marie\"\nemail = \"marie@demo.example.org\"\npassword = \"wagram\"\n",
+    )
+    .unwrap();
+    empereur::ops::workflow::replace_player(&empereur::ops::workflow::ReplacePlayerArgs {
+        game: game.clone(),
+        power: "france".into(),
+        players: entry,
+    })
+    .unwrap();
+    let ctx = GameCtx::load(&game).unwrap();
+    let mut run = Run::new(now());
+    let raw = mail(
+        "deputy@demo.example.org",
+        "d1",
+        "",
+        &orders("france", "wagram", "MOVE FIRST"),
+    );
+    let h = ingest::ingest_game(&ctx, &raw, &mut run).unwrap();
+    run.flush().unwrap();
+    assert_eq!(h.verdict.code(), "accepted");
+    // Taken for the right password, but as from an address not on record:
+    // the new player gets the copy and the warning.
+    let ack = outbox_raw(&game, &h.replies[0]);
+    assert!(ack.contains("Cc: marie@demo.example.org"), "{ack}");
+    let body = outbox_body(&game, &h.replies[0])
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(body.contains("not from the address on record"), "{body}");
 }
 
 // A mail with no accepted order is no submission.
@@ -908,4 +1017,197 @@ fn a_batch_stores_each_power_once_and_acknowledges_only_what_is_written() {
     assert_eq!(submission::load_all(&g).unwrap()[&PowerId::France].orders.len(), 1);
     assert!(g.outbox().join(format!("{}.eml", h3.replies[0])).exists());
     assert!(empereur::mail::archive::pending(&g.inbox()).unwrap().is_empty());
+}
+
+/// An acknowledgement's text down to its signature (the anchors after it
+/// name this game's random commitment), receipts masked: what a golden
+/// file can hold.
+fn ack_text(dir: &Path, id: &str) -> String {
+    let body = outbox_body(dir, id).replace("\r\n", "\n");
+    let cut = body.find("\n--\n").map_or(body.as_str(), |i| &body[..i]);
+    cut.lines()
+        .map(|l| {
+            let t = l.trim();
+            if t.len() == 64 && t.chars().all(|c| c.is_ascii_hexdigit()) {
+                "  [receipt]".to_string()
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+// Issue 33 point 10: sign-offs are notes, not errors.
+#[test]
+fn sign_offs_after_the_orders_are_ignored_with_a_note() {
+    let (_tmp, game, ctx, mut run) = demo();
+    let raw = from_france(
+        "so1",
+        "MOVE FIRST\n\nThanks, Bob\n\nSent from my iPhone\nGet Outlook for Android",
+    );
+    let h = ingest::ingest_game(&ctx, &raw, &mut run).unwrap();
+    run.flush().unwrap();
+    assert!(
+        matches!(h.verdict, Verdict::Accepted { rejected: 0, .. }),
+        "{:?}",
+        h.verdict
+    );
+    insta::assert_snapshot!("ack-sign-offs", ack_text(&game, &h.replies[0]));
+    // A name alone after the orders, and a greeting and a name in one.
+    let raw = from_france("so2", "MOVE FIRST\nCheers,\nJean-Baptiste");
+    let h = ingest::ingest_game(&ctx, &raw, &mut run).unwrap();
+    assert!(
+        matches!(h.verdict, Verdict::Accepted { rejected: 0, .. }),
+        "{:?}",
+        h.verdict
+    );
+    // Prose that is no sign-off is still an error, even at the end.
+    let raw = from_france("so3", "MOVE FIRST\nthanks for nothing, move my corps");
+    let h = ingest::ingest_game(&ctx, &raw, &mut run).unwrap();
+    assert!(
+        matches!(h.verdict, Verdict::Accepted { rejected: 1, .. }),
+        "{:?}",
+        h.verdict
+    );
+}
+
+// Issue 33 point 10: a press-only mail from a phone says where the press went.
+#[test]
+fn a_press_only_mail_from_a_phone_says_press_sent_not_nothing_stored() {
+    let (_tmp, game, ctx, mut run) = demo();
+    let raw = from_france(
+        "p1",
+        "PRESS TO Austria\nShall we share Bavaria?\nENDPRESS\n\nSent from my iPhone",
+    );
+    let h = ingest::ingest_game(&ctx, &raw, &mut run).unwrap();
+    run.flush().unwrap();
+    assert_eq!(h.verdict.code(), "noted", "{:?}", h.verdict);
+    // The press to Austria, the moderator's copy, then the acknowledgement.
+    assert_eq!(h.replies.len(), 3);
+    let ack = ack_text(&game, h.replies.last().unwrap());
+    assert!(ack.contains("press sent to 1 power."), "{ack}");
+    assert!(!ack.contains("NOTHING was stored"), "{ack}");
+    insta::assert_snapshot!("ack-press-from-a-phone", ack);
+}
+
+// Issue 33 point 10: PASS is echoed.
+#[test]
+fn pass_is_echoed_in_the_acknowledgement() {
+    let (_tmp, game, ctx, mut run) = demo();
+    let h = ingest::ingest_game(&ctx, &from_france("pass1", "pass"), &mut run).unwrap();
+    run.flush().unwrap();
+    assert_eq!(h.verdict.code(), "accepted");
+    let ack = ack_text(&game, &h.replies[0]);
+    assert!(ack.contains("ok  PASS (nothing ordered, on purpose)"), "{ack}");
+    insta::assert_snapshot!("ack-pass", ack);
+}
+
+// Issue 33 point 9: HTML-only mail, entities and block elements.
+#[test]
+fn html_only_mail_decodes_named_entities_and_keeps_block_lines() {
+    let (_tmp, game, ctx, mut run) = demo();
+    let html = "<html><body><div>GAME demo</div><div>POWER france</div><div>PASSWORD austerlitz</div><p>PHASE 1805-fall-turn-start</p><p>MOVE&nbsp;FIRST</p><p>Bient&ocirc;t &rarr; Vienne</p><p>Merci,&nbsp;Fran&ccedil;ois</p></body></html>";
+    let raw = format!(
+        "From: france@demo.example.org\r\nTo: gm@demo.example.org\r\nSubject: orders\r\nMessage-ID: <html1@x.example.org>\r\nDate: Mon, 30 Nov 2026 09:15:00 +0000\r\nContent-Type: text/html; charset=utf-8\r\n\r\n{html}\r\n"
+    );
+    let h = ingest::ingest_game(&ctx, raw.as_bytes(), &mut run).unwrap();
+    run.flush().unwrap();
+    // The arrow line is no order (rejected, quoted back decoded); the
+    // sign-off is a note.
+    assert!(
+        matches!(
+            h.verdict,
+            Verdict::Accepted {
+                accepted: 1,
+                rejected: 1,
+                ..
+            }
+        ),
+        "{:?}",
+        h.verdict
+    );
+    let ack = ack_text(&game, &h.replies[0]);
+    assert!(ack.contains("read from the HTML body (as text)"), "{ack}");
+    assert!(ack.contains("NO  Bientôt → Vienne"), "{ack}");
+    assert!(ack.contains("not an order (line 11): Merci, François"), "{ack}");
+}
+
+// Issue 33 point 11: RFC 3834 §5 header values carry comments and any case.
+#[test]
+fn automatic_mail_headers_are_read_with_comments_and_any_case() {
+    let (_tmp, game, ctx, mut run) = demo();
+    let person = mail(
+        "france@demo.example.org",
+        "a1",
+        "Auto-Submitted: No (sent by a person)\r\n",
+        &orders("france", "austerlitz", "MOVE FIRST"),
+    );
+    let h = ingest::ingest_game(&ctx, &person, &mut run).unwrap();
+    assert_eq!(h.verdict.code(), "accepted");
+    assert_eq!(h.replies.len(), 1);
+    run.flush().unwrap();
+    for (i, header) in [
+        "Precedence: Bulk ; comment\r\n",
+        "Auto-Submitted: Auto-Replied (vacation)\r\n",
+        "PRECEDENCE: (list mail) junk\r\n",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let before = queued(&game);
+        let raw = mail(
+            "france@demo.example.org",
+            &format!("b{i}"),
+            header,
+            &orders("france", "austerlitz", "MOVE FIRST"),
+        );
+        let h = ingest::ingest_game(&ctx, &raw, &mut run).unwrap();
+        assert_eq!(h.verdict, Verdict::Ignored, "{header}");
+        assert!(h.replies.is_empty(), "{header}");
+        run.flush().unwrap();
+        assert_eq!(queued(&game), before, "{header}");
+    }
+}
+
+// Issue 33 point 12: hand edits are caught on load, naming key and file.
+#[test]
+fn a_broken_password_hash_or_a_wrong_phase_is_refused_on_load() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = new_game(tmp.path(), "demo");
+    let cfg = game.join("game.toml");
+    let good = std::fs::read_to_string(&cfg).unwrap();
+    let first = good.find("password_hash = ").unwrap();
+    let end = first + good[first..].find('\n').unwrap();
+    std::fs::write(
+        &cfg,
+        format!("{}password_hash = \"nonsense\"{}", &good[..first], &good[end..]),
+    )
+    .unwrap();
+    let out = bin().args(["status", "--game"]).arg(&game).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("game.toml"), "{err}");
+    assert!(err.contains("player[0].password_hash"), "{err}");
+    assert!(err.contains("not a PHC hash string"), "{err}");
+    std::fs::write(&cfg, &good).unwrap();
+    bin().args(["status", "--game"]).arg(&game).assert().success();
+    // A phase that parses but is not the open one.
+    let st = game.join("state.toml");
+    let state = std::fs::read_to_string(&st).unwrap();
+    let edited = state.replace("phase = \"1805-fall-turn-start\"", "phase = \"1805-fall-build\"");
+    assert_ne!(edited, state);
+    std::fs::write(&st, edited).unwrap();
+    let out = bin().args(["status", "--game"]).arg(&game).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("state.toml"), "{err}");
+    assert!(err.contains("phase: 1805-fall-build is not the open phase"), "{err}");
+    // A Player Turn of a power not in the turn order.
+    let edited = state.replace("phase = \"1805-fall-turn-start\"", "phase = \"1805-fall-spain\"");
+    std::fs::write(&st, edited).unwrap();
+    let out = bin().args(["status", "--game"]).arg(&game).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not in turn_order"), "{err}");
 }
