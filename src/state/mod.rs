@@ -925,27 +925,18 @@ impl State {
         }
     }
 
-    /// 3.7: the open phase is one the sequence can reach: within the
-    /// scenario's turns, and a Player Turn only of a power in the turn
-    /// order (a hand edit is caught on load, not by `resolve`).
+    /// 1.2: the open phase is within the scenario's years (a hand edit
+    /// is caught on load, not by `resolve`).
     fn check_phase(&self, scenario: &Scenario, bad: &mut impl FnMut(String, String)) {
         if self.over.is_none() {
             let ph = self.phase;
-            if ph.turn < scenario.start || ph.turn > scenario.end {
+            if ph.turn.year < scenario.start.year || ph.turn.year > scenario.end.year {
                 bad(
                     "phase".into(),
                     format!(
-                        "{ph} is outside the scenario's turns ({} to {})",
-                        scenario.start, scenario.end
+                        "{ph} is outside the scenario's years ({} to {})",
+                        scenario.start.year, scenario.end.year
                     ),
-                );
-            }
-            if let crate::ids::Step::PlayerTurn(p) = ph.step
-                && !self.turn_order.contains(&p)
-            {
-                bad(
-                    "phase".into(),
-                    format!("{ph} is the Player Turn of {p}, which is not in turn_order"),
                 );
             }
         }

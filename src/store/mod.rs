@@ -162,23 +162,6 @@ impl GameDir {
             }
             bail!(msg);
         }
-        // The open phase is the one its dice were committed to: a hand
-        // edit of `phase` is caught here, not first by `resolve`.
-        if let Some(rec) = phase::record(self)?
-            && rec.game == state.game
-            && rec.phase != state.phase
-        {
-            let why = format!(
-                "{} is not the open phase: {} commits to {}",
-                state.phase,
-                phase::commitment_path(self).display(),
-                rec.phase
-            );
-            bail!(
-                "{file} is refused (1 problem(s); nothing was changed):\n  {}",
-                keyline::locate(&file, &text, "phase", &why)
-            );
-        }
         Ok(state)
     }
 
