@@ -232,7 +232,7 @@ impl From<ExportArgs> for ops::export::ExportArgs {
 
 #[derive(Debug, Clone, clap::Args)]
 #[command(
-    after_help = "Example:\n  empereur fetch --game campaign\n\ngame.toml:\n  [mail.imap]\n  host = \"imap.example.org\"\n  user = \"empereur@example.org\"\n  password_env = \"EMPEREUR_IMAP_PASSWORD\"\n\nTLS only (port 993). Messages are flagged seen, never deleted.\nWithout IMAP: mbsync or fetchmail into a Maildir, then `empereur ingest --maildir`."
+    after_help = "Example:\n  empereur fetch --game campaign\n\ngame.toml:\n  [mail.imap]\n  host = \"imap.example.org\"\n  user = \"empereur@example.org\"\n  password_env = \"EMPEREUR_IMAP_PASSWORD\"\n  port = 993   # the default; any port the server uses\n\nImplicit TLS only (no STARTTLS, no plain IMAP). Messages are flagged seen, never deleted.\nWithout IMAP: mbsync or fetchmail into a Maildir, then `empereur ingest --maildir`."
 )]
 pub struct FetchArgs {
     /// The game directory.
@@ -499,7 +499,9 @@ pub struct SeatArgs {
     /// The player's name.
     #[arg(long)]
     pub name: String,
-    /// The player's address (orders are taken from it only).
+    /// The player's address: the game's mail goes there. Orders need the
+    /// password from any address; from another one they are taken with
+    /// a copy of the answer to this one.
     #[arg(long)]
     pub email: String,
     /// Take the password from the PASSWORD line of the player's own join

@@ -95,6 +95,10 @@ pub enum Command {
         /// gives for that many players (a house seating).
         #[arg(long)]
         house_seating: bool,
+        /// Once the passwords are hashed into game.toml, remove them from
+        /// the players file (each line becomes a comment).
+        #[arg(long)]
+        wipe_passwords: bool,
     },
 
     /// Show the current state of a game.
@@ -260,14 +264,18 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
             options,
             id,
             house_seating,
-        } => print(ops::new::run(&ops::new::NewOptions {
-            dir,
-            scenario,
-            players,
-            options,
-            id,
-            house_seating,
-        })?),
+            wipe_passwords,
+        } => print(ops::new::run_with(
+            &ops::new::NewOptions {
+                dir,
+                scenario,
+                players,
+                options,
+                id,
+                house_seating,
+            },
+            wipe_passwords,
+        )?),
         Command::Show { game, power, format } => {
             print_as(ops::show::run(&game.game, power.as_deref(), format)?, format)
         }

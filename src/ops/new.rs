@@ -7,6 +7,12 @@
 //! (`--house-seating`). With `bid = true` in the players file the game
 //! opens on the Country Representation Bid (3.1), and the resolution of
 //! the bid seats each player on the power it won (`ops::resolve`).
+//!
+//! A created game says what to do next (standard error: standard output
+//! stays the one line scripts read): the game's own address when it is
+//! still the moderator's, the plaintext passwords left in the players
+//! file (`--wipe-passwords` removes them once hashed), and the next three
+//! commands.
 
 use super::Done;
 use crate::state::State;
@@ -50,6 +56,9 @@ pub enum Created {
         id: String,
         dir: PathBuf,
         house_note: String,
+        /// What to do next, and what `new` left for the moderator to
+        /// decide (the game's address, the plaintext passwords).
+        next: String,
     },
     /// A players file or seating the rules refuse (a "no").
     Refused(String),
@@ -76,13 +85,19 @@ impl super::Summary for Created {
     /// one line scripts read.
     fn stderr(&self) -> String {
         match self {
-            Created::Game { house_note, .. } => house_note.clone(),
+            Created::Game { house_note, next, .. } => format!("{house_note}{next}"),
             Created::Refused(why) => format!("error: {why}\n"),
         }
     }
 }
 
 pub fn run(o: &NewOptions) -> Result<Created> {
+    run_with(o, false)
+}
+
+/// [`run`], and with `wipe` the players file's plaintext passwords are
+/// removed once hashed into `game.toml`.
+pub fn run_with(o: &NewOptions, wipe: bool) -> Result<Created> {
     let game = match create(o) {
         Ok(g) => g,
         Err(e) => {
@@ -96,11 +111,68 @@ pub fn run(o: &NewOptions) -> Result<Created> {
         }
     };
     let scenario = store::load_scenario(&o.scenario)?;
+    let wiped = if wipe { wipe_passwords(&o.players)? } else { 0 };
+    let config = GameDir::new(&o.dir).load_config()?;
     Ok(Created::Game {
         id: game.0,
         dir: o.dir.clone(),
         house_note: house_note(&o.scenario, &scenario.house_values()),
+        next: next_steps(o, &config, wipe.then_some(wiped)),
     })
+}
+
+/// What the moderator does next, said once when the game is created:
+/// the game's own address if it is still the moderator's, what became
+/// of the plaintext passwords, and the next three commands.
+fn next_steps(o: &NewOptions, config: &GameConfig, wiped: Option<usize>) -> String {
+    let dir = o.dir.display();
+    let players = o.players.display();
+    let mut out = String::new();
+    if config.mail.address.is_none() {
+        out.push_str(&format!(
+            "note: game.toml sets no [mail] address, so the game's mail comes from\nthe moderator's own address ({}) and players' answers go there.\nSet `address` under [mail] in {dir}/game.toml to the game's own address\n(docs/mail.md lists the [mail] and [mail.transport] keys).\n",
+            config.moderator.email
+        ));
+    }
+    match wiped {
+        Some(n) => out.push_str(&format!(
+            "{n} plaintext password(s) removed from {players} (they are hashed in game.toml).\n"
+        )),
+        None => out.push_str(&format!(
+            "{players} still holds the players' passwords in plain text; they are hashed\nin game.toml now. Delete the file, or create games with --wipe-passwords.\n"
+        )),
+    }
+    out.push_str(&format!(
+        "next:\n  empereur status --game {dir}     # the open phase and who must order\n  empereur mail --game {dir}       # mail each player the opening: state, guide, order template\n  * * * * * empereur run --game {dir}   # from cron: ingest, resolve what is due, send\n"
+    ));
+    out
+}
+
+/// Remove the `password` lines of a players file (each becomes a comment
+/// saying where the password went); the rest of the file is kept as
+/// written. Returns how many were removed.
+pub fn wipe_passwords(path: &std::path::Path) -> Result<usize> {
+    let text = store::read_text(path)?;
+    let mut n = 0;
+    let mut out: Vec<String> = Vec::new();
+    for line in text.lines() {
+        let key = line.trim_start().split(['=', ' ', '\t']).next().unwrap_or("");
+        if key == "password" && line.contains('=') {
+            n += 1;
+            out.push("# password: hashed into game.toml, removed here".to_string());
+        } else {
+            out.push(line.to_string());
+        }
+    }
+    let mut new = out.join("\n");
+    if text.ends_with('\n') {
+        new.push('\n');
+    }
+    if n > 0 {
+        store::atomic_write(path, new.as_bytes())
+            .with_context(|| format!("wiping the passwords of {}", path.display()))?;
+    }
+    Ok(n)
 }
 
 /// Said once, when a game is created: how many values of its scenario are

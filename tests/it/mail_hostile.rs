@@ -1192,22 +1192,81 @@ fn a_broken_password_hash_or_a_wrong_phase_is_refused_on_load() {
     assert!(err.contains("not a PHC hash string"), "{err}");
     std::fs::write(&cfg, &good).unwrap();
     bin().args(["status", "--game"]).arg(&game).assert().success();
-    // A phase that parses but is not the open one.
+    // A phase that parses but no game of this scenario reaches.
     let st = game.join("state.toml");
     let state = std::fs::read_to_string(&st).unwrap();
-    let edited = state.replace("phase = \"1805-fall-turn-start\"", "phase = \"1805-fall-build\"");
+    let edited = state.replace("phase = \"1805-fall-turn-start\"", "phase = \"1790-fall-turn-start\"");
     assert_ne!(edited, state);
     std::fs::write(&st, edited).unwrap();
     let out = bin().args(["status", "--game"]).arg(&game).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("state.toml"), "{err}");
-    assert!(err.contains("phase: 1805-fall-build is not the open phase"), "{err}");
-    // A Player Turn of a power not in the turn order.
-    let edited = state.replace("phase = \"1805-fall-turn-start\"", "phase = \"1805-fall-spain\"");
-    std::fs::write(&st, edited).unwrap();
-    let out = bin().args(["status", "--game"]).arg(&game).output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        err.contains("phase: 1790-fall-turn-start is outside the scenario's years"),
+        "{err}"
+    );
+}
+
+// Issue 33, first contact: `new` says what comes next, that the game's
+// address is still the moderator's, and wipes the plaintext passwords
+// when asked.
+#[test]
+fn new_prints_the_next_commands_and_wipes_the_plaintext_passwords_when_asked() {
+    let tmp = tempfile::tempdir().unwrap();
+    let players = tmp.path().join("players.toml");
+    std::fs::write(&players, PLAYERS).unwrap();
+    let out = bin()
+        .args([
+            "new",
+            "--scenario",
+            "1805",
+            "--id",
+            "demo",
+            "--house-seating",
+            "--wipe-passwords",
+            "--players",
+        ])
+        .arg(&players)
+        .arg(tmp.path().join("g1"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("not in turn_order"), "{err}");
+    assert!(err.contains("sets no [mail] address"), "{err}");
+    assert!(err.contains("(gm@demo.example.org)"), "{err}");
+    assert!(err.contains("2 plaintext password(s) removed"), "{err}");
+    let next: Vec<&str> = err.lines().skip_while(|l| *l != "next:").skip(1).collect();
+    assert_eq!(next.len(), 3, "{err}");
+    for (line, cmd) in next
+        .iter()
+        .zip(["empereur status --game", "empereur mail --game", "empereur run --game"])
+    {
+        assert!(line.contains(cmd), "{line}");
+    }
+    let wiped = std::fs::read_to_string(&players).unwrap();
+    assert!(!wiped.contains("austerlitz") && !wiped.contains("aspern"), "{wiped}");
+    assert!(wiped.contains("email = \"france@demo.example.org\""), "{wiped}");
+    // The hashes were taken before the wipe: France's password works.
+    let ctx = GameCtx::load(&tmp.path().join("g1")).unwrap();
+    let mut run = Run::new(now());
+    let h = ingest::ingest_game(&ctx, &from_france("w1", "MOVE FIRST"), &mut run).unwrap();
+    assert_eq!(h.verdict.code(), "accepted");
+    // Without the flag the passwords stay, and `new` says so.
+    let players2 = tmp.path().join("players2.toml");
+    std::fs::write(&players2, PLAYERS).unwrap();
+    let out = bin()
+        .args(["new", "--scenario", "1805", "--house-seating", "--players"])
+        .arg(&players2)
+        .arg(tmp.path().join("g2"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("still holds the players' passwords in plain text"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&players2).unwrap(), PLAYERS);
 }
