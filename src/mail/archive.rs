@@ -37,6 +37,38 @@ fn done_name(hash: &str) -> String {
     format!("{hash}:2,S")
 }
 
+/// Cut a processed message of `inbox` down to its header block and a
+/// line with the SHA-256 and size of its bytes (the retention of refused
+/// mail, `mail.refused_keep_days`). Its name, the hash of the original
+/// bytes, stays, so the same message sent again is still a duplicate.
+/// Returns false when there is nothing to cut (not processed, or cut
+/// already).
+pub fn trim(inbox: &Path, hash: &str, keep_days: u32) -> Result<bool> {
+    let path = inbox.join("cur").join(done_name(hash));
+    let Ok(raw) = fs::read(&path) else {
+        return Ok(false);
+    };
+    if sha256_hex(&raw) != hash {
+        return Ok(false);
+    }
+    let end = [&b"\r\n\r\n"[..], b"\n\n"]
+        .iter()
+        .filter_map(|sep| raw.windows(sep.len()).position(|w| w == *sep).map(|p| p + sep.len()))
+        .min()
+        .unwrap_or(raw.len())
+        .min(64 * 1024);
+    let mut out = raw[..end].to_vec();
+    out.extend_from_slice(
+        format!(
+            "[Refused message: its body was removed after {keep_days} days (mail.refused_keep_days). The whole message was {} bytes, SHA-256 {hash}.]\n",
+            raw.len()
+        )
+        .as_bytes(),
+    );
+    crate::store::atomic_write_mode(&path, &out, Some(0o600))?;
+    Ok(true)
+}
+
 /// Make sure `inbox` has `tmp/ new/ cur/`.
 pub fn ensure(inbox: &Path) -> Result<()> {
     for d in ["tmp", "new", "cur"] {

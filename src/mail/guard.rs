@@ -56,6 +56,10 @@ pub struct Guard {
     /// of guessing (once a day; later guessing goes to the digest).
     #[serde(default)]
     pub told: BTreeMap<PowerId, String>,
+    /// Refused messages still kept whole in the archive: their hash and
+    /// when they were refused (see [`Guard::due_for_trim`]).
+    #[serde(default)]
+    pub refused: BTreeMap<String, DateTime<Utc>>,
     /// Guessing found in this run, to tell the players and the moderator
     /// (not saved).
     #[serde(skip)]
@@ -190,6 +194,22 @@ impl Guard {
                 tell,
             });
         }
+    }
+
+    /// Refused messages kept whole for `keep_days` days or more: removed
+    /// from the list, for the caller to cut down to headers and digest.
+    pub fn due_for_trim(&mut self, keep_days: u32, now: DateTime<Utc>) -> Vec<String> {
+        let keep = Duration::days(i64::from(keep_days));
+        let due: Vec<String> = self
+            .refused
+            .iter()
+            .filter(|(_, at)| now - **at >= keep)
+            .map(|(h, _)| h.clone())
+            .collect();
+        for h in &due {
+            self.refused.remove(h);
+        }
+        due
     }
 
     /// A right password from `from`: its count starts again (the

@@ -117,6 +117,8 @@ struct GuardSlot {
     loaded: Guard,
     /// (game id, the game's From, the moderator)
     digest_to: (String, Addr, Addr),
+    /// `mail.refused_keep_days` of the game.
+    keep_days: u32,
 }
 
 impl Run {
@@ -224,6 +226,7 @@ impl Run {
                     loaded: guard.clone(),
                     guard,
                     digest_to: (ctx.config.game.clone(), game_from(ctx), moderator(ctx)),
+                    keep_days: ctx.config.mail.refused_keep_days(),
                 })
             }
         };
@@ -237,6 +240,22 @@ impl Run {
             self.write_waiting(dir)?;
         }
         for (_, slot) in self.guards.iter_mut() {
+            // Refused mail past its retention: headers and digest only.
+            let inbox = slot.dir.inbox();
+            for hash in slot.guard.due_for_trim(slot.keep_days, self.now) {
+                if archive::trim(&inbox, &hash, slot.keep_days)? {
+                    let line = format!(
+                        "archive {}: refused {} or more days ago; body removed, headers and SHA-256 kept",
+                        short(&hash),
+                        slot.keep_days
+                    );
+                    self.journal
+                        .entry(slot.dir.root.clone())
+                        .or_insert_with(|| (slot.dir.clone(), Vec::new()))
+                        .1
+                        .push((self.now.to_rfc3339(), line));
+                }
+            }
             for (day, lines) in slot.guard.take_digest(self.now) {
                 let (game, from, to) = &slot.digest_to;
                 let m = OutMail {
@@ -960,6 +979,8 @@ fn refuse(
             .extend(reply(ctx, inc, hash, body, None, Queue::Refusal, run)?);
     }
     h.verdict = Verdict::Refused(r);
+    let now = run.now;
+    run.guard(ctx)?.refused.insert(hash.to_string(), now);
     run.mark_done(&ctx.dir.inbox(), hash);
     Ok(())
 }

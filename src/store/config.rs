@@ -139,6 +139,10 @@ pub struct MailConfig {
     /// the journal only (a mail loop or a flood stops there).
     #[serde(default)]
     pub max_replies_per_day: Option<u32>,
+    /// Days a refused message is kept whole in the archive for the audit
+    /// (default 30); then only its headers and the SHA-256 of its bytes.
+    #[serde(default)]
+    pub refused_keep_days: Option<u32>,
 }
 
 /// Default size limit of an incoming message (orders are a few KiB; a
@@ -148,12 +152,19 @@ pub const DEFAULT_MAX_BYTES: u64 = 256 * 1024;
 /// Default of `mail.max_replies_per_day`.
 pub const DEFAULT_MAX_REPLIES_PER_DAY: u32 = 10;
 
+/// Default of `mail.refused_keep_days`: a month to look into a refusal a
+/// player asks about, without keeping a 50 MB junk mail for ever.
+pub const DEFAULT_REFUSED_KEEP_DAYS: u32 = 30;
+
 impl MailConfig {
     pub fn max_bytes(&self) -> u64 {
         self.max_bytes.unwrap_or(DEFAULT_MAX_BYTES)
     }
     pub fn max_replies_per_day(&self) -> u32 {
         self.max_replies_per_day.unwrap_or(DEFAULT_MAX_REPLIES_PER_DAY)
+    }
+    pub fn refused_keep_days(&self) -> u32 {
+        self.refused_keep_days.unwrap_or(DEFAULT_REFUSED_KEEP_DAYS)
     }
 }
 
@@ -314,6 +325,12 @@ impl GameConfig {
         }
         for (i, p) in self.players.iter().enumerate() {
             check_address(format!("player[{i}].email"), &p.email);
+        }
+        if self.mail.refused_keep_days == Some(0) {
+            out.push((
+                "mail.refused_keep_days".into(),
+                "0 would cut a refused message before anyone could read it; at least 1".into(),
+            ));
         }
         for (i, p) in self.players.iter().enumerate() {
             if let Err(why) = super::password::check_stored(&p.password_hash) {

@@ -1270,3 +1270,82 @@ fn new_prints_the_next_commands_and_wipes_the_plaintext_passwords_when_asked() {
     );
     assert_eq!(std::fs::read_to_string(&players2).unwrap(), PLAYERS);
 }
+
+// Issue 33, first contact: players have no `empereur check` and no
+// repository; the opening says how to check orders by mail.
+#[test]
+fn the_opening_says_how_to_check_orders_by_mail_not_with_a_tool_players_lack() {
+    let (_tmp, game, ctx, _run) = demo();
+    let ids = empereur::mail::compose::phase_opening(
+        &ctx.dir,
+        &ctx.templates,
+        &ctx.config,
+        &ctx.scenario,
+        &ctx.state,
+        None,
+        now(),
+    )
+    .unwrap();
+    assert_eq!(ids.len(), 2);
+    for id in ids {
+        let body = outbox_body(&game, &id).split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            body.contains("How to check your orders: by mail, nothing to install."),
+            "{body}"
+        );
+        assert!(
+            body.contains("answered at once, each order marked accepted or rejected"),
+            "{body}"
+        );
+        for absent in ["empereur check", "orders/README.md", "docs/dice.md"] {
+            assert!(!body.contains(absent), "{absent}: {body}");
+        }
+    }
+}
+
+// Issue 33 point 12: a refused message is kept whole for
+// `mail.refused_keep_days`, then only its headers and digest.
+#[test]
+fn a_refused_message_is_cut_to_headers_and_digest_after_its_retention() {
+    let (_tmp, game, ctx, mut run) = demo();
+    let limit = ctx.config.mail.max_bytes() as usize;
+    let big = mail(
+        "france@demo.example.org",
+        "big1",
+        "",
+        &format!(
+            "{}\n{}",
+            orders("france", "austerlitz", "MOVE FIRST"),
+            "x".repeat(limit)
+        ),
+    );
+    let h = ingest::ingest_game(&ctx, &big, &mut run).unwrap();
+    assert_eq!(h.verdict.code(), "too-large");
+    run.flush().unwrap();
+    drop(run);
+    let archived = GameDir::new(&game).inbox().join("cur").join(format!("{}:2,S", h.hash));
+    let keep = empereur::store::config::DEFAULT_REFUSED_KEEP_DAYS as i64;
+    // One day short of the retention: kept byte for byte.
+    let mut before = Run::new(now() + Duration::days(keep) - Duration::seconds(1));
+    ingest::ingest_pending(&ctx, &mut before).unwrap();
+    before.flush().unwrap();
+    drop(before);
+    assert_eq!(std::fs::read(&archived).unwrap(), big);
+    // At the retention: headers and the digest of the whole.
+    let mut at = Run::new(now() + Duration::days(keep));
+    ingest::ingest_pending(&ctx, &mut at).unwrap();
+    at.flush().unwrap();
+    let cut = String::from_utf8(std::fs::read(&archived).unwrap()).unwrap();
+    assert!(cut.contains("Message-ID: <big1@x.example.org>"), "{cut}");
+    assert!(cut.contains(&format!("SHA-256 {}", h.hash)), "{cut}");
+    assert!(cut.contains(&format!("was {} bytes", big.len())), "{cut}");
+    assert!(!cut.contains("PASSWORD") && cut.len() < 2000, "{cut}");
+    // The same message sent again is still known.
+    assert_eq!(
+        ingest::ingest_game(&ctx, &big, &mut at).unwrap().verdict,
+        Verdict::Duplicate
+    );
+    // Accepted mail is never cut.
+    let journal = std::fs::read_to_string(game.join("journal.log")).unwrap();
+    assert_eq!(journal.matches("body removed").count(), 1, "{journal}");
+}
