@@ -45,7 +45,7 @@ impl std::fmt::Display for SeatingRefused {
 impl std::error::Error for SeatingRefused {}
 
 /// Optional rule modules a game may switch on.
-pub const OPTIONS: &[&str] = &["naval", "political"];
+pub const OPTIONS: &[&str] = &["naval", "political", crate::rules::diplomacy::FAQ_NPC_PEACE];
 
 /// What `empereur new` did.
 #[derive(Clone, Debug, PartialEq, Eq)]

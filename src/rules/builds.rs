@@ -17,6 +17,7 @@
 use super::Rejection;
 use super::economy::{conqueror, controller, rejected, repay_debt};
 use super::outcome::Outcome;
+use super::side;
 use crate::ids::{Nation, PowerId};
 use crate::orders::ast::{Arg, BuildItem, Order};
 use crate::rules::Kind;
@@ -27,7 +28,8 @@ use std::collections::BTreeMap;
 
 /// Whether `power` may build units of `nation` (3.44). A minor power or
 /// a minor province with forces is built only by the power that holds
-/// every one of its provinces now (3.41: "if even one province is
+/// every one of its provinces now, or by a power of the same player's
+/// own (that player and his Allied NPCs, 3.44) (3.41: "if even one province is
 /// controlled by another player, that minor's units may not be built");
 /// a Loyal Minor Power by the power it is loyal to (3.42).
 fn may_build_nation(scenario: &Scenario, state: &State, power: PowerId, nation: &Nation) -> bool {
@@ -35,7 +37,9 @@ fn may_build_nation(scenario: &Scenario, state: &State, power: PowerId, nation: 
         Nation::Major(p) => *p == power,
         Nation::Minor(m) => match scenario.minors.get(m).map(|s| s.kind) {
             Some(MinorKind::Loyal) => state.minors.get(m).is_some_and(|s| s.controller == Some(power)),
-            Some(_) => conqueror(scenario, state, m) == Some(power),
+            // 3.44: "a player (or one of that player's Allied NPCs) must
+            // first have conquered it"
+            Some(_) => conqueror(scenario, state, m).is_some_and(|c| side::same_player(state, power, c)),
             None => false,
         },
     }

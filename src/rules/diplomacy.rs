@@ -310,6 +310,9 @@ pub fn peace_step(
                 ));
                 let o = apply_terms(scenario, state, mover, *to, terms, o);
                 out.push(o);
+                if !state.options.contains(FAQ_NPC_PEACE) {
+                    allied_npcs_make_peace(state, mover, *to, until, &l.text, out);
+                }
                 separate_peace(state, mover, *to, &l.text, out);
             } else {
                 out.push(
@@ -414,6 +417,57 @@ fn propose_alliance(
             .power(mover)
             .order(text),
         );
+    }
+}
+
+/// The house option that extends FAQ98 5.11 (a separate peace breaks the
+/// accepting power's alliances with powers still at war) to an Allied
+/// NPC: the NPC leaves its PC and stays at war alone. Off by default: the
+/// seed (3.31) keeps the NPC at war with the same countries as its PC,
+/// and breaks its alliance only per the NPC Alliance Table.
+pub const FAQ_NPC_PEACE: &str = "faq-npc-peace";
+
+/// 3.31: "The NPC is at war with the same countries as the Allied PC":
+/// when `a` and `b` make peace (enforced `until`), so do their Allied
+/// NPCs with the other side (the PC and its Allied NPCs), under the same
+/// enforced peace; their alliances stand.
+fn allied_npcs_make_peace(state: &mut State, a: PowerId, b: PowerId, until: Turn, text: &str, out: &mut Vec<Outcome>) {
+    let own = |state: &State, p: PowerId| -> Vec<PowerId> {
+        PowerId::ALL
+            .into_iter()
+            .filter(|n| *n == p || super::side::allied_pc(state, *n) == Some(p))
+            .collect()
+    };
+    let (xs, ys) = (own(state, a), own(state, b));
+    for x in &xs {
+        for y in &ys {
+            if (*x == a && *y == b) || !state.relations.at_war(*x, *y) {
+                continue;
+            }
+            state.relations.set_war(*x, *y, false);
+            let powers = if x <= y { [*x, *y] } else { [*y, *x] };
+            state.relations.enforced_peace.retain(|e| e.powers != powers);
+            state.relations.enforced_peace.push(EnforcedPeace { powers, until });
+            state.relations.enforced_peace.sort();
+            let npc = if *x == a { *y } else { *x };
+            let pc = if npc == *x { a } else { b };
+            let other = if npc == *x { *y } else { *x };
+            out.push(
+                Outcome::new(
+                    "3.31",
+                    Kind::Peace,
+                    format!("{} and {} make peace", x.name(), y.name()),
+                )
+                .power(npc)
+                .order(text)
+                .why(format!(
+                    "{} is {}'s Allied NPC, at war with the same countries as its Allied PC (3.31); its alliance stands",
+                    npc.name(),
+                    pc.name()
+                ))
+                .why(format!("enforced peace with {} until {until}", other.name())),
+            );
+        }
     }
 }
 

@@ -10,7 +10,9 @@
 //!   while it controls a port of trade (4.242): the embargo closes ports,
 //!   so a nation without one closes nothing, pays nothing and costs
 //!   Britain nothing.
-//! - Each Winter (4.256–4.258), per participant: it loses the Gold of its
+//! - Each Winter (4.256–4.258), per participating Player Country (4.24:
+//!   "all player countries participating"; an NPC's ports are closed but
+//!   it is not assessed): it loses the Gold of its
 //!   next year on the British Embargo Track (in the Tax Collection Step),
 //!   Britain loses that year's VP (end of the VP Collection Step), and its
 //!   marker advances. A marker that stopped resumes where it was.
@@ -19,6 +21,7 @@
 
 use super::economy::{controller, rejected};
 use super::outcome::Outcome;
+use super::side;
 use crate::ids::{Nation, PowerId};
 use crate::map::{Owner, ProvinceKind};
 use crate::orders::ast::EmbargoAction;
@@ -178,11 +181,21 @@ pub fn order(
     }
 }
 
+/// 4.24, 4.256: whether `p` is assessed in the Winter: a participating
+/// Player Country ("all player countries participating in the
+/// Continental System inflict VP losses on Britain, pay penalties to the
+/// bank and advance their Embargo marker"; "the marker only moves if a
+/// PC is participating"). An NPC in the system (France's Allied NPC, say)
+/// only has its ports closed (4.243, and 4.244's minor ports).
+fn assessed(state: &State, p: PowerId) -> bool {
+    state.power(p).in_embargo && side::is_player_country(state, p)
+}
+
 /// 4.258: the participants' income loss, in the Tax Collection Step.
 pub fn income_loss(scenario: &Scenario, state: &mut State, out: &mut Vec<Outcome>) {
     refresh(scenario, state);
     for p in PowerId::ALL {
-        if !state.power(p).in_embargo {
+        if !assessed(state, p) {
             continue;
         }
         let year = state.power(p).embargo_years + 1;
@@ -211,7 +224,7 @@ pub fn income_loss(scenario: &Scenario, state: &mut State, out: &mut Vec<Outcome
 pub fn vp_losses(scenario: &Scenario, state: &mut State, out: &mut Vec<Outcome>) {
     let b = PowerId::Britain;
     for p in PowerId::ALL {
-        if !state.power(p).in_embargo {
+        if !assessed(state, p) {
             continue;
         }
         let year = state.power(p).embargo_years + 1;

@@ -20,7 +20,8 @@
 //! Every number comes from `tables/battle.toml`. Dice purposes:
 //! `land-battle/<province>/<n>/<step>/<side>`.
 
-use super::control::{friendly, hostile, name, same_side, to_pool};
+use super::control::{friendly, hostile, name, to_pool};
+use crate::rules::side::same_side;
 use super::standing::{self, Decided};
 use crate::dice::{Dice, DiceError};
 use crate::ids::{Nation, PowerId};

@@ -12,6 +12,7 @@ use crate::map::{Owner, Province};
 use crate::rules::Kind;
 use crate::rules::Outcome;
 use crate::rules::Why;
+use crate::rules::side::same_side;
 use crate::scenario::{Arm, Scenario};
 use crate::state::{Corps, Division, Location, Squadron, State, UnitKey};
 use std::collections::{BTreeMap, BTreeSet};
@@ -83,12 +84,6 @@ pub fn sides_hostile(state: &State, x: Option<PowerId>, y: Option<PowerId>) -> b
     }
 }
 
-/// Whether power `a` and power `b` fight on the same side (itself or an
-/// ally, 3.31, 2.7).
-pub fn same_side(state: &State, a: PowerId, b: PowerId) -> bool {
-    a == b || state.relations.allied(a, b)
-}
-
 /// Whether `power`'s forces may stand in `province` without violating a
 /// neutral (house 5.5: entering a neutral major power's controlled
 /// province needs a declaration of war; 3.31: nobody enters a Controlled
@@ -96,6 +91,8 @@ pub fn same_side(state: &State, a: PowerId, b: PowerId) -> bool {
 pub fn entry_refused(scenario: &Scenario, state: &State, power: PowerId, province: &str) -> Option<(String, String)> {
     let ps = state.provinces.get(province)?;
     let holder = ps.controller.as_ref().and_then(|n| state.commanding_power(n));
+    // 3.31: the Allied PC, his Allies and his Allied NPCs pass through
+    // one another's territory (`side::same_side`)
     if let Some(h) = holder
         && !same_side(state, power, h)
         && !state.relations.at_war(power, h)

@@ -170,7 +170,7 @@ pub fn land_phase(
         if let Some(l) = &c.location
             && state
                 .corps_power(c)
-                .is_some_and(|p| control::same_side(state, power, p))
+                .is_some_and(|p| crate::rules::side::same_side(state, power, p))
             && !c.divisions.is_empty()
             && state
                 .corps_in(l)

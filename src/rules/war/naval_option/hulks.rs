@@ -11,7 +11,8 @@
 
 use crate::dice::{Dice, DiceError};
 use crate::ids::PowerId;
-use crate::rules::war::control::{name, same_side};
+use crate::rules::side::same_side;
+use crate::rules::war::control::name;
 use crate::rules::{Kind, Outcome};
 use crate::scenario::Scenario;
 use crate::state::State;
