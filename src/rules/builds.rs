@@ -72,18 +72,53 @@ pub fn entry_province(
 /// built so far, Gold charged so far), for 2.71.
 pub type Spent = BTreeMap<String, (u32, u32)>;
 
-/// Resolve every build order of the phase.
+/// Who a build order of `p` builds for. 3.31 puts an Allied NPC's units
+/// "completely under the control of the PC" and is silent on who buys
+/// them; our reading: the Allied PC orders its Allied NPC's builds, with
+/// its own orders, paid from the NPC's treasury and pool. So an order of
+/// `p` naming a corps of its Allied NPC (or that NPC's squadrons) builds
+/// for the NPC; any other order builds for `p` (whose refusal then says
+/// the unit is not `p`'s).
+pub fn builder(state: &State, p: PowerId, order: &Order) -> PowerId {
+    let named = match order {
+        Order::Build { corps, .. } => state.unit_power(corps),
+        Order::BuildSquadron {
+            nation: Some(Nation::Major(q)),
+            ..
+        } => Some(*q),
+        _ => None,
+    };
+    named
+        .filter(|q| *q != p && side::allied_pc(state, *q) == Some(p))
+        .unwrap_or(p)
+}
+
+/// Resolve every build order of the phase: each for its builder
+/// ([`builder`]), 2.71 totals kept per builder.
 pub fn build_phase(scenario: &Scenario, state: &mut State, orders: &super::PhaseOrders, out: &mut Vec<Outcome>) {
     arrivals(scenario, state, out);
     for (p, lines) in orders {
-        let mut spent = Spent::new();
+        let mut spent: BTreeMap<PowerId, Spent> = BTreeMap::new();
         for line in lines {
-            match build(scenario, state, *p, &line.order, &mut spent, out) {
-                Ok(o) => out.push(o.order(&line.text)),
+            let b = builder(state, *p, &line.order);
+            match build(scenario, state, b, &line.order, spent.entry(b).or_default(), out) {
+                Ok(o) => out.push(ordered_by(o, b, *p).order(&line.text)),
                 Err(r) => out.push(rejected(r.rule.as_str(), *p, &line.text, &r.reason)),
             }
         }
     }
+}
+
+/// A build of `b` ordered by its Allied PC `p` is seen by both and says
+/// who ordered it (3.31).
+fn ordered_by(o: Outcome, b: PowerId, p: PowerId) -> Outcome {
+    if b == p {
+        return o;
+    }
+    o.only(vec![b, p]).why(Why::rule(
+        "3.31",
+        format!("ordered by {}, {}'s Allied PC", p.name(), b.name()),
+    ))
 }
 
 /// Carry out one build order of `p` (the Build Phase loop, and the

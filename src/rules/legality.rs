@@ -25,7 +25,7 @@ use crate::ids::{PhaseId, PowerId, Step};
 use crate::orders::ast::{Arg, EmbargoAction, Order};
 use crate::scenario::Scenario;
 use crate::state::{Location, State, UnitKey};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 /// Why an order is refused: the typed reason the checker and the engine
@@ -439,7 +439,8 @@ struct Projection<'a> {
     scenario: &'a Scenario,
     state: State,
     power: PowerId,
-    spent: builds::Spent,
+    /// 2.71 totals so far, per builder (`builds::builder`)
+    spent: BTreeMap<PowerId, builds::Spent>,
     marched: BTreeSet<UnitKey>,
     sailed: BTreeSet<UnitKey>,
 }
@@ -466,7 +467,7 @@ impl<'a> Projection<'a> {
             scenario,
             state,
             power,
-            spent: builds::Spent::new(),
+            spent: BTreeMap::new(),
             marched: BTreeSet::new(),
             sailed: BTreeSet::new(),
         }
@@ -485,27 +486,21 @@ impl<'a> Projection<'a> {
         embargo::vp_losses(scenario, state, &mut scratch);
     }
 
-    /// Gold the power can spend now: the treasury once the deficit is
-    /// repaid from it (4.221).
-    fn spendable(&self) -> Result<i64, Illegal> {
-        let ps = self.state.power(self.power);
-        if ps.debt > ps.gold {
-            return Err(Illegal::Deficit {
-                payer: self.power,
-                debt: ps.debt,
-            });
-        }
-        Ok(ps.gold - ps.debt)
+    fn pay(&self, cost: i64) -> Verdict {
+        self.pay_from(self.power, cost)
     }
 
-    fn pay(&self, cost: i64) -> Verdict {
-        let left = self.spendable()?;
+    /// Whether `payer` can spend `cost` now: its treasury once the deficit
+    /// is repaid from it (4.221); the power's own, or its Allied NPC's for
+    /// a build it orders (3.31).
+    fn pay_from(&self, payer: PowerId, cost: i64) -> Verdict {
+        let ps = self.state.power(payer);
+        if ps.debt > ps.gold {
+            return Err(Illegal::Deficit { payer, debt: ps.debt });
+        }
+        let left = ps.gold - ps.debt;
         if cost > left {
-            return Err(Illegal::CannotPay {
-                payer: self.power,
-                cost,
-                left,
-            });
+            return Err(Illegal::CannotPay { payer, cost, left });
         }
         Ok(())
     }
@@ -712,7 +707,10 @@ impl<'a> Projection<'a> {
     }
 
     fn build(&mut self, order: &Order) -> Verdict {
-        let (s, p) = (self.scenario, self.power);
+        // 3.31: a build of an Allied NPC its PC orders is the NPC's
+        let s = self.scenario;
+        let p = builds::builder(&self.state, self.power, order);
+        let spent = self.spent.entry(p).or_default().clone();
         // What a pool and the treasury hold, for the typed reasons.
         match order {
             Order::Build { corps, items } => {
@@ -736,13 +734,13 @@ impl<'a> Projection<'a> {
                     .corps(&corps.nation, corps.number)
                     .and_then(|c| c.location.clone())
                     && let Ok(list) = builds::list_cost(s, items)
-                    && let Ok((cost, _, _)) = builds::price(s, &self.state, p, &at, list, &self.spent)
+                    && let Ok((cost, _, _)) = builds::price(s, &self.state, p, &at, list, &spent)
                 {
                     // 11.x.2: a kingdom's treasury pays first for its units
                     let nations: Vec<&crate::ids::Nation> = items.iter().map(|i| &i.nation).collect();
                     let kingdom = super::political::treasury::paying(s, &self.state, p, &nations, Some(corps))
                         .map_or(0, |(_, g)| g);
-                    self.pay(i64::from(cost) - kingdom.min(i64::from(cost)))?;
+                    self.pay_from(p, i64::from(cost) - kingdom.min(i64::from(cost)))?;
                 }
             }
             Order::BuildSquadron { port, count, nation } => {
@@ -759,17 +757,24 @@ impl<'a> Projection<'a> {
                     });
                 }
                 let list = s.costs(&nation).map_or(0, |c| c.squadron) * count;
-                if let Ok((cost, _, _)) = builds::price(s, &self.state, p, port, list, &self.spent) {
+                if let Ok((cost, _, _)) = builds::price(s, &self.state, p, port, list, &spent) {
                     // 11.x.2: a kingdom's treasury pays first for its units
                     let kingdom =
                         super::political::treasury::paying(s, &self.state, p, &[&nation], None).map_or(0, |(_, g)| g);
-                    self.pay(i64::from(cost) - kingdom.min(i64::from(cost)))?;
+                    self.pay_from(p, i64::from(cost) - kingdom.min(i64::from(cost)))?;
                 }
             }
             _ => {}
         }
         let before = self.state.clone();
-        match builds::build(s, &mut self.state, p, order, &mut self.spent, &mut Vec::new()) {
+        match builds::build(
+            s,
+            &mut self.state,
+            p,
+            order,
+            self.spent.entry(p).or_default(),
+            &mut Vec::new(),
+        ) {
             Ok(_) => Ok(()),
             Err(r) => {
                 self.state = before;

@@ -18,9 +18,9 @@ pub mod npc_surrender;
 pub mod outcome;
 pub mod political;
 pub mod seating;
-pub mod side;
 pub mod sequence;
 pub mod setup;
+pub mod side;
 pub mod victory;
 pub mod war;
 

@@ -92,7 +92,10 @@ mod tests {
     #[test]
     fn an_allied_npc_is_on_its_pcs_side_and_his_allies() {
         let s = state(
-            &[(Austria, Control::Allied { with: Britain }), (Prussia, Control::Inactive)],
+            &[
+                (Austria, Control::Allied { with: Britain }),
+                (Prussia, Control::Inactive),
+            ],
             &[[Austria, Britain], [Britain, Russia]],
         );
         assert!(same_side(&s, Russia, Austria));

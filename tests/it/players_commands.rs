@@ -538,3 +538,76 @@ fn a_stranger_asking_to_join_is_forwarded_to_the_moderator_once_and_answered_onc
     let journal = std::fs::read_to_string(GameDir::new(&game).journal()).unwrap();
     assert!(journal.contains("forwarded to the moderator as a join request"));
 }
+
+/// 3.31 (reading: the Allied PC orders its Allied NPC's builds): in one
+/// mail France orders its own build and one for Spain, its Allied NPC,
+/// through the same gate; a build for an NPC France does not run (Prussia,
+/// Inactive) is refused. At resolution Spain's build is paid from Spain's
+/// treasury into Spain's corps.
+#[test]
+fn the_allied_pc_orders_its_allied_npcs_builds_in_its_own_mail() {
+    use empereur::state::Control;
+    let tmp = tempfile::tempdir().unwrap();
+    let game = new_game(tmp.path());
+    let g = GameDir::new(&game);
+    let mut state = g.load_state().unwrap();
+    state.phase = "1805-fall-build".parse().unwrap();
+    state.power_mut(PowerId::Spain).control = Control::Allied { with: PowerId::France };
+    state.relations.set_alliance(PowerId::France, PowerId::Spain, true);
+    g.save_state(&state).unwrap();
+    // the Build phase opened with its own dice commitment
+    empereur::store::phase::open(&g, &state, None).unwrap();
+    let (france_gold, spain_gold) = (state.power(PowerId::France).gold, state.power(PowerId::Spain).gold);
+    let spanish = state
+        .corps(&empereur::ids::Nation::Major(PowerId::Spain), 2)
+        .unwrap()
+        .divisions
+        .len();
+    let (v, mails) = send(
+        &game,
+        "france@demo.example.org",
+        "b1",
+        &text(
+            "france",
+            "austerlitz",
+            "PHASE 1805-fall-build\nBUILD corps 3: 1 cav\nBUILD Spanish corps 2: 1 inf\nBUILD Prussian corps 3: 1 inf",
+        ),
+    );
+    assert!(
+        matches!(
+            v,
+            Verdict::Accepted {
+                power: PowerId::France,
+                accepted: 2,
+                rejected: 1,
+                ..
+            }
+        ),
+        "{v:?}"
+    );
+    let body = &ack(&mails).body;
+    assert!(body.contains("not France's"), "{body}");
+    send(
+        &game,
+        "austria@demo.example.org",
+        "b2",
+        &text("austria", "aspern", "PHASE 1805-fall-build\nPASS"),
+    );
+    resolve(&game);
+    let after = g.load_state().unwrap();
+    let spain = empereur::ids::Nation::Major(PowerId::Spain);
+    assert_eq!(after.corps(&spain, 2).unwrap().divisions.len(), spanish + 1);
+    assert!(
+        after.power(PowerId::Spain).gold < spain_gold,
+        "Spain pays for its own build"
+    );
+    // France pays only for its cavalry division
+    let cav = i64::from(
+        empereur::scenario::Scenario::embedded("1805")
+            .unwrap()
+            .power(PowerId::France)
+            .costs
+            .cavalry,
+    );
+    assert_eq!(after.power(PowerId::France).gold, france_gold - cav);
+}

@@ -21,7 +21,6 @@
 //! `land-battle/<province>/<n>/<step>/<side>`.
 
 use super::control::{friendly, hostile, name, to_pool};
-use crate::rules::side::same_side;
 use super::standing::{self, Decided};
 use crate::dice::{Dice, DiceError};
 use crate::ids::{Nation, PowerId};
@@ -32,6 +31,7 @@ use crate::rules::Outcome;
 use crate::rules::Why;
 use crate::rules::outcome::DieRef;
 use crate::rules::political;
+use crate::rules::side::same_side;
 use crate::scenario::tables_war::{BattleTable, Row, lookup};
 use crate::scenario::{Arm, Scenario};
 use crate::state::{State, UnitKey, nation_adjective};
