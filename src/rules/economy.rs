@@ -334,14 +334,21 @@ pub fn desertion(scenario: &Scenario, state: &mut State, out: &mut Vec<Outcome>)
             continue;
         };
         let nation = Nation::Minor(m.clone());
+        // the conqueror's player's own, his Allied NPCs included, keep
+        // their divisions of it (3.44 lets them buy the minor's units)
+        let ours: Vec<PowerId> = PowerId::ALL
+            .into_iter()
+            .filter(|q| super::side::same_player(state, *q, conqueror))
+            .collect();
+        let own = |q: PowerId| ours.contains(&q);
         let mut n = 0;
         for c in state.corps.iter_mut() {
             if n >= per {
                 break;
             }
             // its own corps desert only while kept by a former owner (3.41)
-            let kept = c.nation == nation && c.held_by.is_some_and(|h| h != conqueror);
-            if c.nation == Nation::Major(conqueror) || (c.nation == nation && !kept) {
+            let kept = c.nation == nation && c.held_by.is_some_and(|h| !own(h));
+            if matches!(c.nation, Nation::Major(q) if own(q)) || (c.nation == nation && !kept) {
                 continue;
             }
             if let Some(i) = c.divisions.iter().position(|d| d.nation == nation) {
