@@ -338,9 +338,10 @@ pub enum Order {
     BuildSquadron {
         port: String,
         count: u32,
-        /// Whose squadron: the builder's own when absent; a minor's
-        /// (`BUILD ITALIAN SQUADRON IN Venetia`) only to build a kingdom's
-        /// sunk fleet counter again (11.2.2, 11.2.2.2).
+        /// Whose squadron: the builder's own when absent; an Allied NPC's
+        /// for its Allied PC (`BUILD SPANISH SQUADRON IN Andalusia`, 3.31);
+        /// a minor's (`BUILD ITALIAN SQUADRON IN Venetia`) only to build a
+        /// kingdom's sunk fleet counter again (11.2.2, 11.2.2.2).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         nation: Option<Nation>,
     },

@@ -17,6 +17,7 @@
 use super::economy::rejected;
 use super::outcome::Outcome;
 use super::sequence::D10;
+use super::side;
 use super::{EngineError, PhaseOrders};
 use crate::dice::Dice;
 use crate::ids::{PowerId, Turn};
@@ -26,7 +27,7 @@ use crate::scenario::Scenario;
 use crate::state::{Control, EnforcedPeace, State};
 
 fn is_npc(state: &State, p: PowerId) -> bool {
-    !state.power(p).control.is_player()
+    !side::is_player_country(state, p)
 }
 
 /// The turn `seasons` seasons after `t`.
@@ -56,18 +57,18 @@ pub fn refresh_npcs(state: &mut State, out: &mut Vec<Outcome>) {
                     .relations
                     .enemies(n)
                     .into_iter()
-                    .filter(|e| state.power(*e).control.is_player())
+                    .filter(|e| side::is_player_country(state, *e))
                     .collect();
                 let pc_allies = state
                     .relations
                     .allies(n)
                     .into_iter()
-                    .any(|a| state.power(a).control.is_player());
+                    .any(|a| side::is_player_country(state, a));
                 if enemies.is_empty() || pc_allies {
                     Control::Inactive
                 } else {
                     let eligible = |c: PowerId| {
-                        state.power(c).control.is_player()
+                        side::is_player_country(state, c)
                             && !enemies.contains(&c)
                             && !enemies.iter().any(|e| state.relations.allied(*e, c))
                     };
@@ -107,6 +108,13 @@ pub struct AllianceRoll<'a> {
     pub asker: &'a str,
 }
 
+/// 4.4, 4.71: Player Countries seek NPC alliances ("An NPC can only be
+/// Allied with one PC at a time", 3.31): why `p` may not.
+pub fn npc_alliance_asker_refused(state: &State, p: PowerId) -> Option<String> {
+    (!side::is_player_country(state, p))
+        .then(|| format!("{} is an NPC: only a Player Country seeks an NPC alliance", p.name()))
+}
+
 /// 4.4 / 4.71: `p` tries to ally the NPC `npc` on the NPC Alliance Table.
 pub fn npc_alliance(
     scenario: &Scenario,
@@ -119,6 +127,10 @@ pub fn npc_alliance(
 ) -> Result<(), EngineError> {
     let AllianceRoll { text, rule, asker } = *roll;
     let t = &scenario.tables.diplomacy;
+    if let Some(r) = npc_alliance_asker_refused(state, p) {
+        out.push(rejected(rule, p, text, &r));
+        return Ok(());
+    }
     if !is_npc(state, npc) || npc == p {
         out.push(rejected(rule, p, text, &format!("{} is not an NPC", npc.name())));
         return Ok(());
@@ -272,6 +284,10 @@ pub fn peace_step(
                     &l.text,
                     &format!("not at war with {}", to.name()),
                 ));
+                continue;
+            }
+            if let Some(r) = peace_with_npc_refused(state, *to) {
+                out.push(rejected("3.31", mover, &l.text, &r));
                 continue;
             }
             // 11.9.1.1, 11.9.2.2 (EiA option political)
@@ -541,6 +557,49 @@ fn break_alliance(state: &mut State, mover: PowerId, with: PowerId, text: &str, 
     }
 }
 
+/// 3.31: why `mover` may not declare war on `on`, which the book puts on
+/// a side: an Allied NPC "is at war with the same countries as the Allied
+/// PC", so war is declared on its PC (which brings the NPC in); and a
+/// power on `mover`'s own side (an ally's Allied NPC, an Allied NPC's PC
+/// ally) is no enemy while the alliances stand. A direct ally is refused
+/// by 5.3 itself.
+pub fn war_on_side_refused(state: &State, mover: PowerId, on: PowerId) -> Option<String> {
+    if on == mover || state.relations.allied(mover, on) {
+        return None;
+    }
+    if side::same_side(state, mover, on) {
+        return Some(format!(
+            "{} is on {}'s side (3.31: an Allied NPC fights with its PC and his Allies): break the alliance first (5.2)",
+            on.name(),
+            mover.name()
+        ));
+    }
+    side::allied_pc(state, on).map(|pc| {
+        format!(
+            "{} is {}'s Allied NPC, at war with the same countries as {} (3.31): declare war on {}",
+            on.name(),
+            pc.name(),
+            pc.name(),
+            pc.name()
+        )
+    })
+}
+
+/// 3.31: why `mover` may not offer peace to `to`: an Allied NPC is at war
+/// with the same countries as its PC, so peace is made with the PC (and
+/// the NPC follows, [`allied_npcs_make_peace`]).
+pub fn peace_with_npc_refused(state: &State, to: PowerId) -> Option<String> {
+    side::allied_pc(state, to).map(|pc| {
+        format!(
+            "{} is {}'s Allied NPC, at war with the same countries as {} (3.31): offer peace to {}",
+            to.name(),
+            pc.name(),
+            pc.name(),
+            pc.name()
+        )
+    })
+}
+
 /// 5.3: `mover` declares war on `on` with the order line `(index, text)`;
 /// the Cancel Declaration Table may cancel it.
 fn declare_war(
@@ -559,6 +618,9 @@ fn declare_war(
         Some(format!("already at war with {}", on.name()))
     } else if state.relations.allied(mover, on) {
         Some(format!("allied with {}: break the alliance first (5.2)", on.name()))
+    } else if let Some(r) = war_on_side_refused(state, mover, on) {
+        out.push(rejected("3.31", mover, text, &r));
+        return Ok(());
     } else {
         state
             .relations

@@ -131,6 +131,16 @@ pub fn order(
                 );
             }
         }
+        // 4.243: "a player country ... may voluntarily join the embargo"
+        EmbargoAction::Join if !side::is_player_country(state, p) => out.push(rejected(
+            "4.243",
+            p,
+            text,
+            &format!(
+                "only a Player Country joins the Continental System voluntarily; {} is an NPC",
+                p.name()
+            ),
+        )),
         EmbargoAction::Join => {
             let bound = state.relations.allied(p, f)
                 || state.relations.at_war(p, f)

@@ -49,7 +49,7 @@ pub fn roll(
     dice: &mut dyn Dice,
     out: &mut Vec<Outcome>,
 ) -> Result<(), EngineError> {
-    if !state.power(p).control.is_player() {
+    if !crate::rules::side::is_player_country(state, p) {
         return Ok(());
     }
     let t = &scenario.tables.events;

@@ -585,7 +585,10 @@ impl<'a> Projection<'a> {
                 self.run(|_, state, out| economy::gift(state, p, to, gold, loan, "", out))
             }
             Order::NpcAlliance { npc } => {
-                if self.state.power(*npc).control.is_player() {
+                if let Some(r) = diplomacy::npc_alliance_asker_refused(&self.state, p) {
+                    return Err(Illegal::rule_of("4.4", &r));
+                }
+                if crate::rules::side::is_player_country(&self.state, *npc) {
                     return Err(Illegal::NotAnNpc { npc: *npc });
                 }
                 // The engine rolls on the table only without a deficit.
@@ -626,6 +629,9 @@ impl<'a> Projection<'a> {
                     format!("not at war with {}", to.name()),
                 ))
             }
+            Order::OfferPeace { to, .. } if let Some(r) = diplomacy::peace_with_npc_refused(&self.state, *to) => {
+                Err(Illegal::rule_at("3.31", Arg::Power(*to), r))
+            }
             // 11.9.1.1, 11.9.2.2 (EiA option political): terms the option forbids
             Order::OfferPeace { to, terms } => {
                 match super::political::peace::terms_refused(self.scenario, &self.state, p, *to, terms) {
@@ -652,11 +658,13 @@ impl<'a> Projection<'a> {
                     out.extend(npc_surrender::voluntary(scenario, state, p, npc, to, &terms, ""))
                 })
             }
-            Order::ProposeAlliance { to } if !self.state.power(*to).control.is_player() => Err(Illegal::rule_at(
-                "5.2",
-                Arg::Power(*to),
-                "NPCs are allied through the NPC Alliance Table (npc alliance)",
-            )),
+            Order::ProposeAlliance { to } if !crate::rules::side::is_player_country(&self.state, *to) => {
+                Err(Illegal::rule_at(
+                    "5.2",
+                    Arg::Power(*to),
+                    "NPCs are allied through the NPC Alliance Table (npc alliance)",
+                ))
+            }
             Order::ProposeAlliance { to }
                 if let Some(r) = super::political::peace::alliance_barred(s, &self.state, p, *to) =>
             {
@@ -695,6 +703,9 @@ impl<'a> Projection<'a> {
         };
         if let Some(why) = why {
             return Err(Illegal::rule_at("5.3", Arg::Power(on), why));
+        }
+        if let Some(why) = diplomacy::war_on_side_refused(state, p, on) {
+            return Err(Illegal::rule_at("3.31", Arg::Power(on), why));
         }
         if let Some(r) = war::surrender::declaration_barred(state, p, on) {
             return Err(Illegal::Rule(r.at(Arg::Power(on))));

@@ -274,7 +274,7 @@ pub fn resolve(
         Step::PlayerTurn(p) => {
             let by = state.ordered_by(p);
             let theirs: Vec<OrderLine> = by.and_then(|b| accepted.get(&b).cloned()).unwrap_or_default();
-            let player = state.power(p).control.is_player();
+            let player = crate::rules::side::is_player_country(&state, p);
             if player {
                 // 4.7 Turn Preparation: the 4.71 NPC roll, then the 4.72 event.
                 diplomacy::npc_roll(scenario, &mut state, p, &accepted, dice, &mut out)?;

@@ -26,7 +26,7 @@ pub fn due(before: &State, after: &State, seated: &[PowerId]) -> Vec<PowerId> {
     seated
         .iter()
         .copied()
-        .filter(|p| !after.power(*p).control.is_player())
+        .filter(|p| !crate::rules::side::is_player_country(after, *p))
         .collect()
 }
 
@@ -39,7 +39,7 @@ pub fn seat_players(state: &mut State, powers: &[PowerId]) -> Vec<Outcome> {
         return out;
     }
     for &p in powers {
-        if state.power(p).control.is_player() {
+        if crate::rules::side::is_player_country(state, p) {
             continue;
         }
         state.power_mut(p).control = Control::Player;

@@ -44,7 +44,7 @@ pub fn chit_holders(state: &State) -> Vec<PowerId> {
 pub fn players(state: &State) -> Vec<PowerId> {
     PowerId::ALL
         .into_iter()
-        .filter(|p| state.power(*p).control.is_player())
+        .filter(|p| crate::rules::side::is_player_country(state, *p))
         .collect()
 }
 

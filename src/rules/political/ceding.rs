@@ -119,7 +119,7 @@ pub fn check_answer(state: &State, power: PowerId, def: &KingdomDef, from: Power
 /// The answer `to` gave, among `all` the phase's orders, to `from`'s
 /// cession of `def`; an NPC receiver accepts (house, as 5.1).
 pub fn answer(state: &State, all: Option<&PhaseOrders>, from: PowerId, def: &KingdomDef, to: PowerId) -> Answer {
-    if !state.power(to).control.is_player() {
+    if !crate::rules::side::is_player_country(state, to) {
         return Answer::Accepted;
     }
     let Some(lines) = all.and_then(|a| a.get(&to)) else {

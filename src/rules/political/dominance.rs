@@ -438,7 +438,7 @@ pub fn first_movers(
     holders: &[PowerId],
     opted: impl Fn(PowerId) -> bool,
 ) -> Vec<(PowerId, &'static str, String)> {
-    let player = |p: PowerId| holders.contains(&p) && state.power(p).control.is_player();
+    let player = |p: PowerId| holders.contains(&p) && crate::rules::side::is_player_country(state, p);
     let mut first = Vec::new();
     if !on(state) {
         if player(PowerId::France) && opted(PowerId::France) {

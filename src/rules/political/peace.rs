@@ -115,7 +115,7 @@ pub fn terms_refused(
 /// 11.9.1.1: terms that would take a fourth home province.
 fn losses_refused(scenario: &Scenario, state: &State, from: PowerId, terms: &Terms) -> Option<Rejection> {
     let t = &scenario.tables.political_dominance.peace;
-    if !t.territorial_losses || !state.power(from).control.is_player() {
+    if !t.territorial_losses || !crate::rules::side::is_player_country(state, from) {
         return None;
     }
     let home = home_nation(scenario, state, from);
@@ -384,7 +384,8 @@ pub fn start_at_war(scenario: &Scenario, state: &mut State) -> Option<Outcome> {
 /// forced surrender to the capital's holder).
 pub fn civil_disorder(scenario: &Scenario, state: &State, p: PowerId) -> Option<Vec<PowerId>> {
     let t = &scenario.tables.political_dominance.peace;
-    (on(state) && t.civil_disorder && state.power(p).control.is_player()).then(|| state.relations.enemies(p))
+    (on(state) && t.civil_disorder && crate::rules::side::is_player_country(state, p))
+        .then(|| state.relations.enemies(p))
 }
 
 #[cfg(test)]
