@@ -809,6 +809,19 @@ fn unannounced_manual_dice_are_refused() {
     resolve(&g, None);
     let rec = phase::record(&GameDir::new(&g)).unwrap().unwrap();
     assert_eq!((rec.phase, rec.dice.as_deref()), (next, Some("manual")));
+    // Its opening mail says so, under its commitment.
+    let dir = GameDir::new(&g);
+    let templates = empereur::report::Templates::load(&dir.root).unwrap();
+    let now = chrono::DateTime::parse_from_rfc3339("2026-01-01T00:00:00Z")
+        .unwrap()
+        .to_utc();
+    empereur::ops::mailing::mail_pending(&dir, &templates, now).unwrap();
+    let openings = outbox_mails(&g, &format!("phase {next} is open"));
+    assert!(!openings.is_empty(), "no opening of {next}");
+    for m in &openings {
+        let flat = m.replace("=\r\n", "").replace("\r\n", "\n");
+        assert!(flat.contains("Dice: PHYSICAL."), "{flat}");
+    }
     let name = resolve(&g, Some("3,0,6"));
     let (code, out) = verify(&g);
     assert_eq!(code, 0, "{out}");
