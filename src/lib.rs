@@ -28,6 +28,7 @@
 //! | [`store`] | layout, atomic writes, lock, config, passwords | everything below, through `atomic_write` |
 //! | [`mail`] | ingest, authentication, outbox, sending | `mail/`, journal; submissions via store |
 //! | [`report`] | view models and templates of mails and reports | reads `templates/` overrides |
+//! | [`site`] | the public site's files from what `ops::site` read (no I/O) | — |
 //! | [`ops`] | one function per command: its options in, its summary out | — (calls store) |
 //! | [`cli`] | argument parsing (feature `cli`), printing every summary, progress bars, exit codes, completions, man pages | — |
 //!
@@ -47,7 +48,8 @@
 //! `history/NNNN-*/lock.toml` (the orders lock, ops::lock), `.wake`
 //! (store::wake: a cache that lets a quiet `run` return early),
 //! `journal.log` (every command that decides something), `.lock` (every
-//! command that writes).
+//! command that writes). `empereur site` (ops::site) reads the history,
+//! `press/` and the journal and writes only outside the game directory.
 
 // STYLE: every function a reader can hold, in the core and the adapters
 // alike (clippy.toml sets the threshold, 120 lines; CI denies warnings).
@@ -69,6 +71,7 @@ pub mod report;
 pub mod rules;
 pub mod scenario;
 pub mod schedule;
+pub mod site;
 pub mod state;
 pub mod store;
 #[cfg(any(test, feature = "testing"))]

@@ -232,6 +232,28 @@ impl From<ExportArgs> for ops::export::ExportArgs {
 
 #[derive(Debug, Clone, clap::Args)]
 #[command(
+    after_help = "Example:\n  empereur site --game campaign --out public\n  (then open public/index.html, or publish the directory on any static host)\n\ngame.toml, to refresh it after every phase `run` resolves:\n  [site]\n  out = \"public\""
+)]
+pub struct SiteArgs {
+    /// The game directory.
+    #[arg(long, short = 'g', default_value = ".")]
+    pub game: PathBuf,
+    /// The directory to write the site into (created if missing).
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+impl From<SiteArgs> for ops::site::SiteArgs {
+    fn from(a: SiteArgs) -> Self {
+        Self {
+            game: a.game,
+            out: a.out,
+        }
+    }
+}
+
+#[derive(Debug, Clone, clap::Args)]
+#[command(
     after_help = "Example:\n  empereur fetch --game campaign\n\ngame.toml:\n  [mail.imap]\n  host = \"imap.example.org\"\n  user = \"empereur@example.org\"\n  password_env = \"EMPEREUR_IMAP_PASSWORD\"\n  port = 993   # the default; any port the server uses\n\nImplicit TLS only (no STARTTLS, no plain IMAP). Messages are flagged seen, never deleted.\nWithout IMAP: mbsync or fetchmail into a Maildir, then `empereur ingest --maildir`."
 )]
 pub struct FetchArgs {

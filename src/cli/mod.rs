@@ -134,6 +134,8 @@ pub enum Command {
     Verify(args::VerifyArgs),
     /// Write a tarball of the history for players to verify (no secrets of the open phase).
     ExportHistory(args::ExportArgs),
+    /// Write the game's public site: history, public reports and a dice verifier that runs in the page.
+    Site(args::SiteArgs),
 
     /// Derive dice by hand (auditors, docs/dice.md).
     #[command(subcommand)]
@@ -288,6 +290,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Done> {
         // == dice ==
         Command::Verify(a) => print(ops::verify::run(&a.into(), &mut progress::Bar::on_terminal())?),
         Command::ExportHistory(a) => print(ops::export::run(&a.into())?),
+        Command::Site(a) => print(ops::site::run(&a.into())?),
         Command::Dice(c) => print(ops::dice_cmd::run(&c.into())?),
         Command::Resolve(a) => print(ops::resolve::run(&a.into())?),
         // == end dice ==

@@ -29,6 +29,7 @@ pub mod run;
 pub mod seat;
 pub mod send;
 pub mod show;
+pub mod site;
 pub mod submit;
 pub mod verify;
 pub mod workflow;

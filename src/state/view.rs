@@ -11,8 +11,19 @@ impl State {
     /// zeroed. Units `viewer` gives orders for (its Allied or Controlled
     /// NPCs, 3.31) stay visible.
     pub fn view_for(&self, viewer: PowerId) -> State {
+        self.view_where(|p| p == Some(viewer) || p.is_some_and(|p| self.ordered_by(p) == Some(viewer)))
+    }
+
+    /// The state as the public sees it (the game's public site): what
+    /// every power sees of the others, and nothing of anyone's own.
+    pub fn public_view(&self) -> State {
+        self.view_where(|_| false)
+    }
+
+    /// The state with everything hidden of the powers `mine` does not
+    /// accept (2.5).
+    fn view_where(&self, mine: impl Fn(Option<PowerId>) -> bool) -> State {
         let mut s = self.clone();
-        let mine = |p: Option<PowerId>| p == Some(viewer) || p.is_some_and(|p| self.ordered_by(p) == Some(viewer));
         for c in &mut s.corps {
             if !mine(self.corps_power(c)) {
                 c.divisions.clear();

@@ -1,0 +1,223 @@
+//! The public site of a game (`empereur site`): plain files a moderator
+//! publishes anywhere, with `index.html` as the entry and a dice verifier
+//! that runs in the page (docs/site.md).
+//!
+//! This module turns what `ops::site` read from a game directory
+//! ([`Input`]) into the files of the site ([`build`]); it reads and writes
+//! nothing itself. What it may show is decided in one place,
+//! [`privacy::publish`], for history files, and by the callers' views
+//! (public outcomes, public state, public press) for the pages.
+//!
+//! Layout of the output:
+//! - `index.html`, `phases/NNNN-<phase>.html`: the pages;
+//! - `assets/`: the style and the scripts (the verifier), embedded from
+//!   `templates/site/`;
+//! - `data/history.js`: the history as one JSON value assigned to
+//!   `window.EMPEREUR_HISTORY` (a script, since browsers refuse `fetch`
+//!   from `file://`);
+//! - `history/`, `phase/commitment`: the files as `export-history` lays
+//!   them out, each withheld file replaced by `<file>.sha256`.
+
+pub mod privacy;
+
+use crate::report::EventView;
+use anyhow::{Result, anyhow};
+use minijinja::Environment;
+use privacy::Publish;
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+/// The scripts and style of every site, in the order the index loads the
+/// scripts (each defines what the next uses).
+pub const ASSETS: &[(&str, &str)] = &[
+    ("assets/site.css", include_str!("../../templates/site/site.css")),
+    ("assets/toml.js", include_str!("../../templates/site/toml.js")),
+    ("assets/verify.js", include_str!("../../templates/site/verify.js")),
+    ("assets/mails.js", include_str!("../../templates/site/mails.js")),
+    ("assets/page.js", include_str!("../../templates/site/page.js")),
+];
+
+const INDEX: &str = include_str!("../../templates/site/index.html");
+const PHASE: &str = include_str!("../../templates/site/phase.html");
+
+/// One history entry: every file in it (`entry.toml` included), by path
+/// inside the entry with `/` separators, and its bytes.
+#[derive(Clone, Debug, Default)]
+pub struct EntryInput {
+    pub dir: String,
+    pub files: Vec<(String, Vec<u8>)>,
+}
+
+/// A power's public standing after a phase.
+#[derive(Clone, Debug, Serialize)]
+pub struct Standing {
+    pub power: String,
+    pub gold: i64,
+    pub vp: i64,
+}
+
+/// What the page of one history entry shows: only what every power may
+/// see (the caller cut it).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct PhasePage {
+    /// The entry directory, `NNNN-<phase>`.
+    pub dir: String,
+    pub phase: String,
+    pub kind: String,
+    pub note: String,
+    pub events: Vec<EventView>,
+    pub standings: Vec<Standing>,
+    /// The public map after the phase (SVG text), if the scenario has one.
+    pub map: Option<String>,
+}
+
+/// A press message sent to every player.
+#[derive(Clone, Debug, Serialize)]
+pub struct PublicPress {
+    pub phase: String,
+    /// The sender's power name; `None` when it chose to stay anonymous.
+    pub from: Option<String>,
+    pub text: String,
+}
+
+/// Everything the site is made from.
+#[derive(Clone, Debug, Default)]
+pub struct Input {
+    pub game: String,
+    /// The game is over: the hidden files of the history are published.
+    pub ended: bool,
+    /// The open phase (none once the game is over).
+    pub open_phase: Option<String>,
+    /// `history/head.toml` and `phase/commitment`, as stored.
+    pub head: Option<Vec<u8>>,
+    pub commitment: Option<Vec<u8>>,
+    /// The SHA-256 of `state.toml` (its content is the moderator's).
+    pub state_sha256: Option<String>,
+    pub entries: Vec<EntryInput>,
+    pub pages: Vec<PhasePage>,
+    pub press: Vec<PublicPress>,
+    /// Moderator actions from the journal, already cut to public lines.
+    pub journal: Vec<String>,
+}
+
+/// The files of the site, by path inside it.
+pub fn build(input: &Input) -> Result<Vec<(String, Vec<u8>)>> {
+    let mut out: Vec<(String, Vec<u8>)> = ASSETS
+        .iter()
+        .map(|(p, t)| (p.to_string(), t.as_bytes().to_vec()))
+        .collect();
+    let data = history_json(input);
+    out.push((
+        "data/history.js".into(),
+        format!("window.EMPEREUR_HISTORY = {data};\n").into_bytes(),
+    ));
+    out.extend(history_files(input));
+    let env = environment()?;
+    let latest = input.pages.iter().rev().find(|p| !p.standings.is_empty());
+    let index = env.get_template("index.html")?.render(minijinja::value::Serde(json!({
+        "game": input.game,
+        "ended": input.ended,
+        "open_phase": input.open_phase,
+        "pages": input.pages.iter().map(|p| json!({"dir": p.dir, "phase": p.phase, "kind": p.kind})).collect::<Vec<_>>(),
+        "standings": latest.map(|p| p.standings.clone()).unwrap_or_default(),
+        "standings_after": latest.map(|p| p.phase.clone()),
+        "journal": input.journal,
+    })))?;
+    out.push(("index.html".into(), index.into_bytes()));
+    let phase = env.get_template("phase.html")?;
+    for p in &input.pages {
+        let press: Vec<&PublicPress> = input.press.iter().filter(|x| x.phase == p.phase).collect();
+        let html = phase.render(minijinja::value::Serde(
+            json!({"game": input.game, "page": p, "press": press}),
+        ))?;
+        out.push((format!("phases/{}.html", p.dir), html.into_bytes()));
+        if let Some(svg) = &p.map {
+            out.push((format!("phases/{}.svg", p.dir), svg.clone().into_bytes()));
+        }
+    }
+    Ok(out)
+}
+
+fn environment() -> Result<Environment<'static>> {
+    let mut env = Environment::new();
+    env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
+    // `.html` names turn minijinja's HTML escaping on.
+    for (name, text) in [("index.html", INDEX), ("phase.html", PHASE)] {
+        env.add_template(name, text)
+            .map_err(|e| anyhow!("site template {name}: {e}"))?;
+    }
+    Ok(env)
+}
+
+/// A file as the verifier sees it: its text, or its digest and why the
+/// text is withheld. A file that is not UTF-8 cannot be a JSON string:
+/// its digest stands for it.
+fn file_value(rel: &str, bytes: &[u8], ended: bool) -> Value {
+    let digest = crate::store::history::sha256_hex(bytes);
+    match (privacy::publish(rel, ended), std::str::from_utf8(bytes)) {
+        (Publish::Whole, Ok(text)) => json!({ "text": text }),
+        (Publish::Whole, Err(_)) => json!({ "sha256": digest, "withheld": "not UTF-8 text" }),
+        (Publish::Digest(why), _) => json!({ "sha256": digest, "withheld": why }),
+    }
+}
+
+fn text_value(bytes: &Option<Vec<u8>>) -> Value {
+    match bytes {
+        Some(b) => json!({ "text": String::from_utf8_lossy(b) }),
+        None => Value::Null,
+    }
+}
+
+/// The JSON the in-page verifier reads (docs/site.md describes it).
+fn history_json(input: &Input) -> String {
+    let entries: Vec<Value> = input
+        .entries
+        .iter()
+        .map(|e| {
+            let files: Map<String, Value> = e
+                .files
+                .iter()
+                .map(|(rel, b)| (rel.clone(), file_value(rel, b, input.ended)))
+                .collect();
+            json!({ "dir": e.dir, "files": files })
+        })
+        .collect();
+    let v = json!({
+        "format": 1,
+        "game": input.game,
+        "ended": input.ended,
+        "open_phase": input.open_phase,
+        "head": text_value(&input.head),
+        "commitment": text_value(&input.commitment),
+        "state": input.state_sha256.as_ref().map(|s| json!({ "sha256": s })),
+        "entries": entries,
+    });
+    // `</` never appears raw in the script, whatever a file holds.
+    v.to_string().replace("</", "<\\/")
+}
+
+/// `history/` and `phase/commitment` as `export-history` lays them out;
+/// a withheld file is `<file>.sha256` (`sha256sum` format).
+fn history_files(input: &Input) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    if let Some(h) = &input.head {
+        out.push(("history/head.toml".into(), h.clone()));
+    }
+    for e in &input.entries {
+        for (rel, bytes) in &e.files {
+            let path = format!("history/{}/{rel}", e.dir);
+            match privacy::publish(rel, input.ended) {
+                Publish::Whole => out.push((path, bytes.clone())),
+                Publish::Digest(_) => {
+                    let name = rel.rsplit('/').next().unwrap_or(rel);
+                    let line = format!("{}  {name}\n", crate::store::history::sha256_hex(bytes));
+                    out.push((format!("{path}.sha256"), line.into_bytes()));
+                }
+            }
+        }
+    }
+    if let Some(c) = &input.commitment {
+        out.push(("phase/commitment".into(), c.clone()));
+    }
+    out
+}

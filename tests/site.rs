@@ -1,0 +1,256 @@
+#![allow(clippy::disallowed_methods)] // tests read and write game files
+//! `empereur site`: the public site of a game. What a visitor can read
+//! (the pages, the verdict element, the history files) and, above all,
+//! what nobody may read there: the secrets of a game searched for in
+//! every byte of the output. The verifier in the page is tested in a
+//! browser by `tests/browser/site.test.mjs`.
+
+use assert_cmd::Command;
+use empereur::store::history::sha256_hex;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+fn bin() -> Command {
+    Command::cargo_bin("empereur").unwrap()
+}
+
+/// The demo game (played once per test binary) copied into a temp dir.
+fn demo() -> (tempfile::TempDir, PathBuf) {
+    static DEMO: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    let (_, template) = DEMO.get_or_init(|| {
+        let t = tempfile::tempdir().unwrap();
+        bin()
+            .arg("demo")
+            .arg("--out")
+            .arg(t.path().join("demo"))
+            .assert()
+            .success();
+        let g = t.path().join("demo/game");
+        (t, g)
+    });
+    let t = tempfile::tempdir().unwrap();
+    let g = t.path().join("game");
+    copy_dir(template, &g);
+    (t, g)
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for e in fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dest = to.join(e.file_name());
+        if e.path().is_dir() {
+            copy_dir(&e.path(), &dest);
+        } else {
+            fs::copy(e.path(), &dest).unwrap();
+        }
+    }
+}
+
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            files(&p, out);
+        } else {
+            out.push(p);
+        }
+    }
+}
+
+fn site(game: &Path, out: &Path) -> String {
+    let o = bin()
+        .args(["site", "--game"])
+        .arg(game)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stdout).unwrap()
+}
+
+/// Every file of the output, with its path inside it.
+fn output(out: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut all = Vec::new();
+    files(out, &mut all);
+    all.into_iter()
+        .map(|p| {
+            (
+                p.strip_prefix(out).unwrap().to_string_lossy().replace('\\', "/"),
+                fs::read(&p).unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    !needle.is_empty() && hay.windows(needle.len()).any(|w| w == needle)
+}
+
+/// The values of `key = "…"` lines of a TOML text.
+fn values(text: &str, key: &str) -> Vec<String> {
+    let prefix = format!("{key} = \"");
+    text.lines()
+        .filter_map(|l| l.trim().strip_prefix(&prefix)?.strip_suffix('"').map(str::to_string))
+        .collect()
+}
+
+#[test]
+fn the_site_holds_no_secret_of_the_game() {
+    let (t, g) = demo();
+    // An open phase with orders in: the moderator enters France's, with
+    // a typed entropy line, which nobody may see before the lock.
+    let typed = "the-moon-is-a-harsh-mistress";
+    bin()
+        .args(["submit", "--power", "france", "--game"])
+        .arg(&g)
+        .arg("-")
+        .write_stdin(format!("ENTROPY {typed}\n"))
+        .assert()
+        .success();
+    let out = t.path().join("site");
+    site(&g, &out);
+
+    let mut secrets: Vec<(String, Vec<u8>)> = Vec::new();
+    let config = fs::read_to_string(g.join("game.toml")).unwrap();
+    for key in ["email", "password_hash"] {
+        let found = values(&config, key);
+        assert!(found.len() >= 7, "the test game has players with {key}: {found:?}");
+        for v in found {
+            secrets.push((format!("game.toml {key}"), v.into_bytes()));
+        }
+    }
+    // The open phase: its seed (and the copy kept as a spare), its orders,
+    // their receipt and their typed entropy.
+    let seed = fs::read_to_string(g.join("phase/seed")).unwrap();
+    secrets.push(("phase/seed".into(), seed.trim().as_bytes().to_vec()));
+    let orders = fs::read(g.join("phase/orders/france.toml")).unwrap();
+    secrets.push(("the open phase's receipt".into(), sha256_hex(&orders).into_bytes()));
+    secrets.push(("the open phase's typed entropy".into(), typed.as_bytes().to_vec()));
+    secrets.push(("phase/orders/france.toml".into(), orders));
+    // What the history holds that not every power may see: the states
+    // (hidden compositions), the outcomes and the moderator's report, the
+    // stored submissions (their senders' addresses).
+    let mut hist = Vec::new();
+    files(&g.join("history"), &mut hist);
+    for p in &hist {
+        let name = p.file_name().unwrap().to_string_lossy().to_string();
+        let hidden = name.starts_with("state-") || name == "outcomes.toml" || name == "report.txt";
+        if hidden || p.parent().unwrap().ends_with("orders") {
+            secrets.push((p.display().to_string(), fs::read(p).unwrap()));
+        }
+        if p.parent().unwrap().ends_with("orders") {
+            for by in values(&fs::read_to_string(p).unwrap(), "by") {
+                secrets.push((format!("{} by", p.display()), by.into_bytes()));
+            }
+        }
+    }
+    secrets.push(("a hidden corps composition".into(), b"[[corps.divisions]]".to_vec()));
+    secrets.push(("state.toml".into(), fs::read(g.join("state.toml")).unwrap()));
+
+    let site = output(&out);
+    assert!(site.len() > 50, "{} files", site.len());
+    for (what, secret) in &secrets {
+        for (path, bytes) in &site {
+            assert!(!contains(bytes, secret), "{path} holds a secret: {what}");
+        }
+    }
+    // ... and everything the verifier needs is there: each withheld file
+    // is named by its digest.
+    let state_after = hist.iter().find(|p| p.ends_with("state-after.toml")).unwrap();
+    let digest = sha256_hex(&fs::read(state_after).unwrap());
+    let rel = state_after
+        .strip_prefix(&g)
+        .unwrap()
+        .to_string_lossy()
+        .replace('\\', "/");
+    let sidecar = fs::read_to_string(out.join(format!("{rel}.sha256"))).unwrap();
+    assert_eq!(sidecar, format!("{digest}  state-after.toml\n"));
+    assert!(!out.join(&rel).exists());
+}
+
+#[test]
+fn the_index_states_its_verdict_for_machines_and_loads_nothing_remote() {
+    let (t, g) = demo();
+    let out = t.path().join("site");
+    let said = site(&g, &out);
+    assert!(said.starts_with(&format!("wrote {} (", out.display())), "{said}");
+    assert!(said.contains(", 9 history entries); open "), "{said}");
+    let index = fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(index.contains(r#"<div id="verdict" data-status="checking""#), "{index}");
+    assert!(
+        index.contains(r#"content="default-src 'none'; script-src 'self';"#),
+        "{index}"
+    );
+    for (path, bytes) in output(&out) {
+        if path.ends_with(".html") || path.ends_with(".js") {
+            let text = String::from_utf8(bytes).unwrap();
+            for remote in ["http://", "https://", "fetch("] {
+                assert!(!text.contains(remote), "{path} mentions {remote}");
+            }
+        }
+    }
+    // The history is laid out as export-history lays it out, the public
+    // files byte for byte.
+    for name in ["history/head.toml", "phase/commitment"] {
+        assert_eq!(
+            fs::read(out.join(name)).unwrap(),
+            fs::read(g.join(name)).unwrap(),
+            "{name}"
+        );
+    }
+    let dice = fs::read(g.join("history/0002-1805-fall-france/dice.toml")).unwrap();
+    assert_eq!(
+        fs::read(out.join("history/0002-1805-fall-france/dice.toml")).unwrap(),
+        dice
+    );
+    let data = fs::read_to_string(out.join("data/history.js")).unwrap();
+    assert!(data.starts_with("window.EMPEREUR_HISTORY = {"), "{}", &data[..80]);
+}
+
+#[test]
+fn each_phase_page_shows_the_public_outcomes_only() {
+    let (t, g) = demo();
+    let out = t.path().join("site");
+    site(&g, &out);
+    let page = fs::read_to_string(out.join("phases/0002-1805-fall-france.html")).unwrap();
+    // Public (every power sees a war declared)...
+    assert!(page.contains("France declares war on Austria"), "{page}");
+    // ... but not France's own standing order, which only France sees.
+    let outcomes = fs::read_to_string(g.join("history/0002-1805-fall-france/outcomes.toml")).unwrap();
+    assert!(outcomes.contains("combat option grand_assault"));
+    assert!(!page.contains("grand_assault"), "{page}");
+    assert!(
+        page.contains(r#"<img class="map" src="0002-1805-fall-france.svg""#),
+        "{page}"
+    );
+    assert!(out.join("phases/0002-1805-fall-france.svg").is_file());
+}
+
+#[test]
+fn a_finished_game_publishes_its_whole_history_but_never_an_address() {
+    let (t, g) = demo();
+    let path = g.join("state.toml");
+    let text = fs::read_to_string(&path).unwrap();
+    // The game is over (its state says so); the history is not touched.
+    let ended = text.replacen("events_used = ", "over = \"a test: France won\"\nevents_used = ", 1);
+    assert_ne!(ended, text);
+    fs::write(&path, ended).unwrap();
+    let out = t.path().join("site");
+    site(&g, &out);
+    let entry = "history/0002-1805-fall-france";
+    for name in ["state-after.toml", "outcomes.toml", "report.txt"] {
+        let rel = format!("{entry}/{name}");
+        assert_eq!(
+            fs::read(out.join(&rel)).unwrap(),
+            fs::read(g.join(&rel)).unwrap(),
+            "{rel}"
+        );
+    }
+    assert!(!out.join(format!("{entry}/orders/france.toml")).exists());
+    assert!(out.join(format!("{entry}/orders/france.toml.sha256")).is_file());
+    let index = fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(index.contains("The game is over"), "{index}");
+}
