@@ -254,3 +254,36 @@ fn a_finished_game_publishes_its_whole_history_but_never_an_address() {
     let index = fs::read_to_string(out.join("index.html")).unwrap();
     assert!(index.contains("The game is over"), "{index}");
 }
+
+#[test]
+fn run_refreshes_the_site_named_in_game_toml_after_each_phase() {
+    let (_t, g) = demo();
+    let when = "2027-06-01T00:00:00Z"; // long past the open phase's deadline
+    // Off by default: run resolves and writes no site.
+    let (_t2, plain) = demo();
+    bin()
+        .args(["run", "--game"])
+        .arg(&plain)
+        .env("EMPEREUR_NOW", when)
+        .assert()
+        .success();
+    assert!(plain.join("history/0010-1806-winter/entry.toml").is_file());
+    assert!(!plain.join("public").exists());
+
+    let mut config = fs::read_to_string(g.join("game.toml")).unwrap();
+    config.push_str("\n[site]\nout = \"public\"\n");
+    fs::write(g.join("game.toml"), config).unwrap();
+    bin()
+        .args(["run", "--game"])
+        .arg(&g)
+        .env("EMPEREUR_NOW", when)
+        .assert()
+        .success();
+    let index = fs::read_to_string(g.join("public/index.html")).unwrap();
+    assert!(
+        index.contains(r#"<a href="phases/0010-1806-winter.html">1806-winter</a>"#),
+        "{index}"
+    );
+    let head = fs::read(g.join("history/head.toml")).unwrap();
+    assert_eq!(fs::read(g.join("public/history/head.toml")).unwrap(), head);
+}

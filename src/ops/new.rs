@@ -281,6 +281,7 @@ pub fn create_from(o: &NewOptions, players: store::players::Players) -> Result<(
         mail: Default::default(),
         dice: Default::default(),
         press: Default::default(),
+        site: Default::default(),
     };
     dir.create_layout()?;
     let _lock = dir.lock()?;

@@ -464,6 +464,7 @@ fn resolve_due(
                 &format!("run: resolved {} -> history/{}", s.resolved, s.entry),
             )?;
             report.resolved.push(s.entry);
+            report.attention.extend(super::site::refresh_locked(dir));
             report.late = late;
             report.over = s.over;
             // The new phase's clock starts now.

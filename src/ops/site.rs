@@ -66,6 +66,19 @@ pub fn run(a: &SiteArgs) -> Result<Written> {
     })
 }
 
+/// Refresh the site `[site] out` of game.toml names, if any, under the
+/// game's lock the caller holds (`run`, after each phase it resolves).
+/// A site that cannot be written is a line for the moderator, never a
+/// reason to stop the run: the game goes on without it.
+pub fn refresh_locked(dir: &GameDir) -> Option<String> {
+    let out = dir.load_config().ok()?.site.out?;
+    let out = dir.root.join(out);
+    let written = read(dir).and_then(|input| write_all(&out, &site::build(&input)?));
+    written
+        .err()
+        .map(|e| format!("site {} not refreshed: {e:#}", out.display()))
+}
+
 /// Everything the site is made from, read from the game directory.
 pub fn read(dir: &GameDir) -> Result<Input> {
     let config = dir.load_config()?;

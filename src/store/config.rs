@@ -57,6 +57,26 @@ pub struct GameConfig {
     /// Press between players (`mail::press`).
     #[serde(default, skip_serializing_if = "PressConfig::is_default")]
     pub press: PressConfig,
+    /// `[site]`: the public site `run` refreshes after each phase it
+    /// resolves (docs/site.md); off by default.
+    #[serde(default, skip_serializing_if = "SiteConfig::is_off")]
+    pub site: SiteConfig,
+}
+
+/// `[site]` in game.toml.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SiteConfig {
+    /// Where to write the site (relative to the game directory unless
+    /// absolute). Without it `run` writes no site.
+    #[serde(default)]
+    pub out: Option<String>,
+}
+
+impl SiteConfig {
+    fn is_off(&self) -> bool {
+        self.out.is_none()
+    }
 }
 
 /// `[dice]` in game.toml. Without it, or without `beacon`, the dice are
