@@ -235,6 +235,36 @@ try {
   }
   server.close();
 
+  // Moderator entries: an undo, then the re-resolution of the phase it
+  // reopened (docs/dice.md section 6: same seed, same entropy); then the
+  // same history with the re-resolution's entropy changed and resealed.
+  const moderated = path.join(tmp, "moderated");
+  fs.cpSync(game, moderated, { recursive: true });
+  for (const args of [["undo", "--reason", "a test of the undo rules"], ["resolve"]]) {
+    const r = empereur([args[0], "--game", moderated, ...args.slice(1)]);
+    if (r.status !== 0) throw new Error("empereur " + args[0] + " failed: " + r.stdout + r.stderr);
+  }
+  const redo = entries(moderated).slice(-1)[0];
+  check(/^redo_of = /m.test(read(path.join(hist(moderated), redo, "entry.toml"))), "the moderated game ends with a re-resolution (" + redo + ")");
+  {
+    const v = empereur(["verify", "--game", moderated]);
+    const { page, errors, verdict } = await open(pathToFileURL(site(moderated, moderated + "-site")).href + "/index.html");
+    check(v.status === 0 && verdict.status === "ok" && errors.length === 0, "an undo and its re-resolution: verify exits " + v.status + ", the page says " + verdict.text);
+    await page.close();
+  }
+  tampers.push({
+    name: "a re-resolution under other entropy, resealed",
+    where: redo,
+    base: moderated,
+    apply: (g) => {
+      const p = path.join(hist(g), redo, "entropy.toml");
+      const old = sha(fs.readFileSync(p));
+      fs.writeFileSync(p, '[entropy]\nfrance = "' + "0".repeat(64) + '"\n');
+      reseal(g, redo, "entropy.toml", old);
+      resealChain(g);
+    },
+  });
+
   // Mails a player received, dropped on the page.
   const mails = path.join(tmp, "mails-prussia");
   fs.mkdirSync(mails);
@@ -257,7 +287,7 @@ try {
   // Tampered copies.
   for (const t of tampers) {
     const g = path.join(tmp, "tamper-" + t.name.replace(/\W+/g, "-"));
-    fs.cpSync(game, g, { recursive: true });
+    fs.cpSync(t.base || game, g, { recursive: true });
     const info = t.apply(g) || {};
     const v = empereur(["verify", "--game", g]);
     const out = site(g, g + "-site");

@@ -54,6 +54,7 @@ mod rules_coverage;
 mod run;
 mod scenario;
 mod schedule;
+mod site;
 mod state_view;
 mod verify_checks;
 mod verify_tamper;

@@ -287,3 +287,67 @@ fn run_refreshes_the_site_named_in_game_toml_after_each_phase() {
     let head = fs::read(g.join("history/head.toml")).unwrap();
     assert_eq!(fs::read(g.join("public/history/head.toml")).unwrap(), head);
 }
+
+#[test]
+fn press_to_all_is_published_and_an_anonymous_sender_stays_unnamed() {
+    use empereur::ids::PowerId;
+    let (t, g) = demo();
+    let press = g.join("press");
+    fs::create_dir_all(&press).unwrap();
+    let all_but = |from: PowerId| -> Vec<String> {
+        PowerId::ALL
+            .iter()
+            .filter(|p| **p != from)
+            .map(|p| format!("{:?}", p.name()))
+            .collect()
+    };
+    let write = |name: &str, from: PowerId, anonymous: bool, to: Vec<String>, text: &str| {
+        let body = format!(
+            "phase = \"1805-fall-france\"\nfrom = \"{}\"\nanonymous = {anonymous}\nto = [{}]\nreceived = \"2026-01-06T01:00:00+00:00\"\ntext = \"{text}\"\n",
+            from.id(),
+            to.join(", ")
+        );
+        fs::write(press.join(name), body).unwrap();
+    };
+    write(
+        "1-signed.toml",
+        PowerId::France,
+        false,
+        all_but(PowerId::France),
+        "Peace in our time, says Paris",
+    );
+    write(
+        "2-grey.toml",
+        PowerId::Austria,
+        true,
+        all_but(PowerId::Austria),
+        "Beware the eagles",
+    );
+    let mut five = all_but(PowerId::Russia);
+    five.pop();
+    write(
+        "3-private.toml",
+        PowerId::Russia,
+        false,
+        five,
+        "A secret for five of you",
+    );
+    let out = t.path().join("site");
+    site(&g, &out);
+    let page = fs::read_to_string(out.join("phases/0002-1805-fall-france.html")).unwrap();
+    assert!(
+        page.contains("From France:</p><pre>Peace in our time, says Paris</pre>"),
+        "{page}"
+    );
+    assert!(
+        page.contains("From an anonymous power:</p><pre>Beware the eagles</pre>"),
+        "{page}"
+    );
+    assert!(!page.contains("From Austria"), "{page}");
+    for (path, bytes) in output(&out) {
+        assert!(
+            !contains(&bytes, b"A secret for five of you"),
+            "{path} holds press not sent to all"
+        );
+    }
+}
