@@ -99,6 +99,9 @@ pub fn read(dir: &GameDir) -> Result<Input> {
         state_sha256: state_bytes.as_deref().map(history::sha256_hex),
         ..Input::default()
     };
+    // The state after one entry is usually the state before the next:
+    // parsed once (parsing states is most of the work).
+    let mut last: Option<(Vec<u8>, State)> = None;
     for (n, name) in history::list(dir)? {
         if n > head.entries {
             continue; // an uncommitted leftover of a crash
@@ -116,7 +119,7 @@ pub fn read(dir: &GameDir) -> Result<Input> {
             let bytes = fs::read(&p).with_context(|| format!("cannot read {}", p.display()))?;
             entry.files.push((rel, bytes));
         }
-        input.pages.push(page(&scenario, &entry));
+        input.pages.push(page(&scenario, &entry, &mut last));
         input.entries.push(entry);
     }
     let players: BTreeSet<PowerId> = config.players.iter().map(|p| p.power).collect();
@@ -128,14 +131,9 @@ pub fn read(dir: &GameDir) -> Result<Input> {
 /// The public page of one entry: the outcomes every power sees, the
 /// standings and the map of the state after it, as no power in particular
 /// sees them (2.5: compositions are nobody's but their owner's).
-fn page(scenario: &Scenario, entry: &EntryInput) -> PhasePage {
-    let file = |rel: &str| {
-        entry
-            .files
-            .iter()
-            .find(|(r, _)| r == rel)
-            .map(|(_, b)| String::from_utf8_lossy(b).into_owned())
-    };
+fn page(scenario: &Scenario, entry: &EntryInput, last: &mut Option<(Vec<u8>, State)>) -> PhasePage {
+    let bytes = |rel: &str| entry.files.iter().find(|(r, _)| r == rel).map(|(_, b)| b.as_slice());
+    let file = |rel: &str| bytes(rel).map(|b| String::from_utf8_lossy(b).into_owned());
     let record: Option<EntryRecord> = file("entry.toml").and_then(|t| toml::from_str(&t).ok());
     let outcomes: Vec<Outcome> = file("outcomes.toml")
         .and_then(|t| toml::from_str::<OutcomesFile>(&t).ok())
@@ -145,13 +143,20 @@ fn page(scenario: &Scenario, entry: &EntryInput) -> PhasePage {
         .into_iter()
         .filter(|o| o.visibility == Visibility::All)
         .collect();
-    let state = |rel: &str| {
-        file(rel)
-            .and_then(|t| State::from_toml(&t).ok())
+    let parse = |b: &[u8]| {
+        State::from_toml(&String::from_utf8_lossy(b))
+            .ok()
             .map(|s| s.public_view())
     };
-    let after = state("state-after.toml");
-    let before = state("state-before.toml");
+    let before = bytes("state-before.toml").and_then(|b| match last {
+        Some((l, s)) if l.as_slice() == b => Some(s.clone()),
+        _ => parse(b),
+    });
+    let after = bytes("state-after.toml").and_then(|b| {
+        let s = parse(b)?;
+        *last = Some((b.to_vec(), s.clone()));
+        Some(s)
+    });
     let standings = after
         .as_ref()
         .map(|s| {
