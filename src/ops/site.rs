@@ -102,7 +102,9 @@ pub fn read(dir: &GameDir) -> Result<Input> {
     // The state after one entry is usually the state before the next:
     // parsed once (parsing states is most of the work).
     let mut last: Option<(Vec<u8>, State)> = None;
-    for (n, name) in history::list(dir)? {
+    // The genesis entry (entry 0, docs/dice.md 1a) first, as export-history.
+    let genesis = history::genesis(dir)?.map(|g| (0, g));
+    for (n, name) in genesis.into_iter().chain(history::list(dir)?) {
         if n > head.entries {
             continue; // an uncommitted leftover of a crash
         }

@@ -92,8 +92,10 @@
     if (x.keyword === "Empereur-Chain") {
       const n = parseInt(x.a, 10);
       if (!/^[0-9]+$/.test(x.a)) return "the chain anchor's count " + x.a + " is not a number";
-      if (n === 0) return x.b === "0".repeat(64) ? null : "a chain of 0 entries goes with 64 zeros";
-      const count = Object.keys(h.hashes).length;
+      // 0 goes with the genesis entry's hash (64 zeros in an old game).
+      const zero = h.hashes[0] || "0".repeat(64);
+      if (n === 0) return x.b === zero ? null : "a chain of 0 entries goes with " + zero;
+      const count = Object.keys(h.hashes).filter((k) => k !== "0").length;
       if (n > count) return "the history was truncated: the mail saw " + n + " entries, the history has " + count;
       return h.hashes[n] === x.b ? null : "the history was rewritten: entry " + n + " hashes to " + h.hashes[n] + ", the mail says " + x.b;
     }

@@ -130,10 +130,40 @@
     }
     let prev = ZERO;
     let open = null; // the commitment of the open phase, once an entry opened one
+    let opener = null; // the entry that opened it (phase/commitment's chain)
     let reopenedFrom = null;
     let stateAfter = null;
     const seeds = new Map();
     const resolved = new Map();
+    // Section 1a: the commitments published under a new seed, in history
+    // order, and the seed each one's phase revealed.
+    const chain = { anchor: null, length: 0, commitments: [], revealed: new Map() };
+    let previews = 0; // preview entries since the entry that opened the phase
+    const genesis = byNumber.get(0);
+    if (genesis) {
+      const raw = genesis.files["entry.toml"];
+      const g = raw && typeof raw.text === "string" ? parse(genesis.dir + "/entry.toml", raw.text) : null;
+      if (!g) bad(genesis.dir, "the genesis entry.toml is missing");
+      else {
+        const h = await sha256(raw.text);
+        result.hashes[0] = h;
+        result.dirs[0] = genesis.dir;
+        if (g.kind !== "genesis" || g.number !== 0) bad(genesis.dir, "entry 0 is not a genesis entry", { phase: g.phase });
+        if (g.previous !== ZERO) bad(genesis.dir, "the genesis entry names a previous entry", { phase: g.phase });
+        if (Object.keys(g.files || {}).length || Object.keys(genesis.files).length > 1) bad(genesis.dir, "the genesis entry holds files", { phase: g.phase });
+        if (!/^[0-9a-f]{64}$/.test(g.chain_anchor || "") || !Number.isInteger(g.chain_length)) {
+          bad(genesis.dir, "the genesis entry has no seed chain anchor and length", { phase: g.phase });
+        } else {
+          chain.anchor = unhex(g.chain_anchor);
+          chain.length = g.chain_length;
+        }
+        addCommitment(g.next_phase, g.next_commitment);
+        if (g.next_commitment !== undefined) chain.commitments.push(g.next_commitment);
+        open = g.next_commitment === undefined ? null : g.next_commitment;
+        opener = { hash: h, phase: g.next_phase, dice: g.next_dice };
+        prev = h;
+      }
+    }
     for (let n = 1; n <= count; n++) {
       const ent = byNumber.get(n);
       const num = String(n).padStart(4, "0");
@@ -193,6 +223,7 @@
       }
       if ("state-after.toml" in listed) stateAfter = listed["state-after.toml"];
       const noteSeed = (seedText, c) => {
+        if (!chain.revealed.has(c)) chain.revealed.set(c, { seed: readSeed(seedText), where: name, phase });
         const first = seeds.get(seedText);
         if (first && first.c !== c) {
           bad(where, "the seed was already used by entry " + first.dir + " for another commitment (a reused seed)", { phase });
@@ -202,6 +233,16 @@
       const beacon = entryBeacon(e);
       if (beacon && (!NETWORKS.includes(beacon.network) || !Number.isInteger(beacon.round))) {
         bad(where, "beacon " + beacon.network + " round " + beacon.round + " is not a known network and round", { phase });
+      }
+      if (e.kind === "preview") previews++;
+      // Format 3: manual dice only in a phase announced with physical
+      // dice, and the note counts the previews (section 6).
+      if (e.kind === "resolve" && fmt >= 3) {
+        const m = /(\d+) preview\(s\) with throwaway seeds/.exec(e.note || "");
+        if ((m ? Number(m[1]) : 0) !== previews) bad(where, "the note counts " + (m ? m[1] : "no") + " preview(s), the history has " + previews + " since the phase opened", { phase });
+        if (/^manual_dice|dice = "manual"/m.test(text("lock.toml") || "") && (!opener || opener.dice !== "manual")) {
+          bad(where, "manual dice in a phase that was not announced with physical dice before it opened", { phase });
+        }
       }
       // Undo (section 6).
       if (e.kind === "undo" && fmt >= 2) {
@@ -264,10 +305,14 @@
       }
       if (e.next_commitment !== undefined) {
         addCommitment(e.next_phase, e.next_commitment);
+        if (e.kind !== "undo") chain.commitments.push(e.next_commitment);
         open = e.next_commitment;
+        opener = { hash: entryHash, phase: e.next_phase, dice: e.next_dice };
         reopenedFrom = e.kind === "undo" ? e.undone : null;
+        previews = 0;
       }
     }
+    await checkSeedChain(game, chain, bad, notes);
     if (head && (head.head !== prev || head.entries !== result.entries || (count > 0 && head.last !== result.dirs[count]))) {
       bad("history/head.toml", "it does not name the last entry (it says " + head.entries + " entries, head " + head.head + ")");
     }
@@ -276,6 +321,9 @@
       if (pc) {
         addCommitment(pc.phase, pc.commitment);
         if (open !== null && pc.commitment !== open) bad("phase/commitment", "it is not the commitment the last entry opened (" + open + ")", { phase: pc.phase });
+        else if (opener && pc.chain !== undefined && (pc.chain !== opener.hash || pc.phase !== opener.phase || pc.game !== game || pc.dice !== opener.dice)) {
+          bad("phase/commitment", "its chain, game, phase or dice are not those of the entry that opened the phase", { phase: pc.phase });
+        }
       }
     }
     if (data.state && data.state.sha256 && stateAfter !== null && data.state.sha256 !== stateAfter) {
@@ -296,6 +344,13 @@
       return;
     }
     const subs = submissions(listed);
+    if (e.format >= 3) {
+      // Only a player's mail adds entropy; the lock says whose orders the
+      // moderator entered (the submission itself names its sender's
+      // address, so a public copy holds only its digest).
+      const lock = root.EmpereurToml.parse(files["lock.toml"] && typeof files["lock.toml"].text === "string" ? files["lock.toml"].text : "");
+      for (const p of Object.keys(subs)) if (((lock.power || {})[p] || {}).by !== "player") delete subs[p];
+    }
     const want = Object.keys(subs).sort().join(",");
     const got = Object.keys(entropy).sort().join(",");
     if (want !== got) {
@@ -316,6 +371,7 @@
           ? v === receipt + (typed ? " " + typed : "")
           : v === receipt || (v.startsWith(receipt + " ") && v.length > receipt.length + 1);
       if (!ok) bad(where, "the entropy of " + p + " is not the receipt of its orders (and its typed text)", { phase });
+      else if (/^\s|\s$/u.test(v.slice(receipt.length + 1)) && v.length > receipt.length) bad(where, "the typed entropy of " + p + " starts or ends with white space, which no mail could give", { phase });
     }
   }
 
@@ -350,7 +406,7 @@
       const l = powers[p];
       if (!l) continue;
       if (l.receipt !== subs[p]) bad(where, "lock.toml receipt of " + p + " is not the SHA-256 of orders/" + p + ".toml", { phase });
-      if (typeof l.by !== "string" || l.by === "") bad(where, "lock.toml does not say who entered the orders of " + p, { phase });
+      if (l.by !== "player" && l.by !== "moderator") bad(where, "lock.toml does not say who entered the orders of " + p, { phase });
       if (l.entropy !== (entropy[p] || "")) bad(where, "lock.toml entropy of " + p + " is not the one in entropy.toml", { phase });
     }
     const kind = lock.dice;
@@ -403,6 +459,33 @@
         });
       }
     }
+  }
+
+  // Section 1a: link(s) = SHA-256(lp("empereur/dice/chain/v1") ‖ lp(game) ‖ lp(s));
+  // the i-th commitment published under a new seed uses s_i, and
+  // link(s_i) = s_(i−1), s_0 the anchor (once more per link not revealed yet).
+  async function checkSeedChain(game, chain, bad, notes) {
+    if (!chain.anchor) return;
+    const link = async (s) => new Uint8Array(await subtle.digest("SHA-256", concat([lp("empereur/dice/chain/v1"), lp(game), lp(s)])));
+    let known = chain.anchor;
+    let at = 0;
+    for (let i = 1; i <= chain.commitments.length; i++) {
+      const r = chain.revealed.get(chain.commitments[i - 1]);
+      if (!r || !r.seed) continue;
+      if (i > chain.length) {
+        bad(r.where, "a seed beyond the chain's " + chain.length + " links", { phase: r.phase });
+        return;
+      }
+      let s = r.seed;
+      for (let k = at; k < i; k++) s = await link(s);
+      if (hex(s) !== hex(known)) {
+        bad(r.where, "the revealed seed is not the next link of the seed chain the genesis entry committed (a redrawn seed)", { phase: r.phase });
+        return;
+      }
+      known = r.seed;
+      at = i;
+    }
+    notes.push("the seed chain checks: " + at + " seed(s) revealed of " + chain.commitments.length + " committed");
   }
 
   // The first problem in words a player understands.

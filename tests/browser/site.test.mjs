@@ -49,7 +49,7 @@ const hist = (g) => path.join(g, "history");
 const entries = (g) =>
   fs
     .readdirSync(hist(g))
-    .filter((n) => /^[0-9]{4}-/.test(n))
+    .filter((n) => /^[0-9]{4}-/.test(n) && !n.startsWith("0000-"))
     .sort();
 const read = (p) => fs.readFileSync(p, "utf8");
 const edit = (p, f) => fs.writeFileSync(p, f(read(p)));
@@ -63,7 +63,9 @@ function reseal(g, dir, rel, oldHash) {
 // Rewrite every link after `from` (previous, head.toml): a forger who
 // reseals the whole chain.
 function resealChain(g) {
-  let prev = "0".repeat(64);
+  // Entry 1 follows the genesis entry (docs/dice.md 1a), if the game has one.
+  const genesis = fs.readdirSync(hist(g)).find((n) => n.startsWith("0000-"));
+  let prev = genesis ? sha(fs.readFileSync(path.join(hist(g), genesis, "entry.toml"))) : "0".repeat(64);
   const names = entries(g);
   names.forEach((d, i) => {
     const p = path.join(hist(g), d, "entry.toml");

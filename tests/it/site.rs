@@ -177,7 +177,7 @@ fn the_index_states_its_verdict_for_machines_and_loads_nothing_remote() {
     let out = t.path().join("site");
     let said = site(&g, &out);
     assert!(said.starts_with(&format!("wrote {} (", out.display())), "{said}");
-    assert!(said.contains(", 9 history entries); open "), "{said}");
+    assert!(said.contains(", 10 history entries); open "), "{said}");
     let index = fs::read_to_string(out.join("index.html")).unwrap();
     assert!(index.contains(r#"<div id="verdict" data-status="checking""#), "{index}");
     assert!(
