@@ -16,6 +16,7 @@ mod players_common;
 mod autoplay_checkpoint;
 mod boundaries;
 mod cli_output;
+mod commands_privacy;
 mod dice_attacks;
 mod dice_beacon;
 mod dice_protocol;
