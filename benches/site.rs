@@ -73,7 +73,11 @@ fn main() {
         );
     });
     let written = written.unwrap();
-    assert_eq!(written.entries as u32, played.resolved, "one history entry a phase");
+    assert_eq!(
+        written.entries as u32,
+        played.resolved + 1,
+        "the genesis entry and one entry a phase"
+    );
     let index = std::fs::read_to_string(written.out.join("index.html")).unwrap();
     assert!(index.contains(r#"id="verdict""#));
     println!(
