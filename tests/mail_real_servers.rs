@@ -284,6 +284,7 @@ fn orders_acks_and_reports_travel_through_postfix_and_dovecot() {
         game: root.clone(),
         dry_run: false,
         release: vec![],
+        drop: vec![],
     };
     let sent = ops::send::send(&send, Utc::now()).unwrap();
     assert_eq!(sent.len(), 3, "{sent:?}");
@@ -427,6 +428,7 @@ fn press_from_one_player_arrives_in_the_others_mailbox() {
             game: root.clone(),
             dry_run: false,
             release: vec![],
+            drop: vec![],
         },
         Utc::now(),
     )
@@ -578,6 +580,7 @@ fn pipe_delivery_follows_sysexits_and_automatic_mail_gets_no_reply() {
         game: root.clone(),
         dry_run: false,
         release: vec![],
+        drop: vec![],
     };
     let send_all = || {
         let out = ops::send::send(&send, Utc::now()).unwrap();

@@ -555,7 +555,7 @@ impl From<SeatArgs> for ops::seat::SeatArgs {
 
 #[derive(Debug, Clone, clap::Args)]
 #[command(
-    after_help = "Examples:\n  empereur send --game campaign\n  empereur send --game campaign --dry-run\n  empereur send --game campaign --release 3f2a…   (a message held after a crash)\n\nThe transport is [mail.transport] in game.toml (default: .eml files in mail/files).\nExit code 1 when a message failed or is held; it stays queued."
+    after_help = "Examples:\n  empereur send --game campaign\n  empereur send --game campaign --dry-run\n  empereur send --game campaign --release 3f2a…   (a message held after a crash, or refused: fix the address first)\n  empereur send --game campaign --drop 3f2a…      (give up a refused message; the journal records it)\n\nThe transport is [mail.transport] in game.toml (default: .eml files in mail/files).\nExit code 1 when a message failed or is held; it stays queued."
 )]
 pub struct SendArgs {
     /// The game directory (or a host directory of `ingest --games`).
@@ -569,6 +569,10 @@ pub struct SendArgs {
     /// refused for good (5xx).
     #[arg(long)]
     pub release: Vec<String>,
+    /// Give up a message the server refused for good (or one held after
+    /// an interrupted send): never sent, recorded in the journal.
+    #[arg(long)]
+    pub drop: Vec<String>,
 }
 
 impl From<SendArgs> for ops::send::SendArgs {
@@ -577,6 +581,7 @@ impl From<SendArgs> for ops::send::SendArgs {
             game: a.game,
             dry_run: a.dry_run,
             release: a.release,
+            drop: a.drop,
         }
     }
 }

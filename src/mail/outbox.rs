@@ -108,9 +108,18 @@ pub struct Envelope {
     /// the message may have left.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub batch: Option<String>,
-    /// A permanent refusal (SMTP 5xx): held until `send --release`.
+    /// A permanent refusal (SMTP 5xx): held until `send --release` (or
+    /// `send --drop`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub refused: Option<String>,
+    /// The recipient's name as the message addresses them: a release
+    /// after the moderator fixed a player's address finds the new one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_name: Option<String>,
+    /// When the moderator dropped it (`send --drop`): in `sent/` without
+    /// having gone out, so that it is never queued again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dropped: Option<String>,
     /// When the server accepted it (in `sent/`).
     #[serde(default)]
     pub sent: Option<String>,
@@ -359,45 +368,102 @@ pub fn queue_anchored(dir: &GameDir, m: &OutMail, anchors: &str) -> Result<Queue
 
 /// A message built and given its place in the queue's order, not yet
 /// written: what can fail with the message itself (an address lettre
-/// refuses) has failed by now; what is left is the disk.
+/// refuses) has failed by now; what is left is the disk. One copy per
+/// recipient (see [`copies`]).
 #[derive(Clone, Debug)]
 pub struct Prepared {
     pub id: String,
+    parts: Vec<Part>,
+}
+
+/// One recipient's copy of a prepared message.
+#[derive(Clone, Debug)]
+struct Part {
+    id: String,
     env: Envelope,
     bytes: Vec<u8>,
+}
+
+/// The copies a message goes out as: one per recipient, each delivered,
+/// refused and retried on its own, so one refused address never keeps a
+/// mail from the others (nor the copy to a player's address on record
+/// from arriving). Each copy shows its own recipient alone unless the
+/// game discloses its players' addresses (`[mail] disclose_addresses`),
+/// when each shows every recipient. The first recipient's copy keeps the
+/// message's id; each other one's id is derived from it and the address.
+pub fn copies(m: &OutMail, disclose: bool) -> Vec<(OutMail, String)> {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut out = Vec::new();
+    for (i, a) in m.to.iter().chain(&m.cc).enumerate() {
+        if !seen.insert(a.email.to_ascii_lowercase()) {
+            continue;
+        }
+        let mut c = m.clone();
+        if i > 0 {
+            c.id = stable_id(&[&m.id, &a.email.to_ascii_lowercase()]);
+        }
+        if !disclose {
+            c.to = vec![a.clone()];
+            c.cc = Vec::new();
+        }
+        out.push((c, a.email.clone()));
+    }
+    out
 }
 
 /// Build `m` ending with `anchors` and take its queuing sequence number
 /// now, so that writing it later (an acknowledgement waits for its
 /// submission, see `mail::ingest::Run`) keeps the order in which the
-/// messages were decided. `None`: a message with this id was sent
-/// already.
+/// messages were decided. `None`: every copy of it was sent already.
 pub fn prepare(dir: &GameDir, m: &OutMail, anchors: &str) -> Result<Option<Prepared>> {
-    if was_sent(dir, &m.id) {
+    // Only a mail to several addresses needs the game's choice.
+    let disclose = m.to.len() + m.cc.len() > 1 && dir.load_config().is_ok_and(|c| c.mail.disclose_addresses);
+    let mut parts = Vec::new();
+    for (mut c, rcpt) in copies(m, disclose) {
+        if was_sent(dir, &c.id) {
+            continue;
+        }
+        let to_name =
+            m.to.iter()
+                .chain(&m.cc)
+                .find(|a| a.email.eq_ignore_ascii_case(&rcpt))
+                .and_then(|a| a.name.clone());
+        c.body.push_str(anchors);
+        let bytes = c.build()?;
+        let env = Envelope {
+            id: c.id.clone(),
+            message_id: c.message_id(),
+            from: c.from.email.clone(),
+            to: vec![rcpt],
+            subject: c.subject.clone(),
+            queued: c.date.to_rfc3339(),
+            seq: next_seq(),
+            to_name,
+            ..Envelope::default()
+        };
+        parts.push(Part { id: c.id, env, bytes });
+    }
+    if parts.is_empty() {
         return Ok(None);
     }
-    let mut m = m.clone();
-    m.body.push_str(anchors);
-    let bytes = m.build()?;
-    let env = Envelope {
-        id: m.id.clone(),
-        message_id: m.message_id(),
-        from: m.from.email.clone(),
-        to: m.recipients(),
-        subject: m.subject.clone(),
-        queued: m.date.to_rfc3339(),
-        seq: next_seq(),
-        ..Envelope::default()
-    };
     Ok(Some(Prepared {
         id: m.id.clone(),
-        env,
-        bytes,
+        parts,
     }))
 }
 
-/// Queue a prepared message: envelope first, then the message.
+/// Queue a prepared message: for each copy, envelope first, then the
+/// message. Says what happened to the first copy still to send.
 pub fn write_prepared(dir: &GameDir, p: &Prepared) -> Result<Queued> {
+    let mut first = None;
+    for part in &p.parts {
+        let q = write_part(dir, part)?;
+        first.get_or_insert(q);
+    }
+    Ok(first.unwrap_or(Queued::AlreadySent))
+}
+
+fn write_part(dir: &GameDir, p: &Part) -> Result<Queued> {
     if was_sent(dir, &p.id) {
         return Ok(Queued::AlreadySent);
     }

@@ -146,6 +146,19 @@ pub enum Delivery {
         id: String,
         error: String,
     },
+    /// Refused for good on an earlier send and held since: the moderator
+    /// was told then, and `send --release` or `send --drop` settles it;
+    /// a run does not report it again.
+    StillRefused {
+        id: String,
+        error: String,
+    },
+    /// Given up by the moderator (`send --drop`): never sent, recorded in
+    /// the journal.
+    Dropped {
+        id: String,
+        to: Vec<String>,
+    },
     /// `--dry-run`: would be sent.
     WouldSend {
         id: String,
@@ -202,14 +215,15 @@ pub fn send_all(
     );
     let mut leaving = Vec::new();
     for (id, mut env) in envelopes {
-        if let Some(error) = &env.refused
-            && !release.contains(&id)
-        {
-            out.push(Delivery::Refused {
-                id,
-                error: error.clone(),
-            });
-            continue;
+        if let Some(error) = &env.refused {
+            if !release.contains(&id) {
+                out.push(Delivery::StillRefused {
+                    id,
+                    error: error.clone(),
+                });
+                continue;
+            }
+            readdress(dir, &mut env, &when)?;
         }
         if held.contains(&id) && !release.contains(&id) {
             dir.journal_line(&when, &format!("send: {id} held: an earlier send was interrupted; it may have been delivered (release with send --release {id})"))?;
@@ -237,6 +251,95 @@ pub fn send_all(
         out.push(hand_over(dir, sender, id, env, &lenv, &bytes, now)?);
     }
     Ok(out)
+}
+
+/// Give up a queued message the server refused for good (or an
+/// interrupted send left held): moved to `sent/` marked as dropped, so
+/// that it is neither sent nor queued again, with a journal line.
+pub fn drop_message(dir: &GameDir, id: &str, now: DateTime<Utc>) -> Result<Delivery> {
+    let when = now.to_rfc3339();
+    let env_path = outbox::env_path(dir, id);
+    if !outbox::eml_path(dir, id).is_file() {
+        bail!(
+            "no queued message {id} in {} (`empereur send --dry-run` lists them)",
+            dir.outbox().display()
+        );
+    }
+    let mut env = outbox::read_envelope(&env_path)?;
+    if env.refused.is_none() && !env.sending {
+        bail!("message {id} is neither refused nor held: it will be sent; only a stuck message can be dropped");
+    }
+    let why = env
+        .refused
+        .clone()
+        .unwrap_or_else(|| "held after an interrupted send".into());
+    env.sending = false;
+    env.batch = None;
+    env.dropped = Some(when.clone());
+    outbox::write_envelope(&outbox::sent_env_path(dir, id), &env)?;
+    fs::rename(outbox::eml_path(dir, id), outbox::sent_eml_path(dir, id))
+        .with_context(|| format!("cannot move {id} to sent/"))?;
+    sync_dir(&dir.sent());
+    let _ = fs::remove_file(&env_path);
+    sync_dir(&dir.outbox());
+    dir.journal_line(
+        &when,
+        &format!(
+            "send: {id} to {} dropped by the moderator, never sent ({why})",
+            env.to.join(", ")
+        ),
+    )?;
+    Ok(Delivery::Dropped {
+        id: id.to_string(),
+        to: env.to,
+    })
+}
+
+/// Before a refused message is released: a recipient whose address is no
+/// longer in game.toml (the moderator fixed it) gets the message at the
+/// address the player of that name has now, in the envelope and in the
+/// message's own header.
+fn readdress(dir: &GameDir, env: &mut Envelope, when: &str) -> Result<()> {
+    let Ok(config) = dir.load_config() else {
+        return Ok(());
+    };
+    let known = |a: &str| {
+        config.players.iter().any(|p| p.email.eq_ignore_ascii_case(a)) || config.moderator.email.eq_ignore_ascii_case(a)
+    };
+    let Some(name) = env.to_name.clone() else {
+        return Ok(());
+    };
+    let Some(new) = config.players.iter().find(|p| p.name == name).map(|p| p.email.clone()) else {
+        return Ok(());
+    };
+    let mut changed = Vec::new();
+    for t in env.to.iter_mut() {
+        if !known(t) && !t.eq_ignore_ascii_case(&new) {
+            changed.push(std::mem::replace(t, new.clone()));
+        }
+    }
+    if changed.is_empty() {
+        return Ok(());
+    }
+    let eml = outbox::eml_path(dir, &env.id);
+    let bytes = fs::read(&eml).with_context(|| format!("cannot read queued message {}", env.id))?;
+    let end = bytes.windows(4).position(|w| w == b"\r\n\r\n").unwrap_or(bytes.len());
+    let mut head = String::from_utf8_lossy(&bytes[..end]).into_owned();
+    for old in &changed {
+        head = head.replace(&format!("<{old}>"), &format!("<{new}>"));
+    }
+    let mut out = head.into_bytes();
+    out.extend_from_slice(&bytes[end..]);
+    crate::store::atomic_write(&eml, &out)?;
+    outbox::write_envelope(&outbox::env_path(dir, &env.id), env)?;
+    dir.journal_line(
+        when,
+        &format!(
+            "send: {} readdressed from {} to {new} (game.toml)",
+            env.id,
+            changed.join(", ")
+        ),
+    )
 }
 
 /// The ids of queued messages an earlier send was interrupted in (see
@@ -338,11 +441,11 @@ fn tell_moderator_refused(dir: &GameDir, env: &Envelope, error: &str, now: DateT
     }
     let game = &config.game;
     let body = format!(
-        "The mail server refused a message of game {game} for good:\n\n  to: {}\n  subject: {}\n  server: {}\n\nIt is held in the outbox and will not be retried on its own. Once the\ncause is fixed (an address in game.toml, the server's limits), send it\nagain with\n\n  empereur send --game <game dir> --release {}\n",
+        "The mail server refused a message of game {game} for good:\n\n  to: {}\n  subject: {}\n  server: {}\n\nIt is held in the outbox and will not be retried on its own, nor\nreported again. Once the cause is fixed (the player's address in\ngame.toml: the message then goes to the new one; the server's limits),\nsend it again with\n\n  empereur send --game <game dir> --release {id}\n\nor give it up (the journal records it) with\n\n  empereur send --game <game dir> --drop {id}\n",
         super::escape::line(&env.to.join(", "), 500),
         super::escape::line(&env.subject, 300),
         super::escape::line(error, 500),
-        env.id
+        id = env.id
     );
     let m = outbox::OutMail {
         id: outbox::stable_id(&["refused", game, &env.id]),

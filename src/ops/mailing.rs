@@ -487,19 +487,31 @@ pub fn deliver(dir: &GameDir, now: DateTime<Utc>) -> Result<(usize, Vec<String>)
     let mut sent = 0;
     let mut attention = Vec::new();
     for d in transport::send_all(dir, Some(&sender), &[], now)? {
-        match d {
-            Delivery::Sent { .. } => sent += 1,
-            Delivery::Failed { id, error } => attention.push(format!("sending {id} failed (left queued): {error}")),
-            Delivery::Held { id } => attention.push(format!(
-                "message {id} is held: an earlier send was interrupted; check and `empereur send --release {id}`"
-            )),
-            Delivery::Refused { id, error } => attention.push(format!(
-                "{id} refused for good by the mail server (held; send --release {id}): {error}"
-            )),
-            Delivery::WouldSend { .. } => {}
+        if let Delivery::Sent { .. } = d {
+            sent += 1;
         }
+        attention.extend(attention_line(&d));
     }
     Ok((sent, attention))
+}
+
+/// What the moderator must hear of a delivery, if anything. A message
+/// refused for good is told once, when refused (with a mail to the
+/// moderator); held since, it is not reported again on every run.
+pub fn attention_line(d: &Delivery) -> Option<String> {
+    match d {
+        Delivery::Failed { id, error } => Some(format!("sending {id} failed (left queued): {error}")),
+        Delivery::Held { id } => Some(format!(
+            "message {id} is held: an earlier send was interrupted; check and `empereur send --release {id}`"
+        )),
+        Delivery::Refused { id, error } => Some(format!(
+            "{id} refused for good by the mail server (held; fix the address and `empereur send --release {id}`, or `empereur send --drop {id}`): {error}"
+        )),
+        Delivery::Sent { .. }
+        | Delivery::StillRefused { .. }
+        | Delivery::Dropped { .. }
+        | Delivery::WouldSend { .. } => None,
+    }
 }
 
 /// What `empereur mail` and `empereur resend` queued and delivered.

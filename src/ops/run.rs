@@ -517,19 +517,10 @@ fn remind(
 fn send_out(dir: &GameDir, config: &GameConfig, now: DateTime<Utc>, report: &mut RunReport) -> Result<()> {
     let sender = transport::sender(dir, &config.mail.transport)?;
     for d in transport::send_all(dir, Some(&sender), &[], now)? {
-        match d {
-            Delivery::Sent { .. } => report.sent += 1,
-            Delivery::Failed { id, error } => report
-                .attention
-                .push(format!("sending {id} failed (left queued): {error}")),
-            Delivery::Held { id } => report.attention.push(format!(
-                "message {id} is held: an earlier send was interrupted; check and `empereur send --release {id}`"
-            )),
-            Delivery::Refused { id, error } => report.attention.push(format!(
-                "{id} refused for good by the mail server (held; send --release {id}): {error}"
-            )),
-            Delivery::WouldSend { .. } => {}
+        if let Delivery::Sent { .. } = d {
+            report.sent += 1;
         }
+        report.attention.extend(mailing::attention_line(&d));
     }
     Ok(())
 }

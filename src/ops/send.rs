@@ -16,6 +16,9 @@ pub struct SendArgs {
     /// (it may have been delivered once already) or one the server
     /// refused for good (5xx).
     pub release: Vec<String>,
+    /// Give up a message the server refused for good (or one held after
+    /// an interrupted send): it is never sent, and the journal says so.
+    pub drop: Vec<String>,
 }
 
 /// What `empereur send` did with each queued message.
@@ -34,9 +37,11 @@ impl std::fmt::Display for Sent {
                     f,
                     "HELD {id}: an earlier send was interrupted; release with --release {id}"
                 )?,
-                Delivery::Refused { id, error } => {
-                    writeln!(f, "REFUSED {id}: {error} (held; send again with --release {id})")?
-                }
+                Delivery::Refused { id, error } | Delivery::StillRefused { id, error } => writeln!(
+                    f,
+                    "REFUSED {id}: {error} (held; fix the address and --release {id}, or --drop {id})"
+                )?,
+                Delivery::Dropped { id, to } => writeln!(f, "dropped {id} to {}: never sent", to.join(", "))?,
                 Delivery::WouldSend { id, to, subject } => {
                     writeln!(f, "would send {id} to {}: {subject}", to.join(", "))?
                 }
@@ -55,7 +60,10 @@ impl super::Summary for Sent {
         let stuck = self.deliveries.iter().any(|d| {
             matches!(
                 d,
-                Delivery::Failed { .. } | Delivery::Held { .. } | Delivery::Refused { .. }
+                Delivery::Failed { .. }
+                    | Delivery::Held { .. }
+                    | Delivery::Refused { .. }
+                    | Delivery::StillRefused { .. }
             )
         });
         if stuck { Done::No } else { Done::Yes }
@@ -84,7 +92,11 @@ pub fn send(a: &SendArgs, now: chrono::DateTime<chrono::Utc>) -> Result<Vec<Deli
     // One group commit: the batch's marks share one barrier before the
     // first message leaves, and its moves to `sent/` one at the end.
     let group = crate::store::durable::group();
-    let out = transport::send_all(&dir, sender.as_ref(), &a.release, now)?;
+    let mut out = Vec::new();
+    for id in &a.drop {
+        out.push(transport::drop_message(&dir, id, now)?);
+    }
+    out.extend(transport::send_all(&dir, sender.as_ref(), &a.release, now)?);
     group.commit()?;
     Ok(out)
 }

@@ -163,6 +163,10 @@ pub struct MailConfig {
     /// (default 30); then only its headers and the SHA-256 of its bytes.
     #[serde(default)]
     pub refused_keep_days: Option<u32>,
+    /// Whether a mail to several players shows them each other's
+    /// addresses (default: no; each gets a copy addressed to them alone).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub disclose_addresses: bool,
 }
 
 /// Default size limit of an incoming message (orders are a few KiB; a

@@ -251,17 +251,29 @@ fn a_forged_sender_with_the_right_password_is_accepted_and_the_owner_told() {
     let raw = outbox_mail(&game, &h.replies[0]);
     let m = mail_parser::MessageParser::default().parse(raw.as_bytes()).unwrap();
     let to: Vec<_> = m.to().unwrap().iter().filter_map(|a| a.address()).collect();
-    let cc: Vec<_> = m.cc().unwrap().iter().filter_map(|a| a.address()).collect();
     assert_eq!(to, vec!["mallory@evil.example.net"]);
-    assert_eq!(cc, vec!["france@demo.example.org"]);
+    // The forger never learns the player's address (issue 33 point 7).
+    assert!(m.cc().is_none());
+    let head = &raw[..raw.find("\r\n\r\n").unwrap()];
+    assert!(!head.contains("france@demo.example.org"), "{head}");
     let body = m.body_text(0).unwrap();
     assert!(flat(&body).contains("not from the address on record"), "{body}");
     assert_eq!(m.in_reply_to().as_text(), Some("forged-1@mail.example.org"));
-    // The envelope carries both recipients.
-    let env =
-        empereur::mail::outbox::read_envelope(&GameDir::new(&game).outbox().join(format!("{}.json", h.replies[0])))
-            .unwrap();
-    assert_eq!(env.to, vec!["mallory@evil.example.net", "france@demo.example.org"]);
+    // The player of record gets a copy of their own.
+    let copy = empereur::mail::outbox::stable_id(&[&h.replies[0], "france@demo.example.org"]);
+    let craw = outbox_mail(&game, &copy);
+    let c = mail_parser::MessageParser::default().parse(craw.as_bytes()).unwrap();
+    let to: Vec<_> = c.to().unwrap().iter().filter_map(|a| a.address()).collect();
+    assert_eq!(to, vec!["france@demo.example.org"]);
+    let chead = &craw[..craw.find("\r\n\r\n").unwrap()];
+    assert!(!chead.contains("mallory@evil.example.net"), "{chead}");
+    assert!(flat(&c.body_text(0).unwrap()).contains("not from the address on record"));
+    // Each envelope carries its own recipient.
+    let env = |id: &str| {
+        empereur::mail::outbox::read_envelope(&GameDir::new(&game).outbox().join(format!("{id}.json"))).unwrap()
+    };
+    assert_eq!(env(&h.replies[0]).to, vec!["mallory@evil.example.net"]);
+    assert_eq!(env(&copy).to, vec!["france@demo.example.org"]);
 }
 
 #[test]

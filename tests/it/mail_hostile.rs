@@ -580,10 +580,18 @@ fn a_second_named_by_a_forged_sender_is_copied_to_the_player_of_record() {
     assert_eq!(h.verdict, Verdict::Noted { power: PowerId::France });
     let raw = outbox_raw(&game, &h.replies[0]);
     let m = mail_parser::MessageParser::default().parse(raw.as_bytes()).unwrap();
-    let cc: Vec<_> = m.cc().unwrap().iter().filter_map(|a| a.address()).collect();
-    assert_eq!(cc, vec!["france@demo.example.org"]);
+    // The forger's reply shows no other address; the player of record
+    // gets a copy of their own (issue 33 point 7).
+    assert!(m.cc().is_none(), "{raw}");
     let text = m.body_text(0).unwrap().split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(text.contains("not from the address on record"), "{text}");
+    let copy = outbox_raw(
+        &game,
+        &empereur::mail::outbox::stable_id(&[&h.replies[0], "france@demo.example.org"]),
+    );
+    let c = mail_parser::MessageParser::default().parse(copy.as_bytes()).unwrap();
+    let to: Vec<_> = c.to().unwrap().iter().filter_map(|a| a.address()).collect();
+    assert_eq!(to, vec!["france@demo.example.org"]);
 }
 
 // Item 6: routing across games.

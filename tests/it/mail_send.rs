@@ -424,14 +424,16 @@ fn a_permanent_refusal_is_held_the_moderator_told_and_release_sends_it() {
         text.contains("gm@demo.example.org") && text.contains("--release r5"),
         "{text}"
     );
-    // Later runs neither retry it nor tell the moderator again.
+    // Later runs neither retry it nor tell the moderator again: it is
+    // still refused, not refused anew.
     for _ in 0..3 {
         let d = transport::send_all(&g, Some(&s), &[], now()).unwrap();
         assert!(
             d.iter()
-                .any(|x| matches!(x, Delivery::Refused { id, .. } if id == "r5")),
+                .any(|x| matches!(x, Delivery::StillRefused { id, .. } if id == "r5")),
             "{d:?}"
         );
+        assert!(!d.iter().any(|x| matches!(x, Delivery::Refused { .. })), "{d:?}");
     }
     assert_eq!(refused.load(std::sync::atomic::Ordering::SeqCst), 1, "not retried");
     assert_eq!(
@@ -481,4 +483,228 @@ fn mail_exits_1_when_a_delivery_needs_the_moderator() {
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(stdout.contains("message h6 is held"), "{stdout}");
     assert!(outbox::eml_path(&g, "h6").exists(), "kept in the outbox");
+}
+
+fn plain_smtp(port: u16) -> Transport {
+    Transport::Smtp(SmtpConfig {
+        host: "127.0.0.1".into(),
+        port: Some(port),
+        security: Security::Plain,
+        user: None,
+        password_env: None,
+        password_file: None,
+        ca_file: None,
+        tls_name: None,
+        timeout_secs: Some(5),
+    })
+}
+
+fn empty_outbox(g: &GameDir) {
+    for id in outbox::queued(g).unwrap() {
+        std::fs::remove_file(outbox::eml_path(g, &id)).unwrap();
+        std::fs::remove_file(outbox::env_path(g, &id)).unwrap();
+    }
+}
+
+/// A mail to several players: its copies, one per recipient.
+fn group_mail(id: &str) -> OutMail {
+    OutMail {
+        to: vec![
+            Addr::new(Some("Ann"), "ann@example.org"),
+            Addr::new(Some("Bob"), "bob@example.org"),
+            Addr::new(Some("Cy"), "cy@example.org"),
+        ],
+        cc: vec![Addr::new(Some("Di"), "di@example.org")],
+        ..mail(id)
+    }
+}
+
+/// Every delivered file of the file transport, decoded: (To addresses,
+/// Cc addresses, whole raw text).
+fn delivered_files(g: &GameDir) -> Vec<(Vec<String>, Vec<String>, String)> {
+    let d = g.root.join("mail/files");
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(&d).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "eml") {
+            let m = parse_eml(&p);
+            let list = |a: Option<&mail_parser::Address>| -> Vec<String> {
+                a.map(|a| a.iter().filter_map(|x| x.address()).map(str::to_string).collect())
+                    .unwrap_or_default()
+            };
+            out.push((list(m.to()), list(m.cc()), std::fs::read_to_string(&p).unwrap()));
+        }
+    }
+    out.sort();
+    out
+}
+
+// Issue 33 point 3: one refused recipient does not stop a group mail
+// from reaching the others; each copy is refused and retried on its own.
+#[test]
+fn one_refused_recipient_never_blocks_the_others() {
+    let tmp = tempfile::tempdir().unwrap();
+    let g = GameDir::new(game(tmp.path()));
+    empty_outbox(&g);
+    outbox::queue(&g, &group_mail("g1")).unwrap();
+    assert_eq!(outbox::queued(&g).unwrap().len(), 4, "one copy per recipient");
+    let (port, refused) = refusing_server("bob@example.org");
+    let s = transport::sender(&g, &plain_smtp(port)).unwrap();
+    let d = transport::send_all(&g, Some(&s), &[], now()).unwrap();
+    let sent: Vec<&Delivery> = d.iter().filter(|x| matches!(x, Delivery::Sent { .. })).collect();
+    assert_eq!(sent.len(), 3, "{d:?}");
+    let bob: Vec<&Delivery> = d.iter().filter(|x| matches!(x, Delivery::Refused { .. })).collect();
+    assert_eq!(bob.len(), 1, "{d:?}");
+    assert_eq!(refused.load(std::sync::atomic::Ordering::SeqCst), 1);
+    let journal = std::fs::read_to_string(g.journal()).unwrap();
+    for who in ["ann", "cy", "di"] {
+        assert!(journal.contains(&format!("to {who}@example.org accepted")), "{journal}");
+    }
+    assert!(journal.contains("to bob@example.org refused for good"), "{journal}");
+    // The copy to Bob is held alone: the others are not sent twice; the
+    // moderator's note about Bob goes out.
+    let again = transport::send_all(&g, Some(&s), &[], now()).unwrap();
+    assert_eq!(again.len(), 2, "{again:?}");
+    assert!(
+        again.iter().any(|x| matches!(x, Delivery::StillRefused { .. })),
+        "{again:?}"
+    );
+    let journal = std::fs::read_to_string(g.journal()).unwrap();
+    assert_eq!(journal.matches("to ann@example.org accepted").count(), 1, "{journal}");
+    assert!(journal.contains("to gm@demo.example.org accepted"), "{journal}");
+}
+
+// Issue 33 point 7: a mail to several players shows each only their own
+// address, unless the game discloses them.
+#[test]
+fn players_addresses_stay_private_unless_the_game_discloses_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let g = GameDir::new(game(tmp.path()));
+    empty_outbox(&g);
+    outbox::queue(&g, &group_mail("p1")).unwrap();
+    let file = transport::sender(&g, &Transport::default()).unwrap();
+    transport::send_all(&g, Some(&file), &[], now()).unwrap();
+    let files = delivered_files(&g);
+    assert_eq!(files.len(), 4);
+    let all = ["ann@example.org", "bob@example.org", "cy@example.org", "di@example.org"];
+    for (to, cc, raw) in &files {
+        assert_eq!(to.len(), 1, "{raw}");
+        assert!(cc.is_empty(), "{raw}");
+        for other in all.iter().filter(|a| **a != to[0]) {
+            assert!(!raw.contains(other), "{} sees {other}:\n{raw}", to[0]);
+        }
+    }
+    let got: Vec<&str> = files.iter().map(|(to, _, _)| to[0].as_str()).collect();
+    assert_eq!(got, all);
+    // Disclosed: each copy still goes to one recipient, and shows all.
+    std::fs::remove_dir_all(g.root.join("mail/files")).unwrap();
+    let mut c = g.load_config().unwrap();
+    c.mail.disclose_addresses = true;
+    empereur::store::atomic_write(&g.config(), c.to_toml().as_bytes()).unwrap();
+    assert!(
+        std::fs::read_to_string(g.config())
+            .unwrap()
+            .contains("disclose_addresses = true")
+    );
+    outbox::queue(&g, &group_mail("p2")).unwrap();
+    let file = transport::sender(&g, &Transport::default()).unwrap();
+    let d = transport::send_all(&g, Some(&file), &[], now()).unwrap();
+    assert_eq!(d.len(), 4, "{d:?}");
+    for (to, cc, raw) in delivered_files(&g) {
+        assert_eq!((to.len(), cc.len()), (3, 1), "{raw}");
+    }
+}
+
+// Issue 33 point 4: a mail refused for good is dropped by the moderator
+// (journalled, never sent, never queued again, no longer reported), or
+// released once the player's address is fixed, to the new address.
+#[test]
+fn a_refused_mail_is_dropped_or_released_to_the_fixed_address() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = game(tmp.path());
+    let g = GameDir::new(&dir);
+    empty_outbox(&g);
+    let to_player = |id: &str| OutMail {
+        to: vec![Addr::new(Some("Francis's Player"), "austria@demo.example.org")],
+        ..mail(id)
+    };
+    outbox::queue(&g, &mail("x1")).unwrap();
+    outbox::queue(&g, &to_player("x2")).unwrap();
+    let (port, _) = refusing_server("example.org");
+    let s = transport::sender(&g, &plain_smtp(port)).unwrap();
+    transport::send_all(&g, Some(&s), &[], now()).unwrap();
+    // The moderator's two notes go out by file.
+    let file = transport::sender(&g, &Transport::default()).unwrap();
+    let d = transport::send_all(&g, Some(&file), &[], now()).unwrap();
+    assert_eq!(
+        d.iter().filter(|x| matches!(x, Delivery::Sent { .. })).count(),
+        2,
+        "{d:?}"
+    );
+    let notes = delivered_files(&g);
+    assert!(
+        notes
+            .iter()
+            .all(|(to, _, raw)| to[0] == "gm@demo.example.org" && raw.contains("--drop "))
+    );
+    // A run reports neither again.
+    let r = empereur::ops::run::run_game(&dir, &[], now()).unwrap();
+    assert!(
+        !r.attention.iter().any(|l| l.contains("x1") || l.contains("x2")),
+        "{:?}",
+        r.attention
+    );
+    // Only a stuck message can be dropped.
+    let x3 = OutMail {
+        to: vec![Addr::new(None, "eve@other.test")],
+        ..mail("x3")
+    };
+    outbox::queue(&g, &x3).unwrap();
+    let send = |drop: Vec<String>, release: Vec<String>| {
+        empereur::ops::send::send(
+            &empereur::ops::send::SendArgs {
+                game: dir.clone(),
+                dry_run: false,
+                release,
+                drop,
+            },
+            now(),
+        )
+    };
+    let err = send(vec!["x3".into()], vec![]).unwrap_err();
+    assert!(format!("{err:#}").contains("neither refused nor held"), "{err:#}");
+    // x3 went out with that send (file transport); x1 is dropped.
+    let d = send(vec!["x1".into()], vec![]).unwrap();
+    assert!(matches!(&d[0], Delivery::Dropped { id, .. } if id == "x1"), "{d:?}");
+    let journal = std::fs::read_to_string(g.journal()).unwrap();
+    assert!(
+        journal.contains("send: x1 to ann@example.org dropped by the moderator, never sent (permanent error (550)"),
+        "{journal}"
+    );
+    assert_eq!(outbox::queue(&g, &mail("x1")).unwrap(), outbox::Queued::AlreadySent);
+    let files = delivered_files(&g);
+    assert!(files.iter().any(|(to, _, _)| to[0] == "eve@other.test"));
+    assert!(!files.iter().any(|(to, _, _)| to[0] == "ann@example.org"));
+    // The player's address fixed in game.toml, x2 released: it goes to
+    // the new address, the old one nowhere.
+    let mut c = g.load_config().unwrap();
+    c.players[0].email = "francis@new.example.org".into();
+    empereur::store::atomic_write(&g.config(), c.to_toml().as_bytes()).unwrap();
+    let d = send(vec![], vec!["x2".into()]).unwrap();
+    assert!(
+        d.iter().any(|x| matches!(x, Delivery::Sent { id, .. } if id == "x2")),
+        "{d:?}"
+    );
+    let x2: Vec<_> = delivered_files(&g)
+        .into_iter()
+        .filter(|(_, _, raw)| raw.contains("Subject: test x2"))
+        .collect();
+    assert_eq!(x2.len(), 1);
+    assert_eq!(x2[0].0, ["francis@new.example.org"]);
+    assert!(!x2[0].2.contains("austria@demo.example.org"), "{}", x2[0].2);
+    let journal = std::fs::read_to_string(g.journal()).unwrap();
+    assert!(
+        journal.contains("x2 readdressed from austria@demo.example.org to francis@new.example.org"),
+        "{journal}"
+    );
 }

@@ -135,6 +135,7 @@ fn undo_verify_mail_and_send_return_their_findings() {
         game,
         dry_run: true,
         release: vec![],
+        drop: vec![],
     })
     .unwrap();
     assert!(
