@@ -207,6 +207,18 @@ pub fn change_of_mind_until(
     last + Duration::minutes(i64::from(cfg.change_of_mind_minutes))
 }
 
+/// What [`PhaseClock::due`] said (`due`), when the powers in `awaited`
+/// owe an answer to a proposal, offer or cession of this phase (issue
+/// 33): the phase does not resolve early while one is awaited, and waits
+/// for it until the `deadline` now in force, no longer (the deadline
+/// still closes it; grace is for powers that must order).
+pub fn hold_for_answers(due: Due, deadline: DateTime<Utc>, now: DateTime<Utc>, awaited: &[PowerId]) -> Due {
+    if awaited.is_empty() || now >= deadline || !matches!(due, Due::Early | Due::ChangeOfMind { .. }) {
+        return due;
+    }
+    Due::Waiting { deadline }
+}
+
 impl PhaseClock {
     pub fn open(opened: DateTime<Utc>, step: Step, cfg: &DeadlineConfig, tz: Tz) -> PhaseClock {
         PhaseClock {
@@ -406,6 +418,33 @@ mod tests {
             clock.due(t("2026-12-03T20:00:00Z"), &c, Tz::UTC, &[], &must, &sub),
             Due::Early
         );
+    }
+
+    // Issue 33: an answer awaited holds the early close until the
+    // deadline, not a second longer; no answer awaited, nothing held.
+    #[test]
+    fn an_awaited_answer_holds_the_early_close_until_the_deadline_only() {
+        let c = cfg();
+        let clock = PhaseClock::open(t("2026-11-30T10:00:00Z"), Step::Build, &c, Tz::UTC);
+        let must = [PowerId::France];
+        let sub = BTreeMap::from([(PowerId::France, t("2026-11-30T11:00:00Z"))]);
+        let deadline = t("2026-12-02T20:00:00Z");
+        assert_eq!(clock.deadline(deadline, &c, Tz::UTC, &[]), deadline);
+        let at = |now: &str, awaited: &[PowerId]| {
+            let now = t(now);
+            hold_for_answers(clock.due(now, &c, Tz::UTC, &[], &must, &sub), deadline, now, awaited)
+        };
+        let prussia = [PowerId::Prussia];
+        assert_eq!(at("2026-11-30T11:30:00Z", &[]), Due::Early);
+        assert_eq!(at("2026-11-30T11:30:00Z", &prussia), Due::Waiting { deadline });
+        assert_eq!(at("2026-11-30T11:10:00Z", &prussia), Due::Waiting { deadline });
+        assert_eq!(at("2026-12-02T19:59:59Z", &prussia), Due::Waiting { deadline });
+        assert_eq!(at("2026-12-02T20:00:00Z", &prussia), Due::Early);
+        // A power that must order and has not: the answer changes nothing.
+        let none = BTreeMap::new();
+        let now = t("2026-11-30T11:30:00Z");
+        let due = clock.due(now, &c, Tz::UTC, &[], &must, &none);
+        assert_eq!(hold_for_answers(due.clone(), deadline, now, &prussia), due);
     }
 
     #[test]

@@ -408,7 +408,7 @@ pub fn status(ctx: &GameCtx, power: PowerId, now: DateTime<Utc>) -> Result<Strin
     let subs = store::submission::load_all(&ctx.dir)?;
     let in_at: std::collections::BTreeMap<PowerId, DateTime<Utc>> = subs
         .iter()
-        .filter(|(_, s)| s.phase == state.phase)
+        .filter(|(_, s)| s.phase == state.phase && s.counts_in())
         .map(|(p, s)| {
             let t = DateTime::parse_from_rfc3339(&s.received)
                 .map(|t| t.with_timezone(&Utc))
@@ -427,7 +427,10 @@ pub fn status(ctx: &GameCtx, power: PowerId, now: DateTime<Utc>) -> Result<Strin
                 "  Grace: {} hour(s) after the deadline; then the phase resolves and whoever has sent nothing is late",
                 cfg.grace_hours
             ));
-            let line = match c.due(now, cfg, game_tz, &schedule.absences, &roles.must, &in_at) {
+            let awaited =
+                super::compose::awaited_from(&super::compose::awaited_answers(&ctx.dir, &ctx.config, state.phase)?);
+            let due = c.due(now, cfg, game_tz, &schedule.absences, &roles.must, &in_at);
+            let line = match crate::schedule::hold_for_answers(due, deadline, now, &awaited) {
                 Due::Paused => format!(
                     "paused by the moderator since {}: the deadline moves on by the time paused",
                     c.paused_since.map(local).unwrap_or_default()

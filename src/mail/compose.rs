@@ -436,6 +436,121 @@ pub fn turn_reports_to(
     Ok(ids)
 }
 
+/// The proposals, offers and cessions of the open phase `phase` whose
+/// answer is awaited (`report::awaited_answers`, from the stored
+/// submissions): they hold the phase open until its deadline.
+pub fn awaited_answers(
+    dir: &GameDir,
+    config: &GameConfig,
+    phase: crate::ids::PhaseId,
+) -> Result<Vec<report::Proposal>> {
+    let orders = crate::store::submission::load_all(dir)?
+        .into_iter()
+        .filter(|(_, s)| s.phase == phase)
+        .map(|(p, s)| (p, s.orders))
+        .collect();
+    let players: Vec<PowerId> = config.players.iter().map(|p| p.power).collect();
+    Ok(report::awaited_answers(&orders, &players))
+}
+
+/// The deadline of the open phase in the time zone `player` reads it in,
+/// the zone named (`Thu 2026-12-03 20:00 CET (Europe/Paris)`); `None`
+/// before the phase's clock starts.
+fn answer_by(
+    dir: &GameDir,
+    config: &GameConfig,
+    state: &State,
+    player: &crate::store::config::PlayerEntry,
+    now: DateTime<Utc>,
+) -> Result<Option<String>> {
+    let Some(clock) = dir.load_clock()?.filter(|c| c.phase == Some(state.phase)) else {
+        return Ok(None);
+    };
+    let schedule = dir.load_schedule()?;
+    let d = clock.deadline(now, &config.deadlines, config.tz(), &schedule.absences);
+    let tz = player
+        .timezone
+        .as_deref()
+        .and_then(|t| t.parse::<chrono_tz::Tz>().ok())
+        .unwrap_or_else(|| config.tz());
+    Ok(Some(format!(
+        "{} ({})",
+        d.with_timezone(&tz).format("%a %Y-%m-%d %H:%M %Z"),
+        tz.name()
+    )))
+}
+
+/// The top of an acknowledgement (issue 33): whether `power` is now in
+/// for the open phase, and what still holds the phase open. `stored`: the
+/// orders this message stored (`None`: it stored none, and the power's
+/// earlier orders, if any, stand).
+pub fn ack_standing(
+    dir: &GameDir,
+    config: &GameConfig,
+    scenario: &Scenario,
+    state: &State,
+    power: PowerId,
+    stored: Option<&[crate::orders::ast::OrderLine]>,
+) -> Result<String> {
+    let phase = state.phase;
+    let mut subs: BTreeMap<PowerId, Vec<crate::orders::ast::OrderLine>> = crate::store::submission::load_all(dir)?
+        .into_iter()
+        .filter(|(_, s)| s.phase == phase)
+        .map(|(p, s)| (p, s.orders))
+        .collect();
+    if let Some(o) = stored {
+        subs.insert(power, o.to_vec());
+    }
+    let is_in = |p: &PowerId| subs.get(p).is_some_and(|o| crate::store::submission::counts_in(o));
+    let must = rules::roles(scenario, state).must;
+    let name = power.name();
+    let head = if !must.contains(&power) {
+        format!("{name} need not order in phase {phase}; it does not hold the phase open.")
+    } else if is_in(&power) {
+        format!("{name} is IN for phase {phase}.")
+    } else {
+        let why = match subs.get(&power) {
+            Some(_) => "standing orders alone do not count",
+            None => "no order for the phase was accepted (ENTROPY, press, commands and rejected lines do not count)",
+        };
+        format!("{name} is NOT in for phase {phase}: {why}. Send orders for the phase, or PASS to order nothing.")
+    };
+    let mut holds: Vec<String> = Vec::new();
+    let missing: Vec<&str> = must.iter().filter(|p| !is_in(p)).map(|p| p.name()).collect();
+    if !missing.is_empty() {
+        holds.push(format!("orders from {}", missing.join(", ")));
+    }
+    let players: Vec<PowerId> = config.players.iter().map(|p| p.power).collect();
+    for p in report::awaited_answers(&subs, &players) {
+        holds.push(format!(
+            "{}'s answer to {}'s {} (until the deadline at the latest)",
+            p.to.name(),
+            p.from.name(),
+            p.text
+        ));
+    }
+    let tail = if holds.is_empty() {
+        format!(
+            "Nothing else holds the phase open: it resolves {} minutes after the last orders of a power that must order, unless they change.",
+            config.deadlines.change_of_mind_minutes
+        )
+    } else {
+        format!("Still holding the phase open: {}.", holds.join("; "))
+    };
+    let wrap = textwrap::Options::new(72).word_splitter(textwrap::WordSplitter::NoHyphenation);
+    Ok(format!(
+        "{}\n{}",
+        textwrap::fill(&head, &wrap),
+        textwrap::fill(&tail, &wrap)
+    ))
+}
+
+/// The powers that owe one of [`awaited_answers`], each once.
+pub fn awaited_from(awaited: &[report::Proposal]) -> Vec<PowerId> {
+    let set: BTreeSet<PowerId> = awaited.iter().map(|p| p.to).collect();
+    set.into_iter().collect()
+}
+
 /// Tell each power a proposal among `from`'s stored orders is addressed
 /// to (a peace offer, an alliance, a gift or a loan) at once, with the
 /// answer to send and the phase in which it counts (5.1, 5.2: the
@@ -465,25 +580,37 @@ pub fn proposal_notices(
             config.game,
             p.text
         );
+        // Phase ids and addresses are never split at their hyphens.
+        let wrap = textwrap::Options::new(72).word_splitter(textwrap::WordSplitter::NoHyphenation);
+        let by = answer_by(dir, config, state, player, now)?.or_else(|| deadline.clone());
         if p.answers.is_empty() {
             body.push_str(&textwrap::fill(
                 &format!("It needs no answer; it takes effect when phase {phase} resolves, unless {} changes its orders before then.", from.name()),
-                72,
+                &wrap,
             ));
+            if let Some(d) = &by {
+                body.push_str(&format!("\n\nDeadline: {d}\n"));
+            }
         } else {
             body.push_str(&textwrap::fill(
                 &format!(
                     "To answer, send orders for phase {phase} (this phase) with one of these lines; an answer sent in any other phase does not count, and without one the offer is refused:"
                 ),
-                72,
+                &wrap,
             ));
             body.push_str("\n\n");
             for a in &p.answers {
                 body.push_str(&format!("  {a}\n"));
             }
-        }
-        if let Some(d) = &deadline {
-            body.push_str(&format!("\nDeadline: {d}\n"));
+            // Issue 33: the phase waits for the answer until its deadline.
+            if let Some(d) = &by {
+                body.push_str(&format!("\nAnswer by: {d}\n"));
+                body.push_str(&textwrap::fill(
+                    "Until then the phase does not close early: it waits for your answer (or a PASS, which ends the wait) and closes at this deadline at the latest.",
+                    &wrap,
+                ));
+                body.push('\n');
+            }
         }
         body.push_str(&format!(
             "\n--\nEmpereur, for game {}. Your order template is in the phase-opening mail.\n",

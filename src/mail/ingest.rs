@@ -701,6 +701,15 @@ fn take_orders(ctx: &GameCtx, msg: &Message, mut a: Authenticated, run: &mut Run
     let stored = store_orders(ctx, inc, &a, &checked, &view, run)?;
     let line = verdict_line(msg, &a, &checked, &stored, meta.changed || asked.any(), &mut view, h);
     run.log(&ctx.dir, line);
+    let own = matches!(stored, Ok(Some(_))).then_some(checked.accepted.as_slice());
+    view.standing = Some(super::compose::ack_standing(
+        &ctx.dir,
+        &ctx.config,
+        &ctx.scenario,
+        &ctx.state,
+        a.power,
+        own,
+    )?);
     if stored.is_ok() && asked.any() {
         // ORDERS and STATUS read the stored orders: this message's too.
         run.write_waiting(&ctx.dir)?;

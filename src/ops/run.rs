@@ -385,6 +385,10 @@ fn advance(ctx: &GameCtx, now: DateTime<Utc>, report: &mut RunReport) -> Result<
     let roles = crate::rules::roles(&ctx.scenario, state);
     let subs = submitted(dir)?;
     let due = pclock.due(now, &config.deadlines, tz, &schedule.absences, &roles.must, &subs);
+    // Issue 33: no early close while a power owes an answer this phase.
+    let awaited = compose::awaited_from(&compose::awaited_answers(dir, config, state.phase)?);
+    let deadline = pclock.deadline(now, &config.deadlines, tz, &schedule.absences);
+    let due = crate::schedule::hold_for_answers(due, deadline, now, &awaited);
     let late = match &due {
         Due::Early => Some(Vec::new()),
         Due::Late { missing } => Some(missing.clone()),

@@ -66,6 +66,7 @@ pub fn submitted(dir: &GameDir) -> Result<BTreeMap<PowerId, DateTime<Utc>>> {
     let subs = submission::load_all(dir)?;
     Ok(subs
         .into_iter()
+        .filter(|(_, s)| s.counts_in())
         .map(|(p, s)| {
             let t = DateTime::parse_from_rfc3339(&s.received)
                 .map(|t| t.with_timezone(&Utc))

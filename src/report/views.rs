@@ -5,7 +5,7 @@
 use crate::diagnostic::Diagnostic;
 use crate::ids::PowerId;
 use crate::orders::Checked;
-use crate::orders::ast::{Order, OrderLine};
+use crate::orders::ast::{Order, OrderLine, PoliticalOrder};
 use crate::rules::{Kind, Outcome};
 use crate::state::State;
 use serde::Serialize;
@@ -50,6 +50,10 @@ pub struct AckView {
     /// How many powers the message's press reached, when it held press.
     #[serde(default)]
     pub press_sent: Option<usize>,
+    /// The top lines: whether the power is now in for the phase, and
+    /// what still holds the phase open (`mail::compose::ack_standing`).
+    #[serde(default)]
+    pub standing: Option<String>,
 }
 
 impl AckView {
@@ -329,6 +333,27 @@ pub fn proposals(orders: &BTreeMap<PowerId, Vec<OrderLine>>) -> Vec<Proposal> {
                     },
                 ),
                 Order::Gift { to, .. } | Order::Loan { to, .. } => (*to, vec![], |_, _| None),
+                // 11.1.4, 11.4.4: a cession takes effect only if the
+                // receiver accepts it in the same step.
+                Order::Political(PoliticalOrder::Cede { to, .. }) => {
+                    let kingdom = l
+                        .text
+                        .get(5..)
+                        .and_then(|t| t.rsplit_once(" TO "))
+                        .map_or(String::new(), |(k, _)| k.to_string());
+                    (
+                        *to,
+                        vec![
+                            format!("ACCEPT {kingdom} FROM {}", from.name()),
+                            format!("REFUSE {kingdom} FROM {}", from.name()),
+                        ],
+                        |o, f| match o {
+                            Order::Political(PoliticalOrder::Accept { from, .. }) if *from == f => Some("accepted"),
+                            Order::Political(PoliticalOrder::Refuse { from, .. }) if *from == f => Some("refused"),
+                            _ => None,
+                        },
+                    )
+                }
                 _ => continue,
             };
             let answered = orders
@@ -345,6 +370,24 @@ pub fn proposals(orders: &BTreeMap<PowerId, Vec<OrderLine>>) -> Vec<Proposal> {
         }
     }
     out
+}
+
+/// The proposals among `orders` (the open phase's stored submissions)
+/// that hold the phase open until its deadline (issue 33): each needs an
+/// answer in this phase from a power with a player (`players`; an NPC
+/// answers through the rules, 5.1, 4.71), has none yet, and its
+/// recipient has not passed (a `NO ORDERS` / `PASS`, stored as no order
+/// at all, ends the wait).
+pub fn awaited_answers(orders: &BTreeMap<PowerId, Vec<OrderLine>>, players: &[PowerId]) -> Vec<Proposal> {
+    proposals(orders)
+        .into_iter()
+        .filter(|p| {
+            !p.answers.is_empty()
+                && p.answered.is_none()
+                && players.contains(&p.to)
+                && !orders.get(&p.to).is_some_and(|o| o.is_empty())
+        })
+        .collect()
 }
 
 impl Proposal {

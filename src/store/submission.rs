@@ -36,6 +36,23 @@ impl Submission {
     pub fn by_player(&self) -> bool {
         self.by.starts_with("mail:")
     }
+
+    /// Whether it counts the power as in (issue 33): accepted orders for
+    /// the phase, or an explicit `NO ORDERS` / `PASS` (stored with no
+    /// order at all). Standing orders alone do not (they are kept, and
+    /// apply, but say nothing of this phase); ENTROPY, press and rejected
+    /// lines are never stored as orders.
+    pub fn counts_in(&self) -> bool {
+        counts_in(&self.orders)
+    }
+}
+
+/// [`Submission::counts_in`] of the orders a submission would store.
+pub fn counts_in(orders: &[OrderLine]) -> bool {
+    orders.is_empty()
+        || orders
+            .iter()
+            .any(|l| !matches!(l.order, crate::orders::ast::Order::Standing(_)))
 }
 
 /// The file of `power`'s submission in the open phase.
