@@ -268,3 +268,186 @@ fn a_reminder_in_grace_says_so_and_when_the_phase_resolves() {
     assert!(text.contains("has passed"), "{text}");
     assert!(text.contains("resolves at Wed 2026-01-07 20:00 CET"), "{text}");
 }
+
+/// The campaign of issue 33, played by mail through the file transport.
+mod by_mail {
+    use super::*;
+
+    /// What a player's mailbox holds, in the order delivered: (subject,
+    /// body as text).
+    pub fn mailbox(g: &GameDir, addr: &str) -> Vec<(String, String)> {
+        delivered(g)
+            .into_iter()
+            .filter(|e| e.to.iter().any(|t| t == addr))
+            .map(|e| {
+                let raw = std::fs::read(outbox::sent_eml_path(g, &e.id)).unwrap();
+                let m = mail_parser::MessageParser::default().parse(&raw).unwrap();
+                let body = m.body_text(0).unwrap_or_default().replace("\r\n", "\n");
+                (m.subject().unwrap_or("").to_string(), body)
+            })
+            .collect()
+    }
+
+    /// The last mail in `addr`'s mailbox whose subject holds `subject`.
+    pub fn last(g: &GameDir, addr: &str, subject: &str) -> String {
+        mailbox(g, addr)
+            .into_iter()
+            .rev()
+            .find(|(s, _)| s.contains(subject))
+            .map(|(_, b)| b)
+            .unwrap_or_else(|| panic!("no mail '{subject}' for {addr}: {:#?}", mailbox(g, addr)))
+    }
+
+    /// A player's mail to the game.
+    pub fn mail(from: &str, id: &str, body: &str) -> Vec<u8> {
+        format!(
+            "From: {from}\r\nTo: gm@demo.example.org\r\nSubject: orders {id}\r\nMessage-ID: <{id}@players.example.org>\r\nDate: Mon, 05 Jan 2026 10:00:00 +0000\r\n\r\n{}",
+            body.replace('\n', "\r\n")
+        )
+        .into_bytes()
+    }
+
+    /// Five players (3.0's five: Spain and the Ottoman Empire are NPCs),
+    /// deadlines read in Paris, resolved by hand until France's Player
+    /// Turn, the outbox cleared of what that took.
+    pub fn game_at_frances_turn(root: &Path) -> GameDir {
+        let text: String = DEMO_PLAYERS
+            .split("[[player]]")
+            .filter(|p| !p.contains("\"spain\"") && !p.contains("\"ottoman\""))
+            .collect::<Vec<_>>()
+            .join("[[player]]");
+        let players = store::players::parse("players.toml", &text).unwrap();
+        let dir = root.join("g");
+        let o = NewOptions {
+            dir: dir.clone(),
+            scenario: "1805".into(),
+            players: PathBuf::new(),
+            options: vec![],
+            id: Some("demo".into()),
+            house_seating: false,
+        };
+        create_from(&o, players).unwrap();
+        let g = GameDir::new(&dir);
+        let mut c = g.load_config().unwrap();
+        c.timezone = "Europe/Paris".into();
+        store::atomic_write(&g.config(), c.to_toml().as_bytes()).unwrap();
+        for _ in 0..12 {
+            if g.load_state().unwrap().phase.to_string().ends_with("-france") {
+                break;
+            }
+            resolve_by_hand(&g, t("2026-01-04T10:00:00Z"));
+        }
+        assert!(g.load_state().unwrap().phase.to_string().ends_with("-france"));
+        g
+    }
+
+    pub fn phase(g: &GameDir) -> String {
+        g.load_state().unwrap().phase.to_string()
+    }
+
+    pub const FRANCE: &str = "france@demo.example.org";
+    pub const PRUSSIA: &str = "prussia@demo.example.org";
+
+    pub fn france(id: &str, orders: &str) -> Vec<u8> {
+        mail(
+            FRANCE,
+            id,
+            &format!("GAME demo\nPOWER France\nPASSWORD austerlitz\n{orders}"),
+        )
+    }
+
+    pub fn prussia(id: &str, orders: &str) -> Vec<u8> {
+        mail(
+            PRUSSIA,
+            id,
+            &format!("GAME demo\nPOWER Prussia\nPASSWORD leipzig\n{orders}"),
+        )
+    }
+
+    /// A mail's text above its signature (the anchors below it change
+    /// with every game's seed): what the golden files hold.
+    pub fn text(body: &str) -> String {
+        body.split("\n--\n").next().unwrap().to_string()
+    }
+
+    pub fn flat(s: &str) -> String {
+        s.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+}
+
+// Issue 33: a campaign by mail as players live it, asserted from what
+// each mailbox holds. Points 2 (what counts as in) and 1 (a proposal
+// holds the early close until answered, or until the deadline).
+#[test]
+fn a_campaign_by_mail_as_players_live_it() {
+    use by_mail::*;
+    let tmp = tempfile::tempdir().unwrap();
+    let g = game_at_frances_turn(tmp.path());
+    let turn = phase(&g);
+    let t0 = t("2026-01-05T10:00:00Z");
+    run_game(&g.root, &[], t0).unwrap();
+
+    // A mail whose only order is rejected (with ENTROPY): France is not in,
+    // and its acknowledgement says so at the top.
+    let m = france("m1", "ENTROPY fortune favours\nMOVE French corps 99 -> Nowhere\n");
+    let r = run_game(&g.root, &[m], t0 + Duration::minutes(5)).unwrap();
+    assert!(r.resolved.is_empty());
+    insta::assert_snapshot!("ack-rejected-only", text(&last(&g, FRANCE, "orders m1")));
+    let ack = flat(&last(&g, FRANCE, "orders m1"));
+    assert!(
+        ack.starts_with(&format!(
+            "France is NOT in for phase {turn}: no order for the phase was accepted"
+        )),
+        "{ack}"
+    );
+    assert!(
+        ack.contains("Still holding the phase open: orders from France."),
+        "{ack}"
+    );
+    // Standing orders alone: stored, but France is still not in, and 30
+    // minutes later the phase has not closed.
+    let m = france("m2", "STANDING WITHDRAW NEVER\n");
+    run_game(&g.root, &[m], t0 + Duration::minutes(10)).unwrap();
+    let ack = last(&g, FRANCE, "orders m2");
+    insta::assert_snapshot!("ack-standing-only", text(&ack));
+    assert!(
+        flat(&ack).starts_with(&format!(
+            "France is NOT in for phase {turn}: standing orders alone do not count."
+        )),
+        "{ack}"
+    );
+    let r = run_game(&g.root, &[], t0 + Duration::minutes(50)).unwrap();
+    assert!(r.resolved.is_empty(), "standing orders alone closed the phase");
+
+    // France proposes an alliance to Prussia: France is in, and the
+    // answer holds the phase open.
+    let m = france("m3", "PROPOSE ALLIANCE TO Prussia\n");
+    run_game(&g.root, &[m], t0 + Duration::hours(1)).unwrap();
+    insta::assert_snapshot!("ack-in-awaiting-an-answer", text(&last(&g, FRANCE, "orders m3")));
+    let ack = flat(&last(&g, FRANCE, "orders m3"));
+    assert!(ack.starts_with(&format!("France is IN for phase {turn}.")), "{ack}");
+    assert!(
+        ack.contains("Still holding the phase open: Prussia's answer to France's PROPOSE ALLIANCE TO Prussia"),
+        "{ack}"
+    );
+    // Prussia's notice says by when to answer, the zone named.
+    insta::assert_snapshot!("notice-answer-by", text(&last(&g, PRUSSIA, "France proposes")));
+    let notice = flat(&last(&g, PRUSSIA, "France proposes"));
+    assert!(notice.contains("ACCEPT ALLIANCE FROM France"), "{notice}");
+    assert!(notice.contains("Answer by: "), "{notice}");
+    assert!(notice.contains("CET (Europe/Paris)"), "{notice}");
+    // Past the change-of-mind delay: still open, waiting for Prussia.
+    let r = run_game(&g.root, &[], t0 + Duration::minutes(100)).unwrap();
+    assert!(r.resolved.is_empty(), "closed while Prussia's answer was awaited");
+    assert_eq!(phase(&g), turn);
+    // Prussia answers: the wait is over (France's change-of-mind delay
+    // passed long ago), and the same run resolves.
+    let m = prussia("p1", "ACCEPT ALLIANCE FROM France\n");
+    let r = run_game(&g.root, &[m], t0 + Duration::hours(3)).unwrap();
+    assert_eq!(r.resolved.len(), 1, "{r:?}");
+    insta::assert_snapshot!("ack-answer-ends-the-wait", text(&last(&g, PRUSSIA, "orders p1")));
+    let ack = flat(&last(&g, PRUSSIA, "orders p1"));
+    assert!(ack.contains("Nothing else holds the phase open"), "{ack}");
+    let report = flat(&last(&g, PRUSSIA, &format!("report of {turn}")));
+    assert!(report.contains("France and Prussia are allied"), "{report}");
+}
