@@ -292,7 +292,7 @@ pub struct Resolved<'a> {
 /// The map pictures of one recipient (`crate::picture`, per-power view):
 /// `map-<phase>-<power>.png` and `.svg`; none when the scenario has no
 /// geometry.
-fn map_pictures(
+pub fn map_pictures(
     scenario: &Scenario,
     state: &State,
     phase: Option<(&State, &[Outcome])>,

@@ -533,6 +533,14 @@ fn process(ctx: &GameCtx, raw: &[u8], hash: &str, run: &mut Run) -> Result<Handl
         escape::line(inc.from.as_deref().unwrap_or("-"), 200),
         escape::line(inc.message_id.as_deref().unwrap_or("-"), 200)
     );
+    // A delivery status notification (RFC 3464) is never answered; what
+    // it says of a player's address is recorded (`mail::dsn`).
+    if let Some(t) = super::dsn::take(&ctx.dir, &ctx.config, raw, run.now)? {
+        run.log(&ctx.dir, format!("{who}: {}", t.line));
+        h.replies.extend(t.told);
+        run.mark_done(&ctx.dir.inbox(), hash);
+        return Ok(h);
+    }
     // Never answer automatic mail, nor mail that came from this game
     // (RFC 3834): that is how mail loops start.
     if let Some(why) = loop_reason(ctx, &inc) {

@@ -15,7 +15,9 @@
 //! accepted them. [`compose`] queues phase-opening mails and turn reports
 //! rendered by [`crate::report`].
 //!
-//! [`fetch`] pulls unseen mail over IMAPS.
+//! [`fetch`] pulls unseen mail over IMAPS. A delivery status
+//! notification ([`dsn`]) is never answered; a dead player's address is
+//! recorded and the moderator told once.
 //!
 //! This module owns `mail/` of a game directory and the host directory of
 //! `ingest --games`; it reads `game.toml` and `state.toml`, writes
@@ -44,6 +46,7 @@ pub mod archive;
 pub mod auth;
 pub mod commands;
 pub mod compose;
+pub mod dsn;
 pub mod escape;
 pub mod fetch;
 pub mod guard;

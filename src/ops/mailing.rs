@@ -356,6 +356,22 @@ pub fn stored_proposals(dir: &GameDir, state: &State) -> Result<BTreeMap<PowerId
     Ok(crate::report::pending_proposals(state, &orders))
 }
 
+/// Record every history entry's report and opening (and the first
+/// phase's opening) as mailed to `power`: a player seated now gets one
+/// welcome (`ops::seat`), not the whole history, and the mail of later
+/// entries as everyone does.
+pub fn mark_mailed_to(dir: &GameDir, power: PowerId) -> Result<()> {
+    let config = dir.load_config()?;
+    let mut m = mailed::load(dir, &everyone(&config))?;
+    let who = power.id();
+    m.mark(Item::Opening, mailed::START, who);
+    for name in history::list(dir)?.values() {
+        m.mark(Item::Report, name, who);
+        m.mark(Item::Opening, name, who);
+    }
+    mailed::save(dir, &m)
+}
+
 /// What [`mail_pending`] queued.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Queued {

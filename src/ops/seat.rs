@@ -110,7 +110,7 @@ impl std::fmt::Display for SeatRun {
         }
         writeln!(
             f,
-            "{} mail(s) queued for the player (welcome, the open phase's opening); `empereur send` delivers them",
+            "{} mail(s) queued for the player (a welcome with the state file, the map and the last report); `empereur send` delivers them",
             s.mails.len()
         )
     }
@@ -215,7 +215,7 @@ pub fn seat_game(dir: &GameDir, a: &SeatArgs, now: DateTime<Utc>) -> Result<Resu
             }
         ),
     )?;
-    let mut mails = vec![welcome(
+    let mails = vec![welcome(
         dir,
         &config,
         &state,
@@ -224,14 +224,10 @@ pub fn seat_game(dir: &GameDir, a: &SeatArgs, now: DateTime<Utc>) -> Result<Resu
         generated.then_some(&password),
         now,
     )?];
-    mails.extend(super::mailing::resend_for_player(
-        dir,
-        power,
-        None,
-        Some(crate::mail::mailed::Item::Opening),
-        now,
-    )?);
-    super::workflow::announce(
+    // Issue 33: one welcome, not the whole history (HISTORY by mail
+    // gives the rest): every entry counts as mailed to the new player.
+    super::mailing::mark_mailed_to(dir, power)?;
+    super::workflow::announce_except(
         dir,
         &format!("{} has a new player", power.name()),
         &match from {
@@ -242,6 +238,7 @@ pub fn seat_game(dir: &GameDir, a: &SeatArgs, now: DateTime<Utc>) -> Result<Resu
             ),
             None => format!("{} is now played by {}. Welcome!", power.name(), a.name.trim()),
         },
+        Some(power),
         now,
     )?;
     Ok(Ok(Seated {
@@ -379,12 +376,21 @@ fn welcome(
             body.push_str(&format!("  {u}\n"));
         }
     }
+    body.push_str(&last_report(dir, state, power)?);
     body.push_str(&format!(
-        "\nYour state file is attached: `empereur check --state state-{}.toml` checks orders against it offline. Send HELP for the orders and commands of the open phase.\n\nOrder template (fill in your password, send back):\n\n{}\n--\nEmpereur, for game {}.\n",
-        power.id(),
+        "\nYour state file and the map as {} sees it are attached. Send HELP for the orders and commands of the open phase.\n\nOrder template (fill in your password, send back):\n\n{}\n--\nEmpereur, for game {}.\n",
+        power.name(),
         crate::mail::compose::order_template(config, &scenario, state, power),
         config.game
     ));
+    let mut attachments = vec![FileAttachment::state(state, Some(power))];
+    attachments.extend(crate::mail::compose::map_pictures(
+        &scenario,
+        state,
+        None,
+        Some(power),
+        &state.phase.to_string(),
+    )?);
     let m = OutMail {
         id: outbox::stable_id(&["seat", &config.game, power.id(), &p.email, &clock::stamp(now)]),
         from: Addr::new(Some(&format!("Empereur {}", config.game)), config.mail_address()),
@@ -393,11 +399,58 @@ fn welcome(
         subject: format!("Empereur {}: welcome, you play {}", config.game, power.name()),
         in_reply_to: None,
         body,
-        attachments: vec![FileAttachment::state(state, Some(power))],
+        attachments,
         date: now,
     };
     outbox::queue(dir, &m)?;
     Ok(m.id)
+}
+
+/// The welcome's account of the game so far: the last phase resolved,
+/// as `power` may see it (what every player read in its public report),
+/// and how to read the rest by mail.
+fn last_report(dir: &GameDir, state: &State, power: PowerId) -> Result<String> {
+    use crate::store::history;
+    let wrap = textwrap::Options::new(72).word_splitter(textwrap::WordSplitter::NoHyphenation);
+    let mut out = String::new();
+    let mut last = None;
+    for name in history::list(dir)?.into_values() {
+        let (rec, _) = history::read_entry(dir, &name)?;
+        if rec.kind == "resolve" {
+            last = Some((name, rec));
+        }
+    }
+    let Some((name, rec)) = last else {
+        out.push_str("\nNothing has been resolved yet: the game starts with the open phase.\n");
+        return Ok(out);
+    };
+    let p = history::entry_dir(dir, &name).join("outcomes.toml");
+    let file: history::OutcomesFile =
+        toml::from_str(&crate::store::read_text(&p)?).with_context(|| format!("{} is damaged", p.display()))?;
+    out.push_str(&format!(
+        "\nThe last phase resolved, {} (history entry {}), as {} sees it:\n",
+        rec.phase,
+        rec.number,
+        power.name()
+    ));
+    let events = crate::report::TurnReportView::events_for(&file.outcomes, Some(power));
+    if events.is_empty() {
+        out.push_str(&format!("  nothing {} could see happened.\n", power.name()));
+    }
+    for e in events {
+        out.push_str(&format!("  {}\n", e.summary));
+    }
+    out.push('\n');
+    out.push_str(&textwrap::fill(
+        &format!(
+            "The rest of the game so far is not mailed to you: send HISTORY (with your GAME, POWER and PASSWORD lines) for every phase and what {} saw of it, and RESEND REPORT <phase> for a phase's whole report. The open phase is {}.",
+            power.name(),
+            state.phase
+        ),
+        &wrap,
+    ));
+    out.push('\n');
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -93,6 +93,9 @@ pub struct GameStatus {
     /// times late so far).
     pub powers: Vec<(PowerId, Option<String>, u32)>,
     pub queued: usize,
+    /// Players' addresses the mail servers reported dead (RFC 3464), as
+    /// lines: address, power, status, since when.
+    pub dead: Vec<String>,
 }
 
 impl std::fmt::Display for GameStatus {
@@ -122,6 +125,9 @@ impl std::fmt::Display for GameStatus {
             };
             writeln!(f, "  {:<8} {mark}{late}", p.id())?;
         }
+        for d in &self.dead {
+            writeln!(f, "dead address: {d}")?;
+        }
         writeln!(f, "outbox: {} message(s) queued to send", self.queued)
     }
 }
@@ -150,8 +156,15 @@ pub fn status(a: &GameOnly) -> Result<GameStatus> {
         Some(c) => {
             let deadline = c.deadline(now, &config.deadlines, tz, &schedule.absences);
             let due = c.due(now, &config.deadlines, tz, &schedule.absences, &roles.must, &subs);
-            let line = match due {
+            let awaited =
+                crate::mail::compose::awaited_from(&crate::mail::compose::awaited_answers(&dir, &config, state.phase)?);
+            let held = crate::schedule::hold_for_answers(due.clone(), deadline, now, &awaited);
+            let line = match held {
                 Due::Paused => "paused".to_string(),
+                Due::Waiting { .. } if held != due => format!(
+                    "waiting for an answer from {} (until the deadline at the latest)",
+                    awaited.iter().map(|p| p.name()).collect::<Vec<_>>().join(", ")
+                ),
                 Due::Waiting { .. } => "waiting for orders".to_string(),
                 Due::ChangeOfMind { until } => format!("everyone is in; resolves after {}", local(until)),
                 Due::Grace { ends } => format!("past the deadline; grace ends {}", local(ends)),
@@ -181,6 +194,14 @@ pub fn status(a: &GameOnly) -> Result<GameStatus> {
         standing,
         powers,
         queued: crate::mail::outbox::queued(&dir)?.len(),
+        dead: crate::mail::dsn::still_dead(&dir, &config)?
+            .into_iter()
+            .map(|d| {
+                let since =
+                    DateTime::parse_from_rfc3339(&d.first).map_or(d.first.clone(), |t| local(t.with_timezone(&Utc)));
+                format!("{} ({}): {}, since {since}", d.address, d.power.id(), d.status)
+            })
+            .collect(),
     })
 }
 
@@ -421,7 +442,8 @@ pub fn replace_player(a: &ReplacePlayerArgs) -> Result<Replaced> {
         ),
     )?;
     hand_over(&dir, &config, power, &old, now)?;
-    announce(
+    // The new player has the hand-over mail of their own.
+    announce_except(
         &dir,
         &format!("{} has a new player", power.name()),
         &format!(
@@ -429,6 +451,7 @@ pub fn replace_player(a: &ReplacePlayerArgs) -> Result<Replaced> {
             power.name(),
             config.players[slot].name
         ),
+        Some(power),
         now,
     )?;
     Ok(Replaced::Done {
@@ -533,11 +556,24 @@ fn hand_over(
 /// in the outbox; the next `run` or `send` delivers it). The id is stable
 /// per action and time, so repeating the command's mail step is harmless.
 pub fn announce(dir: &GameDir, subject: &str, body: &str, now: DateTime<Utc>) -> Result<()> {
+    announce_except(dir, subject, body, None, now)
+}
+
+/// [`announce`], to every player but the one of `except` (a player just
+/// seated is told in a welcome of their own).
+pub fn announce_except(
+    dir: &GameDir,
+    subject: &str,
+    body: &str,
+    except: Option<PowerId>,
+    now: DateTime<Utc>,
+) -> Result<()> {
     use crate::mail::outbox::{self, Addr, OutMail};
     let config = dir.load_config()?;
     let mut to: Vec<Addr> = config
         .players
         .iter()
+        .filter(|p| Some(p.power) != except)
         .map(|p| Addr::new(Some(&p.name), &p.email))
         .collect();
     to.push(Addr::new(Some(&config.moderator.name), &config.moderator.email));

@@ -458,4 +458,56 @@ mod tests {
         let russia = TurnReportView::events_for(&outcomes, Some(PowerId::Russia));
         assert_eq!(russia[0].summary, "Battle of Tyrol: France defeats Austria");
     }
+
+    fn line(order: Order, text: &str) -> OrderLine {
+        OrderLine {
+            order,
+            text: text.into(),
+            span: crate::diagnostic::Span::new(1, 1, 1),
+        }
+    }
+
+    // Issue 33: which answers hold the phase open. An answer or a PASS
+    // (no order at all) ends the wait; an NPC answers through the rules;
+    // a gift needs no answer; a cession waits for ACCEPT or REFUSE.
+    #[test]
+    fn an_answer_is_awaited_until_given_or_passed_and_only_from_a_player() {
+        use PowerId::*;
+        let ally = |to| line(Order::ProposeAlliance { to }, "PROPOSE ALLIANCE");
+        let gift = line(Order::Gift { to: Austria, gold: 2 }, "GIFT 2 GOLD TO Austria");
+        let cede = line(
+            Order::Political(PoliticalOrder::Cede {
+                kingdom: "poland".into(),
+                to: Russia,
+            }),
+            "CEDE Poland TO Russia",
+        );
+        let players = [France, Prussia, Austria, Russia];
+        let mut orders = BTreeMap::from([(France, vec![ally(Prussia), ally(Spain), gift, cede])]);
+        let from = |o: &BTreeMap<PowerId, Vec<OrderLine>>| {
+            awaited_answers(o, &players).iter().map(|p| p.to).collect::<Vec<_>>()
+        };
+        assert_eq!(from(&orders), [Prussia, Russia]);
+        let cession = &proposals(&orders)[3];
+        assert_eq!(
+            cession.answers,
+            ["ACCEPT Poland FROM France", "REFUSE Poland FROM France"]
+        );
+        // Prussia orders something else: still awaited. Then passes.
+        orders.insert(Prussia, vec![line(Order::BuyVp { gold: 1 }, "BUY 1 VP")]);
+        assert_eq!(from(&orders), [Prussia, Russia]);
+        orders.insert(Prussia, vec![]);
+        assert_eq!(from(&orders), [Russia]);
+        // Russia refuses the cession: nothing is awaited.
+        let refuse = Order::Political(PoliticalOrder::Refuse {
+            kingdom: "poland".into(),
+            from: France,
+        });
+        orders.insert(Russia, vec![line(refuse, "REFUSE Poland FROM France")]);
+        assert!(from(&orders).is_empty());
+        // An answer, not a pass, ends it too.
+        orders.insert(Prussia, vec![line(Order::AcceptAlliance { from: France }, "ACCEPT")]);
+        assert_eq!(proposals(&orders)[0].answered.as_deref(), Some("accepted"));
+        assert!(from(&orders).is_empty());
+    }
 }

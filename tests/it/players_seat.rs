@@ -111,7 +111,8 @@ fn a_join_request_with_a_password_seats_the_sender_on_an_npc_that_plays_from_the
     assert_eq!(config.player(PowerId::Spain).unwrap().email, ANA);
     assert!(!dir.load_state().unwrap().power(PowerId::Spain).control.is_player());
 
-    // The welcome and the opening reach her; the password is not repeated.
+    // One welcome reaches her (with the map; the open phase's opening
+    // is not sent besides); the password is not repeated.
     let to_ana = mails_to(&game, ANA);
     let (_, welcome, files) = to_ana
         .iter()
@@ -125,14 +126,21 @@ fn a_join_request_with_a_password_seats_the_sender_on_an_npc_that_plays_from_the
     assert!(welcome.contains("Order template"), "{welcome}");
     assert!(welcome.contains("POWER spain"), "{welcome}");
     assert!(!welcome.contains("olé secret"), "{welcome}");
-    assert_eq!(files, &["state-spain.toml"]);
-    assert!(
-        to_ana
-            .iter()
-            .any(|(s, _, _)| s.contains("phase 1805-fall-turn-start is open")),
-        "{:?}",
-        to_ana.iter().map(|m| &m.0).collect::<Vec<_>>()
+    assert_eq!(
+        files,
+        &[
+            "state-spain.toml",
+            "map-1805-fall-turn-start-spain.png",
+            "map-1805-fall-turn-start-spain.svg"
+        ]
     );
+    // (Besides the fixed answer to her join request, before she was seated.)
+    let game_mail: Vec<&String> = to_ana
+        .iter()
+        .map(|m| &m.0)
+        .filter(|s| s.starts_with("Empereur demo"))
+        .collect();
+    assert_eq!(game_mail, ["Empereur demo: welcome, you play Spain"]);
     // Her password works by mail at once (commands; orders wait for 3.2).
     let (v, _) = ingest_one(&game, ANA, "s1", &text("spain", "olé secret", "STATUS"));
     assert_eq!(v, Verdict::Noted { power: PowerId::Spain });
