@@ -348,6 +348,28 @@ mod by_mail {
     }
 
     pub const FRANCE: &str = "france@demo.example.org";
+    pub const SPAIN: &str = "spain@demo.example.org";
+    pub const GM: &str = "gm@demo.example.org";
+
+    /// The raw text of the last mail in `addr`'s mailbox whose subject
+    /// holds `subject`.
+    pub fn raw_of(g: &GameDir, addr: &str, subject: &str) -> String {
+        delivered(g)
+            .into_iter()
+            .rev()
+            .find(|e| e.to.iter().any(|t| t == addr) && e.subject.contains(subject))
+            .map(|e| std::fs::read_to_string(outbox::sent_eml_path(g, &e.id)).unwrap())
+            .unwrap()
+    }
+
+    /// A mail server's report that mail to `dead` failed for good (RFC
+    /// 3464), as Postfix writes it.
+    pub fn bounce(id: &str, dead: &str) -> Vec<u8> {
+        format!(
+            "From: MAILER-DAEMON@mx.players.example.org (Mail Delivery System)\r\nTo: gm@demo.example.org\r\nSubject: Undelivered Mail Returned to Sender\r\nMessage-ID: <{id}@mx.players.example.org>\r\nAuto-Submitted: auto-replied\r\nMIME-Version: 1.0\r\nContent-Type: multipart/report; report-type=delivery-status;\r\n\tboundary=\"{id}-B\"\r\n\r\n--{id}-B\r\nContent-Type: text/plain\r\n\r\nI'm sorry to have to inform you that your message could not be delivered.\r\n\r\n--{id}-B\r\nContent-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; mx.players.example.org\r\n\r\nFinal-Recipient: rfc822; {dead}\r\nOriginal-Recipient: rfc822;{dead}\r\nAction: failed\r\nStatus: 5.1.1\r\nDiagnostic-Code: smtp; 550 5.1.1 <{dead}>: Recipient address rejected\r\n\r\n--{id}-B\r\nContent-Type: text/rfc822-headers\r\n\r\nFrom: gm@demo.example.org\r\nTo: {dead}\r\nSubject: Empereur demo: report\r\n\r\n--{id}-B--\r\n"
+        )
+        .into_bytes()
+    }
     pub const PRUSSIA: &str = "prussia@demo.example.org";
 
     pub fn france(id: &str, orders: &str) -> Vec<u8> {
@@ -452,4 +474,73 @@ fn a_campaign_by_mail_as_players_live_it() {
     assert!(ack.contains("Nothing else holds the phase open"), "{ack}");
     let report = flat(&last(&g, PRUSSIA, &format!("report of {turn}")));
     assert!(report.contains("France and Prussia are allied"), "{report}");
+
+    // Point 8: Prussia's address dies; the mail server's report (RFC
+    // 3464) is never answered, recorded against Prussia, the moderator
+    // told once, and `status` shows it.
+    let now = t0 + Duration::hours(4);
+    let before = delivered(&g).len();
+    let r = run_game(&g.root, &[bounce("b1", PRUSSIA)], now).unwrap();
+    assert!(r.failures.is_empty(), "{r:?}");
+    let after = delivered(&g);
+    assert_eq!(after.len(), before + 1, "only the moderator's note");
+    assert!(after.iter().all(|e| !e.to.iter().any(|t| t.contains("mailer-daemon"))));
+    let note = flat(&last(&g, GM, "is dead"));
+    assert!(
+        note.contains("mail to prussia@demo.example.org (Prussia's player) cannot be delivered"),
+        "{note}"
+    );
+    assert!(note.contains("status: 5.1.1"), "{note}");
+    run_game(&g.root, &[bounce("b2", PRUSSIA)], now + Duration::minutes(5)).unwrap();
+    assert_eq!(
+        mailbox(&g, GM).iter().filter(|(s, _)| s.contains("is dead")).count(),
+        1,
+        "told once"
+    );
+    let status = empereur::ops::workflow::status(&empereur::ops::workflow::GameOnly { game: g.root.clone() })
+        .unwrap()
+        .to_string();
+    assert!(
+        status.contains("dead address: prussia@demo.example.org (prussia): 5.1.1, since "),
+        "{status}"
+    );
+
+    // Point 6: Spain is seated midway: one welcome (the state file, the
+    // map, the last report, how to read the rest), not the history.
+    let seat = empereur::ops::seat::SeatArgs {
+        game: g.root.clone(),
+        power: "spain".into(),
+        name: "Charles's Player".into(),
+        email: SPAIN.into(),
+        password_from_mail: false,
+        timezone: None,
+        house_seating: true,
+    };
+    let seated = empereur::ops::seat::seat_game(&g, &seat, now + Duration::hours(1)).unwrap();
+    assert!(seated.is_ok(), "{seated:?}");
+    run_game(&g.root, &[], now + Duration::hours(1)).unwrap();
+    let spain = mailbox(&g, SPAIN);
+    assert_eq!(spain.len(), 1, "{spain:#?}");
+    let (subject, body) = &spain[0];
+    assert!(subject.contains("welcome, you play Spain"), "{subject}");
+    let welcome = flat(body);
+    assert!(
+        welcome.contains(&format!("The last phase resolved, {turn}")),
+        "{welcome}"
+    );
+    assert!(welcome.contains("France and Prussia are allied"), "{welcome}");
+    assert!(welcome.contains("send HISTORY"), "{welcome}");
+    let raw = raw_of(&g, SPAIN, "welcome");
+    assert!(raw.contains("state-spain.toml"), "the state file is attached");
+    assert!(raw.contains("filename=\"map-"), "the map is attached");
+    // Nobody's mailbox holds an opening that says the moderator resolved
+    // a phase nobody resolved by hand in this campaign's runs.
+    for who in [FRANCE, PRUSSIA, SPAIN] {
+        assert!(
+            !mailbox(&g, who)
+                .iter()
+                .any(|(_, b)| b.contains("resolved by the moderator")),
+            "{who}"
+        );
+    }
 }
