@@ -806,7 +806,13 @@ fn unannounced_manual_dice_are_refused() {
     announce_physical_next(&g);
     let next = engine_next(GameDir::new(&g).load_state().unwrap().phase);
     let mails = outbox_mails(&g, "will be resolved with physical dice");
-    assert_eq!(mails.len(), 1, "one announcement, to every player");
+    // One announcement, a copy to every player and the moderator.
+    let config = GameDir::new(&g).load_config().unwrap();
+    assert_eq!(
+        mails.len(),
+        config.players.len() + 1,
+        "one announcement, to every player"
+    );
     assert!(
         fs::read_to_string(g.join("journal.log"))
             .unwrap()
