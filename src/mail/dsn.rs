@@ -229,7 +229,7 @@ pub fn take(dir: &GameDir, config: &GameConfig, raw: &[u8], now: DateTime<Utc>) 
     crate::store::atomic_write(&path(dir), text.as_bytes())?;
     Ok(Some(Taken {
         line: format!(
-            "a delivery status notification, not answered: {}",
+            "not answered (a delivery or read report: {})",
             if parts.is_empty() {
                 "no recipient named".to_string()
             } else {
