@@ -5,6 +5,7 @@
 
 use super::{SeededDice, generate};
 use crate::ids::{PowerId, Turn};
+use crate::rules::outcome::VpSource;
 use crate::rules::{self, Kind, Outcome, PhaseOrders};
 use crate::scenario::Scenario;
 use crate::state::State;
@@ -52,17 +53,12 @@ pub struct VpSources {
 impl VpSources {
     fn add(&mut self, o: &Outcome, vp: i64) {
         let v = vp as f64;
-        let rule = o.rule.as_str();
-        if o.kind == Kind::VpCollection {
-            self.land += v;
-        } else if o.kind == Kind::VpPurchase {
-            self.purchase += v;
-        } else if rule.starts_with("5.6") || o.kind.as_str().contains("battle") {
-            self.battles += v;
-        } else if o.kind.as_str().starts_with("embargo") || rule == "4.256" || rule == "4.257" {
-            self.embargo += v;
-        } else {
-            self.other += v;
+        match o.vp_source() {
+            VpSource::Land => self.land += v,
+            VpSource::Purchase => self.purchase += v,
+            VpSource::Battles => self.battles += v,
+            VpSource::Embargo => self.embargo += v,
+            VpSource::Other => self.other += v,
         }
     }
     fn scaled(self, by: f64) -> VpSources {

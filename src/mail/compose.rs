@@ -284,8 +284,8 @@ pub struct Resolved<'a> {
     pub entropy: Vec<String>,
     /// The dice log as written to history, if any.
     pub dice_log: Option<Vec<u8>>,
-    /// For the map pictures: the scenario and the state the phase started
-    /// from (`None`: no pictures).
+    /// For the map pictures and the standings: the scenario and the state
+    /// the phase started from (`None`: neither).
     pub pictures: Option<(&'a Scenario, &'a State)>,
 }
 
@@ -351,6 +351,18 @@ pub fn turn_reports_to(
         .map(|p| (Some(p.power), Addr::new(Some(&p.name), &p.email)))
         .collect();
     recipients.push((None, Addr::new(Some(&config.moderator.name), &config.moderator.email)));
+    // The VP chart, `vp-<phase>.png` (`report::standings`): one for all.
+    let chart = match r.pictures {
+        Some(_) => {
+            let (name, content_type, bytes) = report::standings::vp_chart_png(dir, &r.entry, &r.phase)?;
+            Some(FileAttachment {
+                name,
+                content_type: content_type.into(),
+                bytes,
+            })
+        }
+        None => None,
+    };
     for (power, addr) in recipients {
         let who = power.map(|p| p.id()).unwrap_or("moderator");
         if !to.wants(who) {
@@ -391,6 +403,7 @@ pub fn turn_reports_to(
                 &r.phase,
             )?);
         }
+        attachments.extend(chart.clone());
         let view = TurnReportView {
             game: config.game.clone(),
             phase: r.phase.clone(),
@@ -408,6 +421,12 @@ pub fn turn_reports_to(
             entropy: r.entropy.clone(),
             next_phase: Some(r.after.phase.to_string()),
             attachments: attachments.iter().map(|a| a.name.clone()).collect(),
+            standings: r
+                .pictures
+                .map(|(scenario, before)| {
+                    report::standings::Standings::new(scenario, before, r.after, r.outcomes, power).lines()
+                })
+                .unwrap_or_default(),
             proposals: power.and_then(|p| proposals.get(&p).cloned()).unwrap_or_default(),
             resent: to.resend.is_some(),
         };

@@ -11,6 +11,7 @@
 //! Pure: no files, clock or environment. `mail::compose` attaches the
 //! pictures to reports and openings; `ops::map` writes them to files.
 
+pub mod chart;
 pub mod geometry;
 mod svg;
 

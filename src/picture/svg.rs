@@ -20,7 +20,7 @@ const MINOR_FILL: &str = "#d8cfa8";
 const MINOR_STRONG: &str = "#7a6a3a";
 
 /// Pale fill of a power's provinces and the strong colour of its units.
-fn colours(p: PowerId) -> (&'static str, &'static str) {
+pub(super) fn colours(p: PowerId) -> (&'static str, &'static str) {
     match p {
         PowerId::France => ("#a7bfe8", "#1f4fa8"),
         PowerId::Britain => ("#eba39c", "#b3201c"),
@@ -48,7 +48,7 @@ fn on(strong: &str) -> &'static str {
     }
 }
 
-fn esc(s: &str) -> String {
+pub(super) fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

@@ -7,6 +7,7 @@
 #![allow(clippy::disallowed_methods)] // adapter: reads a game's template overrides
 
 pub mod guide;
+pub mod standings;
 pub mod views;
 
 use anyhow::{Context, Result, anyhow};

@@ -190,6 +190,10 @@ pub struct TurnReportView {
     pub power: Option<String>,
     pub events: Vec<EventView>,
     pub summary: Vec<String>,
+    /// The `Standings` section's lines (`report::standings`): every
+    /// power as this recipient may see it.
+    #[serde(default)]
+    pub standings: Vec<String>,
     pub seed: Option<String>,
     pub entropy: Vec<String>,
     pub next_phase: Option<String>,

@@ -485,10 +485,65 @@ pub struct Outcome {
     pub at: Option<String>,
 }
 
+/// Where a VP change came from, by the outcome that made it: what the
+/// balance report sums over a campaign and a report's standings show for
+/// one phase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum VpSource {
+    /// 4.23: political values of controlled provinces.
+    Land,
+    /// 4.25: Gold turned into VP.
+    Purchase,
+    /// 5.6: battle results.
+    Battles,
+    /// 4.256, 4.257: the Continental System (Britain's losses).
+    Embargo,
+    /// Everything else: events, surrender terms, diplomacy, captures, bid.
+    Other,
+}
+
+impl VpSource {
+    pub const ALL: [VpSource; 5] = [
+        VpSource::Land,
+        VpSource::Purchase,
+        VpSource::Battles,
+        VpSource::Embargo,
+        VpSource::Other,
+    ];
+
+    /// The word a report uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            VpSource::Land => "land",
+            VpSource::Purchase => "purchase",
+            VpSource::Battles => "battles",
+            VpSource::Embargo => "embargo",
+            VpSource::Other => "other",
+        }
+    }
+}
+
 impl Outcome {
     /// The outcome without its wording: its kind, section, power, order,
     /// the data of its why lines ([`Why::data`]), dice, Gold, VP,
     /// visibility and place, with the summary sentence empty.
+    /// Where the VP changes of this outcome came from.
+    pub fn vp_source(&self) -> VpSource {
+        let rule = self.rule.as_str();
+        if self.kind == Kind::VpCollection {
+            VpSource::Land
+        } else if self.kind == Kind::VpPurchase {
+            VpSource::Purchase
+        } else if rule.starts_with("5.6") || self.kind.as_str().contains("battle") {
+            VpSource::Battles
+        } else if self.kind.as_str().starts_with("embargo") || rule == "4.256" || rule == "4.257" {
+            VpSource::Embargo
+        } else {
+            VpSource::Other
+        }
+    }
+
     pub fn data(&self) -> Outcome {
         Outcome {
             summary: String::new(),

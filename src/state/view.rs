@@ -11,7 +11,15 @@ impl State {
     /// zeroed. Units `viewer` gives orders for (its Allied or Controlled
     /// NPCs, 3.31) stay visible.
     pub fn view_for(&self, viewer: PowerId) -> State {
-        self.view_where(|p| p == Some(viewer) || p.is_some_and(|p| self.ordered_by(p) == Some(viewer)))
+        self.view_where(|p| p.is_some_and(|p| self.sees_records_of(Some(viewer), p)))
+    }
+
+    /// Whether `viewer` (`None`: the moderator, who sees all) may see
+    /// `p`'s own records (2.5): its corps' compositions, its force pool,
+    /// its standing orders, its kingdoms' treasuries. A power sees its
+    /// own and those of the NPCs it gives orders for (3.31).
+    pub fn sees_records_of(&self, viewer: Option<PowerId>, p: PowerId) -> bool {
+        viewer.is_none_or(|v| p == v || self.ordered_by(p) == Some(v))
     }
 
     /// The state as the public sees it (the game's public site): what

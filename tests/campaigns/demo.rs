@@ -81,6 +81,41 @@ fn the_demo_plays_a_season_and_its_game_verifies() {
         assert!(bytes.len() <= 400 * 1024, "{}: {} bytes", png.display(), bytes.len());
         assert!(png.with_extension("svg").is_file(), "no SVG beside {}", png.display());
     }
+    // Every report has the Standings section and the VP chart, a PNG
+    // that decodes to the chart's size; its SVG never goes by mail.
+    let mut reports = 0;
+    for e in fs::read_dir(game.join("mail/files")).unwrap() {
+        let raw = fs::read(e.unwrap().path()).unwrap();
+        let m = mail_parser::MessageParser::default().parse(&raw[..]).unwrap();
+        if !m.subject().is_some_and(|s| s.contains(": report of ")) {
+            continue;
+        }
+        reports += 1;
+        let body = m.body_text(0).unwrap().replace("\r\n", "\n");
+        assert!(body.contains("\nStandings after "), "{body}");
+        let names: Vec<&str> = m
+            .attachments()
+            .filter_map(mail_parser::MimeHeaders::attachment_name)
+            .collect();
+        assert!(
+            !names.iter().any(|n| n.starts_with("vp-") && n.ends_with(".svg")),
+            "{names:?}"
+        );
+        let chart = m
+            .attachments()
+            .find(|a| mail_parser::MimeHeaders::attachment_name(*a).is_some_and(|n| n.starts_with("vp-")))
+            .unwrap_or_else(|| panic!("no VP chart among {names:?}"));
+        let info = png::Decoder::new(std::io::Cursor::new(chart.contents()))
+            .read_info()
+            .unwrap()
+            .info()
+            .clone();
+        assert_eq!((info.width, info.height), (480, 200));
+        assert!(chart.contents().len() <= 12 * 1024, "{}", chart.contents().len());
+    }
+    // nine phases, seven players and the moderator
+    assert_eq!(reports, 9 * 8, "{out}");
+
     let france = pictures.join("map-1805-fall-france-france.png");
     assert!(out.contains(&france.display().to_string()), "{out}");
 

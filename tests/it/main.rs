@@ -57,6 +57,7 @@ mod run;
 mod scenario;
 mod schedule;
 mod site;
+mod standings;
 mod state_view;
 mod verify_checks;
 mod verify_lock;
