@@ -427,14 +427,26 @@ pub fn status(ctx: &GameCtx, power: PowerId, now: DateTime<Utc>) -> Result<Strin
                 "  Grace: {} hour(s) after the deadline; then the phase resolves and whoever has sent nothing is late",
                 cfg.grace_hours
             ));
-            let awaited =
-                super::compose::awaited_from(&super::compose::awaited_answers(&ctx.dir, &ctx.config, state.phase)?);
+            let proposals = super::compose::awaited_answers(&ctx.dir, &ctx.config, state.phase)?;
+            let awaited = super::compose::awaited_from(&proposals);
             let due = c.due(now, cfg, game_tz, &schedule.absences, &roles.must, &in_at);
-            let line = match crate::schedule::hold_for_answers(due, deadline, now, &awaited) {
+            let held = crate::schedule::hold_for_answers(due.clone(), deadline, now, &awaited);
+            let line = match held {
                 Due::Paused => format!(
                     "paused by the moderator since {}: the deadline moves on by the time paused",
                     c.paused_since.map(local).unwrap_or_default()
                 ),
+                // Issue 33: what holds the phase open, as this power may
+                // read it (another pair's diplomacy is theirs).
+                Due::Waiting { .. } if held != due => {
+                    let mut what: Vec<String> = proposals.iter().map(|p| p.awaiting(Some(power))).collect();
+                    what.sort();
+                    what.dedup();
+                    format!(
+                        "everyone is in; awaiting {} (until the deadline at the latest)",
+                        what.join("; ")
+                    )
+                }
                 Due::Waiting { .. } => "waiting for orders".into(),
                 Due::ChangeOfMind { until } => format!("everyone is in; resolves after {}", local(until)),
                 Due::Grace { ends } => format!("past the deadline; grace ends {}", local(ends)),

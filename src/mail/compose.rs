@@ -15,7 +15,7 @@ use anyhow::Result;
 use chrono::{DateTime, Utc};
 use std::collections::{BTreeMap, BTreeSet};
 
-fn game_from(config: &GameConfig) -> Addr {
+pub(super) fn game_from(config: &GameConfig) -> Addr {
     Addr::new(Some(&format!("Empereur {}", config.game)), config.mail_address())
 }
 
@@ -475,7 +475,7 @@ pub fn awaited_answers(
 /// The deadline of the open phase in the time zone `player` reads it in,
 /// the zone named (`Thu 2026-12-03 20:00 CET (Europe/Paris)`); `None`
 /// before the phase's clock starts.
-fn answer_by(
+pub(super) fn answer_by(
     dir: &GameDir,
     config: &GameConfig,
     state: &State,
@@ -541,12 +541,10 @@ pub fn ack_standing(
     }
     let players: Vec<PowerId> = config.players.iter().map(|p| p.power).collect();
     for p in report::awaited_answers(&subs, &players) {
-        holds.push(format!(
-            "{}'s answer to {}'s {} (until the deadline at the latest)",
-            p.to.name(),
-            p.from.name(),
-            p.text
-        ));
+        let line = format!("{} (until the deadline at the latest)", p.awaiting(Some(power)));
+        if !holds.contains(&line) {
+            holds.push(line);
+        }
     }
     let tail = if holds.is_empty() {
         format!(

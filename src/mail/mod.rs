@@ -42,6 +42,7 @@
 //! [`quarantine`]; text echoed back goes through [`escape`].
 #![allow(clippy::disallowed_methods)] // adapter: files, mail servers
 
+pub mod answer_reminder;
 pub mod archive;
 pub mod auth;
 pub mod commands;

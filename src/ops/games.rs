@@ -41,6 +41,12 @@ pub enum Standing {
     },
     /// Everyone is in; resolves once the change-of-mind delay has passed.
     AllIn,
+    /// Everyone is in, but a power owes an answer to a proposal, offer or
+    /// cession of this phase (issue 33): the phase waits for it until the
+    /// deadline at the latest. `awaiting`: whose answer to what.
+    Answering {
+        awaiting: Vec<String>,
+    },
     /// Due now (the next `run` resolves it); `late` sent nothing.
     Due {
         late: Vec<PowerId>,
@@ -115,17 +121,25 @@ fn game_line(path: &Path, name: &str, now: DateTime<Utc>) -> Result<GameLine> {
         (None, None) => Standing::NoClock {
             missing: missing.clone(),
         },
-        (None, Some(c)) => match c.due(now, &config.deadlines, tz, &schedule.absences, &roles.must, &subs) {
-            Due::Paused => Standing::Paused,
-            Due::Waiting { .. } => Standing::Waiting {
+        (None, Some(c)) => match held(
+            &dir,
+            &config,
+            state.phase,
+            c.due(now, &config.deadlines, tz, &schedule.absences, &roles.must, &subs),
+            deadline,
+            now,
+        )? {
+            Err(awaiting) => Standing::Answering { awaiting },
+            Ok(Due::Paused) => Standing::Paused,
+            Ok(Due::Waiting { .. }) => Standing::Waiting {
                 missing: missing.clone(),
             },
-            Due::Grace { .. } => Standing::Grace {
+            Ok(Due::Grace { .. }) => Standing::Grace {
                 missing: missing.clone(),
             },
-            Due::ChangeOfMind { .. } => Standing::AllIn,
-            Due::Early => Standing::Due { late: vec![] },
-            Due::Late { missing } => Standing::Due { late: missing },
+            Ok(Due::ChangeOfMind { .. }) => Standing::AllIn,
+            Ok(Due::Early) => Standing::Due { late: vec![] },
+            Ok(Due::Late { missing }) => Standing::Due { late: missing },
         },
     };
     Ok(GameLine {
@@ -138,6 +152,28 @@ fn game_line(path: &Path, name: &str, now: DateTime<Utc>) -> Result<GameLine> {
         must_count: roles.must.len(),
         standing,
     })
+}
+
+/// `due` as the answers awaited this phase hold it (issue 33): `Err`
+/// with whose answer to what when they hold an early close open.
+fn held(
+    dir: &GameDir,
+    config: &crate::store::config::GameConfig,
+    phase: crate::ids::PhaseId,
+    due: Due,
+    deadline: Option<DateTime<Utc>>,
+    now: DateTime<Utc>,
+) -> Result<std::result::Result<Due, Vec<String>>> {
+    let Some(deadline) = deadline else {
+        return Ok(Ok(due));
+    };
+    let proposals = crate::mail::compose::awaited_answers(dir, config, phase)?;
+    let awaited = crate::mail::compose::awaited_from(&proposals);
+    let after = crate::schedule::hold_for_answers(due.clone(), deadline, now, &awaited);
+    if after == due {
+        return Ok(Ok(due));
+    }
+    Ok(Err(proposals.iter().map(|p| p.awaiting(None)).collect()))
 }
 
 fn ids(v: &[PowerId]) -> String {
@@ -153,6 +189,10 @@ pub fn render(l: &GameLine) -> String {
         Standing::Waiting { missing } => format!("waiting for {}", ids(missing)),
         Standing::Grace { missing } => format!("past the deadline, in grace; late: {}", ids(missing)),
         Standing::AllIn => "everyone is in".to_string(),
+        Standing::Answering { awaiting } => format!(
+            "everyone is in; awaiting {} (until the deadline at the latest)",
+            awaiting.join("; ")
+        ),
         Standing::Due { late } if late.is_empty() => "due now".to_string(),
         Standing::Due { late } => format!("due now; late: {}", ids(late)),
         Standing::NoClock { missing } if missing.is_empty() => "no deadline yet".to_string(),

@@ -481,7 +481,8 @@ fn resolve_due(
     Ok(())
 }
 
-/// Remind the powers in `missing` whose reminder is due.
+/// Remind the powers in `missing` whose reminder is due, and those owing
+/// an answer to a proposal of the phase (issue 33).
 fn remind(
     ctx: &GameCtx,
     mut pclock: crate::schedule::PhaseClock,
@@ -493,7 +494,13 @@ fn remind(
 ) -> Result<()> {
     let (dir, config) = (&ctx.dir, &ctx.config);
     let tz = config.tz();
-    let due_now = pclock.reminders_due(now, &config.deadlines, tz, &schedule.absences, missing);
+    // Issue 33: a power owing an answer is reminded of it in the same
+    // slots as a power missing its orders.
+    let awaited = compose::awaited_answers(dir, config, ctx.state.phase)?;
+    let owing = compose::awaited_from(&awaited);
+    let mut ask = missing.to_vec();
+    ask.extend(owing.iter().filter(|p| !missing.contains(p)));
+    let due_now = pclock.reminders_due(now, &config.deadlines, tz, &schedule.absences, &ask);
     if due_now.is_empty() {
         return Ok(());
     }
@@ -508,7 +515,18 @@ fn remind(
         deadline: Some(local(deadline)),
         grace_ends,
     };
-    compose::reminders_in(dir, &ctx.templates, config, &ctx.state, &due_now, &when, now)?;
+    let orders_due: Vec<PowerId> = due_now.iter().copied().filter(|p| missing.contains(p)).collect();
+    compose::reminders_in(dir, &ctx.templates, config, &ctx.state, &orders_due, &when, now)?;
+    let answers_due: Vec<PowerId> = due_now.iter().copied().filter(|p| owing.contains(p)).collect();
+    crate::mail::answer_reminder::queue(
+        dir,
+        config,
+        &ctx.state,
+        &answers_due,
+        &awaited,
+        when.deadline.clone(),
+        now,
+    )?;
     for p in &due_now {
         pclock.reminded.entry(*p).or_default().push(now);
     }

@@ -156,14 +156,18 @@ pub fn status(a: &GameOnly) -> Result<GameStatus> {
         Some(c) => {
             let deadline = c.deadline(now, &config.deadlines, tz, &schedule.absences);
             let due = c.due(now, &config.deadlines, tz, &schedule.absences, &roles.must, &subs);
-            let awaited =
-                crate::mail::compose::awaited_from(&crate::mail::compose::awaited_answers(&dir, &config, state.phase)?);
+            let proposals = crate::mail::compose::awaited_answers(&dir, &config, state.phase)?;
+            let awaited = crate::mail::compose::awaited_from(&proposals);
             let held = crate::schedule::hold_for_answers(due.clone(), deadline, now, &awaited);
             let line = match held {
                 Due::Paused => "paused".to_string(),
                 Due::Waiting { .. } if held != due => format!(
-                    "waiting for an answer from {} (until the deadline at the latest)",
-                    awaited.iter().map(|p| p.name()).collect::<Vec<_>>().join(", ")
+                    "everyone is in; awaiting {} (until the deadline at the latest)",
+                    proposals
+                        .iter()
+                        .map(|p| p.awaiting(None))
+                        .collect::<Vec<_>>()
+                        .join("; ")
                 ),
                 Due::Waiting { .. } => "waiting for orders".to_string(),
                 Due::ChangeOfMind { until } => format!("everyone is in; resolves after {}", local(until)),

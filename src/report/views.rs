@@ -304,39 +304,27 @@ pub struct Proposal {
     pub answered: Option<String>,
 }
 
-/// Whether an order answers a proposal from a power, and how.
-type AnswerOf = fn(&Order, PowerId) -> Option<&'static str>;
-
 /// The proposals among `orders` (the open phase's stored submissions):
 /// peace offers and alliance proposals, answered only in this phase (the
-/// proposer's Player Turn, 5.1, 5.2), and gifts and loans (4.212), which
-/// need no answer.
+/// proposer's Player Turn, 5.1, 5.2), cessions (11.1.4, 11.4.4), and
+/// gifts and loans (4.212), which need no answer. An answer counts only
+/// from the recipient, naming the proposer (and, for a cession, the
+/// kingdom ceded): a third power's ACCEPT, or one for another kingdom,
+/// answers nothing.
 pub fn proposals(orders: &BTreeMap<PowerId, Vec<OrderLine>>) -> Vec<Proposal> {
     let mut out = Vec::new();
     for (from, lines) in orders {
         for l in lines {
-            let (to, answers, answer_of): (PowerId, Vec<String>, AnswerOf) = match &l.order {
+            let (to, answers): (PowerId, Vec<String>) = match &l.order {
                 Order::OfferPeace { to, .. } => (
                     *to,
                     vec![
                         format!("ACCEPT PEACE FROM {}", from.name()),
                         format!("REJECT PEACE FROM {}", from.name()),
                     ],
-                    |o, f| match o {
-                        Order::AcceptPeace { from } if *from == f => Some("accepted"),
-                        Order::RejectPeace { from } if *from == f => Some("rejected"),
-                        _ => None,
-                    },
                 ),
-                Order::ProposeAlliance { to } => (
-                    *to,
-                    vec![format!("ACCEPT ALLIANCE FROM {}", from.name())],
-                    |o, f| match o {
-                        Order::AcceptAlliance { from } if *from == f => Some("accepted"),
-                        _ => None,
-                    },
-                ),
-                Order::Gift { to, .. } | Order::Loan { to, .. } => (*to, vec![], |_, _| None),
+                Order::ProposeAlliance { to } => (*to, vec![format!("ACCEPT ALLIANCE FROM {}", from.name())]),
+                Order::Gift { to, .. } | Order::Loan { to, .. } => (*to, vec![]),
                 // 11.1.4, 11.4.4: a cession takes effect only if the
                 // receiver accepts it in the same step.
                 Order::Political(PoliticalOrder::Cede { to, .. }) => {
@@ -351,18 +339,13 @@ pub fn proposals(orders: &BTreeMap<PowerId, Vec<OrderLine>>) -> Vec<Proposal> {
                             format!("ACCEPT {kingdom} FROM {}", from.name()),
                             format!("REFUSE {kingdom} FROM {}", from.name()),
                         ],
-                        |o, f| match o {
-                            Order::Political(PoliticalOrder::Accept { from, .. }) if *from == f => Some("accepted"),
-                            Order::Political(PoliticalOrder::Refuse { from, .. }) if *from == f => Some("refused"),
-                            _ => None,
-                        },
                     )
                 }
                 _ => continue,
             };
             let answered = orders
                 .get(&to)
-                .and_then(|theirs| theirs.iter().find_map(|t| answer_of(&t.order, *from)))
+                .and_then(|theirs| theirs.iter().find_map(|t| answer_to(&l.order, *from, &t.order)))
                 .map(str::to_string);
             out.push(Proposal {
                 from: *from,
@@ -374,6 +357,29 @@ pub fn proposals(orders: &BTreeMap<PowerId, Vec<OrderLine>>) -> Vec<Proposal> {
         }
     }
     out
+}
+
+/// How `answer` (an order of the proposal's recipient) answers
+/// `proposal`, made by `from`, if it does: it must name `from` and, for a
+/// cession, the same kingdom (11.1.4).
+fn answer_to(proposal: &Order, from: PowerId, answer: &Order) -> Option<&'static str> {
+    use PoliticalOrder::{Accept, Cede, Refuse};
+    match (proposal, answer) {
+        (Order::OfferPeace { .. }, Order::AcceptPeace { from: f }) if *f == from => Some("accepted"),
+        (Order::OfferPeace { .. }, Order::RejectPeace { from: f }) if *f == from => Some("rejected"),
+        (Order::ProposeAlliance { .. }, Order::AcceptAlliance { from: f }) if *f == from => Some("accepted"),
+        (Order::Political(Cede { kingdom, .. }), Order::Political(Accept { kingdom: k, from: f }))
+            if *f == from && k == kingdom =>
+        {
+            Some("accepted")
+        }
+        (Order::Political(Cede { kingdom, .. }), Order::Political(Refuse { kingdom: k, from: f }))
+            if *f == from && k == kingdom =>
+        {
+            Some("refused")
+        }
+        _ => None,
+    }
 }
 
 /// The proposals among `orders` (the open phase's stored submissions)
@@ -395,6 +401,17 @@ pub fn awaited_answers(orders: &BTreeMap<PowerId, Vec<OrderLine>>, players: &[Po
 }
 
 impl Proposal {
+    /// What holds the phase open, as `viewer` may read it (`None`: the
+    /// moderator, who reads everything): the proposer and the recipient
+    /// read whose answer to what; any other power only that an answer to
+    /// a proposal between other powers is awaited (diplomacy is private).
+    pub fn awaiting(&self, viewer: Option<PowerId>) -> String {
+        match viewer {
+            Some(v) if v != self.from && v != self.to => "an answer to a proposal between other powers".to_string(),
+            _ => format!("{}'s answer to {}'s {}", self.to.name(), self.from.name(), self.text),
+        }
+    }
+
     /// The line for `viewer` (the proposer or the recipient), naming the
     /// phase in which the answer counts.
     pub fn line_for(&self, viewer: PowerId, phase: &str) -> String {
@@ -513,5 +530,65 @@ mod tests {
         orders.insert(Prussia, vec![line(Order::AcceptAlliance { from: France }, "ACCEPT")]);
         assert_eq!(proposals(&orders)[0].answered.as_deref(), Some("accepted"));
         assert!(from(&orders).is_empty());
+    }
+
+    // Issue 33: a cession's answer names the giver and the kingdom, and
+    // comes from the receiver: an ACCEPT of another kingdom, or from
+    // another giver, or a third power's, answers nothing.
+    #[test]
+    fn a_cession_is_answered_only_by_its_receiver_naming_giver_and_kingdom() {
+        use PowerId::*;
+        let cede = |kingdom: &str, to| {
+            line(
+                Order::Political(PoliticalOrder::Cede {
+                    kingdom: kingdom.into(),
+                    to,
+                }),
+                &format!("CEDE {kingdom} TO {}", to.name()),
+            )
+        };
+        let accept = |kingdom: &str, from| {
+            line(
+                Order::Political(PoliticalOrder::Accept {
+                    kingdom: kingdom.into(),
+                    from,
+                }),
+                "ACCEPT",
+            )
+        };
+        let players = [France, Prussia, Austria, Russia];
+        let answered = |o: &BTreeMap<PowerId, Vec<OrderLine>>| {
+            proposals(o)
+                .into_iter()
+                .map(|p| (p.text, p.answered))
+                .collect::<Vec<_>>()
+        };
+        let mut orders = BTreeMap::from([
+            (France, vec![cede("poland", Russia), cede("bavaria", Russia)]),
+            (Austria, vec![cede("poland", Russia)]),
+        ]);
+        // Russia accepts France's Bavaria only: Poland (France's and
+        // Austria's) is still awaited.
+        orders.insert(Russia, vec![accept("bavaria", France)]);
+        assert_eq!(
+            answered(&orders),
+            [
+                ("CEDE poland TO Russia".to_string(), None),
+                ("CEDE bavaria TO Russia".to_string(), Some("accepted".to_string())),
+                ("CEDE poland TO Russia".to_string(), None),
+            ]
+        );
+        assert_eq!(awaited_answers(&orders, &players).len(), 2);
+        // Prussia, a third power, accepts France's Poland: still awaited.
+        orders.insert(Prussia, vec![accept("poland", France)]);
+        assert_eq!(awaited_answers(&orders, &players).len(), 2);
+        // Russia accepts Austria's Poland: France's is still awaited.
+        orders.get_mut(&Russia).unwrap().push(accept("poland", Austria));
+        let left = awaited_answers(&orders, &players);
+        assert_eq!(
+            left.iter().map(|p| (p.from, p.to)).collect::<Vec<_>>(),
+            [(France, Russia)]
+        );
+        assert_eq!(left[0].text, "CEDE poland TO Russia");
     }
 }

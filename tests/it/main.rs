@@ -31,6 +31,7 @@ mod mail_corpus;
 mod mail_hostile;
 mod mail_hostile_corpus;
 mod mail_load;
+mod mail_loop;
 mod mail_send;
 mod new_seating;
 mod ops_summaries;
