@@ -219,6 +219,31 @@ pub fn hold_for_answers(due: Due, deadline: DateTime<Utc>, now: DateTime<Utc>, a
     Due::Waiting { deadline }
 }
 
+/// What [`PhaseClock::due`] said (`due`), with the READY and WAIT lines
+/// of the powers that must order (`said`, for the open phase;
+/// orders/README.md, "Ready and wait"). A WAIT keeps the phase open until
+/// the `deadline` in force (then it closes as it would have); READY from
+/// every power that must order closes it without the change-of-mind
+/// delay, since nobody means to change their mind. WAIT wins over READY.
+/// A power that gives no orders this phase holds nothing up.
+pub fn with_readiness(
+    due: Due,
+    deadline: DateTime<Utc>,
+    now: DateTime<Utc>,
+    must: &[PowerId],
+    said: &BTreeMap<PowerId, crate::orders::ast::Readiness>,
+) -> Due {
+    use crate::orders::ast::Readiness;
+    let early = matches!(due, Due::Early | Due::ChangeOfMind { .. });
+    if early && now < deadline && must.iter().any(|p| said.get(p) == Some(&Readiness::Wait)) {
+        return Due::Waiting { deadline };
+    }
+    if matches!(due, Due::ChangeOfMind { .. }) && must.iter().all(|p| said.get(p) == Some(&Readiness::Ready)) {
+        return Due::Early;
+    }
+    due
+}
+
 impl PhaseClock {
     pub fn open(opened: DateTime<Utc>, step: Step, cfg: &DeadlineConfig, tz: Tz) -> PhaseClock {
         PhaseClock {
@@ -417,6 +442,55 @@ mod tests {
         assert_eq!(
             clock.due(t("2026-12-03T20:00:00Z"), &c, Tz::UTC, &[], &must, &sub),
             Due::Early
+        );
+    }
+
+    // READY of every power that must order skips the change-of-mind
+    // delay; one missing READY does not; a WAIT holds to the deadline
+    // exactly, and only from a power that must order.
+    #[test]
+    fn ready_and_wait_change_the_early_close_at_their_boundaries() {
+        use crate::orders::ast::Readiness::{Ready, Wait};
+        let c = cfg();
+        let clock = PhaseClock::open(t("2026-11-30T10:00:00Z"), Step::Build, &c, Tz::UTC);
+        let must = [PowerId::France, PowerId::Austria];
+        let sub = BTreeMap::from([
+            (PowerId::France, t("2026-11-30T11:00:00Z")),
+            (PowerId::Austria, t("2026-11-30T11:00:00Z")),
+        ]);
+        let deadline = t("2026-12-02T20:00:00Z");
+        let at = |now: &str, said: &[(PowerId, crate::orders::ast::Readiness)]| {
+            let now = t(now);
+            let said = said.iter().copied().collect();
+            with_readiness(
+                clock.due(now, &c, Tz::UTC, &[], &must, &sub),
+                deadline,
+                now,
+                &must,
+                &said,
+            )
+        };
+        let until = t("2026-11-30T11:30:00Z");
+        assert_eq!(at("2026-11-30T11:10:00Z", &[]), Due::ChangeOfMind { until });
+        assert_eq!(
+            at("2026-11-30T11:10:00Z", &[(PowerId::France, Ready)]),
+            Due::ChangeOfMind { until }
+        );
+        let both = [(PowerId::France, Ready), (PowerId::Austria, Ready)];
+        assert_eq!(at("2026-11-30T11:10:00Z", &both), Due::Early);
+        let wait = [(PowerId::France, Ready), (PowerId::Austria, Wait)];
+        assert_eq!(at("2026-11-30T11:10:00Z", &wait), Due::Waiting { deadline });
+        assert_eq!(at("2026-12-02T19:59:59Z", &wait), Due::Waiting { deadline });
+        assert_eq!(at("2026-12-02T20:00:00Z", &wait), Due::Early);
+        // Prussia need not order: its WAIT holds nothing.
+        assert_eq!(at("2026-11-30T11:30:00Z", &[(PowerId::Prussia, Wait)]), Due::Early);
+        // Nobody in yet: READY and WAIT change nothing of the wait for orders.
+        let none = BTreeMap::new();
+        let now = t("2026-11-30T11:30:00Z");
+        let due = clock.due(now, &c, Tz::UTC, &[], &must, &none);
+        assert_eq!(
+            with_readiness(due.clone(), deadline, now, &must, &both.into_iter().collect()),
+            due
         );
     }
 

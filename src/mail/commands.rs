@@ -430,15 +430,21 @@ pub fn status(ctx: &GameCtx, power: PowerId, now: DateTime<Utc>) -> Result<Strin
             let proposals = super::compose::awaited_answers(&ctx.dir, &ctx.config, state.phase)?;
             let awaited = super::compose::awaited_from(&proposals);
             let due = c.due(now, cfg, game_tz, &schedule.absences, &roles.must, &in_at);
-            let held = crate::schedule::hold_for_answers(due.clone(), deadline, now, &awaited);
+            let answers = crate::schedule::hold_for_answers(due.clone(), deadline, now, &awaited);
+            let said = schedule.readiness_in(state.phase);
+            let held = crate::schedule::with_readiness(answers.clone(), deadline, now, &roles.must, &said);
             let line = match held {
+                Due::Waiting { .. } if held != answers => {
+                    "everyone is in; a WAIT holds the phase until the deadline".into()
+                }
+                Due::Early if held != answers => "everyone is in and READY: it resolves at the next run".into(),
                 Due::Paused => format!(
                     "paused by the moderator since {}: the deadline moves on by the time paused",
                     c.paused_since.map(local).unwrap_or_default()
                 ),
                 // Issue 33: what holds the phase open, as this power may
                 // read it (another pair's diplomacy is theirs).
-                Due::Waiting { .. } if held != due => {
+                Due::Waiting { .. } if answers != due => {
                     let mut what: Vec<String> = proposals.iter().map(|p| p.awaiting(Some(power))).collect();
                     what.sort();
                     what.dedup();
@@ -470,7 +476,21 @@ pub fn status(ctx: &GameCtx, power: PowerId, now: DateTime<Utc>) -> Result<Strin
         "gives no orders"
     };
     l.push(format!("  {} {you} in this phase.", power.name()));
+    match schedule_said(ctx)?.get(&power) {
+        Some(crate::orders::ast::Readiness::Ready) => {
+            l.push("  Your READY is in force: the phase does not wait for you.".into())
+        }
+        Some(crate::orders::ast::Readiness::Wait) => {
+            l.push("  Your WAIT is in force: the phase does not close before its deadline.".into())
+        }
+        None => {}
+    }
     Ok(l.join("\n"))
+}
+
+/// READY and WAIT in force in the open phase.
+fn schedule_said(ctx: &GameCtx) -> Result<std::collections::BTreeMap<PowerId, crate::orders::ast::Readiness>> {
+    Ok(ctx.dir.load_schedule()?.readiness_in(ctx.state.phase))
 }
 
 /// ORDERS: the power's stored submission for the open phase, as the
@@ -523,6 +543,8 @@ pub fn help(ctx: &GameCtx, power: PowerId) -> String {
         "    RESEND [REPORT|OPENING] [phase]   a report or opening again".into(),
         "    SET PASSWORD new  change your password".into(),
         "    HELP              this text".into(),
+        "  With your orders, or alone: READY (my orders are final, do not".into(),
+        "  wait for me) or WAIT (do not close early on my account).".into(),
     ];
     match super::press::mode(&ctx.config) {
         super::press::Mode::None => l.push("  Press (messages to other players) is off in this game.".into()),

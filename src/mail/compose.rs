@@ -546,7 +546,22 @@ pub fn ack_standing(
             holds.push(line);
         }
     }
-    let tail = if holds.is_empty() {
+    // READY and WAIT (schedule::with_readiness); whose WAIT it is stays
+    // unsaid unless it is the reader's own.
+    let said = dir.load_schedule()?.readiness_in(phase);
+    let wait = |p: &PowerId| said.get(p) == Some(&crate::orders::ast::Readiness::Wait);
+    if wait(&power) && must.contains(&power) {
+        holds.push("your WAIT (until the deadline)".into());
+    } else if must.iter().any(wait) {
+        holds.push("a WAIT (until the deadline)".into());
+    }
+    let all_ready = must
+        .iter()
+        .all(|p| said.get(p) == Some(&crate::orders::ast::Readiness::Ready));
+    let tail = if holds.is_empty() && all_ready && !must.is_empty() {
+        "Nothing else holds the phase open, and every power that must order is READY: it resolves at the next run."
+            .to_string()
+    } else if holds.is_empty() {
         format!(
             "Nothing else holds the phase open: it resolves {} minutes after the last orders of a power that must order, unless they change.",
             config.deadlines.change_of_mind_minutes

@@ -14,6 +14,7 @@ use super::outbox::{self, Addr, OutMail};
 use super::parse::{self, Incoming};
 use super::prescan::prescan;
 use crate::orders;
+use crate::orders::ast::Readiness;
 use crate::report::{AckView, Templates};
 use crate::scenario::Scenario;
 use crate::state::State;
@@ -678,7 +679,17 @@ fn take_orders(ctx: &GameCtx, msg: &Message, mut a: Authenticated, run: &mut Run
     let meta = super::meta::apply(text, a.power, ctx.config.tz(), &mut changed_schedule);
     // Commands and press (`mail::commands`): blanked before the orders.
     let asked = super::commands::extract(&meta.text);
-    let (text, checked, signed) = without_signoffs(ctx, &asked.text, a.power);
+    let (text, mut checked, signed) = without_signoffs(ctx, &asked.text, a.power);
+    let readiness = checked.header.readiness.map(|(r, _)| r);
+    // READY with nothing stored counts the power in, as PASS would: a
+    // player who says "do not wait for me" has nothing more to send.
+    let pass_by_ready = readiness == Some(Readiness::Ready)
+        && checked.accepted.is_empty()
+        && !checked.header.no_orders
+        && !has_stored(ctx, a.power, run);
+    if pass_by_ready {
+        checked.header.no_orders = true;
+    }
     let text = &text;
     if let Some(e) = &checked.header.entropy
         && e.chars().count() > ENTROPY_MAX_CHARS
@@ -707,7 +718,19 @@ fn take_orders(ctx: &GameCtx, msg: &Message, mut a: Authenticated, run: &mut Run
     .with_checked(&checked, &shown);
     cap_quoted(&mut view);
     let stored = store_orders(ctx, inc, &a, &checked, &view, run)?;
-    let line = verdict_line(msg, &a, &checked, &stored, meta.changed || asked.any(), &mut view, h);
+    if stored.is_ok() {
+        let notes = readiness_notes(
+            ctx,
+            a.power,
+            readiness,
+            matches!(stored, Ok(Some(_))),
+            pass_by_ready,
+            run,
+        )?;
+        view.notes.extend(notes);
+    }
+    let noted = meta.changed || asked.any() || readiness.is_some();
+    let line = verdict_line(msg, &a, &checked, &stored, noted, &mut view, h);
     run.log(&ctx.dir, line);
     let own = matches!(stored, Ok(Some(_))).then_some(checked.accepted.as_slice());
     view.standing = Some(super::compose::ack_standing(
@@ -749,6 +772,72 @@ fn take_orders(ctx: &GameCtx, msg: &Message, mut a: Authenticated, run: &mut Run
         run.mark_done(&ctx.dir.inbox(), hash);
     }
     Ok(())
+}
+
+/// Whether `power` has a submission stored in the open phase (written,
+/// or waiting in this run's batch).
+fn has_stored(ctx: &GameCtx, power: crate::ids::PowerId, run: &mut Run) -> bool {
+    run.waiting(&ctx.dir).subs.contains_key(&power) || submission::path(&ctx.dir, power).exists()
+}
+
+/// Apply a message's READY or WAIT (or the lack of one) to the power's
+/// word in force for the open phase, save it, and say which is in force.
+/// A message that stored new orders withdraws a READY (they were not
+/// final after all) but keeps a WAIT; a message without either that
+/// stored nothing changes nothing.
+fn readiness_notes(
+    ctx: &GameCtx,
+    power: crate::ids::PowerId,
+    said: Option<Readiness>,
+    stored_new: bool,
+    pass_by_ready: bool,
+    run: &mut Run,
+) -> Result<Vec<String>> {
+    use crate::store::clock::Said;
+    let phase = ctx.state.phase;
+    let mut schedule = run.times(ctx)?.schedule.clone();
+    let before = schedule.readiness_in(phase).get(&power).copied();
+    let after = match said {
+        Some(r) => Some(r),
+        None if stored_new && before == Some(Readiness::Ready) => None,
+        None => before,
+    };
+    if after != before {
+        match after {
+            Some(word) => schedule.readiness.insert(power, Said { phase, word }),
+            None => schedule.readiness.remove(&power),
+        };
+        run.save_schedule(ctx, schedule)?;
+    }
+    let name = power.name();
+    let delay = ctx.config.deadlines.change_of_mind_minutes;
+    let mut out = Vec::new();
+    match (after, said) {
+        (Some(Readiness::Ready), Some(_)) => out.push(format!(
+            "READY is in force for {name} in phase {phase}: your orders are final and the phase does not wait for you. When every power that must order is READY, it closes at the next run, without the {delay}-minute wait for a change of mind. New orders withdraw it; WAIT replaces it."
+        )),
+        (Some(Readiness::Wait), Some(_)) => out.push(format!(
+            "WAIT is in force for {name} in phase {phase}: the phase does not close before its deadline on your account, even when everyone is in. Send READY to lift it."
+        )),
+        (Some(Readiness::Wait), None) if stored_new => out.push(format!(
+            "WAIT is still in force for {name} in phase {phase}: the phase does not close before its deadline on your account. Send READY to lift it."
+        )),
+        (None, _) if before == Some(Readiness::Ready) && stored_new => out.push(format!(
+            "Your READY of phase {phase} is withdrawn: these orders replace the ones you called final. Send READY again when these are."
+        )),
+        _ => {}
+    }
+    if pass_by_ready {
+        out.push(format!(
+            "Nothing was stored for {name} in phase {phase}, so READY counts you in with no orders, as PASS does."
+        ));
+    }
+    if said.is_some() && !crate::rules::roles(&ctx.scenario, &ctx.state).must.contains(&power) {
+        out.push(format!(
+            "{name} does not have to order in phase {phase}: its READY or WAIT holds nothing up and hurries nothing."
+        ));
+    }
+    Ok(out)
 }
 
 /// Check the orders of `text`; a sign-off at its end (`mail::signoff`)

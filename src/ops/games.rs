@@ -47,6 +47,10 @@ pub enum Standing {
     Answering {
         awaiting: Vec<String>,
     },
+    /// Everyone is in, but `by` said WAIT: it resolves at the deadline.
+    Held {
+        by: Vec<PowerId>,
+    },
     /// Due now (the next `run` resolves it); `late` sent nothing.
     Due {
         late: Vec<PowerId>,
@@ -116,6 +120,7 @@ fn game_line(path: &Path, name: &str, now: DateTime<Utc>) -> Result<GameLine> {
     let deadline = clock
         .as_ref()
         .map(|c| c.deadline(now, &config.deadlines, tz, &schedule.absences));
+    let said = schedule.readiness_in(state.phase);
     let standing = match (&state.over, &clock) {
         (Some(why), _) => Standing::Over { why: why.clone() },
         (None, None) => Standing::NoClock {
@@ -128,9 +133,17 @@ fn game_line(path: &Path, name: &str, now: DateTime<Utc>) -> Result<GameLine> {
             c.due(now, &config.deadlines, tz, &schedule.absences, &roles.must, &subs),
             deadline,
             now,
+            &roles.must,
         )? {
             Err(awaiting) => Standing::Answering { awaiting },
             Ok(Due::Paused) => Standing::Paused,
+            Ok(Due::Waiting { .. }) if missing.is_empty() => Standing::Held {
+                by: said
+                    .iter()
+                    .filter(|(p, w)| **w == crate::orders::ast::Readiness::Wait && roles.must.contains(p))
+                    .map(|(p, _)| *p)
+                    .collect(),
+            },
             Ok(Due::Waiting { .. }) => Standing::Waiting {
                 missing: missing.clone(),
             },
@@ -163,6 +176,7 @@ fn held(
     due: Due,
     deadline: Option<DateTime<Utc>>,
     now: DateTime<Utc>,
+    must: &[PowerId],
 ) -> Result<std::result::Result<Due, Vec<String>>> {
     let Some(deadline) = deadline else {
         return Ok(Ok(due));
@@ -171,7 +185,8 @@ fn held(
     let awaited = crate::mail::compose::awaited_from(&proposals);
     let after = crate::schedule::hold_for_answers(due.clone(), deadline, now, &awaited);
     if after == due {
-        return Ok(Ok(due));
+        let said = dir.load_schedule()?.readiness_in(phase);
+        return Ok(Ok(crate::schedule::with_readiness(due, deadline, now, must, &said)));
     }
     Ok(Err(proposals.iter().map(|p| p.awaiting(None)).collect()))
 }
@@ -193,6 +208,7 @@ pub fn render(l: &GameLine) -> String {
             "everyone is in; awaiting {} (until the deadline at the latest)",
             awaiting.join("; ")
         ),
+        Standing::Held { by } => format!("everyone is in; WAIT from {}: resolves at the deadline", ids(by)),
         Standing::Due { late } if late.is_empty() => "due now".to_string(),
         Standing::Due { late } => format!("due now; late: {}", ids(late)),
         Standing::NoClock { missing } if missing.is_empty() => "no deadline yet".to_string(),

@@ -389,6 +389,8 @@ fn advance(ctx: &GameCtx, now: DateTime<Utc>, report: &mut RunReport) -> Result<
     let awaited = compose::awaited_from(&compose::awaited_answers(dir, config, state.phase)?);
     let deadline = pclock.deadline(now, &config.deadlines, tz, &schedule.absences);
     let due = crate::schedule::hold_for_answers(due, deadline, now, &awaited);
+    let said = schedule.readiness_in(state.phase);
+    let due = crate::schedule::with_readiness(due, deadline, now, &roles.must, &said);
     let late = match &due {
         Due::Early => Some(Vec::new()),
         Due::Late { missing } => Some(missing.clone()),

@@ -158,10 +158,18 @@ pub fn status(a: &GameOnly) -> Result<GameStatus> {
             let due = c.due(now, &config.deadlines, tz, &schedule.absences, &roles.must, &subs);
             let proposals = crate::mail::compose::awaited_answers(&dir, &config, state.phase)?;
             let awaited = crate::mail::compose::awaited_from(&proposals);
-            let held = crate::schedule::hold_for_answers(due.clone(), deadline, now, &awaited);
+            let answers = crate::schedule::hold_for_answers(due.clone(), deadline, now, &awaited);
+            let said = schedule.readiness_in(state.phase);
+            let held = crate::schedule::with_readiness(answers.clone(), deadline, now, &roles.must, &said);
+            let waits: Vec<&str> = roles
+                .must
+                .iter()
+                .filter(|p| said.get(p) == Some(&crate::orders::ast::Readiness::Wait))
+                .map(|p| p.name())
+                .collect();
             let line = match held {
                 Due::Paused => "paused".to_string(),
-                Due::Waiting { .. } if held != due => format!(
+                Due::Waiting { .. } if answers != due => format!(
                     "everyone is in; awaiting {} (until the deadline at the latest)",
                     proposals
                         .iter()
@@ -169,6 +177,13 @@ pub fn status(a: &GameOnly) -> Result<GameStatus> {
                         .collect::<Vec<_>>()
                         .join("; ")
                 ),
+                Due::Waiting { .. } if held != answers => {
+                    format!(
+                        "everyone is in; WAIT from {}: resolves at the deadline",
+                        waits.join(", ")
+                    )
+                }
+                Due::Early if held != answers => "everyone is in and READY; due now".to_string(),
                 Due::Waiting { .. } => "waiting for orders".to_string(),
                 Due::ChangeOfMind { until } => format!("everyone is in; resolves after {}", local(until)),
                 Due::Grace { ends } => format!("past the deadline; grace ends {}", local(ends)),

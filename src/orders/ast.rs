@@ -20,6 +20,30 @@ pub struct Header {
     /// this phase, which is a submission (it counts as in).
     #[serde(default)]
     pub no_orders: bool,
+    /// READY / WAIT lines (orders/README.md, "Ready and wait"): no
+    /// order, a word on the early close, with the line it stood on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub readiness: Option<(Readiness, usize)>,
+}
+
+/// `READY`: my orders are final, do not wait for me. `WAIT`: do not close
+/// the phase early on my account. Kept per power for the open phase
+/// (`store::clock::Schedule`), honoured by `schedule::with_readiness`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Readiness {
+    Ready,
+    Wait,
+}
+
+impl Readiness {
+    /// As written in an order mail.
+    pub fn word(self) -> &'static str {
+        match self {
+            Readiness::Ready => "READY",
+            Readiness::Wait => "WAIT",
+        }
+    }
 }
 
 /// Continental System actions (4.24, 4.243, 4.256).

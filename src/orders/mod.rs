@@ -139,6 +139,13 @@ pub fn check(source: &str, scenario: &Scenario, state: &State, power: Option<Pow
                 o.span,
             ));
         }
+        if let Some((r, line)) = out.header.readiness.take() {
+            diags.push(Diagnostic::error(
+                Problem::NotApplied,
+                format!("not applied: {}", r.word()),
+                Span::line(line),
+            ));
+        }
     }
     diags.sort_by_key(|d| (d.span.line, d.span.col));
     out.diagnostics = diags;
@@ -203,6 +210,14 @@ impl<'s> Message<'s> {
                 msg.header.no_orders = true;
                 continue;
             }
+            if let [w] = words.as_slice()
+                && let Some(r) = [ast::Readiness::Ready, ast::Readiness::Wait]
+                    .into_iter()
+                    .find(|r| r.word() == w)
+            {
+                msg.readiness_line(r, raw, no);
+                continue;
+            }
             msg.order_lines.push((no, body));
         }
         msg
@@ -265,6 +280,26 @@ impl<'s> Message<'s> {
                         .with_help(format!("the open phase is {}", state.phase)),
                 ),
             },
+        }
+    }
+
+    /// A READY or WAIT line: one of them a message (the second of the
+    /// same is harmless, READY with WAIT is a contradiction).
+    fn readiness_line(&mut self, r: ast::Readiness, raw: &str, no: usize) {
+        match self.header.readiness {
+            Some((had, _)) if had != r => {
+                let lead = raw.chars().count() - raw.trim_start().chars().count();
+                self.diags.push(
+                    Diagnostic::error(
+                        Problem::Syntax,
+                        format!("{} and {} in one message: which is it?", had.word(), r.word()),
+                        Span::new(no, lead + 1, r.word().len()),
+                    )
+                    .with_help("READY: do not wait for me; WAIT: do not close early on my account. Keep one"),
+                );
+            }
+            Some(_) => {}
+            None => self.header.readiness = Some((r, no)),
         }
     }
 

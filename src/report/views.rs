@@ -95,6 +95,16 @@ impl AckView {
                 },
             ));
         }
+        // READY / WAIT is no order either, but it is acknowledged as one.
+        if let Some((r, line)) = checked.header.readiness {
+            rows.push((
+                line,
+                AckOrder {
+                    ok: true,
+                    text: r.word().to_string(),
+                },
+            ));
+        }
         let errors: Vec<&Diagnostic> = checked.diagnostics.iter().filter(|d| d.is_error()).collect();
         let mut error_lines: Vec<usize> = errors.iter().map(|d| d.span.line).collect();
         error_lines.sort();
@@ -108,7 +118,7 @@ impl AckView {
             rows.push((*l, AckOrder { ok: false, text }));
         }
         rows.sort_by_key(|(l, _)| *l);
-        self.accepted_count = checked.accepted.len();
+        self.accepted_count = checked.accepted.len() + usize::from(checked.header.readiness.is_some());
         self.rejected_count = error_lines.len();
         self.orders = rows.into_iter().map(|(_, o)| o).collect();
         let lines = crate::diagnostic::Lines::new(source);

@@ -3,7 +3,8 @@
 #![allow(clippy::disallowed_methods)] // adapter
 
 use super::{GameDir, atomic_write, read_text};
-use crate::ids::PowerId;
+use crate::ids::{PhaseId, PowerId};
+use crate::orders::ast::Readiness;
 use crate::schedule::{Absence, PhaseClock};
 use anyhow::{Result, anyhow};
 use serde::{Deserialize, Serialize};
@@ -24,6 +25,28 @@ pub struct Schedule {
     /// The game is paused (by `pause`) since this time.
     #[serde(default)]
     pub paused: bool,
+    /// The last READY or WAIT of each power, and the phase it was said
+    /// in (a word of an earlier phase is void).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub readiness: BTreeMap<PowerId, Said>,
+}
+
+/// A READY or WAIT, and the phase it holds for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Said {
+    pub phase: PhaseId,
+    pub word: Readiness,
+}
+
+impl Schedule {
+    /// READY and WAIT in force in `phase`.
+    pub fn readiness_in(&self, phase: PhaseId) -> BTreeMap<PowerId, Readiness> {
+        self.readiness
+            .iter()
+            .filter(|(_, s)| s.phase == phase)
+            .map(|(p, s)| (*p, s.word))
+            .collect()
+    }
 }
 
 impl GameDir {

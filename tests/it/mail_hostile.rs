@@ -785,7 +785,7 @@ fn a_mail_with_no_accepted_order_leaves_the_stored_orders_and_no_orders_is_a_sub
     // Accepted orders are written with the batch.
     run.flush().unwrap();
     let before = std::fs::read(submission::path(&g, PowerId::France)).unwrap();
-    let bad = from_france("n2", "WAIT\nFROBNICATE");
+    let bad = from_france("n2", "MAYBE\nFROBNICATE");
     let h = ingest::ingest_game(&ctx, &bad, &mut run).unwrap();
     assert_eq!(
         h.verdict,
@@ -804,7 +804,7 @@ fn a_mail_with_no_accepted_order_leaves_the_stored_orders_and_no_orders_is_a_sub
             "austria@demo.example.org",
             "n3",
             "",
-            &orders("austria", "aspern", "WAIT"),
+            &orders("austria", "aspern", "MAYBE"),
         ),
         &mut run,
     )

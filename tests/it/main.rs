@@ -60,6 +60,7 @@ mod schedule;
 mod site;
 mod standings;
 mod state_view;
+mod table_ready;
 mod verify_checks;
 mod verify_lock;
 mod verify_tamper;

@@ -112,7 +112,7 @@ fn status_help_and_orders_are_answered_in_the_acknowledgement_and_store_nothing(
         &game,
         "france@demo.example.org",
         "s2",
-        &text("france", "austerlitz", "WAIT"),
+        &text("france", "austerlitz", "MAYBE LATER"),
     );
     assert_eq!(
         v,
