@@ -13,6 +13,7 @@
 
 pub mod chart;
 pub mod geometry;
+pub mod layout;
 mod svg;
 
 use crate::ids::{Nation, PowerId};
@@ -162,6 +163,12 @@ impl<'a> Scene<'a> {
     /// The picture as SVG text.
     pub fn svg(&self) -> Result<String, PictureError> {
         Ok(svg::draw(self, WIDTH as f64)?.text)
+    }
+
+    /// The names as laid out on the picture (`layout`), and the boxes
+    /// of the unit counters it draws: what the layout keeps apart.
+    pub fn layout(&self) -> Result<(Vec<layout::Label>, Vec<layout::Rect>), PictureError> {
+        svg::layout_of(self, WIDTH as f64)
     }
 
     /// The picture as PNG bytes, `WIDTH` pixels wide.

@@ -4,6 +4,7 @@
 //! kind of line), so the PNG renders fast.
 
 use super::geometry::{Projection, Pt, Regions, Site};
+use super::layout::{self, Label, Rect};
 use super::{MarkKind, PictureError, Place, Scene};
 use crate::ids::{Nation, PowerId};
 use std::collections::BTreeMap;
@@ -56,7 +57,7 @@ pub(super) fn esc(s: &str) -> String {
 }
 
 /// Rough width of a label in pixels (condensed bold serif).
-fn text_w(s: &str, size: f64) -> f64 {
+pub(super) fn text_w(s: &str, size: f64) -> f64 {
     s.chars().count() as f64 * size * 0.58
 }
 
@@ -241,6 +242,7 @@ pub fn draw(scene: &Scene<'_>, width: f64) -> Result<Layers, PictureError> {
         proj.height
     );
     let anchors = Anchors::new(map, &proj);
+    let labels = anchors.labels(map, &scene.state, &proj, width);
 
     // Coast glow under the land, then the land by fill colour.
     let mut edges = Edges::new(&regions);
@@ -273,11 +275,11 @@ pub fn draw(scene: &Scene<'_>, width: f64) -> Result<Layers, PictureError> {
         r#"<path d="{coast}" fill="none" stroke="{COAST}" stroke-width="1.8" stroke-linejoin="round"/>"#
     );
     crossing_arrows(&mut s, map, &anchors);
-    names(&mut s, map, &anchors);
+    names(&mut s, map, &anchors, &labels);
 
     let overlay_end = s.len();
     units(&mut s, scene, &anchors);
-    marks(&mut s, scene, &anchors);
+    marks(&mut s, scene, &anchors, &labels);
 
     let title_start = s.len();
     title(&mut s, scene, width);
@@ -295,14 +297,59 @@ pub fn draw(scene: &Scene<'_>, width: f64) -> Result<Layers, PictureError> {
     })
 }
 
+/// The names as `draw` places them on `scene`'s picture `width` pixels
+/// wide, and the boxes of the unit counters it draws.
+pub(super) fn layout_of(scene: &Scene<'_>, width: f64) -> Result<(Vec<Label>, Vec<Rect>), PictureError> {
+    let map = &scene.scenario.map;
+    let proj =
+        Projection::fit(map, width, TITLE_H).ok_or_else(|| PictureError::NoGeometry(scene.scenario.id.clone()))?;
+    let anchors = Anchors::new(map, &proj);
+    let labels = anchors.labels(map, &scene.state, &proj, width);
+    let counters = layout::counters(&scene.state, &anchors.province, &anchors.sea, false)
+        .iter()
+        .map(layout::Counter::rect)
+        .collect();
+    Ok((labels, counters))
+}
+
 /// Where each province and sea zone is drawn.
-struct Anchors<'m> {
-    province: BTreeMap<&'m str, Pt>,
-    sea: BTreeMap<&'m str, Pt>,
+pub(super) struct Anchors<'m> {
+    pub(super) province: BTreeMap<&'m str, Pt>,
+    pub(super) sea: BTreeMap<&'m str, Pt>,
 }
 
 impl<'m> Anchors<'m> {
-    fn new(map: &'m crate::map::Map, proj: &Projection) -> Self {
+    /// The names of `map` placed clear of each other, of the capitals'
+    /// stars and of `state`'s counters at their widest (`layout`), inside
+    /// the map area.
+    pub(super) fn labels(
+        &self,
+        map: &crate::map::Map,
+        state: &crate::state::State,
+        proj: &Projection,
+        width: f64,
+    ) -> Vec<Label> {
+        let mut fixed: Vec<Rect> = layout::counters(state, &self.province, &self.sea, true)
+            .iter()
+            .map(layout::Counter::rect)
+            .collect();
+        fixed.extend(
+            map.provinces
+                .iter()
+                .filter(|p| p.capital)
+                .filter_map(|p| self.province.get(p.id.as_str()))
+                .map(|&a| layout::star_rect(a)),
+        );
+        let area = Rect {
+            x0: 0.0,
+            y0: TITLE_H,
+            x1: width,
+            y1: TITLE_H + proj.height,
+        };
+        layout::place(map, &self.province, &self.sea, &fixed, area)
+    }
+
+    pub(super) fn new(map: &'m crate::map::Map, proj: &Projection) -> Self {
         Anchors {
             province: map
                 .provinces
@@ -451,130 +498,133 @@ fn crossing_arrows(s: &mut String, map: &crate::map::Map, anchors: &Anchors<'_>)
     }
 }
 
-/// Sea zone names; province names, capitals (star above the name), ports
-/// (anchor dot).
-fn names(s: &mut String, map: &crate::map::Map, anchors: &Anchors<'_>) {
+/// Sea zone names; province names (`layout` placed them), leader lines
+/// from a name moved off its position, capitals (a star above the
+/// position), ports (a dot after the name).
+fn names(s: &mut String, map: &crate::map::Map, anchors: &Anchors<'_>, labels: &[Label]) {
+    let mut leaders = String::new();
+    for l in labels.iter().filter(|l| l.leader) {
+        let (ex, ey) = l.leader_end();
+        let _ = write!(leaders, "M{:.1},{:.1}L{ex:.1},{ey:.1}", l.anchor.0, l.anchor.1);
+    }
+    if !leaders.is_empty() {
+        let _ = write!(
+            s,
+            r#"<path d="{leaders}" fill="none" stroke="{INK}" stroke-width="0.8" stroke-dasharray="2 1.5"/>"#
+        );
+    }
     let _ = write!(
         s,
-        r##"<g font-size="13" fill="#2b5a7e" text-anchor="middle" font-style="italic" letter-spacing="1">"##
+        r##"<g font-size="{}" fill="#2b5a7e" text-anchor="middle" font-style="italic" letter-spacing="{}">"##,
+        layout::SEA_SIZE,
+        layout::SEA_SPACING
     );
-    for z in &map.seas {
-        if let Some(&(x, y)) = anchors.sea.get(z.id.as_str()) {
-            let _ = write!(s, r#"<text x="{x:.1}" y="{:.1}">{}</text>"#, y + 4.0, esc(&z.name));
-        }
+    for l in labels.iter().filter(|l| l.sea) {
+        let size = if l.size == layout::SEA_SIZE {
+            String::new()
+        } else {
+            format!(r#" font-size="{}""#, l.size)
+        };
+        let _ = write!(
+            s,
+            r#"<text x="{:.1}" y="{:.1}"{size}>{}</text>"#,
+            l.x,
+            l.baseline,
+            esc(&l.text)
+        );
     }
     s.push_str("</g>");
 
-    let fs = 11.0;
     let mut stars = String::new();
     let mut ports = String::new();
     let _ = write!(
         s,
-        r#"<g font-size="{fs}" fill="{INK}" text-anchor="middle" stroke="{PAPER}" stroke-width="2.6" stroke-linejoin="round" paint-order="stroke">"#
+        r#"<g font-size="{}" fill="{INK}" text-anchor="middle" stroke="{PAPER}" stroke-width="2.6" stroke-linejoin="round" paint-order="stroke">"#,
+        layout::PROVINCE_SIZE
     );
-    for p in &map.provinces {
-        let Some(&(x, y)) = anchors.province.get(p.id.as_str()) else {
-            continue;
+    for l in labels.iter().filter(|l| !l.sea) {
+        let size = if l.size == layout::PROVINCE_SIZE {
+            String::new()
+        } else {
+            format!(r#" font-size="{}""#, l.size)
         };
-        let _ = write!(s, r#"<text x="{x:.1}" y="{:.1}">{}</text>"#, y + 4.0, esc(&p.name));
-        if p.capital {
-            stars.push_str(&star((x, y - 11.0), 6.0));
-        }
-        if p.port {
-            let px = x + text_w(&p.name, fs) / 2.0 + 6.0;
-            let _ = write!(ports, "M{:.1},{:.1}a3,3 0 1,0 0.01,0Z", px, y);
+        let _ = write!(
+            s,
+            r#"<text x="{:.1}" y="{:.1}"{size}>{}</text>"#,
+            l.x,
+            l.baseline,
+            esc(&l.text)
+        );
+        if l.port {
+            let (px, py) = l.port_dot();
+            let _ = write!(ports, "M{px:.1},{py:.1}a3,3 0 1,0 0.01,0Z");
         }
     }
     s.push_str("</g>");
+    for p in map.provinces.iter().filter(|p| p.capital) {
+        if let Some(&a) = anchors.province.get(p.id.as_str()) {
+            stars.push_str(&star(layout::star_centre(a), layout::STAR_R));
+        }
+    }
     let _ = write!(
         s,
         r##"<path d="{stars}" fill="#c0392b" stroke="#fff" stroke-width="0.8"/><path d="{ports}" fill="#fff" stroke="#123f63" stroke-width="1.8"/>"##
     );
 }
 
-/// Units: corps counters under the name, squadrons (boats) below them.
+/// Units: corps counters under the position, squadrons (boats) after
+/// them (`layout::counters`).
 fn units(s: &mut String, scene: &Scene<'_>, anchors: &Anchors<'_>) {
-    let state = &scene.state;
-    let mut at: BTreeMap<String, Vec<Counter>> = BTreeMap::new();
-    for c in &state.corps {
-        let Some(loc) = &c.location else { continue };
-        let label = if c.divisions.is_empty() {
-            c.number.to_string()
+    let _ = write!(s, r#"<g font-size="{}" text-anchor="middle">"#, layout::COUNTER_FONT);
+    for u in layout::counters(&scene.state, &anchors.province, &anchors.sea, false) {
+        let (x, y, w) = (u.x, u.y, u.w);
+        let col = nation_strong(&u.nation);
+        if u.boat {
+            let _ = write!(
+                s,
+                r##"<path d="M{:.1},{y:.1}L{:.1},{y:.1}L{:.1},{:.1}L{:.1},{:.1}Z" fill="{col}" stroke="#0b2a40" stroke-width="1"/>"##,
+                x - 2.0,
+                x + w + 2.0,
+                x + w - 2.0,
+                y + 13.0,
+                x + 2.0,
+                y + 13.0
+            );
         } else {
-            format!("{}·{}", c.number, c.divisions.len())
-        };
-        at.entry(format!("p:{loc}")).or_default().push(Counter {
-            nation: c.nation.clone(),
-            label,
-            boat: false,
-        });
-    }
-    for q in &state.squadrons {
-        let key = match &q.location {
-            crate::state::Location::Port(p) => format!("p:{p}"),
-            crate::state::Location::Sea(z) => format!("z:{z}"),
-        };
-        at.entry(key).or_default().push(Counter {
-            nation: q.nation.clone(),
-            label: q.number.to_string(),
-            boat: true,
-        });
-    }
-    let _ = write!(s, r#"<g font-size="10.5" text-anchor="middle">"#);
-    for (key, units) in &at {
-        let base = if let Some(p) = key.strip_prefix("p:") {
-            anchors.province.get(p).map(|&(x, y)| (x, y + 9.0))
-        } else {
-            key.strip_prefix("z:")
-                .and_then(|z| anchors.sea.get(z))
-                .map(|&(x, y)| (x, y + 9.0))
-        };
-        let Some((x0, y0)) = base else { continue };
-        let rows: Vec<&[Counter]> = units.chunks(4).collect();
-        for (r, row) in rows.iter().enumerate() {
-            let widths: Vec<f64> = row.iter().map(|u| text_w(&u.label, 10.5) + 8.0).collect();
-            let total: f64 = widths.iter().sum::<f64>() + 2.0 * (row.len() as f64 - 1.0);
-            let mut x = x0 - total / 2.0;
-            let y = y0 + r as f64 * 15.0;
-            for (u, w) in row.iter().zip(&widths) {
-                let col = nation_strong(&u.nation);
-                if u.boat {
-                    let _ = write!(
-                        s,
-                        r##"<path d="M{:.1},{y:.1}L{:.1},{y:.1}L{:.1},{:.1}L{:.1},{:.1}Z" fill="{col}" stroke="#0b2a40" stroke-width="1"/>"##,
-                        x - 2.0,
-                        x + w + 2.0,
-                        x + w - 2.0,
-                        y + 13.0,
-                        x + 2.0,
-                        y + 13.0
-                    );
-                } else {
-                    let _ = write!(
-                        s,
-                        r##"<rect x="{x:.1}" y="{y:.1}" width="{w:.1}" height="13" rx="2" fill="{col}" stroke="#111" stroke-width="0.9"/>"##
-                    );
-                }
-                let _ = write!(
-                    s,
-                    r#"<text x="{:.1}" y="{:.1}" fill="{}">{}</text>"#,
-                    x + w / 2.0,
-                    y + 10.0,
-                    on(col),
-                    esc(&u.label)
-                );
-                x += w + 2.0;
-            }
+            let _ = write!(
+                s,
+                r##"<rect x="{x:.1}" y="{y:.1}" width="{w:.1}" height="13" rx="2" fill="{col}" stroke="#111" stroke-width="0.9"/>"##
+            );
         }
+        let _ = write!(
+            s,
+            r#"<text x="{:.1}" y="{:.1}" fill="{}">{}</text>"#,
+            x + w / 2.0,
+            y + 10.0,
+            on(col),
+            esc(&u.label)
+        );
     }
     s.push_str("</g>");
 }
 
-/// Battles and sieges of this phase.
-fn marks(s: &mut String, scene: &Scene<'_>, anchors: &Anchors<'_>) {
+/// Battles and sieges of this phase: above and left of the position,
+/// or the first other corner where no name is.
+fn marks(s: &mut String, scene: &Scene<'_>, anchors: &Anchors<'_>, labels: &[Label]) {
     for m in &scene.marks {
         let Some((x, y)) = anchors.of(&m.place) else { continue };
-        let c = (x - 16.0, y - 12.0);
+        let corners = [(-16.0, -12.0), (16.0, -12.0), (-22.0, 4.0), (22.0, 4.0)];
+        let free = |&(dx, dy): &(f64, f64)| {
+            let r = Rect {
+                x0: x + dx - 10.5,
+                y0: y + dy - 10.5,
+                x1: x + dx + 10.5,
+                y1: y + dy + 10.5,
+            };
+            !labels.iter().any(|l| l.rect.overlaps(&r))
+        };
+        let (dx, dy) = corners.iter().copied().find(free).unwrap_or(corners[0]);
+        let c = (x + dx, y + dy);
         let d = match m.kind {
             MarkKind::Battle => burst(c, 10.0),
             MarkKind::Siege => tower(c, 13.0),
@@ -586,12 +636,6 @@ fn marks(s: &mut String, scene: &Scene<'_>, anchors: &Anchors<'_>) {
         };
         let _ = write!(s, r##"<path d="{d}" fill="{fill}" stroke="#fff" stroke-width="1.5"/>"##);
     }
-}
-
-struct Counter {
-    nation: Nation,
-    label: String,
-    boat: bool,
 }
 
 fn title(s: &mut String, scene: &Scene<'_>, width: f64) {
