@@ -1079,3 +1079,56 @@ fn french_held(state: &mut State, id: &str) {
         held_by: None,
     });
 }
+
+/// 5.4, 12.2.9.2: a SORTIE is a naval order of the Naval Phase, judged
+/// with the SAILs in the order given, not after the land moves with the
+/// Build Phase's refits and conversions (12.2.8.3-.4): a squadron in a
+/// blockaded port ordered to SORTIE and then to SAIL is in port when its
+/// SORTIE is judged, so the player is told the true reason it does not
+/// cover, "it runs the blockade" (12.2.9.2), and the run is rolled.
+#[test]
+fn a_sortie_is_judged_with_the_sails_in_the_order_given() {
+    use empereur::state::Location;
+    let mut state = state_at("1805-fall-france");
+    state.options.insert("naval".into());
+    state.relations.set_war(PowerId::France, PowerId::Britain, true);
+    let brest = scenario().map.resolve_province("Brest").unwrap().id.clone();
+    let sea = scenario().map.province(&brest).unwrap().seas[0].clone();
+    let sea_name = scenario().map.sea(&sea).unwrap().name.clone();
+    let (fr, gb) = (
+        empereur::ids::Nation::Major(PowerId::France),
+        empereur::ids::Nation::Major(PowerId::Britain),
+    );
+    state.squadron_mut(&fr, 1).unwrap().location = Location::Port(brest.clone());
+    let blockader = state.squadron_mut(&gb, 1).unwrap();
+    blockader.location = Location::Sea(sea);
+    blockader.blockading = Some(brest);
+    let text = format!("SORTIE squadron 1\nSAIL squadron 1 -> {sea_name}");
+    let c = check(&state, PowerId::France, &text);
+    let accepted: Vec<&str> = c.accepted.iter().map(|l| l.text.as_str()).collect();
+    assert_eq!(
+        accepted,
+        [
+            "SORTIE French squadron 1".to_string(),
+            format!("SAIL French squadron 1 -> {sea_name}")
+        ],
+        "{:?}",
+        c.diagnostics
+    );
+    // every die 1: the runner slips through (12.2.9.1)
+    let out = resolve(&state, PowerId::France, &c, 1);
+    let failed = refused_by_engine(&out);
+    assert_eq!(
+        failed,
+        [(
+            "SORTIE French squadron 1".to_string(),
+            "French squadron 1 sails this phase: it runs the blockade and cannot also cover".to_string()
+        )],
+        "{out:?}"
+    );
+    assert!(
+        out.iter()
+            .any(|o| o.kind == Kind::BlockadeRun && o.summary.contains("slips through")),
+        "{out:?}"
+    );
+}
