@@ -100,6 +100,31 @@ pub struct Input {
     pub journal: Vec<String>,
 }
 
+/// Every power's VP after each phase that has standings; an undo takes
+/// back the point of the phase it rolled back (as the reports' chart,
+/// `report::standings::vp_history`).
+fn vp_chart(pages: &[PhasePage]) -> crate::picture::chart::VpChart {
+    let mut chart = crate::picture::chart::VpChart::default();
+    for p in pages.iter().filter(|p| !p.standings.is_empty()) {
+        if p.kind == "undo" {
+            if chart.phases.len() > 1 {
+                chart.phases.pop();
+                chart.series.values_mut().for_each(|v| {
+                    v.pop();
+                });
+            }
+            continue;
+        }
+        chart.phases.push(p.phase.clone());
+        for s in &p.standings {
+            if let Some(power) = crate::ids::PowerId::ALL.into_iter().find(|q| q.name() == s.power) {
+                chart.series.entry(power).or_default().push(s.vp);
+            }
+        }
+    }
+    chart
+}
+
 /// The files of the site, by path inside it.
 pub fn build(input: &Input) -> Result<Vec<(String, Vec<u8>)>> {
     let mut out: Vec<(String, Vec<u8>)> = ASSETS
@@ -114,6 +139,12 @@ pub fn build(input: &Input) -> Result<Vec<(String, Vec<u8>)>> {
     out.extend(history_files(input));
     let env = environment()?;
     let latest = input.pages.iter().rev().find(|p| !p.standings.is_empty());
+    // The VP chart of the campaign, as the reports carry it (their PNG),
+    // from the public standings after each phase.
+    let chart = vp_chart(&input.pages);
+    if !chart.phases.is_empty() {
+        out.push(("vp.svg".into(), chart.svg().into_bytes()));
+    }
     let index = env.get_template("index.html")?.render(minijinja::value::Serde(json!({
         "game": input.game,
         "ended": input.ended,
@@ -121,6 +152,7 @@ pub fn build(input: &Input) -> Result<Vec<(String, Vec<u8>)>> {
         "pages": input.pages.iter().map(|p| json!({"dir": p.dir, "phase": p.phase, "kind": p.kind})).collect::<Vec<_>>(),
         "standings": latest.map(|p| p.standings.clone()).unwrap_or_default(),
         "standings_after": latest.map(|p| p.phase.clone()),
+        "vp_chart": !chart.phases.is_empty(),
         "journal": input.journal,
     })))?;
     out.push(("index.html".into(), index.into_bytes()));

@@ -180,6 +180,14 @@ fn the_index_states_its_verdict_for_machines_and_loads_nothing_remote() {
     assert!(said.contains(", 10 history entries); open "), "{said}");
     let index = fs::read_to_string(out.join("index.html")).unwrap();
     assert!(index.contains(r#"<div id="verdict" data-status="checking""#), "{index}");
+    // The VP chart of the campaign: a line a power, ending on the VP the
+    // index's standings show.
+    assert!(index.contains(r#"<img class="chart" src="vp.svg""#), "{index}");
+    let chart = fs::read_to_string(out.join("vp.svg")).unwrap();
+    assert_eq!(chart.matches("<polyline data-power=").count(), 7, "{chart}");
+    let state = empereur::state::State::from_toml(&fs::read_to_string(g.join("state.toml")).unwrap()).unwrap();
+    let france = state.power(empereur::ids::PowerId::France).vp;
+    assert!(chart.contains(&format!(">France {france}</text>")), "{chart}");
     assert!(
         index.contains(r#"content="default-src 'none'; script-src 'self';"#),
         "{index}"
