@@ -333,6 +333,8 @@ fn orders_acks_and_reports_travel_through_postfix_and_dovecot() {
         entropy: vec![],
         dice_log: Some(b"# no dice this phase\n".to_vec()),
         pictures: None,
+        lock: None,
+        map_unchanged: Default::default(),
     };
     let ids = compose::turn_reports(&g, &Templates::load(&root).unwrap(), &cfg, &r, Utc::now()).unwrap();
     assert_eq!(ids.len(), 3);

@@ -141,9 +141,30 @@ pub fn opening_to(
     to: &Recipients,
     now: DateTime<Utc>,
 ) -> Result<Vec<(String, String)>> {
+    let mut ids = Vec::new();
+    for p in config.players.iter().filter(|p| to.wants(p.power.id())) {
+        let m = opening_mail(dir, templates, config, scenario, o, p, to, now)?;
+        outbox::queue(dir, &m)?;
+        ids.push((p.power.id().to_string(), m.id));
+    }
+    Ok(ids)
+}
+
+/// The opening `o` as one player's mail, with the map of the position
+/// (not queued).
+#[allow(clippy::too_many_arguments)]
+fn opening_mail(
+    dir: &GameDir,
+    templates: &Templates,
+    config: &GameConfig,
+    scenario: &Scenario,
+    o: &Opening<'_>,
+    p: &crate::store::config::PlayerEntry,
+    to: &Recipients,
+    now: DateTime<Utc>,
+) -> Result<OutMail> {
     let state = o.state;
     let roles = rules::roles(scenario, state);
-    let mut ids = Vec::new();
     // docs/dice.md 4: a phase announced with physical dice says so in its
     // opening, under its commitment.
     let physical = crate::store::phase::physical_announced(dir, state.phase)?;
@@ -154,48 +175,43 @@ pub fn opening_to(
             c
         }
     });
-    for p in config.players.iter().filter(|p| to.wants(p.power.id())) {
-        let role = if roles.must.contains(&p.power) {
-            "must"
-        } else if roles.may.contains(&p.power) {
-            "may"
-        } else {
-            "none"
-        };
-        let view = PhaseOpeningView {
-            game: config.game.clone(),
-            phase: state.phase.to_string(),
-            deadline: o.deadline.clone(),
-            power: p.power.name().to_string(),
-            role: role.to_string(),
-            units: report::unit_lines(state, p.power),
-            template: order_template(config, scenario, state, p.power),
-            commitment: commitment.clone(),
-            closed_by: o.closed_by.clone(),
-            proposals: o.proposals.get(&p.power).cloned().unwrap_or_default(),
-            resent: to.resend.is_some(),
-        };
-        let m = OutMail {
-            id: to.id(&[
-                "phase-opening",
-                &config.game,
-                &state.phase.to_string(),
-                &o.entry,
-                p.power.id(),
-            ]),
-            from: game_from(config),
-            to: vec![Addr::new(Some(&p.name), &p.email)],
-            cc: vec![],
-            subject: to.subject(format!("Empereur {}: phase {} is open", config.game, state.phase)),
-            in_reply_to: None,
-            body: templates.render("phase-opening", &view)?,
-            attachments: map_pictures(scenario, state, None, Some(p.power), &state.phase.to_string())?,
-            date: now,
-        };
-        outbox::queue(dir, &m)?;
-        ids.push((p.power.id().to_string(), m.id));
-    }
-    Ok(ids)
+    let role = if roles.must.contains(&p.power) {
+        "must"
+    } else if roles.may.contains(&p.power) {
+        "may"
+    } else {
+        "none"
+    };
+    let view = PhaseOpeningView {
+        game: config.game.clone(),
+        phase: state.phase.to_string(),
+        deadline: o.deadline.clone(),
+        power: p.power.name().to_string(),
+        role: role.to_string(),
+        units: report::unit_lines(state, p.power),
+        template: order_template(config, scenario, state, p.power),
+        commitment,
+        closed_by: o.closed_by.clone(),
+        proposals: o.proposals.get(&p.power).cloned().unwrap_or_default(),
+        resent: to.resend.is_some(),
+    };
+    Ok(OutMail {
+        id: to.id(&[
+            "phase-opening",
+            &config.game,
+            &state.phase.to_string(),
+            &o.entry,
+            p.power.id(),
+        ]),
+        from: game_from(config),
+        to: vec![Addr::new(Some(&p.name), &p.email)],
+        cc: vec![],
+        subject: to.subject(format!("Empereur {}: phase {} is open", config.game, state.phase)),
+        in_reply_to: None,
+        body: templates.render("phase-opening", &view)?,
+        attachments: map_pictures(scenario, state, None, Some(p.power), &state.phase.to_string())?,
+        date: now,
+    })
 }
 
 /// Queue a reminder to each power in `missing` (no orders yet for the
@@ -287,11 +303,21 @@ pub struct Resolved<'a> {
     /// For the map pictures and the standings: the scenario and the state
     /// the phase started from (`None`: neither).
     pub pictures: Option<(&'a Scenario, &'a State)>,
+    /// The orders lock of the phase as players read it (docs/dice.md 7),
+    /// shown under the report: the lock no longer goes out in a mail of
+    /// its own.
+    pub lock: Option<String>,
+    /// Recipients (power ids, `moderator`) whose view of the map has not
+    /// changed since the last map they were mailed, each with the line
+    /// that says so (`Map: unchanged since …`): they get that line
+    /// instead of the picture.
+    pub map_unchanged: BTreeMap<String, String>,
 }
 
-/// The map pictures of one recipient (`crate::picture`, per-power view):
-/// `map-<phase>-<power>.png` and `.svg`; none when the scenario has no
-/// geometry.
+/// The map picture of one recipient (`crate::picture`, per-power view):
+/// `map-<phase>-<power>.png`; none when the scenario has no geometry.
+/// The SVG is left out of mail (the archive and the site have it): the
+/// PNG shows the same.
 pub fn map_pictures(
     scenario: &Scenario,
     state: &State,
@@ -310,6 +336,7 @@ pub fn map_pictures(
     Ok(scene
         .files()?
         .into_iter()
+        .filter(|(_, content_type, _)| *content_type == "image/png")
         .map(|(name, content_type, bytes)| FileAttachment {
             name,
             content_type: content_type.into(),
@@ -351,8 +378,23 @@ pub fn turn_reports_to(
         .map(|p| (Some(p.power), Addr::new(Some(&p.name), &p.email)))
         .collect();
     recipients.push((None, Addr::new(Some(&config.moderator.name), &config.moderator.email)));
-    // The VP chart, `vp-<phase>.png` (`report::standings`): one for all.
-    let chart = match r.pictures {
+    let chart = vp_chart(dir, r)?;
+    for (power, addr) in recipients {
+        let who = power.map(|p| p.id()).unwrap_or("moderator");
+        if !to.wants(who) {
+            continue;
+        }
+        let m = report_mail(dir, templates, config, r, &chart, proposals, power, addr, to, now)?;
+        outbox::queue(dir, &m)?;
+        ids.push((who.to_string(), m.id));
+    }
+    Ok(ids)
+}
+
+/// The VP chart, `vp-<phase>.png` (`report::standings`): one for all
+/// the reports of a phase, when they carry pictures.
+fn vp_chart(dir: &GameDir, r: &Resolved<'_>) -> Result<Option<FileAttachment>> {
+    Ok(match r.pictures {
         Some(_) => {
             let (name, content_type, bytes) = report::standings::vp_chart_png(dir, &r.entry, &r.phase)?;
             Some(FileAttachment {
@@ -362,95 +404,205 @@ pub fn turn_reports_to(
             })
         }
         None => None,
-    };
-    for (power, addr) in recipients {
-        let who = power.map(|p| p.id()).unwrap_or("moderator");
-        if !to.wants(who) {
-            continue;
-        }
-        let events = TurnReportView::events_for(r.outcomes, power);
-        let json = serde_json::json!({
-            "game": config.game,
-            "phase": r.phase,
-            "power": power.map(|p| p.id()),
-            "outcomes": r.outcomes.iter().filter(|o| power.is_none_or(|p| o.visibility.sees(p))).collect::<Vec<_>>(),
-            "seed": r.seed,
-            "entropy": r.entropy,
-            "next_phase": r.after.phase.to_string(),
-        });
-        let mut attachments = vec![FileAttachment::state(r.after, power)];
-        if let Some(log) = &r.dice_log {
-            attachments.push(FileAttachment {
-                name: "dice-log.txt".into(),
-                content_type: "text/plain; charset=utf-8".into(),
-                bytes: match power {
-                    Some(p) => crate::store::history::dice_log_for(log, r.outcomes, p)?,
-                    None => log.clone(),
-                },
-            });
-        }
+    })
+}
+
+/// One recipient's turn report (`power` `None`: the moderator's), not
+/// queued: the report, the orders lock, the map or the line saying it is
+/// unchanged, and the entry's anchors.
+#[allow(clippy::too_many_arguments)]
+fn report_mail(
+    dir: &GameDir,
+    templates: &Templates,
+    config: &GameConfig,
+    r: &Resolved<'_>,
+    chart: &Option<FileAttachment>,
+    proposals: &BTreeMap<PowerId, Vec<String>>,
+    power: Option<PowerId>,
+    addr: Addr,
+    to: &Recipients,
+    now: DateTime<Utc>,
+) -> Result<OutMail> {
+    let who = power.map(|p| p.id()).unwrap_or("moderator");
+    let events = TurnReportView::events_for(r.outcomes, power);
+    let json = serde_json::json!({
+        "game": config.game,
+        "phase": r.phase,
+        "power": power.map(|p| p.id()),
+        "outcomes": r.outcomes.iter().filter(|o| power.is_none_or(|p| o.visibility.sees(p))).collect::<Vec<_>>(),
+        "seed": r.seed,
+        "entropy": r.entropy,
+        "next_phase": r.after.phase.to_string(),
+    });
+    let mut attachments = vec![FileAttachment::state(r.after, power)];
+    if let Some(log) = &r.dice_log {
         attachments.push(FileAttachment {
-            name: "report.json".into(),
-            content_type: "application/json".into(),
-            bytes: serde_json::to_vec_pretty(&json)?,
-        });
-        if let Some((scenario, before)) = r.pictures {
-            attachments.extend(map_pictures(
-                scenario,
-                r.after,
-                Some((before, r.outcomes)),
-                power,
-                &r.phase,
-            )?);
-        }
-        attachments.extend(chart.clone());
-        let view = TurnReportView {
-            game: config.game.clone(),
-            phase: r.phase.clone(),
-            power: power.map(|p| p.name().to_string()),
-            events,
-            summary: match power {
-                Some(p) => report::state_summary(r.after, p),
-                None => config
-                    .players
-                    .iter()
-                    .flat_map(|p| report::state_summary(r.after, p.power).into_iter().take(1))
-                    .collect(),
+            name: "dice-log.txt".into(),
+            content_type: "text/plain; charset=utf-8".into(),
+            bytes: match power {
+                Some(p) => crate::store::history::dice_log_for(log, r.outcomes, p)?,
+                None => log.clone(),
             },
-            seed: r.seed.clone(),
-            entropy: r.entropy.clone(),
-            next_phase: Some(r.after.phase.to_string()),
-            attachments: attachments.iter().map(|a| a.name.clone()).collect(),
-            standings: r
-                .pictures
-                .map(|(scenario, before)| {
-                    report::standings::Standings::new(scenario, before, r.after, r.outcomes, power).lines()
-                })
-                .unwrap_or_default(),
-            proposals: power.and_then(|p| proposals.get(&p).cloned()).unwrap_or_default(),
-            resent: to.resend.is_some(),
-        };
+        });
+    }
+    attachments.push(FileAttachment {
+        name: "report.json".into(),
+        content_type: "application/json".into(),
+        bytes: serde_json::to_vec_pretty(&json)?,
+    });
+    let unchanged = r.map_unchanged.get(who);
+    if let Some((scenario, before)) = r.pictures
+        && unchanged.is_none()
+    {
+        attachments.extend(map_pictures(
+            scenario,
+            r.after,
+            Some((before, r.outcomes)),
+            power,
+            &r.phase,
+        )?);
+    }
+    attachments.extend(chart.clone());
+    let view = TurnReportView {
+        game: config.game.clone(),
+        phase: r.phase.clone(),
+        power: power.map(|p| p.name().to_string()),
+        events,
+        summary: match power {
+            Some(p) => report::state_summary(r.after, p),
+            None => config
+                .players
+                .iter()
+                .flat_map(|p| report::state_summary(r.after, p.power).into_iter().take(1))
+                .collect(),
+        },
+        seed: r.seed.clone(),
+        entropy: r.entropy.clone(),
+        next_phase: Some(r.after.phase.to_string()),
+        attachments: attachments.iter().map(|a| a.name.clone()).collect(),
+        standings: r
+            .pictures
+            .map(|(scenario, before)| {
+                report::standings::Standings::new(scenario, before, r.after, r.outcomes, power).lines()
+            })
+            .unwrap_or_default(),
+        proposals: power.and_then(|p| proposals.get(&p).cloned()).unwrap_or_default(),
+        resent: to.resend.is_some(),
+    };
+    let mut body = templates.render("turn-report", &view)?;
+    if let Some(line) = unchanged {
+        body = insert_before_footer(&body, &config.game, &format!("{line}\n"));
+    }
+    if let Some(lock) = &r.lock {
+        body = insert_before_footer(&body, &config.game, &format!("{lock}\n"));
+    }
+    Ok(OutMail {
+        id: to.id(&["turn-report", &config.game, &r.entry, who]),
+        from: game_from(config),
+        to: vec![addr],
+        cc: vec![],
+        subject: to.subject(format!(
+            "Empereur {}: report of {} for {}",
+            config.game,
+            r.phase,
+            power.map(|p| p.name()).unwrap_or("the moderator")
+        )),
+        in_reply_to: None,
+        // docs/dice.md, "Anchors": the entry reported and its seed.
+        body: body + "\n" + &crate::store::history::entry_anchors(dir, &r.entry)?,
+        attachments,
+        date: now,
+    })
+}
+
+/// The footer the default templates end with.
+fn footer(game: &str) -> String {
+    format!("--\nEmpereur, for game {game}.\n")
+}
+
+/// `body` with `text` (and a blank line) put before its footer, or at
+/// its end when a game's own template has another footer.
+fn insert_before_footer(body: &str, game: &str, text: &str) -> String {
+    match body.strip_suffix(&footer(game)) {
+        Some(head) => format!("{}\n{text}\n{}", head.trim_end(), footer(game)),
+        None => format!("{}\n\n{text}", body.trim_end()),
+    }
+}
+
+/// Queue the phase mail of the players `to` wants: for each, one mail
+/// holding the report of the phase just resolved (with its orders lock
+/// and map), then `Now: <who> to move` and the opening of the phase it
+/// opened (deadline, commitment, order template), instead of a report
+/// and an opening apart. The moderator's report goes with
+/// [`turn_reports_to`]. Returns (power id, message id) of each mail.
+#[allow(clippy::too_many_arguments)]
+pub fn phase_mails_to(
+    dir: &GameDir,
+    templates: &Templates,
+    config: &GameConfig,
+    scenario: &Scenario,
+    r: &Resolved<'_>,
+    o: &Opening<'_>,
+    to: &Recipients,
+    now: DateTime<Utc>,
+) -> Result<Vec<(String, String)>> {
+    let mut ids = Vec::new();
+    let chart = vp_chart(dir, r)?;
+    let roles = rules::roles(scenario, o.state);
+    let movers: Vec<&str> = roles.must.iter().map(|p| p.name()).collect();
+    let now_line = if movers.is_empty() {
+        format!("Now: phase {} is open; no power must order.", o.state.phase)
+    } else {
+        format!("Now: {} to move (phase {}).", movers.join(", "), o.state.phase)
+    };
+    for p in config.players.iter().filter(|p| to.wants(p.power.id())) {
+        let addr = Addr::new(Some(&p.name), &p.email);
+        // The proposals pending are listed once, in the opening.
+        let report = report_mail(
+            dir,
+            templates,
+            config,
+            r,
+            &chart,
+            &BTreeMap::new(),
+            Some(p.power),
+            addr,
+            to,
+            now,
+        )?;
+        let opening = opening_mail(dir, templates, config, scenario, o, p, to, now)?;
+        // The report's footer and entry anchors stay last, after the
+        // opening: the anchors are what `verify --mails` reads.
+        let anchors = crate::store::history::entry_anchors(dir, &r.entry)?;
+        let text = report.body.strip_suffix(&anchors).unwrap_or(&report.body).trim_end();
+        let foot = footer(&config.game);
+        let report_text = text.strip_suffix(foot.trim_end()).unwrap_or(text).trim_end();
+        let body = format!(
+            "{report_text}\n\n{}\n\n{}\n\n{}\n",
+            "=".repeat(72),
+            now_line,
+            opening.body.trim_end()
+        ) + "\n"
+            + &anchors;
         let m = OutMail {
-            id: to.id(&["turn-report", &config.game, &r.entry, who]),
+            id: to.id(&["phase-mail", &config.game, &r.entry, p.power.id()]),
             from: game_from(config),
-            to: vec![addr],
+            to: report.to,
             cc: vec![],
             subject: to.subject(format!(
-                "Empereur {}: report of {} for {}",
+                "Empereur {}: report of {} for {}; phase {} is open",
                 config.game,
                 r.phase,
-                power.map(|p| p.name()).unwrap_or("the moderator")
+                p.power.name(),
+                o.state.phase
             )),
             in_reply_to: None,
-            // docs/dice.md, "Anchors": the entry reported and its seed.
-            body: templates.render("turn-report", &view)?
-                + "\n"
-                + &crate::store::history::entry_anchors(dir, &r.entry)?,
-            attachments,
+            body,
+            attachments: report.attachments,
             date: now,
         };
         outbox::queue(dir, &m)?;
-        ids.push((who.to_string(), m.id));
+        ids.push((p.power.id().to_string(), m.id));
     }
     Ok(ids)
 }

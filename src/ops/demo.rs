@@ -175,9 +175,9 @@ pub fn play(out: &std::path::Path, phases: usize) -> Result<Vec<String>> {
 }
 
 /// Write the map pictures attached to every mail the game sent under
-/// `dir/report/` and `dir/opening/` (a turn report and the next opening
-/// carry pictures of the same name: after the phase, and at the start of
-/// the next). Returns the files written, sorted.
+/// `dir/report/` (after a phase, its moves drawn) and `dir/opening/` (the
+/// first phase's position). A phase mail carries a picture only when
+/// the recipient's view changed. Returns the files written, sorted.
 fn write_pictures(game: &GameDir, dir: &std::path::Path) -> Result<Vec<PathBuf>> {
     use mail_parser::{MessageParser, MimeHeaders};
     let mut out = Vec::new();
@@ -191,10 +191,12 @@ fn write_pictures(game: &GameDir, dir: &std::path::Path) -> Result<Vec<PathBuf>>
         let Some(m) = MessageParser::default().parse(&raw[..]) else {
             continue;
         };
-        let kind = if m.subject().is_some_and(|s| s.contains(" is open")) {
-            "opening"
-        } else {
+        // A phase mail (a report and the next opening) carries the
+        // report's picture, the phase's moves drawn.
+        let kind = if m.subject().is_some_and(|s| s.contains("report of")) {
             "report"
+        } else {
+            "opening"
         };
         for a in m.attachments() {
             let Some(name) = a.attachment_name() else { continue };

@@ -1,20 +1,17 @@
-//! The orders lock: before a phase is resolved, every player is mailed,
-//! for each power, the receipt of the submission that will be resolved
-//! and its entropy, the commitment, and whether the moderator entered any
-//! orders or dice. So whatever the moderator entered is visible to all
-//! before the result; the same lock is kept in the entry (`lock.toml`).
+//! The orders lock: for each power, the receipt of the submission the
+//! phase was resolved with and its entropy, the commitment, and whether
+//! the moderator entered any orders or dice. Kept in the entry
+//! (`lock.toml`, which `verify` checks) and shown to every player and
+//! the moderator in the report of the phase (`ops::mailing`), so
+//! whatever the moderator entered is seen by all.
 #![allow(clippy::disallowed_methods)] // adapter
 
-use crate::mail::outbox::{self, Addr, OutMail};
-use crate::store::GameDir;
 use crate::store::history::LockFile;
-use anyhow::Result;
-use chrono::{DateTime, Utc};
 
 /// The lock as text: the mail body and what players compare.
 pub fn render(lock: &LockFile) -> String {
     let mut s = format!(
-        "Orders for phase {} of game {} are locked: the phase is resolved with exactly these submissions.\n\n",
+        "Orders for phase {} of game {} were locked: the phase was resolved with exactly these submissions.\n\n",
         lock.phase, lock.game
     );
     s.push_str(&format!("Dice commitment: {}\n", lock.commitment));
@@ -58,33 +55,4 @@ pub fn render(lock: &LockFile) -> String {
         ));
     }
     s
-}
-
-/// Queue the lock mail to every player and the moderator. The id is
-/// stable per lock content, so queuing the same lock twice sends it once.
-pub fn queue(dir: &GameDir, lock: &LockFile, now: DateTime<Utc>) -> Result<String> {
-    let config = dir.load_config()?;
-    let body = render(lock);
-    let digest = crate::store::history::sha256_hex(body.as_bytes());
-    let mut to: Vec<Addr> = config
-        .players
-        .iter()
-        .map(|p| Addr::new(Some(&p.name), &p.email))
-        .collect();
-    to.push(Addr::new(Some(&config.moderator.name), &config.moderator.email));
-    let m = OutMail {
-        id: outbox::stable_id(&["orders-lock", &config.game, &lock.phase.to_string(), &digest]),
-        from: Addr::new(Some(&format!("Empereur {}", config.game)), config.mail_address()),
-        to,
-        cc: vec![],
-        subject: format!("Empereur {}: orders for {} are locked", config.game, lock.phase),
-        in_reply_to: None,
-        body: format!(
-            "{body}\nCheck your own receipt against the acknowledgement of your orders. The report that follows reveals the seed.\n"
-        ),
-        attachments: vec![],
-        date: now,
-    };
-    outbox::queue(dir, &m)?;
-    Ok(m.id)
 }

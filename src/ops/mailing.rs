@@ -110,7 +110,77 @@ fn read_entry_mail(dir: &GameDir, name: &str) -> Result<EntryMail> {
     })
 }
 
-/// Queue the report (or notice) of an entry for the recipients in `to`.
+/// What a resolution's report is made of, read from its entry.
+struct ReportData {
+    outcomes: history::OutcomesFile,
+    entropy: Vec<String>,
+    seed: Option<String>,
+    dice_log: Option<Vec<u8>>,
+    /// The state the phase started from (the map draws its moves).
+    before: State,
+    /// The orders lock as players read it.
+    lock: Option<String>,
+}
+
+fn read_report(dir: &GameDir, e: &EntryMail) -> Result<ReportData> {
+    let edir = history::entry_dir(dir, &e.name);
+    let outcomes: history::OutcomesFile = read_toml(&edir.join("outcomes.toml"))?;
+    let entropy: history::EntropyFile = read_toml(&edir.join("entropy.toml")).unwrap_or_default();
+    let seed = store::read_text(&edir.join("seed")).ok().map(|s| s.trim().to_string());
+    let dice_log = std::fs::read(edir.join("dice.toml")).ok();
+    let before = read_state(&edir.join("state-before.toml"))?;
+    let lock_path = edir.join("lock.toml");
+    let lock = if lock_path.is_file() {
+        let l: history::LockFile = read_toml(&lock_path)?;
+        Some(super::lock::render(&l))
+    } else {
+        None
+    };
+    Ok(ReportData {
+        outcomes,
+        entropy: entropy
+            .entropy
+            .iter()
+            .map(|(p, e)| format!("{}: {e}", p.id()))
+            // docs/dice.md 9: the players are told, not only `verify`.
+            .chain(
+                e.rec
+                    .note
+                    .contains(super::resolve::FORESEEABLE)
+                    .then(|| format!("none: {}", super::resolve::FORESEEABLE)),
+            )
+            .collect(),
+        seed,
+        dice_log,
+        before,
+        lock,
+    })
+}
+
+fn resolved_of<'a>(
+    e: &'a EntryMail,
+    after: &'a State,
+    d: &'a ReportData,
+    scenario: &'a crate::scenario::Scenario,
+    map_unchanged: BTreeMap<String, String>,
+) -> compose::Resolved<'a> {
+    compose::Resolved {
+        phase: e.rec.phase.to_string(),
+        entry: e.name.clone(),
+        after,
+        outcomes: &d.outcomes.outcomes,
+        seed: d.seed.clone(),
+        entropy: d.entropy.clone(),
+        dice_log: d.dice_log.clone(),
+        pictures: Some((scenario, &d.before)),
+        lock: d.lock.clone(),
+        map_unchanged,
+    }
+}
+
+/// Queue the report (or notice) of an entry for the recipients in `to`;
+/// `map_unchanged` as in [`compose::Resolved`].
+#[allow(clippy::too_many_arguments)]
 fn queue_report(
     dir: &GameDir,
     templates: &Templates,
@@ -118,6 +188,7 @@ fn queue_report(
     scenario: &crate::scenario::Scenario,
     e: &EntryMail,
     to: &Recipients,
+    map_unchanged: BTreeMap<String, String>,
     now: DateTime<Utc>,
 ) -> Result<Vec<(String, String)>> {
     let edir = history::entry_dir(dir, &e.name);
@@ -126,33 +197,8 @@ fn queue_report(
             let Some(after) = &e.after else {
                 bail!("history/{} has no state-after.toml", e.name)
             };
-            let outcomes: history::OutcomesFile = read_toml(&edir.join("outcomes.toml"))?;
-            let entropy: history::EntropyFile = read_toml(&edir.join("entropy.toml")).unwrap_or_default();
-            let seed = store::read_text(&edir.join("seed")).ok().map(|s| s.trim().to_string());
-            let dice_log = std::fs::read(edir.join("dice.toml")).ok();
-            // the map pictures draw this phase's moves from the state it started from
-            let before = read_state(&edir.join("state-before.toml"))?;
-            let r = compose::Resolved {
-                phase: e.rec.phase.to_string(),
-                entry: e.name.clone(),
-                after,
-                outcomes: &outcomes.outcomes,
-                seed,
-                entropy: entropy
-                    .entropy
-                    .iter()
-                    .map(|(p, e)| format!("{}: {e}", p.id()))
-                    // docs/dice.md 9: the players are told, not only `verify`.
-                    .chain(
-                        e.rec
-                            .note
-                            .contains(super::resolve::FORESEEABLE)
-                            .then(|| format!("none: {}", super::resolve::FORESEEABLE)),
-                    )
-                    .collect(),
-                dice_log,
-                pictures: Some((scenario, &before)),
-            };
+            let d = read_report(dir, e)?;
+            let r = resolved_of(e, after, &d, scenario, map_unchanged);
             // Proposals pending in the phase the entry opened, if it is
             // still open (those of the resolved phase were answered in it).
             let open = history::read_head(dir)?.last == e.name;
@@ -356,6 +402,124 @@ pub fn stored_proposals(dir: &GameDir, state: &State) -> Result<BTreeMap<PowerId
     Ok(crate::report::pending_proposals(state, &orders))
 }
 
+/// The picture of `viewer`'s view of `state` without this phase's moves
+/// and title, as a digest: two positions with the same digest draw the
+/// same map.
+fn view_key(scenario: &crate::scenario::Scenario, state: &State, viewer: Option<PowerId>) -> Result<[u8; 32]> {
+    use sha2::Digest;
+    let svg = crate::picture::Scene::new(scenario, state, None, &[], viewer, "").svg()?;
+    Ok(sha2::Sha256::digest(svg.as_bytes()).into())
+}
+
+/// A history entry as the maps mailed after it see it.
+enum MapStep {
+    /// A resolution: the phase it resolved, its states before and after,
+    /// its outcomes.
+    Resolved(String, Box<(State, State)>, Vec<crate::rules::Outcome>),
+    /// Another entry whose opening went out with a map: the phase opened.
+    Opened(String),
+    /// An entry that mailed no map.
+    None,
+}
+
+impl MapStep {
+    fn read(dir: &GameDir, name: &str) -> Result<MapStep> {
+        let e = read_entry_mail(dir, name)?;
+        Ok(match (e.rec.kind.as_str(), e.after) {
+            ("resolve", Some(after)) => {
+                let edir = history::entry_dir(dir, name);
+                let before = read_state(&edir.join("state-before.toml"))?;
+                let outcomes: history::OutcomesFile = read_toml(&edir.join("outcomes.toml"))?;
+                MapStep::Resolved(e.rec.phase.to_string(), Box::new((before, after)), outcomes.outcomes)
+            }
+            (_, Some(after)) if e.rec.next_phase.is_some() && after.over.is_none() => {
+                MapStep::Opened(after.phase.to_string())
+            }
+            _ => MapStep::None,
+        })
+    }
+
+    /// Whether `viewer`'s map of this resolution differs from the map of
+    /// the position before it: a unit moved, a battle or siege it sees,
+    /// or anything else drawn.
+    fn changed(&self, scenario: &crate::scenario::Scenario, viewer: Option<PowerId>) -> Result<bool> {
+        let MapStep::Resolved(phase, states, outcomes) = self else {
+            return Ok(true);
+        };
+        let (before, after) = (&states.0, &states.1);
+        let scene = crate::picture::Scene::new(scenario, after, Some(before), outcomes, viewer, phase);
+        Ok(!scene.moves.is_empty()
+            || !scene.marks.is_empty()
+            || view_key(scenario, before, viewer)? != view_key(scenario, after, viewer)?)
+    }
+}
+
+/// Entry `m` as the maps see it, read once into `steps`.
+fn map_step<'s>(
+    steps: &'s mut BTreeMap<u32, MapStep>,
+    dir: &GameDir,
+    names: &BTreeMap<u32, String>,
+    m: u32,
+) -> Result<&'s MapStep> {
+    if let std::collections::btree_map::Entry::Vacant(v) = steps.entry(m) {
+        v.insert(match names.get(&m) {
+            Some(name) => MapStep::read(dir, name)?,
+            None => MapStep::None,
+        });
+    }
+    Ok(&steps[&m])
+}
+
+/// The recipients of `whom` (power ids, `moderator`) whose map of entry
+/// `n`, a resolution, would show what the last map they were mailed
+/// showed, each with the line that tells them so instead: the map goes
+/// out only when the recipient's view changed.
+fn map_unchanged(
+    dir: &GameDir,
+    scenario: &crate::scenario::Scenario,
+    names: &BTreeMap<u32, String>,
+    n: u32,
+    whom: &BTreeSet<String>,
+) -> Result<BTreeMap<String, String>> {
+    let mut out = BTreeMap::new();
+    if !crate::picture::wanted(&scenario.map) {
+        return Ok(out);
+    }
+    let mut steps: BTreeMap<u32, MapStep> = BTreeMap::new();
+    for who in whom {
+        let viewer = match who.as_str() {
+            "moderator" => None,
+            id => Some(id.parse::<PowerId>().map_err(anyhow::Error::msg)?),
+        };
+        if map_step(&mut steps, dir, names, n)?.changed(scenario, viewer)? {
+            continue;
+        }
+        // The last map mailed: walk back to the entry that changed the
+        // view (or opened a phase with a map), else the first opening.
+        let mut since = None;
+        for m in (1..n).rev() {
+            since = match map_step(&mut steps, dir, names, m)? {
+                s @ MapStep::Resolved(phase, ..) if s.changed(scenario, viewer)? => Some(phase.clone()),
+                MapStep::Opened(phase) => Some(phase.clone()),
+                _ => None,
+            };
+            if since.is_some() {
+                break;
+            }
+        }
+        let since = match (since, map_step(&mut steps, dir, names, 1)?) {
+            (Some(p), _) => p,
+            (None, MapStep::Resolved(phase, ..)) => phase.clone(),
+            (None, _) => continue, // no earlier map known: send one
+        };
+        out.insert(
+            who.clone(),
+            format!("Map: unchanged since {since} (map-{since}-{who}.png)."),
+        );
+    }
+    Ok(out)
+}
+
 /// Record every history entry's report and opening (and the first
 /// phase's opening) as mailed to `power`: a player seated now gets one
 /// welcome (`ops::seat`), not the whole history, and the mail of later
@@ -377,6 +541,96 @@ pub fn mark_mailed_to(dir: &GameDir, power: PowerId) -> Result<()> {
 pub struct Queued {
     /// (item, entry, recipient, message id), in the order queued.
     pub messages: Vec<(String, String, String, String)>,
+}
+
+/// What [`mail_pending`] mails one history entry with.
+struct EntryCtx<'a> {
+    dir: &'a GameDir,
+    templates: &'a Templates,
+    config: &'a GameConfig,
+    scenario: &'a crate::scenario::Scenario,
+    names: &'a BTreeMap<u32, String>,
+    /// How many entries the history holds.
+    entries: u32,
+    now: DateTime<Utc>,
+}
+
+/// Queue entry `n`'s mail for those owed its report and its opening:
+/// one phase mail to a player owed both by a resolution, the report or
+/// the opening alone to the others. Returns (item, entry, recipient,
+/// message id) of each message queued.
+fn mail_entry(
+    cx: &EntryCtx<'_>,
+    n: u32,
+    name: &str,
+    report_todo: &BTreeSet<String>,
+    opening_todo: &BTreeSet<String>,
+) -> Result<Vec<(String, String, String, String)>> {
+    let mut msgs = Vec::new();
+    let e = read_entry_mail(cx.dir, name)?;
+    // The opening of the phase the entry opened, if it has one.
+    let opening = match (&e.after, e.rec.next_phase) {
+        (Some(after), Some(_)) if after.over.is_none() && !opening_todo.is_empty() => {
+            let open_now = n == cx.entries;
+            let closed_by = (!open_now).then(|| cx.names.get(&(n + 1)).cloned()).flatten();
+            let commitment = if open_now {
+                store::phase::commitment(cx.dir)?
+            } else {
+                e.rec.next_commitment.clone()
+            };
+            Some(opening_of(
+                cx.dir, cx.config, after, name, commitment, closed_by, cx.now,
+            )?)
+        }
+        _ => None,
+    };
+    // A player owed both the report of a resolution and the opening
+    // it made gets them in one mail.
+    let both: BTreeSet<String> = match (&opening, e.rec.kind.as_str(), &e.after) {
+        (Some(_), "resolve", Some(_)) => report_todo.intersection(opening_todo).cloned().collect(),
+        _ => BTreeSet::new(),
+    };
+    let unchanged = if e.rec.kind == "resolve" {
+        map_unchanged(cx.dir, cx.scenario, cx.names, n, report_todo)?
+    } else {
+        BTreeMap::new()
+    };
+    if let (Some(o), Some(after), false) = (&opening, &e.after, both.is_empty()) {
+        let d = read_report(cx.dir, &e)?;
+        let r = resolved_of(&e, after, &d, cx.scenario, unchanged.clone());
+        let to = Recipients {
+            only: Some(both.clone()),
+            ..Recipients::default()
+        };
+        for (who, id) in compose::phase_mails_to(cx.dir, cx.templates, cx.config, cx.scenario, &r, o, &to, cx.now)? {
+            msgs.push(("phase".into(), name.to_string(), who, id));
+        }
+        // 3.1: the bid's own mail to each player it seats.
+        for (who, id) in bid_seat_mail(cx.dir, cx.config, name, after, &to, cx.now)? {
+            msgs.push(("report".into(), name.to_string(), who, id));
+        }
+    }
+    let report_rest: BTreeSet<String> = report_todo.difference(&both).cloned().collect();
+    if !report_rest.is_empty() {
+        let to = Recipients {
+            only: Some(report_rest),
+            ..Recipients::default()
+        };
+        for (who, id) in queue_report(cx.dir, cx.templates, cx.config, cx.scenario, &e, &to, unchanged, cx.now)? {
+            msgs.push(("report".into(), name.to_string(), who, id));
+        }
+    }
+    let opening_rest: BTreeSet<String> = opening_todo.difference(&both).cloned().collect();
+    if let (Some(o), false) = (&opening, opening_rest.is_empty()) {
+        let to = Recipients {
+            only: Some(opening_rest),
+            ..Recipients::default()
+        };
+        for (who, id) in compose::opening_to(cx.dir, cx.templates, cx.config, cx.scenario, o, &to, cx.now)? {
+            msgs.push(("opening".into(), name.to_string(), who, id));
+        }
+    }
+    Ok(msgs)
 }
 
 /// Queue every entry's mail not yet queued, oldest first: for each entry
@@ -449,44 +703,24 @@ pub fn mail_pending(dir: &GameDir, templates: &Templates, now: DateTime<Utc>) ->
         if report_todo.is_empty() && opening_todo.is_empty() {
             continue;
         }
-        let e = read_entry_mail(dir, name)?;
-        if !report_todo.is_empty() {
-            let to = Recipients {
-                only: Some(report_todo.clone()),
-                ..Recipients::default()
-            };
-            for (who, id) in queue_report(dir, templates, &config, &scenario, &e, &to, now)? {
-                out.messages.push(("report".into(), name.clone(), who, id));
-            }
-            // Marked for everyone asked, so an entry kind with no report
-            // is not read again on every run.
-            for w in &report_todo {
-                mailed.mark(Item::Report, name, w);
-            }
+        let cx = EntryCtx {
+            dir,
+            templates,
+            config: &config,
+            scenario: &scenario,
+            names: &names,
+            entries: head.entries,
+            now,
+        };
+        out.messages
+            .extend(mail_entry(&cx, n, name, &report_todo, &opening_todo)?);
+        // Marked for everyone asked, so an entry kind with no report
+        // is not read again on every run.
+        for w in &report_todo {
+            mailed.mark(Item::Report, name, w);
         }
-        if !opening_todo.is_empty() {
-            if let (Some(after), Some(_)) = (&e.after, e.rec.next_phase)
-                && after.over.is_none()
-            {
-                let open_now = n == head.entries;
-                let closed_by = (!open_now).then(|| names.get(&(n + 1)).cloned()).flatten();
-                let commitment = if open_now {
-                    store::phase::commitment(dir)?
-                } else {
-                    e.rec.next_commitment.clone()
-                };
-                let o = opening_of(dir, &config, after, name, commitment, closed_by, now)?;
-                let to = Recipients {
-                    only: Some(opening_todo.clone()),
-                    ..Recipients::default()
-                };
-                for (who, id) in compose::opening_to(dir, templates, &config, &scenario, &o, &to, now)? {
-                    out.messages.push(("opening".into(), name.clone(), who, id));
-                }
-            }
-            for w in &opening_todo {
-                mailed.mark(Item::Opening, name, w);
-            }
+        for w in &opening_todo {
+            mailed.mark(Item::Opening, name, w);
         }
         mailed::save(dir, &mailed)?;
     }
@@ -735,7 +969,16 @@ fn resend_parts(
         Some(name) => {
             let e = read_entry_mail(dir, &name)?;
             if report {
-                ids.extend(queue_report(dir, &templates, &config, &scenario, &e, &to, now)?);
+                ids.extend(queue_report(
+                    dir,
+                    &templates,
+                    &config,
+                    &scenario,
+                    &e,
+                    &to,
+                    BTreeMap::new(),
+                    now,
+                )?);
             }
             if opening
                 && let (Some(after), Some(_)) = (&e.after, e.rec.next_phase)

@@ -582,25 +582,6 @@ fn inputs(
     })
 }
 
-/// Queue the orders lock of the open phase (`run` sends it before it
-/// resolves), with the beacon round the phase waited for. Call with the
-/// game lock held.
-pub fn queue_lock(dir: &GameDir, now: chrono::DateTime<chrono::Utc>, beacon: Option<&BeaconValue>) -> Result<()> {
-    let state = dir.load_state()?;
-    let Some(rec) = phase::record(dir)? else { return Ok(()) };
-    let i = inputs(
-        dir,
-        &state.game,
-        state.phase,
-        &rec.commitment,
-        None,
-        beacon,
-        Given::new(),
-    )?;
-    super::lock::queue(dir, &i.lock, now)?;
-    Ok(())
-}
-
 /// Where the open phase stands with its public beacon.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PhaseBeacon {
@@ -748,11 +729,6 @@ fn resolve_locked(dir: &GameDir, opts: &ResolveOptions, engine: Engine, given: G
             s.phase,
             open.state.phase
         )));
-    }
-    // Every player sees what is locked before the result (a no-op when
-    // `run` queued and sent this same lock already).
-    if !open.config.players.is_empty() {
-        super::lock::queue(dir, &inputs.lock, now_time(opts))?;
     }
     let adj = match adjudicate(&open, &inputs, opts, beacon.as_ref(), engine)? {
         Ok(adj) => adj,

@@ -425,9 +425,9 @@ fn advance(ctx: &GameCtx, now: DateTime<Utc>, report: &mut RunReport) -> Result<
     }
 }
 
-/// Resolve the open phase, which is due: the orders lock out first, late
-/// powers counted, then the resolution, the new phase's clock and its
-/// mail.
+/// Resolve the open phase, which is due: late powers counted, then the
+/// resolution, the new phase's clock and its mail (the report with the
+/// orders lock, and the next phase's opening).
 fn resolve_due(
     ctx: &GameCtx,
     mut schedule: crate::store::clock::Schedule,
@@ -447,14 +447,8 @@ fn resolve_due(
         late: late.clone(),
         beacon: beacon.clone(),
     };
-    // The orders lock goes out before the result (docs/dice.md).
-    resolve::queue_lock(dir, now, beacon.as_ref())?;
-    let sender = transport::sender(dir, &dir.load_config()?.mail.transport)?;
-    for d in transport::send_all(dir, Some(&sender), &[], now)? {
-        if let Delivery::Sent { .. } = d {
-            report.sent += 1;
-        }
-    }
+    // The orders lock is kept in the entry and shown in every report
+    // (docs/dice.md 7), not mailed apart.
     match resolve::resolve_game_locked(dir, &opts)? {
         Resolved::Done(s) => {
             dir.save_schedule(&schedule)?;

@@ -350,6 +350,17 @@ fn verify_replay_passes_on_a_phase_with_late_powers() {
 }
 
 /// Every queued outgoing mail whose subject contains `subject`.
+/// Queue the mail of every phase resolved by hand (`empereur mail
+/// --no-send`): the reports, with the orders lock, and the openings.
+fn queue_mail(g: &Path) {
+    bin()
+        .args(["mail", "--no-send", "--game"])
+        .arg(g)
+        .env("EMPEREUR_NOW", "2026-01-01T00:00:00Z")
+        .assert()
+        .success();
+}
+
 fn outbox_mails(g: &Path, subject: &str) -> Vec<String> {
     let mut out = Vec::new();
     for e in fs::read_dir(g.join("mail/outbox")).unwrap() {
@@ -366,7 +377,7 @@ fn outbox_mails(g: &Path, subject: &str) -> Vec<String> {
 }
 
 #[test]
-fn orders_the_moderator_enters_are_marked_in_the_lock_mail_and_the_entry() {
+fn orders_the_moderator_enters_are_marked_in_the_lock_of_the_report_and_the_entry() {
     let (_t, g) = new_game();
     let r_ru = submit(&g, PowerId::Russia, "moderator", "2026-01-01T10:00:00Z", Some("try 6"));
     let r_fr = submit(
@@ -377,14 +388,20 @@ fn orders_the_moderator_enters_are_marked_in_the_lock_mail_and_the_entry() {
         None,
     );
     let name = resolve(&g, None);
-    let locks = outbox_mails(&g, "are locked");
-    // One lock mail, a copy to every player and the moderator.
+    queue_mail(&g);
+    // (The subject: the first opening, mailed for the record, also
+    // names "the report of" its entry.)
+    let locks = outbox_mails(&g, ": report of 1805");
+    // The lock is in every player's report and the moderator's.
     let config = GameDir::new(&g).load_config().unwrap();
     assert_eq!(locks.len(), config.players.len() + 1);
-    let lock = locks[0].replace("=\r\n", "").replace("\r\n", "\n");
-    assert!(lock.contains("russia: ENTERED BY THE MODERATOR"), "{lock}");
-    assert!(lock.contains(&r_ru[..40]) && lock.contains(&r_fr[..40]), "{lock}");
-    assert!(lock.contains("france: sent by the player"), "{lock}");
+    for lock in &locks {
+        let lock = lock.replace("=\r\n", "").replace("\r\n", "\n");
+        assert!(lock.contains("were locked: the phase was resolved"), "{lock}");
+        assert!(lock.contains("russia: ENTERED BY THE MODERATOR"), "{lock}");
+        assert!(lock.contains(&r_ru[..40]) && lock.contains(&r_fr[..40]), "{lock}");
+        assert!(lock.contains("france: sent by the player"), "{lock}");
+    }
     let rec = record(&g, &name);
     assert!(
         rec.note.contains("orders entered by the moderator for: russia"),
@@ -416,6 +433,7 @@ fn orders_the_moderator_enters_are_marked_in_the_lock_mail_and_the_entry() {
 /// Russia's player's mailbox: the queued mails addressed to them (each
 /// recipient gets a copy of their own, showing their address alone).
 fn mailbox_copy(g: &Path, to: &Path) {
+    queue_mail(g);
     fs::create_dir_all(to).unwrap();
     for e in fs::read_dir(g.join("mail/outbox")).unwrap() {
         let p = e.unwrap().path();
@@ -485,7 +503,8 @@ fn a_resealed_truncated_history_is_caught_by_a_players_mailbox() {
     let (code, out) = verify_mails(&g, &mails);
     assert_eq!(code, 0, "{out}");
     assert!(
-        out.contains("the mailbox of Russia holds 4 mail(s) of the game"),
+        // The first phase's opening and the mail of each phase resolved.
+        out.contains("the mailbox of Russia holds 5 mail(s) of the game"),
         "{out}"
     );
 
@@ -495,7 +514,7 @@ fn a_resealed_truncated_history_is_caught_by_a_players_mailbox() {
     let (code, out) = verify_mails(&g, &mails);
     assert_eq!(code, 1, "{out}");
     assert!(
-        out.contains("it was sent when the history had 3 entries, but the history has 2: it was truncated"),
+        out.contains("it was sent when the history had 4 entries, but the history has 2: it was truncated"),
         "{out}"
     );
 }
@@ -677,7 +696,8 @@ fn autoplay_grinding_on_copies_gives_the_same_die_for_every_shared_purpose() {
 
 /// Issue 38: `submit` with other orders, other ENTROPY lines and other
 /// times gives the same die for every shared purpose; the ENTROPY line is
-/// not kept, and the lock mail says the moderator entered the orders.
+/// not kept, and the lock in the report says the moderator entered the
+/// orders.
 #[test]
 fn submit_grinding_on_copies_gives_the_same_die_for_every_shared_purpose() {
     let (t, g) = new_game();
@@ -706,7 +726,8 @@ fn submit_grinding_on_copies_gives_the_same_die_for_every_shared_purpose() {
             "{text}"
         );
         bin().args(["resolve", "--game"]).arg(&x).assert().success();
-        let lock = outbox_mails(&x, "are locked");
+        queue_mail(&x);
+        let lock = outbox_mails(&x, ": report of 1805");
         assert!(
             lock.iter()
                 .any(|m| m.replace("=\r\n", "").contains("france: ENTERED BY THE MODERATOR")),

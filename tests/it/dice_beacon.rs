@@ -261,7 +261,7 @@ fn a_forged_beacon_signature_is_caught_by_both_verifiers() {
 }
 
 #[test]
-fn run_waits_for_the_round_then_mails_the_lock_with_it_and_resolves() {
+fn run_waits_for_the_round_then_resolves_and_reports_the_lock_with_it() {
     let (_t, g) = new_game();
     let (url, asked) = relay(4);
     with_beacon(&g, &url);
@@ -293,9 +293,10 @@ fn run_waits_for_the_round_then_mails_the_lock_with_it_and_resolves() {
     );
     assert!(r.failures.is_empty(), "{r:?}");
     assert!(asked.lock().unwrap().is_empty());
-    let subject = format!("orders for {} are locked", state.phase);
+    // The orders lock is shown in the report of the phase.
+    let subject = format!("report of {}", state.phase);
     let locks = |g: &Path| mails_with(&g.join("mail"), &subject);
-    assert!(locks(&g).is_empty(), "a lock went out before the beacon round");
+    assert!(locks(&g).is_empty(), "the phase was reported before the beacon round");
 
     let r = empereur::ops::run::run_game(&g, &[], at(QUICKNET.round_time(ROUND) + 5)).unwrap();
     assert_eq!(r.resolved.len(), 1, "{r:?}");
@@ -303,7 +304,7 @@ fn run_waits_for_the_round_then_mails_the_lock_with_it_and_resolves() {
     let e = record(&g, &r.resolved[0]);
     assert_eq!(e.beacon_signature.as_deref(), Some(SIG));
     let mails = locks(&g);
-    assert!(!mails.is_empty(), "no orders lock was mailed");
+    assert!(!mails.is_empty(), "no report was mailed");
     assert!(
         mails
             .iter()

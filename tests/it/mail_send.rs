@@ -271,6 +271,8 @@ fn phase_opening_and_turn_reports_read_well_and_respect_visibility() {
             b"[[roll]]\npurpose = \"land-battle/x\"\nsides = 10\nresult = 7\nsource = \"committed\"\n".to_vec(),
         ),
         pictures: None,
+        lock: None,
+        map_unchanged: Default::default(),
     };
     let ids = compose::turn_reports(&g, &t, &cfg, &r, now()).unwrap();
     assert_eq!(ids.len(), 2, "Austria and the moderator");

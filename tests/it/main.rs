@@ -33,6 +33,7 @@ mod mail_hostile_corpus;
 mod mail_load;
 mod mail_loop;
 mod mail_send;
+mod mail_shape;
 mod map_labels;
 mod new_seating;
 mod ops_summaries;
