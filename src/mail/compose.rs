@@ -494,7 +494,7 @@ fn report_mail(
         body = insert_before_footer(&body, &config.game, &format!("{line}\n"));
     }
     if let Some(lock) = &r.lock {
-        body = insert_before_footer(&body, &config.game, &format!("{lock}\n"));
+        body = insert_before_footer(&body, &config.game, &format!("{}\n", wrap_prose(lock)));
     }
     Ok(OutMail {
         id: to.id(&["turn-report", &config.game, &r.entry, who]),
@@ -515,6 +515,25 @@ fn report_mail(
     })
 }
 
+/// `text` with each line of prose wrapped at 72 columns; a line holding
+/// a hash, a commitment or a seed (a word of 40 characters or more) is
+/// left whole, so it can be compared and copied as it is.
+fn wrap_prose(text: &str) -> String {
+    let wrap = textwrap::Options::new(72)
+        .break_words(false)
+        .word_splitter(textwrap::WordSplitter::NoHyphenation);
+    text.lines()
+        .map(|l| {
+            if l.split_whitespace().any(|w| w.len() >= 40) {
+                l.to_string()
+            } else {
+                textwrap::fill(l, &wrap)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// The footer the default templates end with.
 fn footer(game: &str) -> String {
     format!("--\nEmpereur, for game {game}.\n")
@@ -524,7 +543,7 @@ fn footer(game: &str) -> String {
 /// its end when a game's own template has another footer.
 fn insert_before_footer(body: &str, game: &str, text: &str) -> String {
     match body.strip_suffix(&footer(game)) {
-        Some(head) => format!("{}\n{text}\n{}", head.trim_end(), footer(game)),
+        Some(head) => format!("{}\n\n{text}\n{}", head.trim_end(), footer(game)),
         None => format!("{}\n\n{text}", body.trim_end()),
     }
 }
@@ -580,7 +599,7 @@ pub fn phase_mails_to(
         let body = format!(
             "{report_text}\n\n{}\n\n{}\n\n{}\n",
             "=".repeat(72),
-            now_line,
+            wrap_prose(&now_line),
             opening.body.trim_end()
         ) + "\n"
             + &anchors;
