@@ -221,7 +221,7 @@ impl<'a> Scene<'a> {
         }
         let mut pixmap = render_under(&layers.base(), &layers.overlay())?;
         paint(&tree(&layers.top())?, &mut pixmap);
-        Ok(encode_split(&pixmap, layers.title_rows(), effort)?.0)
+        Ok(encode_split(&pixmap, layers.title_rows(), &svg_colours(&layers.text), effort)?.0)
     }
 }
 
@@ -304,7 +304,33 @@ pub fn png(svg: &str) -> Result<Vec<u8>, PictureError> {
     let tree = tree(svg)?;
     let mut pixmap = canvas(&tree)?;
     paint(&tree, &mut pixmap);
-    encode_indexed(&pixmap, Effort::Small)
+    encode_split(&pixmap, 0, &svg_colours(svg), Effort::Small).map(|(png, _)| png)
+}
+
+/// The colours an SVG names (`#rrggbb`), each once: the flat fills and
+/// strokes of the picture, which its palette keeps exactly, however few
+/// pixels a colour covers (a nation's unit counters, a capital's star);
+/// only the blends anti-aliasing makes between them are quantised.
+fn svg_colours(svg: &str) -> Vec<[u8; 3]> {
+    let mut out: Vec<[u8; 3]> = Vec::new();
+    let b = svg.as_bytes();
+    for (i, _) in svg.match_indices('#') {
+        let Some(hex) = b.get(i + 1..i + 7) else { continue };
+        if !hex.iter().all(u8::is_ascii_hexdigit) || b.get(i + 7).is_some_and(u8::is_ascii_hexdigit) {
+            continue;
+        }
+        let v = |j: usize| {
+            std::str::from_utf8(&hex[j..j + 2])
+                .ok()
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+                .unwrap_or(0)
+        };
+        let c = [v(0), v(2), v(4)];
+        if !out.contains(&c) {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// How hard the PNG's DEFLATE works. The pictures are flat fills in an
@@ -373,7 +399,7 @@ fn png_of(layers: &svg::Layers, effort: Effort) -> Result<(Vec<u8>, Body), Pictu
     };
     let under = Under::save(&base, &top);
     paint(&top, &mut base);
-    let png = encode_split(&base, layers.title_rows(), effort);
+    let png = encode_split(&base, layers.title_rows(), &svg_colours(&layers.text), effort);
     under.restore(&mut base);
     if let Ok(mut c) = CANVASES.lock()
         && c.base.is_none()
@@ -791,11 +817,30 @@ struct Palette {
 
 impl Palette {
     /// The `max` most common buckets of `c`.
-    fn of(c: &Colours, max: usize) -> Palette {
-        let used = c.ranked();
+    /// The `max` most common buckets of `c`, those of the colours in
+    /// `exact` it holds first, each drawn as that colour itself.
+    fn of(c: &Colours, max: usize, exact: &[[u8; 3]]) -> Palette {
+        let mut used = c.ranked();
+        let mut named: Vec<(usize, [i32; 3])> = Vec::new();
+        for e in exact {
+            let k = bucket([e[0], e[1], e[2], 255]);
+            if c.count[k] > 0 && named.len() < max && !named.iter().any(|(b, _)| *b == k) {
+                named.push((k, e.map(i32::from)));
+            }
+        }
+        // The named buckets lead, in the order of the ranking.
+        used.sort_by_key(|k| !named.iter().any(|(b, _)| b == k));
         let top = used.len().min(max);
         let mut p = Palette {
-            colours: used[..top].iter().map(|&k| c.mean(k)).collect(),
+            colours: used[..top]
+                .iter()
+                .map(|&k| {
+                    named
+                        .iter()
+                        .find(|(b, _)| *b == k)
+                        .map_or_else(|| c.mean(k), |(_, v)| *v)
+                })
+                .collect(),
             buckets: used[..top].to_vec(),
             index: vec![0u8; BUCKETS],
         };
@@ -958,8 +1003,14 @@ struct Body {
 }
 
 impl Body {
-    fn encode(px: &[[u8; 4]], width: usize, reserve: usize, effort: Effort) -> Result<Body, PictureError> {
-        let palette = Palette::of(&Colours::of(px), BODY_COLOURS.min(256 - reserve));
+    fn encode(
+        px: &[[u8; 4]],
+        width: usize,
+        reserve: usize,
+        exact: &[[u8; 3]],
+        effort: Effort,
+    ) -> Result<Body, PictureError> {
+        let palette = Palette::of(&Colours::of(px), BODY_COLOURS.min(256 - reserve), exact);
         let mut z = flate2::Compress::new(effort.level(), false);
         let mut deflate = Vec::new();
         let adler = deflate_rows(&mut z, px, width, &palette.index, &mut deflate)?;
@@ -1021,18 +1072,19 @@ fn assemble(title: &[[u8; 4]], body: &Body, width: u32, height: u32) -> Result<V
 /// band (0: none); also returns the encoded rows under the band, for other
 /// pictures of the same view. Written a row at a time into the compressor,
 /// so no copy of the picture is held beside the canvas.
-fn encode_split(pixmap: &Pixmap, title_rows: u32, effort: Effort) -> Result<(Vec<u8>, Body), PictureError> {
+fn encode_split(
+    pixmap: &Pixmap,
+    title_rows: u32,
+    exact: &[[u8; 3]],
+    effort: Effort,
+) -> Result<(Vec<u8>, Body), PictureError> {
     let (px, _) = pixmap.data().as_chunks::<4>();
     let width = pixmap.width() as usize;
     let cut = (title_rows as usize * width).min(px.len());
     let reserve = if cut > 0 { TITLE_COLOURS } else { 0 };
-    let body = Body::encode(&px[cut..], width, reserve, effort)?;
+    let body = Body::encode(&px[cut..], width, reserve, exact, effort)?;
     let png = assemble(&px[..cut], &body, pixmap.width(), pixmap.height())?;
     Ok((png, body))
-}
-
-fn encode_indexed(pixmap: &Pixmap, effort: Effort) -> Result<Vec<u8>, PictureError> {
-    Ok(encode_split(pixmap, 0, effort)?.0)
 }
 
 #[cfg(test)]

@@ -74,6 +74,8 @@ fn reports(g: &GameDir) -> Vec<(String, String, Vec<String>)> {
         entropy: vec![],
         dice_log: None,
         pictures: Some((&scenario, &before)),
+        lock: None,
+        map_unchanged: Default::default(),
     };
     let t = Templates::defaults();
     let ids = compose::turn_reports(g, &t, &cfg, &r, now()).unwrap();
