@@ -307,6 +307,11 @@ pub fn png(svg: &str) -> Result<Vec<u8>, PictureError> {
     encode_split(&pixmap, 0, &svg_colours(svg), Effort::Small).map(|(png, _)| png)
 }
 
+/// An indexed PNG of `pixmap`, its palette from its pixels alone.
+fn encode_indexed(pixmap: &Pixmap, effort: Effort) -> Result<Vec<u8>, PictureError> {
+    Ok(encode_split(pixmap, 0, &[], effort)?.0)
+}
+
 /// The colours an SVG names (`#rrggbb`), each once: the flat fills and
 /// strokes of the picture, which its palette keeps exactly, however few
 /// pixels a colour covers (a nation's unit counters, a capital's star);
