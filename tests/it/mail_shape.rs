@@ -166,6 +166,21 @@ fn the_map_goes_out_only_when_the_players_view_changed() {
             "{}",
             start.body
         );
+        // The state file goes with the mail of a phase the power orders
+        // in (France's Player Turn opens): France's alone.
+        let state = format!("state-{power}.toml");
+        assert_eq!(
+            start.attachments.contains(&state),
+            power == "france",
+            "{:?}",
+            start.attachments
+        );
+        assert_eq!(
+            start.body.contains("State file: not attached"),
+            power != "france",
+            "{}",
+            start.body
+        );
         // France's Player Turn moves French corps: every view changes.
         let france = mine
             .iter()
