@@ -495,7 +495,7 @@ fn report_mail(
     };
     let mut body = templates.render("turn-report", &view)?;
     if let Some(line) = unchanged {
-        body = insert_before_footer(&body, &config.game, &format!("{line}\n"));
+        body = insert_before_footer(&body, &config.game, &format!("{}\n", wrap_prose(line)));
     }
     if let Some(lock) = &r.lock {
         body = insert_before_footer(&body, &config.game, &format!("{}\n", wrap_prose(lock)));

@@ -115,7 +115,9 @@ fn png_opens_at_the_documented_width() {
     let img = Pixmap::decode_png(&png).expect("PNG decodes");
     assert_eq!(img.width(), picture::WIDTH);
     assert!(img.height() > 1000 && img.height() < 2400, "height {}", img.height());
-    assert!(png.len() <= 400 * 1024, "PNG is {} bytes, over 400 KB", png.len());
+    // It goes out in mail when a view changes (issue 37): 48 colours at
+    // zlib level 9 make it about 155 KB (250 KB at 256 colours, level 1).
+    assert!(png.len() <= 180 * 1024, "PNG is {} bytes, over 180 KB", png.len());
 }
 
 /// Foreign corps' divisions (2.5) change nothing in a power's picture:
