@@ -384,7 +384,7 @@ pub fn turn_reports_to(
         if !to.wants(who) {
             continue;
         }
-        let m = report_mail(dir, templates, config, r, &chart, proposals, power, addr, to, true, now)?;
+        let m = report_mail(dir, templates, config, r, &chart, proposals, power, addr, to, now)?;
         outbox::queue(dir, &m)?;
         ids.push((who.to_string(), m.id));
     }
@@ -421,7 +421,6 @@ fn report_mail(
     power: Option<PowerId>,
     addr: Addr,
     to: &Recipients,
-    state: bool,
     now: DateTime<Utc>,
 ) -> Result<OutMail> {
     let who = power.map(|p| p.id()).unwrap_or("moderator");
@@ -435,10 +434,7 @@ fn report_mail(
         "entropy": r.entropy,
         "next_phase": r.after.phase.to_string(),
     });
-    let mut attachments = Vec::new();
-    if state {
-        attachments.push(FileAttachment::state(r.after, power));
-    }
+    let mut attachments = vec![FileAttachment::state(r.after, power)];
     if let Some(log) = &r.dice_log {
         attachments.push(FileAttachment {
             name: "dice-log.txt".into(),
@@ -580,10 +576,6 @@ pub fn phase_mails_to(
     };
     for p in config.players.iter().filter(|p| to.wants(p.power.id())) {
         let addr = Addr::new(Some(&p.name), &p.email);
-        // The state file goes with the mail of a phase the power orders
-        // in; in another power's Player Turn the report and the opening
-        // say what changed, and STATE by mail sends the file at any time.
-        let orders = roles.must.contains(&p.power) || roles.may.contains(&p.power);
         // The proposals pending are listed once, in the opening.
         let report = report_mail(
             dir,
@@ -595,7 +587,6 @@ pub fn phase_mails_to(
             Some(p.power),
             addr,
             to,
-            orders,
             now,
         )?;
         let opening = opening_mail(dir, templates, config, scenario, o, p, to, now)?;
@@ -605,17 +596,8 @@ pub fn phase_mails_to(
         let text = report.body.strip_suffix(&anchors).unwrap_or(&report.body).trim_end();
         let foot = footer(&config.game);
         let report_text = text.strip_suffix(foot.trim_end()).unwrap_or(text).trim_end();
-        let state_line = if orders {
-            String::new()
-        } else {
-            wrap_prose(&format!(
-                "\n\nState file: not attached, as {} gives no orders in phase {}; send a line STATE for it.",
-                p.power.name(),
-                o.state.phase
-            ))
-        };
         let body = format!(
-            "{report_text}{state_line}\n\n{}\n\n{}\n\n{}\n",
+            "{report_text}\n\n{}\n\n{}\n\n{}\n",
             "=".repeat(72),
             wrap_prose(&now_line),
             opening.body.trim_end()
