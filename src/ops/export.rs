@@ -52,22 +52,12 @@ pub fn run(a: &ExportArgs) -> Result<Exported> {
 /// same history twice gives the same bytes.
 pub fn export(dir: &GameDir, out: &Path) -> Result<usize> {
     let _lock = dir.lock()?;
-    let head = history::read_head(dir)?;
     let mut files: Vec<(String, PathBuf)> = Vec::new();
     if history::head_path(dir).is_file() {
         files.push(("history/head.toml".into(), history::head_path(dir)));
     }
-    let genesis = history::genesis(dir)?.map(|g| (0, g));
-    for (n, name) in genesis.into_iter().chain(history::list(dir)?) {
-        if n > head.entries {
-            continue; // an uncommitted leftover of a crash
-        }
-        let root = history::entry_dir(dir, &name);
-        let mut inner = Vec::new();
-        walk(&root, &mut inner)?;
-        inner.sort();
-        for p in inner {
-            let rel = p.strip_prefix(&root).unwrap_or(&p).to_string_lossy().replace('\\', "/");
+    for (name, inner) in history::committed_files(dir)? {
+        for (rel, p) in inner {
             files.push((format!("history/{name}/{rel}"), p));
         }
     }
@@ -91,16 +81,4 @@ pub fn export(dir: &GameDir, out: &Path) -> Result<usize> {
     f.sync_all()?;
     fs::rename(&tmp, out).with_context(|| format!("cannot write {}", out.display()))?;
     Ok(files.len())
-}
-
-fn walk(d: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    for e in fs::read_dir(d).with_context(|| format!("cannot read {}", d.display()))? {
-        let p = e?.path();
-        if p.is_dir() {
-            walk(&p, out)?;
-        } else {
-            out.push(p);
-        }
-    }
-    Ok(())
 }

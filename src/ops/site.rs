@@ -89,7 +89,6 @@ pub fn read(dir: &GameDir) -> Result<Input> {
         None => None,
     };
     let ended = state.as_ref().is_some_and(|s| s.over.is_some());
-    let head = history::read_head(dir)?;
     let mut input = Input {
         game: config.game.clone(),
         ended,
@@ -103,21 +102,12 @@ pub fn read(dir: &GameDir) -> Result<Input> {
     // parsed once (parsing states is most of the work).
     let mut last: Option<(Vec<u8>, State)> = None;
     // The genesis entry (entry 0, docs/dice.md 1a) first, as export-history.
-    let genesis = history::genesis(dir)?.map(|g| (0, g));
-    for (n, name) in genesis.into_iter().chain(history::list(dir)?) {
-        if n > head.entries {
-            continue; // an uncommitted leftover of a crash
-        }
-        let root = history::entry_dir(dir, &name);
-        let mut paths = Vec::new();
-        walk(&root, &mut paths)?;
-        paths.sort();
+    for (name, paths) in history::committed_files(dir)? {
         let mut entry = EntryInput {
-            dir: name.clone(),
+            dir: name,
             files: Vec::new(),
         };
-        for p in paths {
-            let rel = p.strip_prefix(&root).unwrap_or(&p).to_string_lossy().replace('\\', "/");
+        for (rel, p) in paths {
             let bytes = fs::read(&p).with_context(|| format!("cannot read {}", p.display()))?;
             entry.files.push((rel, bytes));
         }
@@ -259,18 +249,6 @@ fn journal(dir: &GameDir) -> Result<Vec<String>> {
         })
         .map(str::to_string)
         .collect())
-}
-
-fn walk(d: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    for e in fs::read_dir(d).with_context(|| format!("cannot read {}", d.display()))? {
-        let p = e?.path();
-        if p.is_dir() {
-            walk(&p, out)?;
-        } else {
-            out.push(p);
-        }
-    }
-    Ok(())
 }
 
 /// Write every file under `out`, each through a temporary file renamed

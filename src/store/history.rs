@@ -359,6 +359,44 @@ fn is_dir(e: &fs::DirEntry) -> bool {
     }
 }
 
+/// The committed entries, the genesis entry (0) first, each with its
+/// files: (name relative to the entry, path), sorted by name. What
+/// `export-history` and the site publish; an uncommitted leftover of a
+/// crash is left out.
+pub fn committed_files(dir: &GameDir) -> Result<Vec<(String, Vec<(String, PathBuf)>)>> {
+    fn walk(d: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+        for e in fs::read_dir(d).with_context(|| format!("cannot read {}", d.display()))? {
+            let p = e?.path();
+            if p.is_dir() {
+                walk(&p, out)?;
+            } else {
+                out.push(p);
+            }
+        }
+        Ok(())
+    }
+    let head = read_head(dir)?;
+    let mut out = Vec::new();
+    for (n, name) in genesis(dir)?.map(|g| (0, g)).into_iter().chain(list(dir)?) {
+        if n > head.entries {
+            continue;
+        }
+        let root = entry_dir(dir, &name);
+        let mut paths = Vec::new();
+        walk(&root, &mut paths)?;
+        paths.sort();
+        let files = paths
+            .into_iter()
+            .map(|p| {
+                let rel = p.strip_prefix(&root).unwrap_or(&p).to_string_lossy().replace('\\', "/");
+                (rel, p)
+            })
+            .collect();
+        out.push((name, files));
+    }
+    Ok(out)
+}
+
 pub fn entry_dir(dir: &GameDir, name: &str) -> PathBuf {
     dir.history().join(name)
 }

@@ -281,6 +281,23 @@ fn run_refreshes_the_site_named_in_game_toml_after_each_phase() {
     let mut config = fs::read_to_string(g.join("game.toml")).unwrap();
     config.push_str("\n[site]\nout = \"public\"\n");
     fs::write(g.join("game.toml"), config).unwrap();
+    // A command that writes game.toml anew keeps `[site]`.
+    let new = g.join("new-player.toml");
+    fs::write(
+        &new,
+        "[moderator]\nname = \"GM\"\nemail = \"gm@example.org\"\n\n[[player]]\npower = \"britain\"\nname = \"Carol\"\nemail = \"carol@example.org\"\npassword = \"three\"\n",
+    )
+    .unwrap();
+    bin()
+        .args(["replace-player", "--game"])
+        .arg(&g)
+        .args(["--power", "britain", "--players"])
+        .arg(&new)
+        .env("EMPEREUR_NOW", "2026-01-01T00:00:00Z")
+        .assert()
+        .success();
+    let rewritten = fs::read_to_string(g.join("game.toml")).unwrap();
+    assert!(rewritten.contains("carol@example.org"), "{rewritten}");
     bin()
         .args(["run", "--game"])
         .arg(&g)
