@@ -67,8 +67,15 @@ pub struct PhasePage {
     pub note: String,
     pub events: Vec<EventView>,
     pub standings: Vec<Standing>,
-    /// The public map after the phase (SVG text), if the scenario has one.
+    /// The public map after the phase (SVG text), if the scenario has one:
+    /// a file of its own beside the page, so the page's template is given
+    /// only whether there is one.
+    #[serde(serialize_with = "is_some")]
     pub map: Option<String>,
+}
+
+fn is_some<S: serde::Serializer>(map: &Option<String>, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_bool(map.is_some())
 }
 
 /// A press message sent to every player.
@@ -185,11 +192,12 @@ fn environment() -> Result<Environment<'static>> {
 /// text is withheld. A file that is not UTF-8 cannot be a JSON string:
 /// its digest stands for it.
 fn file_value(rel: &str, bytes: &[u8], ended: bool) -> Value {
-    let digest = crate::store::history::sha256_hex(bytes);
+    // Hashed only where the text is withheld: the verifier hashes the rest.
+    let digest = || crate::store::history::sha256_hex(bytes);
     match (privacy::publish(rel, ended), std::str::from_utf8(bytes)) {
         (Publish::Whole, Ok(text)) => json!({ "text": text }),
-        (Publish::Whole, Err(_)) => json!({ "sha256": digest, "withheld": "not UTF-8 text" }),
-        (Publish::Digest(why), _) => json!({ "sha256": digest, "withheld": why }),
+        (Publish::Whole, Err(_)) => json!({ "sha256": digest(), "withheld": "not UTF-8 text" }),
+        (Publish::Digest(why), _) => json!({ "sha256": digest(), "withheld": why }),
     }
 }
 
@@ -224,8 +232,13 @@ fn history_json(input: &Input) -> String {
         "state": input.state_sha256.as_ref().map(|s| json!({ "sha256": s })),
         "entries": entries,
     });
-    // `</` never appears raw in the script, whatever a file holds.
-    v.to_string().replace("</", "<\\/")
+    // Written straight to bytes (through `Display` it took most of the
+    // site's time). `</` never appears raw in the script, whatever a file
+    // holds.
+    let bytes = serde_json::to_vec(&v).expect("a JSON value serialises");
+    String::from_utf8(bytes)
+        .expect("serde_json writes UTF-8")
+        .replace("</", "<\\/")
 }
 
 /// `history/` and `phase/commitment` as `export-history` lays them out;
