@@ -359,11 +359,14 @@ fn is_dir(e: &fs::DirEntry) -> bool {
     }
 }
 
-/// The committed entries, the genesis entry (0) first, each with its
-/// files: (name relative to the entry, path), sorted by name. What
-/// `export-history` and the site publish; an uncommitted leftover of a
-/// crash is left out.
-pub fn committed_files(dir: &GameDir) -> Result<Vec<(String, Vec<(String, PathBuf)>)>> {
+/// An entry's directory name and its files: (name relative to the entry,
+/// path), sorted by name.
+pub type EntryFiles = (String, Vec<(String, PathBuf)>);
+
+/// The committed entries, the genesis entry (0) first, with their files.
+/// What `export-history` and the site publish; an uncommitted leftover of
+/// a crash is left out.
+pub fn committed_files(dir: &GameDir) -> Result<Vec<EntryFiles>> {
     fn walk(d: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
         for e in fs::read_dir(d).with_context(|| format!("cannot read {}", d.display()))? {
             let p = e?.path();
