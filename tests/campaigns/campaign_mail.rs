@@ -92,17 +92,22 @@ fn expected(g: &GameDir) -> BTreeMap<String, Vec<String>> {
             .map(|p| (p.power.id().to_string(), p.email.clone()))
             .collect();
         recipients.push(("moderator".into(), config.moderator.email.clone()));
+        let after = std::fs::read_to_string(history::entry_dir(g, &name).join("state-after.toml")).unwrap();
+        let after = empereur::state::State::from_toml(&after).unwrap();
+        let open = after.over.is_none();
         for (who, email) in &recipients {
+            let player = who != "moderator";
             let id = match rec.kind.as_str() {
+                // A player gets the report and the opening it made in
+                // one phase mail; the moderator gets the report.
+                "resolve" if player && open => outbox::stable_id(&["phase-mail", &game, &name, who]),
                 "resolve" => outbox::stable_id(&["turn-report", &game, &name, who]),
                 "undo" => outbox::stable_id(&["notice", &game, &name, who]),
                 k => panic!("unexpected entry kind {k}"),
             };
             out.entry(email.clone()).or_default().push(id);
         }
-        let after = std::fs::read_to_string(history::entry_dir(g, &name).join("state-after.toml")).unwrap();
-        let after = empereur::state::State::from_toml(&after).unwrap();
-        if after.over.is_none() {
+        if open && rec.kind == "undo" {
             for p in &config.players {
                 out.entry(p.email.clone()).or_default().push(outbox::stable_id(&[
                     "phase-opening",
@@ -186,7 +191,7 @@ fn every_entry_reaches_every_player_once_and_in_order() {
     // the state when it was mailed: it names the phase it opened.
     let names = history::list(&g).unwrap();
     let (rec, _) = history::read_entry(&g, &names[&2]).unwrap();
-    let id = outbox::stable_id(&["turn-report", "demo", &names[&2], "france"]);
+    let id = outbox::stable_id(&["phase-mail", "demo", &names[&2], "france"]);
     let body = std::fs::read_to_string(outbox::sent_eml_path(&g, &id)).unwrap();
     assert!(
         body.contains(&format!("Next phase: {}", rec.next_phase.unwrap())),
