@@ -95,6 +95,7 @@ fn build(root: &Path) -> (GameDir, usize) {
                 by: format!("mail:{}@example.org", p.id()),
                 received: "2026-01-01T00:00:00Z".into(),
                 entropy: typed.clone(),
+                passed: false,
                 orders: vec![],
             })
             .unwrap();

@@ -139,7 +139,7 @@ impl From<CheckArgs> for ops::check::CheckArgs {
 pub enum DiceCmd {
     /// Derive one roll from a revealed seed, the entropies and a purpose.
     #[command(
-        after_help = "Example:\n  empereur dice roll --seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f \\\n      --entropy france='Vive l'\\''Empereur' --entropy britain=rule-britannia \\\n      --purpose land-battle/ulm/1/round-1/attacker --sides 10\n\nThe result stands alone on the last line."
+        after_help = "Example (docs/dice.md's worked example; it gives 7):\n  empereur dice roll --seed 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f \\\n      --entropy \"france=Vive l'Empereur\" --entropy \"britain=Rule, Britannia\" \\\n      --purpose land-battle/ulm/1/round-1/attacker --sides 10\n\nThe result stands alone on the last line. A game's roll: the seed is the\n`seed` file of its history entry, the entropies are in its entropy.toml,\nthe purpose and the result in its dice.toml."
     )]
     Roll(RollArgs),
     /// Compute the commitment to a seed for a game and phase.

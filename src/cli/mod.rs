@@ -247,7 +247,32 @@ fn closed_pipe(e: &anyhow::Error) -> bool {
         .any(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
 }
 
+/// The game directory (or the root of several) a command writes, if it
+/// writes one: a run as another user than its owner is warned
+/// (`store::owner`).
+fn written_dir(c: &Command) -> Option<&std::path::Path> {
+    match c {
+        Command::Run(a) => a.game.as_deref().or(a.games.as_deref()),
+        Command::Ingest(a) => a.game.as_deref().or(a.games.as_deref()),
+        Command::Send(a) => Some(&a.game),
+        Command::Mail(a) => Some(&a.game),
+        Command::Resend(a) => Some(&a.game),
+        Command::Fetch(a) => Some(&a.game),
+        Command::Resolve(a) => Some(&a.game),
+        Command::Submit(a) => Some(&a.game),
+        Command::Seat(a) => Some(&a.game),
+        Command::ReplacePlayer(a) => Some(&a.game),
+        Command::Extend(a) => Some(&a.game),
+        Command::Undo(a) => Some(&a.game),
+        Command::Pause(a) | Command::Resume(a) => Some(&a.game),
+        _ => None,
+    }
+}
+
 pub fn run(cli: Cli) -> anyhow::Result<Done> {
+    if let Some(w) = written_dir(&cli.command).and_then(crate::store::owner::warning) {
+        eprintln!("{w}");
+    }
     match cli.command {
         Command::Scenarios => print(ops::scenarios()),
         Command::Map {

@@ -634,13 +634,14 @@ pub fn awaited_answers(
     config: &GameConfig,
     phase: crate::ids::PhaseId,
 ) -> Result<Vec<report::Proposal>> {
-    let orders = crate::store::submission::load_all(dir)?
+    let subs: Vec<_> = crate::store::submission::load_all(dir)?
         .into_iter()
         .filter(|(_, s)| s.phase == phase)
-        .map(|(p, s)| (p, s.orders))
         .collect();
+    let passed: Vec<PowerId> = subs.iter().filter(|(_, s)| s.passed).map(|(p, _)| *p).collect();
+    let orders = subs.into_iter().map(|(p, s)| (p, s.orders)).collect();
     let players: Vec<PowerId> = config.players.iter().map(|p| p.power).collect();
-    Ok(report::awaited_answers(&orders, &players))
+    Ok(report::awaited_answers(&orders, &players, &passed))
 }
 
 /// The deadline of the open phase in the time zone `player` reads it in,
@@ -680,18 +681,31 @@ pub fn ack_standing(
     scenario: &Scenario,
     state: &State,
     power: PowerId,
-    stored: Option<&[crate::orders::ast::OrderLine]>,
+    stored: Option<(&[crate::orders::ast::OrderLine], bool)>,
 ) -> Result<String> {
     let phase = state.phase;
-    let mut subs: BTreeMap<PowerId, Vec<crate::orders::ast::OrderLine>> = crate::store::submission::load_all(dir)?
-        .into_iter()
-        .filter(|(_, s)| s.phase == phase)
-        .map(|(p, s)| (p, s.orders))
-        .collect();
-    if let Some(o) = stored {
-        subs.insert(power, o.to_vec());
+    let mut subs: BTreeMap<PowerId, Vec<crate::orders::ast::OrderLine>> = BTreeMap::new();
+    let mut passed: BTreeSet<PowerId> = BTreeSet::new();
+    for (p, s) in crate::store::submission::load_all(dir)? {
+        if s.phase == phase {
+            if s.passed {
+                passed.insert(p);
+            }
+            subs.insert(p, s.orders);
+        }
     }
-    let is_in = |p: &PowerId| subs.get(p).is_some_and(|o| crate::store::submission::counts_in(o));
+    if let Some((o, pass)) = stored {
+        subs.insert(power, o.to_vec());
+        if pass {
+            passed.insert(power);
+        } else {
+            passed.remove(&power);
+        }
+    }
+    let is_in = |p: &PowerId| {
+        subs.get(p)
+            .is_some_and(|o| crate::store::submission::counts_in(o, passed.contains(p)))
+    };
     let must = rules::roles(scenario, state).must;
     let name = power.name();
     let head = if !must.contains(&power) {
@@ -711,7 +725,8 @@ pub fn ack_standing(
         holds.push(format!("orders from {}", missing.join(", ")));
     }
     let players: Vec<PowerId> = config.players.iter().map(|p| p.power).collect();
-    for p in report::awaited_answers(&subs, &players) {
+    let passed: Vec<PowerId> = passed.into_iter().collect();
+    for p in report::awaited_answers(&subs, &players, &passed) {
         let line = format!("{} (until the deadline at the latest)", p.awaiting(Some(power)));
         if !holds.contains(&line) {
             holds.push(line);

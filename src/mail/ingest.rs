@@ -732,7 +732,7 @@ fn take_orders(ctx: &GameCtx, msg: &Message, mut a: Authenticated, run: &mut Run
     let noted = meta.changed || asked.any() || readiness.is_some();
     let line = verdict_line(msg, &a, &checked, &stored, noted, &mut view, h);
     run.log(&ctx.dir, line);
-    let own = matches!(stored, Ok(Some(_))).then_some(checked.accepted.as_slice());
+    let own = matches!(stored, Ok(Some(_))).then_some((checked.accepted.as_slice(), checked.header.no_orders));
     view.standing = Some(super::compose::ack_standing(
         &ctx.dir,
         &ctx.config,
@@ -897,6 +897,7 @@ fn store_orders(
             .entropy
             .as_deref()
             .map(|e| escape::line(e, ENTROPY_MAX_CHARS)),
+        passed: checked.header.no_orders,
         orders: checked.accepted.clone(),
     };
     let text = match submission::to_text(&sub) {

@@ -56,7 +56,7 @@ impl FileAttachment {
     /// more than their view by one sender forgetting to filter.
     pub fn state(state: &crate::state::State, viewer: Option<crate::ids::PowerId>) -> FileAttachment {
         let (name, text) = match viewer {
-            Some(p) => (format!("state-{}.toml", p.id()), state.view_for(p).to_toml()),
+            Some(p) => (format!("state-{}.toml", p.id()), state.view_text_for(p)),
             None => ("state.toml".to_string(), state.to_toml()),
         };
         FileAttachment {

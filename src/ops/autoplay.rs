@@ -125,6 +125,7 @@ fn autoplay_grouped(
                 by: "autoplay".to_string(),
                 received: stamp.clone(),
                 entropy: None,
+                passed: false,
                 orders,
             };
             given.insert(p, sub);

@@ -135,6 +135,7 @@ pub fn run(a: &SubmitArgs) -> Result<Submitted> {
         // docs/dice.md 2: orders the moderator enters add no entropy, so
         // an ENTROPY line he types is not kept (it could not count).
         entropy: None,
+        passed: checked.header.no_orders,
         orders: checked.accepted.clone(),
     };
     let receipt = submission::save(&dir, &sub)?;

@@ -396,15 +396,21 @@ fn answer_to(proposal: &Order, from: PowerId, answer: &Order) -> Option<&'static
 /// that hold the phase open until its deadline (issue 33): each needs an
 /// answer in this phase from a power with a player (`players`; an NPC
 /// answers through the rules, 5.1, 4.71), has none yet, and its
-/// recipient has not passed (a `NO ORDERS` / `PASS`, stored as no order
-/// at all, ends the wait).
-pub fn awaited_answers(orders: &BTreeMap<PowerId, Vec<OrderLine>>, players: &[PowerId]) -> Vec<Proposal> {
+/// recipient has not passed (a `NO ORDERS` / `PASS`, whatever else its
+/// mail carried: `passed`; or a submission of no order at all, ends the
+/// wait).
+pub fn awaited_answers(
+    orders: &BTreeMap<PowerId, Vec<OrderLine>>,
+    players: &[PowerId],
+    passed: &[PowerId],
+) -> Vec<Proposal> {
     proposals(orders)
         .into_iter()
         .filter(|p| {
             !p.answers.is_empty()
                 && p.answered.is_none()
                 && players.contains(&p.to)
+                && !passed.contains(&p.to)
                 && !orders.get(&p.to).is_some_and(|o| o.is_empty())
         })
         .collect()
@@ -516,7 +522,10 @@ mod tests {
         let players = [France, Prussia, Austria, Russia];
         let mut orders = BTreeMap::from([(France, vec![ally(Prussia), ally(Spain), gift, cede])]);
         let from = |o: &BTreeMap<PowerId, Vec<OrderLine>>| {
-            awaited_answers(o, &players).iter().map(|p| p.to).collect::<Vec<_>>()
+            awaited_answers(o, &players, &[])
+                .iter()
+                .map(|p| p.to)
+                .collect::<Vec<_>>()
         };
         assert_eq!(from(&orders), [Prussia, Russia]);
         let cession = &proposals(&orders)[3];
@@ -529,6 +538,21 @@ mod tests {
         assert_eq!(from(&orders), [Prussia, Russia]);
         orders.insert(Prussia, vec![]);
         assert_eq!(from(&orders), [Russia]);
+        // A PASS with a standing order ends it too.
+        let standing = line(
+            Order::Standing(crate::orders::ast::Standing::Withdraw { ratio: None }),
+            "STANDING WITHDRAW NEVER",
+        );
+        orders.insert(Prussia, vec![standing]);
+        assert_eq!(from(&orders), [Prussia, Russia]);
+        assert_eq!(
+            awaited_answers(&orders, &players, &[Prussia])
+                .iter()
+                .map(|p| p.to)
+                .collect::<Vec<_>>(),
+            [Russia]
+        );
+        orders.insert(Prussia, vec![]);
         // Russia refuses the cession: nothing is awaited.
         let refuse = Order::Political(PoliticalOrder::Refuse {
             kingdom: "poland".into(),
@@ -588,13 +612,13 @@ mod tests {
                 ("CEDE poland TO Russia".to_string(), None),
             ]
         );
-        assert_eq!(awaited_answers(&orders, &players).len(), 2);
+        assert_eq!(awaited_answers(&orders, &players, &[]).len(), 2);
         // Prussia, a third power, accepts France's Poland: still awaited.
         orders.insert(Prussia, vec![accept("poland", France)]);
-        assert_eq!(awaited_answers(&orders, &players).len(), 2);
+        assert_eq!(awaited_answers(&orders, &players, &[]).len(), 2);
         // Russia accepts Austria's Poland: France's is still awaited.
         orders.get_mut(&Russia).unwrap().push(accept("poland", Austria));
-        let left = awaited_answers(&orders, &players);
+        let left = awaited_answers(&orders, &players, &[]);
         assert_eq!(
             left.iter().map(|p| (p.from, p.to)).collect::<Vec<_>>(),
             [(France, Russia)]

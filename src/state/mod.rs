@@ -172,7 +172,9 @@ pub struct Corps {
     /// Province it stands in; `None` while off the map (not yet arrived,
     /// 3.46, or removed).
     pub location: Option<String>,
-    #[serde(default)]
+    /// A player's state file writes `divisions = "unknown"` for another
+    /// power's corps (2.5, `State::view_text_for`): read as none known.
+    #[serde(default, deserialize_with = "divisions_or_unknown")]
     pub divisions: Vec<Division>,
     /// Reinforcement date (3.3); it may not be used before.
     pub arrives: Option<Turn>,
@@ -673,6 +675,32 @@ pub struct StandingOrders {
     #[serde(default, skip_serializing_if = "naval_standing::NavalStanding::is_default")]
     pub naval: naval_standing::NavalStanding,
 }
+
+/// A corps' `divisions`: a list, or `"unknown"` (a composition the
+/// viewer may not see, 2.5), read as an empty list.
+fn divisions_or_unknown<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Division>, D::Error> {
+    struct V;
+    impl<'de> serde::de::Visitor<'de> for V {
+        type Value = Vec<Division>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a list of divisions, or \"unknown\"")
+        }
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Self::Value, E> {
+            if v == UNKNOWN {
+                Ok(Vec::new())
+            } else {
+                Err(E::invalid_value(serde::de::Unexpected::Str(v), &self))
+            }
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+            Vec::<Division>::deserialize(serde::de::value::SeqAccessDeserializer::new(seq))
+        }
+    }
+    d.deserialize_any(V)
+}
+
+/// What a player's state file writes for what it may not see (2.5).
+pub const UNKNOWN: &str = "unknown";
 
 /// `state.toml` on disk: the schema version beside the state.
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -22,6 +22,46 @@ impl State {
         viewer.is_none_or(|v| p == v || self.ordered_by(p) == Some(v))
     }
 
+    /// The state file `viewer` receives (2.5): [`State::view_for`] as
+    /// TOML, where another power's corps says `divisions = "unknown"`
+    /// (an empty list would read as an empty corps) with a comment; it
+    /// loads back as no divisions known.
+    pub fn view_text_for(&self, viewer: PowerId) -> String {
+        // Every other power's corps, empty or not: an empty list for the
+        // empty ones only would tell them apart.
+        let hidden: Vec<bool> = self
+            .corps
+            .iter()
+            .map(|c| {
+                !self
+                    .corps_power(c)
+                    .is_some_and(|p| self.sees_records_of(Some(viewer), p))
+            })
+            .collect();
+        let text = self.view_for(viewer).to_toml();
+        let mut out = String::with_capacity(text.len() + 64 * hidden.len());
+        // The `[[corps]]` table the line is in (its index), if any.
+        let mut seen = 0;
+        let mut corps: Option<usize> = None;
+        for line in text.lines() {
+            let t = line.trim();
+            if t.starts_with('[') {
+                corps = (t == "[[corps]]").then_some(seen);
+                seen += usize::from(t == "[[corps]]");
+            }
+            if t == "divisions = []" && corps.is_some_and(|i| hidden.get(i) == Some(&true)) {
+                out.push_str(&format!(
+                    "divisions = \"{}\" # another power's corps: its composition is not shown (2.5)\n",
+                    super::UNKNOWN
+                ));
+            } else {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+        out
+    }
+
     /// The state as the public sees it (the game's public site): what
     /// every power sees of the others, and nothing of anyone's own.
     pub fn public_view(&self) -> State {

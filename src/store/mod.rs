@@ -23,6 +23,7 @@ pub mod durable;
 pub mod fault;
 pub mod history;
 pub mod keyline;
+pub mod owner;
 pub mod password;
 pub mod phase;
 pub mod players;
@@ -162,7 +163,36 @@ impl GameDir {
             }
             bail!(msg);
         }
+        self.check_phase_committed(&state, &file, &text)?;
         Ok(state)
+    }
+
+    /// The open phase is the one its dice were committed to (issue 33): a
+    /// hand edit of `phase` is caught on load, naming the file, the key
+    /// and the fix. A resolution cut between writing the new state and its
+    /// commitment (the state names the phase the staged seed is for) is
+    /// no edit: the next `run` or `resolve` finishes it (`resolve::recover`).
+    fn check_phase_committed(&self, state: &State, file: &str, text: &str) -> Result<()> {
+        let Some(rec) = phase::record(self)? else {
+            return Ok(());
+        };
+        if rec.game != state.game || rec.phase == state.phase || state.over.is_some() {
+            return Ok(());
+        }
+        if phase::staged_phase(self)? == Some(state.phase) {
+            return Ok(());
+        }
+        let why = format!(
+            "{} is not the open phase: {} commits to {} (a hand edit? set phase = \"{}\" back)",
+            state.phase,
+            phase::commitment_path(self).display(),
+            rec.phase,
+            rec.phase
+        );
+        bail!(
+            "{file} is refused (1 problem(s); nothing was changed):\n  {}",
+            keyline::locate(file, text, "phase", &why)
+        )
     }
 
     /// The game's scenario: its own copy if it has one, else the embedded

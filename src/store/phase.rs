@@ -270,6 +270,13 @@ pub fn staged_commitment(dir: &GameDir) -> Result<Option<String>> {
     Ok(read_next(dir)?.map(|n| n.commitment))
 }
 
+/// The phase of the staged seed (`phase/next-seed`), if one is staged: a
+/// resolution cut between writing the new state and its commitment
+/// leaves it until `resolve::recover` (or the next resolution) finishes.
+pub fn staged_phase(dir: &GameDir) -> Result<Option<PhaseId>> {
+    Ok(read_next(dir)?.map(|n| n.phase))
+}
+
 fn read_next(dir: &GameDir) -> Result<Option<NextSeed>> {
     let path = next_seed_path(dir);
     if !path.exists() {

@@ -27,6 +27,11 @@ pub struct Submission {
     pub received: String,
     #[serde(default)]
     pub entropy: Option<String>,
+    /// The mail said `NO ORDERS` / `PASS` (issue 33): the power is in
+    /// whatever else it carries (a standing order, say). Written only
+    /// when set, so a submission without one keeps its bytes.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub passed: bool,
     pub orders: Vec<OrderLine>,
 }
 
@@ -38,18 +43,22 @@ impl Submission {
     }
 
     /// Whether it counts the power as in (issue 33): accepted orders for
-    /// the phase, or an explicit `NO ORDERS` / `PASS` (stored with no
-    /// order at all). Standing orders alone do not (they are kept, and
+    /// the phase, or an explicit `NO ORDERS` / `PASS`, whatever else the
+    /// mail carried. Standing orders alone do not (they are kept, and
     /// apply, but say nothing of this phase); ENTROPY, press and rejected
     /// lines are never stored as orders.
     pub fn counts_in(&self) -> bool {
-        counts_in(&self.orders)
+        counts_in(&self.orders, self.passed)
     }
 }
 
-/// [`Submission::counts_in`] of the orders a submission would store.
-pub fn counts_in(orders: &[OrderLine]) -> bool {
-    orders.is_empty()
+/// [`Submission::counts_in`] of the orders a submission would store,
+/// `passed` if its mail said `PASS`. A submission with no order at all is
+/// a pass too (the moderator's `submit` of nothing, and those stored before
+/// `passed` was recorded).
+pub fn counts_in(orders: &[OrderLine], passed: bool) -> bool {
+    passed
+        || orders.is_empty()
         || orders
             .iter()
             .any(|l| !matches!(l.order, crate::orders::ast::Order::Standing(_)))
@@ -132,6 +141,7 @@ mod tests {
             by: "moderator".into(),
             received: "2026-11-30T10:00:00Z".into(),
             entropy: None,
+            passed: false,
             orders: vec![
                 OrderLine {
                     order: Order::Move {

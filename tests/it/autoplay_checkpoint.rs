@@ -236,6 +236,7 @@ fn a_given_submission_counts_as_stored_but_a_stored_one_wins() {
         by: by.into(),
         received: NOW.into(),
         entropy: None,
+        passed: false,
         orders: empereur::ops::autoplay::generate(&scenario, &state, p, 5),
     };
     let stored = submission::save(&dir, &sub(powers[0], "moderator")).unwrap();

@@ -108,12 +108,8 @@ fn orders_status_and_state_show_the_asker_its_own_and_go_to_it_alone() {
         .iter()
         .find(|m| m.subject.contains("state of Austria"))
         .expect("a STATE mail");
-    assert!(
-        st.text.contains(&state.view_for(PowerId::Austria).to_toml()),
-        "{}",
-        st.text
-    );
-    assert!(!st.text.contains(&state.view_for(PowerId::France).to_toml()));
+    assert!(st.text.contains(&state.view_text_for(PowerId::Austria)), "{}", st.text);
+    assert!(!st.text.contains(&state.view_text_for(PowerId::France)));
 
     // France asking ORDERS sees its own, with its receipt.
     let (_, mails) = send(

@@ -21,6 +21,7 @@ fn submit(g: &Path, power: PowerId, by: &str, received: &str, entropy: Option<&s
         by: by.into(),
         received: received.into(),
         entropy: entropy.map(str::to_string),
+        passed: false,
         orders: vec![],
     };
     submission::save(&dir, &sub).unwrap()

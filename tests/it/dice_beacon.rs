@@ -279,6 +279,7 @@ fn run_waits_for_the_round_then_resolves_and_reports_the_lock_with_it() {
             by: format!("mail:{}@example.org", p.id()),
             received: received.clone(),
             entropy: None,
+            passed: false,
             orders: vec![],
         };
         submission::save(&dir, &sub).unwrap();

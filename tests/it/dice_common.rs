@@ -115,6 +115,7 @@ pub fn moderator_orders(g: &Path) -> String {
         by: "moderator".into(),
         received: "2026-01-01T00:00:00Z".into(),
         entropy: Some("phoned in".into()),
+        passed: false,
         orders: vec![],
     };
     let mut d = Draft::new("moderator", &state.game, state.phase);

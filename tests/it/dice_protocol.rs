@@ -181,6 +181,7 @@ fn python_verifies_a_game_with_undo_late_powers_manual_dice_and_moderator_orders
             by: by.into(),
             received: "2026-01-01T10:00:00Z".into(),
             entropy: entropy.map(str::to_string),
+            passed: false,
             orders: vec![],
         };
         submission::save(&dir, &sub).unwrap();
@@ -285,6 +286,7 @@ fn python_checks_the_orders_lock() {
                 by: by.into(),
                 received: "2026-01-01T10:00:00Z".into(),
                 entropy: None,
+                passed: false,
                 orders: vec![],
             };
             submission::save(&dir, &sub).unwrap();

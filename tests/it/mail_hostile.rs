@@ -883,6 +883,7 @@ fn resolve_refuses_a_submission_of_another_phase() {
         by: "mail:france@demo.example.org".into(),
         received: "2026-11-30T10:00:00Z".into(),
         entropy: None,
+        passed: false,
         orders: vec![],
     };
     submission::save(&g, &sub).unwrap();

@@ -214,3 +214,327 @@ fn an_awaited_answer_is_what_holds_the_phase_open_and_its_debtor_is_reminded() {
     let r = run_game(&g.root, &[], d + Duration::minutes(1)).unwrap();
     assert_eq!(r.resolved.len(), 1, "{r:?}");
 }
+
+// Issue 33 point 2: a mail that says PASS is in, whatever else it carries
+// (a standing order): its acknowledgement says so at the top, and the
+// phase closes once the change-of-mind delay is over. A PASS with a
+// standing order from the power owing an answer ends the wait too.
+#[test]
+fn a_pass_with_a_standing_order_is_in_and_ends_an_awaited_answer() {
+    let tmp = tempfile::tempdir().unwrap();
+    let g = game_at_frances_turn(tmp.path());
+    let turn = phase(&g);
+    let t0 = t("2026-01-05T10:00:00Z");
+    run_game(&g.root, &[], t0).unwrap();
+    let m = mail(FRANCE, "France", "austerlitz", "f1", "PASS\nSTANDING WITHDRAW NEVER\n");
+    run_game(&g.root, &[m], t0 + Duration::minutes(5)).unwrap();
+    let ack = last(&g, FRANCE, "orders f1");
+    let top = text(&ack).split("Receipt").next().unwrap().replace(&turn, "<phase>");
+    insta::assert_snapshot!("ack-pass-with-a-standing-order", top);
+    let ack = flat(&ack);
+    assert!(ack.starts_with(&format!("France is IN for phase {turn}.")), "{ack}");
+    assert!(ack.contains("Nothing else holds the phase open"), "{ack}");
+    assert!(ack.contains("PASS (nothing ordered, on purpose)"), "{ack}");
+    // France proposes instead; Prussia passes, with a standing order: the
+    // wait is over, and the run after the change-of-mind delay resolves.
+    let m = mail(FRANCE, "France", "austerlitz", "f2", "PROPOSE ALLIANCE TO Prussia\n");
+    run_game(&g.root, &[m], t0 + Duration::minutes(10)).unwrap();
+    let m = mail(PRUSSIA, "Prussia", "leipzig", "p1", "PASS\nSTANDING WITHDRAW NEVER\n");
+    let r = run_game(&g.root, &[m], t0 + Duration::minutes(15)).unwrap();
+    assert!(r.resolved.is_empty(), "{r:?}");
+    let ack = flat(&last(&g, PRUSSIA, "orders p1"));
+    assert!(ack.contains("Nothing else holds the phase open"), "{ack}");
+    let r = run_game(&g.root, &[], t0 + Duration::hours(1)).unwrap();
+    assert_eq!(r.resolved.len(), 1, "{r:?}");
+    let report = flat(&last(&g, FRANCE, &format!("report of {turn}")));
+    assert!(!report.contains("France and Prussia are allied"), "{report}");
+}
+
+/// A new game of the five players, not resolved.
+fn new_game(root: &Path) -> GameDir {
+    let text: String = DEMO_PLAYERS
+        .split("[[player]]")
+        .filter(|p| !p.contains("\"spain\"") && !p.contains("\"ottoman\""))
+        .collect::<Vec<_>>()
+        .join("[[player]]");
+    let o = NewOptions {
+        dir: root.join("g"),
+        scenario: "1805".into(),
+        players: PathBuf::new(),
+        options: vec![],
+        id: Some("demo".into()),
+        house_seating: false,
+    };
+    create_from(&o, store::players::parse("players.toml", &text).unwrap()).unwrap();
+    GameDir::new(&o.dir)
+}
+
+fn bin() -> assert_cmd::Command {
+    let mut c = assert_cmd::Command::cargo_bin("empereur").unwrap();
+    c.env("EMPEREUR_NOW", "2026-01-05T10:00:00Z");
+    c
+}
+
+// Issue 33 point 12: a phase in state.toml that is not the one
+// phase/commitment commits to is refused on load, naming the file, the
+// key and the fix; nothing is mailed on it.
+#[test]
+fn a_hand_edited_phase_is_refused_on_load_with_the_fix() {
+    let tmp = tempfile::tempdir().unwrap();
+    let g = new_game(tmp.path());
+    let open = phase(&g);
+    let good = std::fs::read_to_string(g.state()).unwrap();
+    let edited = good.replace(&format!("phase = \"{open}\""), "phase = \"1806-spring-turn-start\"");
+    assert_ne!(edited, good);
+    std::fs::write(g.state(), &edited).unwrap();
+    for args in [&["status", "--game"][..], &["run", "--game"][..]] {
+        let out = bin().args(args).arg(&g.root).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        let err = flat(&err);
+        assert!(err.contains("state.toml is refused"), "{err}");
+        assert!(
+            err.contains(&format!(
+                "phase: 1806-spring-turn-start is not the open phase: {} commits to {open} (a hand edit? set phase = \"{open}\" back)",
+                g.root.join("phase/commitment").display()
+            )),
+            "{err}"
+        );
+    }
+    assert!(mailbox_empty(&g), "nothing was mailed on an edited state");
+    // Set back, the game runs and mails its opening.
+    std::fs::write(g.state(), &good).unwrap();
+    bin().args(["run", "--game"]).arg(&g.root).assert().success();
+    assert!(!mailbox(&g, FRANCE).is_empty());
+}
+
+fn mailbox_empty(g: &GameDir) -> bool {
+    !g.journal().exists() || delivered(g).is_empty()
+}
+
+/// The attachment named `name` of the last mail in `addr`'s mailbox whose
+/// subject holds `subject`, as text.
+fn attachment(g: &GameDir, addr: &str, subject: &str, name: &str) -> Option<String> {
+    let env = delivered(g)
+        .into_iter()
+        .rev()
+        .find(|e| e.to.iter().any(|t| t == addr) && e.subject.contains(subject))?;
+    let raw = std::fs::read(outbox::sent_eml_path(g, &env.id)).unwrap();
+    let m = mail_parser::MessageParser::default().parse(&raw).unwrap();
+    m.attachments()
+        .find(|a| mail_parser::MimeHeaders::attachment_name(*a) == Some(name))
+        .map(|a| String::from_utf8_lossy(a.contents()).into_owned())
+}
+
+// Issue 33, first contact: the opening carries the power's state file;
+// another power's corps reads `divisions = "unknown"` (an empty list read
+// as an empty corps), its own corps their divisions; `check` reads the
+// file as mailed.
+#[test]
+fn the_opening_carries_the_state_file_and_hidden_corps_read_unknown() {
+    let tmp = tempfile::tempdir().unwrap();
+    let g = new_game(tmp.path());
+    run_game(&g.root, &[], t("2026-01-05T10:00:00Z")).unwrap();
+    let open = phase(&g);
+    let file = attachment(&g, FRANCE, "is open", "state-france.toml")
+        .unwrap_or_else(|| panic!("no state file in France's opening: {:#?}", mailbox(&g, FRANCE)));
+    let state = g.load_state().unwrap();
+    let french = state
+        .corps
+        .iter()
+        .filter(|c| state.corps_power(c) == Some(empereur::ids::PowerId::France))
+        .count();
+    let unknown = file.matches("divisions = \"unknown\"").count();
+    assert_eq!(unknown, state.corps.len() - french, "{file}");
+    assert!(!file.contains("divisions = []"), "{file}");
+    // France's own corps keep their divisions, as mailed.
+    let read = empereur::state::State::from_toml(&file).unwrap();
+    for (c, mine) in read.corps.iter().zip(&state.corps) {
+        if state.corps_power(mine) == Some(empereur::ids::PowerId::France) {
+            assert_eq!(c.divisions, mine.divisions);
+        } else {
+            assert!(c.divisions.is_empty());
+        }
+    }
+    // `check --state` reads the file a player was mailed.
+    let path = tmp.path().join("state-france.toml");
+    std::fs::write(&path, &file).unwrap();
+    let orders = tmp.path().join("orders.txt");
+    std::fs::write(&orders, format!("GAME demo\nPOWER France\nPHASE {open}\nPASS\n")).unwrap();
+    let out = bin()
+        .arg("check")
+        .arg("--state")
+        .arg(&path)
+        .arg(&orders)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+// Issue 33 point 12, the other side: a resolution cut right after it
+// wrote the new state, before its commitment, is no hand edit. The game
+// still loads (status), and the next run finishes the resolution and
+// says so.
+#[test]
+fn a_resolution_cut_between_the_state_and_its_commitment_loads_and_is_finished() {
+    let tmp = tempfile::tempdir().unwrap();
+    let g = new_game(tmp.path());
+    let t0 = t("2026-01-05T10:00:00Z");
+    run_game(&g.root, &[], t0).unwrap();
+    let before = phase(&g);
+    let base = tmp.path().join("base");
+    std::fs::rename(&g.root, &base).unwrap();
+    let state_file = format!("injected failure after writing {}", g.state().display());
+    let mut cut = None;
+    for n in 0..400 {
+        let _ = std::fs::remove_dir_all(&g.root);
+        copy(&base, &g.root);
+        empereur::store::fault::arm(n);
+        let r = resolve_game(
+            &g,
+            &ResolveOptions {
+                now: Some("2026-01-05T11:00:00Z".into()),
+                ..ResolveOptions::default()
+            },
+        );
+        empereur::store::fault::disarm();
+        match r {
+            Err(e) if format!("{e:#}").contains(&state_file) => {
+                cut = Some(n);
+                break;
+            }
+            Err(_) => continue,
+            Ok(_) => panic!("no write of {} in a resolution", g.state().display()),
+        }
+    }
+    assert!(cut.is_some());
+    let after = phase(&g);
+    assert_ne!(after, before, "the new state is written");
+    // Loaded as it is: no refusal, the phase is the new one.
+    let status = empereur::ops::workflow::status(&empereur::ops::workflow::GameOnly { game: g.root.clone() })
+        .unwrap()
+        .to_string();
+    assert!(status.contains(&after), "{status}");
+    let out = bin().args(["status", "--game"]).arg(&g.root).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    // The next run finishes it, and the commitment is the new phase's.
+    let r = run_game(&g.root, &[], t0 + Duration::hours(2)).unwrap();
+    assert!(
+        r.attention
+            .iter()
+            .any(|l| l.starts_with("recovered: finished the resolution")),
+        "{r:?}"
+    );
+    let rec = empereur::store::phase::record(&g).unwrap().unwrap();
+    assert_eq!(rec.phase.to_string(), after);
+}
+
+fn copy(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let (src, dst) = (e.path(), to.join(e.file_name()));
+        if e.file_type().unwrap().is_dir() {
+            copy(&src, &dst);
+        } else {
+            std::fs::copy(&src, &dst).unwrap();
+        }
+    }
+}
+
+// Issue 33, first contact: the `dice roll --help` example gives the roll
+// it says (docs/dice.md's worked example), and a game's logged rolls are
+// reproduced the way the help says, from the history entry's files.
+#[test]
+fn the_dice_roll_help_example_and_a_logged_roll_reproduce() {
+    let help = bin().args(["dice", "roll", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&help.stdout).into_owned();
+    assert!(
+        help.contains("Example (docs/dice.md's worked example; it gives 7):"),
+        "{help}"
+    );
+    let start = help.find("  empereur dice roll").unwrap();
+    let mut example = String::new();
+    for l in help[start..].lines() {
+        example.push_str(l.trim().trim_end_matches('\\'));
+        example.push(' ');
+        if !l.ends_with('\\') {
+            break;
+        }
+    }
+    let exe = assert_cmd::cargo::cargo_bin("empereur");
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(example.replacen("empereur", &exe.display().to_string(), 1))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(stdout.lines().last(), Some("7"), "{example}: {stdout}");
+    // The same words in docs/dice.md.
+    let docs = include_str!("../../docs/dice.md");
+    assert!(docs.contains("--entropy \"france=Vive l'Empereur\" --entropy \"britain=Rule, Britannia\""));
+    // A roll of a real dice log.
+    let tmp = tempfile::tempdir().unwrap();
+    let g = new_game(tmp.path());
+    let opts = ResolveOptions {
+        now: Some("2026-01-05T11:00:00Z".into()),
+        ..ResolveOptions::default()
+    };
+    assert!(matches!(resolve_game(&g, &opts).unwrap(), Resolved::Done(_)));
+    let names = empereur::store::history::list(&g).unwrap();
+    let entry = empereur::store::history::entry_dir(&g, &names[&1]);
+    let seed = std::fs::read_to_string(entry.join("seed")).unwrap();
+    let entropy: toml::Table = toml::from_str(&std::fs::read_to_string(entry.join("entropy.toml")).unwrap()).unwrap();
+    let dice: toml::Table = toml::from_str(&std::fs::read_to_string(entry.join("dice.toml")).unwrap()).unwrap();
+    let rolls = dice["roll"].as_array().unwrap();
+    assert!(rolls.len() >= 3, "{dice}");
+    for r in &rolls[..3] {
+        let mut c = bin();
+        c.args(["dice", "roll", "--seed", seed.trim()])
+            .args(["--purpose", r["purpose"].as_str().unwrap()])
+            .args(["--sides", &r["sides"].to_string()]);
+        for (p, e) in entropy.get("entropy").and_then(|e| e.as_table()).into_iter().flatten() {
+            c.args(["--entropy", &format!("{p}={}", e.as_str().unwrap())]);
+        }
+        let out = c.output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(stdout.lines().last(), Some(r["result"].to_string().as_str()), "{r}");
+    }
+}
+
+// Issue 33, first contact: a command that writes a game, run by another
+// user than the game directory's owner (root, say, on the pipe user's
+// game), warns with the fix; the owner gets no warning. Needs root to
+// hand the directory to another user; skipped otherwise.
+#[test]
+fn a_command_run_by_another_user_than_the_owner_warns_with_the_fix() {
+    let tmp = tempfile::tempdir().unwrap();
+    let g = new_game(tmp.path());
+    let send = || {
+        let out = bin().args(["send", "--game"]).arg(&g.root).output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (code, err) = send();
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!err.contains("warning:"), "the owner is not warned: {err}");
+    let chown = |who: &str| {
+        std::process::Command::new("chown")
+            .arg(who)
+            .arg(&g.root)
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if !chown("nobody") {
+        return; // not root: cannot give the directory away
+    }
+    let (code, err) = send();
+    let err = flat(&err);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains(&format!("warning: {} belongs to nobody (uid ", g.root.display())),
+        "{err}"
+    );
+    assert!(err.contains("sudo -u nobody empereur"), "{err}");
+    assert!(err.contains(&format!("chown -R nobody: {}", g.root.display())), "{err}");
+    assert!(chown("root"));
+}

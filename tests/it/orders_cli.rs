@@ -90,6 +90,15 @@ fn make_game(tmp: &Path) -> PathBuf {
         text.replace("phase = \"1805-fall-turn-start\"", "phase = \"1805-fall-austria\""),
     )
     .unwrap();
+    // The phase's commitment follows (a phase set by hand, without it,
+    // is refused on load as a hand edit).
+    let commitment = dir.join("phase/commitment");
+    let text = std::fs::read_to_string(&commitment).unwrap();
+    std::fs::write(
+        &commitment,
+        text.replace("phase = \"1805-fall-turn-start\"", "phase = \"1805-fall-austria\""),
+    )
+    .unwrap();
     dir
 }
 

@@ -237,7 +237,7 @@ fn state_is_mailed_as_the_power_sees_it() {
     let (name, toml) = &m.attachments[0];
     assert_eq!(name, "state-france.toml");
     let state = GameDir::new(&game).load_state().unwrap();
-    assert_eq!(*toml, state.view_for(PowerId::France).to_toml());
+    assert_eq!(*toml, state.view_text_for(PowerId::France));
     // Not the moderator's whole state: Austria's corps are shown without
     // their divisions (2.5).
     assert_ne!(*toml, state.to_toml());
@@ -266,7 +266,7 @@ fn history_resend_and_state_recover_a_players_files_by_mail_alone() {
     assert!(body.contains("RESEND: 1 mail(s) queued"), "{body}");
     let state = GameDir::new(&game).load_state().unwrap();
     let st = mails.iter().find(|m| m.subject.contains("state of France")).unwrap();
-    assert_eq!(st.attachments[0].1, state.view_for(PowerId::France).to_toml());
+    assert_eq!(st.attachments[0].1, state.view_text_for(PowerId::France));
     let report = mails
         .iter()
         .find(|m| m.subject.contains("report of 1805-fall-turn-start for France (resent)"))

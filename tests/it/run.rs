@@ -57,6 +57,7 @@ fn submit_nothing(g: &GameDir, power: PowerId, when: &str) {
         by: "moderator".into(),
         received: when.into(),
         entropy: Some("test".into()),
+        passed: false,
         orders: vec![],
     };
     submission::save(g, &sub).unwrap();

@@ -46,6 +46,7 @@ fn with_orders() -> (tempfile::TempDir, PathBuf, String) {
             by: by.into(),
             received: "2026-01-01T10:00:00Z".into(),
             entropy: None,
+            passed: false,
             orders: vec![],
         };
         submission::save(&dir, &sub).unwrap();
