@@ -1262,10 +1262,9 @@ fn tell_guessing(ctx: &GameCtx, n: &super::guard::Guessing, now: DateTime<Utc>) 
 fn forged_note(a: &Authenticated, from: Option<&str>) -> Option<String> {
     (!a.sender_on_record).then(|| {
         format!(
-            "Note: this message came from {}, not from the address on record for {} ({}). It was taken because the password was right; a copy of this acknowledgement goes to the address on record.",
+            "Note: this message came from {}, not from the address on record for {}. It was taken because the password was right; a copy of this acknowledgement goes to the address on record.",
             escape::line(from.unwrap_or("an unknown sender"), 120),
             a.power.name(),
-            a.on_record
         )
     })
 }

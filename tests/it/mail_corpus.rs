@@ -258,6 +258,10 @@ fn a_forged_sender_with_the_right_password_is_accepted_and_the_owner_told() {
     assert!(!head.contains("france@demo.example.org"), "{head}");
     let body = m.body_text(0).unwrap();
     assert!(flat(&body).contains("not from the address on record"), "{body}");
+    // Nor in the body: the note names the sender, never the address on
+    // record (issue 33, first contact).
+    assert!(!body.contains("france@demo.example.org"), "{body}");
+    assert!(!raw.contains("france@demo"), "{raw}");
     assert_eq!(m.in_reply_to().as_text(), Some("forged-1@mail.example.org"));
     // The player of record gets a copy of their own.
     let copy = empereur::mail::outbox::stable_id(&[&h.replies[0], "france@demo.example.org"]);
