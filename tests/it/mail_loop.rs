@@ -326,18 +326,22 @@ fn attachment(g: &GameDir, addr: &str, subject: &str, name: &str) -> Option<Stri
         .map(|a| String::from_utf8_lossy(a.contents()).into_owned())
 }
 
-// Issue 33, first contact: the opening carries the power's state file;
-// another power's corps reads `divisions = "unknown"` (an empty list read
+// Issue 33, first contact: in the power's state file as mailed, another
+// power's corps reads `divisions = "unknown"` (an empty list read
 // as an empty corps), its own corps their divisions; `check` reads the
 // file as mailed.
 #[test]
-fn the_opening_carries_the_state_file_and_hidden_corps_read_unknown() {
+fn a_mailed_state_file_reads_hidden_corps_as_unknown() {
     let tmp = tempfile::tempdir().unwrap();
     let g = new_game(tmp.path());
     run_game(&g.root, &[], t("2026-01-05T10:00:00Z")).unwrap();
     let open = phase(&g);
-    let file = attachment(&g, FRANCE, "is open", "state-france.toml")
-        .unwrap_or_else(|| panic!("no state file in France's opening: {:#?}", mailbox(&g, FRANCE)));
+    // The state file as mailed (STATE sends it at any time; a phase mail
+    // carries it for a power that orders in the phase).
+    let m = mail(FRANCE, "France", "austerlitz", "s1", "STATE\n");
+    run_game(&g.root, &[m], t("2026-01-05T10:05:00Z")).unwrap();
+    let file = attachment(&g, FRANCE, "state of France", "state-france.toml")
+        .unwrap_or_else(|| panic!("no state file mailed to France: {:#?}", mailbox(&g, FRANCE)));
     let state = g.load_state().unwrap();
     let french = state
         .corps
