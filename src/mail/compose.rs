@@ -388,6 +388,7 @@ pub fn turn_reports_to(
         outbox::queue(dir, &m)?;
         ids.push((who.to_string(), m.id));
     }
+    ids.extend(observer_reports(dir, templates, config, r, to, chart, now)?);
     Ok(ids)
 }
 
@@ -622,6 +623,84 @@ pub fn phase_mails_to(
         };
         outbox::queue(dir, &m)?;
         ids.push((p.power.id().to_string(), m.id));
+    }
+    Ok(ids)
+}
+
+/// The recipient key of an observer (`mail::mailed`, [`Recipients`]).
+pub fn observer_key(o: &crate::store::config::Person) -> String {
+    format!("observer:{}", o.email.trim().to_ascii_lowercase())
+}
+
+/// The observers' report of `r`: what the public site shows of the
+/// entry (`site::privacy::public_outcomes`, `site::public_standings`, the
+/// map drawn from the public states), and nothing else: no state file, no
+/// dice log, no JSON, no proposals.
+fn observer_reports(
+    dir: &GameDir,
+    templates: &Templates,
+    config: &GameConfig,
+    r: &Resolved<'_>,
+    to: &Recipients,
+    chart: Option<FileAttachment>,
+    now: DateTime<Utc>,
+) -> Result<Vec<(String, String)>> {
+    let mut ids = Vec::new();
+    let public = crate::site::privacy::public_outcomes(r.outcomes);
+    let after = r.after.public_view();
+    for o in &config.observers {
+        let who = observer_key(o);
+        if !to.wants(&who) {
+            continue;
+        }
+        let mut attachments = match r.pictures {
+            Some((scenario, before)) => {
+                map_pictures(scenario, &after, Some((&before.public_view(), &public)), None, &r.phase)?
+            }
+            None => Vec::new(),
+        };
+        for a in &mut attachments {
+            a.name = a.name.replace("-moderator.", "-public.");
+        }
+        // Every power's VP is public (the site shows it): the chart too.
+        attachments.extend(chart.clone());
+        let view = TurnReportView {
+            game: config.game.clone(),
+            phase: r.phase.clone(),
+            power: None,
+            events: TurnReportView::events_for(&public, None),
+            summary: crate::site::public_standings(&after)
+                .into_iter()
+                .map(|s| format!("{}: {} Gold, {} VP", s.power, s.gold, s.vp))
+                .collect(),
+            seed: r.seed.clone(),
+            entropy: r.entropy.clone(),
+            next_phase: Some(after.phase.to_string()),
+            attachments: attachments.iter().map(|a| a.name.clone()).collect(),
+            // The table shows kingdoms' treasuries to their controllers;
+            // the public's standings are the site's (Gold and VP above).
+            standings: Vec::new(),
+            proposals: Vec::new(),
+            resent: to.resend.is_some(),
+        };
+        let m = OutMail {
+            id: to.id(&["turn-report", &config.game, &r.entry, &who]),
+            from: game_from(config),
+            to: vec![Addr::new(Some(&o.name), &o.email)],
+            cc: vec![],
+            subject: to.subject(format!(
+                "Empereur {}: public report of {} (observer)",
+                config.game, r.phase
+            )),
+            in_reply_to: None,
+            body: templates.render("turn-report", &view)?
+                + "\nYou observe this game: you get what is public, and your mail is never orders.\n"
+                + &crate::store::history::entry_anchors(dir, &r.entry)?,
+            attachments,
+            date: now,
+        };
+        outbox::queue(dir, &m)?;
+        ids.push((who, m.id));
     }
     Ok(ids)
 }

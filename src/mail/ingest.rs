@@ -352,6 +352,9 @@ pub enum Verdict {
     Quarantined {
         reason: String,
     },
+    /// From an observer (`[[observer]]`): answered shortly, never read
+    /// as orders or commands, never a password failure.
+    Observer,
     /// Authenticated, but storing the submission failed: left pending.
     NotStored {
         power: crate::ids::PowerId,
@@ -369,6 +372,7 @@ impl Verdict {
             Verdict::Refused(r) => r.code(),
             Verdict::Accepted { .. } => "accepted",
             Verdict::Quarantined { .. } => "quarantined",
+            Verdict::Observer => "observer",
             Verdict::NotStored { .. } => "not-stored",
         }
     }
@@ -552,6 +556,22 @@ fn process(ctx: &GameCtx, raw: &[u8], hash: &str, run: &mut Run) -> Result<Handl
     if let Some(Err(why)) = inc.from.as_deref().map(super::addressable) {
         let reason = format!("the sender's address {why}; no reply can be sent");
         return quarantine(ctx, raw, hash, &inc, reason, run);
+    }
+    // An observer's mail is never orders, whatever it holds (a POWER and
+    // PASSWORD line included): no password is checked, so none fails.
+    if let Some(o) = inc.from.as_deref().and_then(|f| ctx.config.observer(f)) {
+        let body = format!(
+            "{}, you observe game {}: you receive its public reports, the public map and the press sent to every player. An observer sends no orders and no commands, so nothing of your mail was read. To take a seat, write to the moderator.\n",
+            escape::line(&o.name, 80),
+            ctx.config.game
+        );
+        let body = textwrap::fill(&body, 72);
+        h.verdict = Verdict::Observer;
+        h.replies
+            .extend(reply(ctx, &inc, hash, body, None, Queue::Refusal, run)?);
+        run.log(&ctx.dir, format!("{who}: from an observer; answered, not read"));
+        run.mark_done(&ctx.dir.inbox(), hash);
+        return Ok(h);
     }
     let refusal = refusal.or_else(|| inc.text.is_none().then_some(Refusal::NoText));
     let pre = inc.text.as_ref().map(|(t, _)| prescan(t)).unwrap_or_default();

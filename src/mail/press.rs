@@ -156,6 +156,23 @@ pub fn relay(ctx: &GameCtx, from: PowerId, hash: &str, n: usize, p: &Press, run:
         );
         out.replies.extend(super::ingest::send_limited(ctx, m, run, true)?);
     }
+    // Press to every player is public (the site's notion): observers get
+    // it as the players do, signed or not as they do.
+    let named: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+    let others = config
+        .players
+        .iter()
+        .map(|x| x.power)
+        .filter(|q| *q != from)
+        .map(|q| q.name());
+    if crate::site::privacy::press_is_public(others, &named) {
+        for o in &config.observers {
+            let head = format!("Public press in game {game}, phase {phase}, from {signed} to all players:");
+            let key = super::compose::observer_key(o);
+            let m = mail_to(&key, Addr::new(Some(&o.name), &o.email), head);
+            out.replies.extend(super::ingest::send_limited(ctx, m, run, true)?);
+        }
+    }
     // Named by time first, so `ls press/` reads in order; the message's
     // hash and the press line's number make the name unique.
     let key = format!("{}-{n}", &hash[..12.min(hash.len())]);

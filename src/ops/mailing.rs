@@ -48,10 +48,12 @@ pub struct ResendArgs {
     pub no_send: bool,
 }
 
-/// Every recipient key: the players' power ids and `moderator`.
+/// Every recipient key of a report: the players' power ids,
+/// `moderator`, and each observer's (`compose::observer_key`).
 fn everyone(config: &GameConfig) -> Vec<String> {
     let mut v: Vec<String> = config.players.iter().map(|p| p.power.id().to_string()).collect();
     v.push("moderator".to_string());
+    v.extend(config.observers.iter().map(compose::observer_key));
     v
 }
 
@@ -489,6 +491,8 @@ fn map_unchanged(
     for who in whom {
         let viewer = match who.as_str() {
             "moderator" => None,
+            // An observer's report always carries the public map.
+            id if id.starts_with("observer:") => continue,
             id => Some(id.parse::<PowerId>().map_err(anyhow::Error::msg)?),
         };
         if map_step(&mut steps, dir, names, n)?.changed(scenario, viewer)? {
@@ -692,6 +696,19 @@ pub fn mail_pending(dir: &GameDir, templates: &Templates, now: DateTime<Utc>) ->
             mailed.mark(Item::Opening, mailed::START, w);
         }
         mailed::save(dir, &mailed)?;
+    }
+
+    // An observer added to a running game starts with the last report,
+    // not with the whole history.
+    let entries: Vec<&String> = (1..=head.entries).filter_map(|n| names.get(&n)).collect();
+    if let Some((_, older)) = entries.split_last() {
+        for key in config.observers.iter().map(compose::observer_key) {
+            if !entries.iter().any(|e| mailed.has(Item::Report, e, &key)) {
+                for e in older {
+                    mailed.mark(Item::Report, e, &key);
+                }
+            }
+        }
     }
 
     for n in 1..=head.entries {

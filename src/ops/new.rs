@@ -276,6 +276,7 @@ pub fn create_from(o: &NewOptions, players: store::players::Players) -> Result<(
             email: players.moderator.email,
         },
         players: entries,
+        observers: players.observers,
         timezone: "UTC".to_string(),
         deadlines: Default::default(),
         mail: Default::default(),

@@ -8,9 +8,9 @@
 use crate::ids::PowerId;
 use crate::picture::Scene;
 use crate::report::{EventView, TurnReportView};
-use crate::rules::outcome::{Outcome, Visibility};
+use crate::rules::outcome::Outcome;
 use crate::scenario::Scenario;
-use crate::site::{self, EntryInput, Input, PhasePage, PublicPress, Standing};
+use crate::site::{self, EntryInput, Input, PhasePage, PublicPress};
 use crate::state::State;
 use crate::store::history::{self, EntryRecord, OutcomesFile};
 use crate::store::{GameDir, phase};
@@ -131,10 +131,7 @@ fn page(scenario: &Scenario, entry: &EntryInput, last: &mut Option<(Vec<u8>, Sta
         .and_then(|t| toml::from_str::<OutcomesFile>(&t).ok())
         .map(|o| o.outcomes)
         .unwrap_or_default();
-    let public: Vec<Outcome> = outcomes
-        .into_iter()
-        .filter(|o| o.visibility == Visibility::All)
-        .collect();
+    let public: Vec<Outcome> = site::privacy::public_outcomes(&outcomes);
     let parse = |b: &[u8]| {
         State::from_toml(&String::from_utf8_lossy(b))
             .ok()
@@ -149,19 +146,7 @@ fn page(scenario: &Scenario, entry: &EntryInput, last: &mut Option<(Vec<u8>, Sta
         *last = Some((b.to_vec(), s.clone()));
         Some(s)
     });
-    let standings = after
-        .as_ref()
-        .map(|s| {
-            s.powers
-                .iter()
-                .map(|(p, ps)| Standing {
-                    power: p.name().to_string(),
-                    gold: ps.gold,
-                    vp: ps.vp,
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+    let standings = after.as_ref().map(site::public_standings).unwrap_or_default();
     let phase = record.as_ref().map(|r| r.phase.to_string()).unwrap_or_default();
     let map = after
         .as_ref()
@@ -209,9 +194,8 @@ fn press(dir: &GameDir, players: &BTreeSet<PowerId>) -> Result<Vec<PublicPress>>
         let Ok(a) = toml::from_str::<Archived>(&text) else {
             continue;
         };
-        let everyone: BTreeSet<&str> = players.iter().filter(|q| **q != a.from).map(|q| q.name()).collect();
-        let to: BTreeSet<&str> = a.to.iter().map(String::as_str).collect();
-        if everyone.is_empty() || to != everyone {
+        let others = players.iter().filter(|q| **q != a.from).map(|q| q.name());
+        if !site::privacy::press_is_public(others, &a.to) {
             continue;
         }
         out.push(PublicPress {

@@ -56,6 +56,21 @@ pub struct Standing {
     pub vp: i64,
 }
 
+/// Every power's public standing in `state` (the site's pages, the
+/// observers' reports): its Gold and VP, which every power's state file
+/// shows of the others too.
+pub fn public_standings(state: &crate::state::State) -> Vec<Standing> {
+    state
+        .powers
+        .iter()
+        .map(|(p, ps)| Standing {
+            power: p.name().to_string(),
+            gold: ps.gold,
+            vp: ps.vp,
+        })
+        .collect()
+}
+
 /// What the page of one history entry shows: only what every power may
 /// see (the caller cut it).
 #[derive(Clone, Debug, Default, Serialize)]

@@ -1,6 +1,7 @@
 //! What of a history entry the public site may carry whole, and what only
-//! as a digest. A leaf: the site's model and its tests ask it, nothing
-//! else.
+//! as a digest; and which outcomes and press are public at all. A leaf:
+//! the site's model, the observers' mail (`mail::compose`, `mail::press`)
+//! and their tests ask it; nothing here reads a file.
 //!
 //! The hash chain (docs/dice.md section 6) covers every file of an entry,
 //! so the site must name each of them; a file that holds what a power may
@@ -44,6 +45,25 @@ pub fn publish(rel: &str, ended: bool) -> Publish {
         _ if rel.starts_with("orders/") => Publish::Digest(SUBMISSION),
         _ => Publish::Digest(UNKNOWN),
     }
+}
+
+/// The outcomes the public may read (the site's pages, the observers'
+/// reports): those every power sees.
+pub fn public_outcomes(outcomes: &[crate::rules::Outcome]) -> Vec<crate::rules::Outcome> {
+    outcomes
+        .iter()
+        .filter(|o| o.visibility == crate::rules::Visibility::All)
+        .cloned()
+        .collect()
+}
+
+/// Whether a press message is public (the site's press page, the
+/// observers' copies): sent to every player but its sender. `others`
+/// names every player but the sender; `to` the powers it went to.
+pub fn press_is_public<'a>(others: impl IntoIterator<Item = &'a str>, to: &[String]) -> bool {
+    let others: std::collections::BTreeSet<&str> = others.into_iter().collect();
+    let to: std::collections::BTreeSet<&str> = to.iter().map(String::as_str).collect();
+    !others.is_empty() && to == others
 }
 
 #[cfg(test)]

@@ -42,6 +42,10 @@ pub struct GameConfig {
     pub moderator: Person,
     #[serde(default, rename = "player")]
     pub players: Vec<PlayerEntry>,
+    /// `[[observer]]`: addresses that receive the public reports, map and
+    /// press, and nothing secret; their mail is never orders.
+    #[serde(default, rename = "observer", skip_serializing_if = "Vec::is_empty")]
+    pub observers: Vec<Person>,
     /// IANA time zone of the game's deadlines, e.g. `Europe/Paris`.
     #[serde(default = "default_tz")]
     pub timezone: String,
@@ -350,6 +354,20 @@ impl GameConfig {
         for (i, p) in self.players.iter().enumerate() {
             check_address(format!("player[{i}].email"), &p.email);
         }
+        for (i, o) in self.observers.iter().enumerate() {
+            check_address(format!("observer[{i}].email"), &o.email);
+        }
+        for (i, o) in self.observers.iter().enumerate() {
+            // An observer's mail is never orders: a player's address
+            // (or the moderator's) listed as an observer would lose them.
+            let same = |e: &str| e.trim().eq_ignore_ascii_case(o.email.trim());
+            if same(&self.moderator.email) || self.players.iter().any(|p| same(&p.email)) {
+                out.push((
+                    format!("observer[{i}].email"),
+                    format!("'{}' is a player's or the moderator's address", o.email.trim()),
+                ));
+            }
+        }
         if self.mail.refused_keep_days == Some(0) {
             out.push((
                 "mail.refused_keep_days".into(),
@@ -394,6 +412,12 @@ impl GameConfig {
             .and_then(|x| x.timezone.as_deref())
             .and_then(|t| t.parse().ok())
             .unwrap_or_else(|| self.tz())
+    }
+    /// The observer whose address `from` is, if it is one.
+    pub fn observer(&self, from: &str) -> Option<&Person> {
+        self.observers
+            .iter()
+            .find(|o| o.email.trim().eq_ignore_ascii_case(from.trim()))
     }
     pub fn player(&self, p: PowerId) -> Option<&PlayerEntry> {
         self.players.iter().find(|x| x.power == p)

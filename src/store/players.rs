@@ -21,6 +21,9 @@ struct RawPlayers {
     bid: bool,
     #[serde(default)]
     player: Vec<RawPlayer>,
+    /// Addresses that receive what is public, and nothing secret.
+    #[serde(default)]
+    observer: Vec<Person>,
 }
 
 #[derive(Deserialize)]
@@ -52,6 +55,9 @@ pub struct Players {
     pub players: Vec<NewPlayer>,
     /// 3.1: the game opens on the Country Representation Bid.
     pub bid: bool,
+    /// `[[observer]]`: they get the public reports, the public map and
+    /// public press (`mail::compose`, `mail::press`), never orders.
+    pub observers: Vec<Person>,
 }
 
 /// A players file refused because an address in it cannot be mailed:
@@ -79,6 +85,7 @@ pub fn has_unmailable(text: &str) -> bool {
 /// Parse and check a players file. Errors read `players.toml:LINE: …`.
 pub fn parse(origin: &str, text: &str) -> Result<Players, String> {
     let (moderator, players, bid) = parse_raw(origin, text)?;
+    let observers = observers(origin, text, &moderator, &players)?;
     let Some(moderator) = moderator else {
         return Err(format!(
             "{origin}: missing field `moderator` (a [moderator] table with name and email)"
@@ -88,7 +95,49 @@ pub fn parse(origin: &str, text: &str) -> Result<Players, String> {
         moderator,
         players,
         bid,
+        observers,
     })
+}
+
+/// The `[[observer]]` entries, checked: a name, an address that can be
+/// mailed and that is no player's nor the moderator's (an observer's
+/// mail is never orders), each once.
+fn observers(
+    origin: &str,
+    text: &str,
+    moderator: &Option<Person>,
+    players: &[NewPlayer],
+) -> Result<Vec<Person>, String> {
+    let Ok(raw) = toml::from_str::<RawPlayers>(text) else {
+        return Ok(Vec::new()); // parse_raw said why already
+    };
+    let lines: Vec<usize> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.trim_start().starts_with("[[observer]]"))
+        .map(|(i, _)| i + 1)
+        .collect();
+    let mut taken: BTreeSet<String> = players.iter().map(|p| p.email.to_ascii_lowercase()).collect();
+    taken.extend(moderator.iter().map(|m| m.email.trim().to_ascii_lowercase()));
+    let mut out = Vec::new();
+    for (n, o) in raw.observer.into_iter().enumerate() {
+        let at = lines.get(n).copied().unwrap_or(1);
+        let email = o.email.trim().to_string();
+        valid_email(&email).map_err(|why| format!("{origin}:{at}: observer email {why}"))?;
+        if o.name.trim().is_empty() {
+            return Err(format!("{origin}:{at}: the name of observer '{email}' is empty"));
+        }
+        if !taken.insert(email.to_ascii_lowercase()) {
+            return Err(format!(
+                "{origin}:{at}: observer address '{email}' is a player's, the moderator's or another observer's"
+            ));
+        }
+        out.push(Person {
+            name: o.name.trim().to_string(),
+            email,
+        });
+    }
+    Ok(out)
 }
 
 /// Parse the `[[player]]` entries of a file that may hold only those (as

@@ -62,6 +62,7 @@ mod schedule;
 mod site;
 mod standings;
 mod state_view;
+mod table_observers;
 mod table_ready;
 mod verify_checks;
 mod verify_lock;

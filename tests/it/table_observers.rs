@@ -1,0 +1,251 @@
+//! Observers (`[[observer]]` in players.toml; orders/README.md,
+//! "Observers"): a game played by mail through `run`, then what the
+//! observer's mailbox holds, searched for every secret of the game.
+#![allow(clippy::disallowed_methods)] // tests use files freely
+
+use chrono::{DateTime, Utc};
+use empereur::ops::demo::DEMO_PLAYERS;
+use empereur::ops::new::{NewOptions, create_from};
+use empereur::ops::run::run_game;
+use empereur::store::{self, GameDir};
+use mail_parser::MimeHeaders;
+use std::path::{Path, PathBuf};
+
+const WATCHER: &str = "watcher@observers.example.net";
+
+fn t(s: &str) -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
+}
+
+fn game(root: &Path) -> GameDir {
+    let text = format!("{DEMO_PLAYERS}\n[[observer]]\nname = \"Le Moniteur\"\nemail = \"{WATCHER}\"\n");
+    let players = store::players::parse("players.toml", &text).unwrap();
+    assert_eq!(players.observers.len(), 1);
+    let dir = root.join("g");
+    let o = NewOptions {
+        dir: dir.clone(),
+        scenario: "1805".into(),
+        players: PathBuf::new(),
+        options: vec![],
+        id: Some("demo".into()),
+        house_seating: true,
+    };
+    create_from(&o, players).unwrap();
+    let g = GameDir::new(&dir);
+    run_game(&g.root, &[], t("2026-01-05T10:00:00Z")).unwrap();
+    g
+}
+
+fn mail(from: &str, id: &str, body: &str) -> Vec<u8> {
+    format!(
+        "From: {from}\nTo: gm@demo.example.org\nSubject: orders\nMessage-ID: <{id}@x.example.org>\nDate: Mon, 05 Jan 2026 10:30:00 +0000\n\n{body}\n"
+    )
+    .replace('\n', "\r\n")
+    .into_bytes()
+}
+
+fn france(id: &str, lines: &str) -> Vec<u8> {
+    mail(
+        "france@demo.example.org",
+        id,
+        &format!("GAME demo\nPOWER France\nPASSWORD austerlitz\n{lines}"),
+    )
+}
+
+/// One delivered mail: its recipients' header, subject, text and the
+/// names and bytes of its attachments.
+struct Got {
+    to: String,
+    subject: String,
+    text: String,
+    attachments: Vec<(String, Vec<u8>)>,
+    raw: String,
+}
+
+/// Every mail the file transport delivered to `addr`.
+fn mailbox(g: &GameDir, addr: &str) -> Vec<Got> {
+    let d = g.root.join("mail/files");
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(&d).unwrap() {
+        let raw = std::fs::read(e.unwrap().path()).unwrap();
+        let m = mail_parser::MessageParser::default().parse(&raw).unwrap();
+        let to = m
+            .to()
+            .map(|a| a.iter().filter_map(|x| x.address()).collect::<Vec<_>>().join(","))
+            .unwrap_or_default();
+        let cc = m
+            .cc()
+            .map(|a| a.iter().filter_map(|x| x.address()).collect::<Vec<_>>().join(","))
+            .unwrap_or_default();
+        if !to.contains(addr) && !cc.contains(addr) {
+            continue;
+        }
+        out.push(Got {
+            to,
+            subject: m.subject().unwrap_or("").to_string(),
+            text: m.body_text(0).map(|b| b.replace("\r\n", "\n")).unwrap_or_default(),
+            attachments: m
+                .attachments()
+                .map(|a| (a.attachment_name().unwrap_or("").to_string(), a.contents().to_vec()))
+                .collect(),
+            raw: String::from_utf8_lossy(&raw).into_owned(),
+        });
+    }
+    out
+}
+
+#[test]
+fn an_observer_gets_the_public_report_map_and_press_and_nothing_secret() {
+    let tmp = tempfile::tempdir().unwrap();
+    let g = game(tmp.path());
+    assert!(mailbox(&g, WATCHER).is_empty(), "no opening: it holds orders and units");
+    let mails = vec![
+        france("p1", "PRESS TO ALL\nThe eagles fly at dawn.\nENDPRESS"),
+        france("p2", "PRESS TO Austria\nOur secret plan for Bavaria.\nENDPRESS"),
+        france("o1", "MOVE FIRST"),
+    ];
+    run_game(&g.root, &mails, t("2026-01-05T10:30:00Z")).unwrap();
+    let before = mailbox(&g, WATCHER);
+    assert_eq!(before.len(), 1, "only the public press so far");
+    assert!(before[0].subject.contains("press from France"), "{}", before[0].subject);
+    assert!(before[0].text.contains("The eagles fly at dawn."), "{}", before[0].text);
+    assert!(
+        before[0].text.contains("from France to all players"),
+        "{}",
+        before[0].text
+    );
+    // Orders are not public before the report.
+    assert!(
+        !before[0].raw.to_lowercase().contains("move first"),
+        "{}",
+        before[0].raw
+    );
+    let r = run_game(&g.root, &[], t("2026-01-05T11:05:00Z")).unwrap();
+    assert_eq!(r.resolved.len(), 1);
+    let got = mailbox(&g, WATCHER);
+    let report = got
+        .iter()
+        .find(|m| m.subject.contains("public report of 1805-fall-turn-start"))
+        .expect("the public report");
+    assert_eq!(report.to, WATCHER, "the observer alone, no other address");
+    let names: Vec<&str> = report.attachments.iter().map(|(n, _)| n.as_str()).collect();
+    assert!(
+        names
+            .iter()
+            .any(|n| n.starts_with("map-") && n.ends_with("-public.png")),
+        "{names:?}"
+    );
+    for n in &names {
+        assert!(
+            !n.ends_with(".toml") && !n.starts_with("dice-log") && !n.ends_with(".json"),
+            "{n}: no state, dice log or JSON for an observer"
+        );
+    }
+    // The report's outcome, as every player reads it.
+    let france_report = mailbox(&g, "france@demo.example.org")
+        .into_iter()
+        .find(|m| m.subject.contains("report of 1805-fall-turn-start"))
+        .unwrap();
+    assert!(report.text.contains("France opts to move first"), "{}", report.text);
+    assert!(
+        france_report.text.contains("9 corps on the map"),
+        "{}",
+        france_report.text
+    );
+    // Every power's Gold and VP, as the public site shows them.
+    assert!(report.text.contains("  Austria: 35 Gold, 100 VP\n"), "{}", report.text);
+    // Secrets: orders before they are public, private press, passwords and
+    // their hashes, players' addresses, what only France's state shows.
+    let players = store::players::parse("players.toml", DEMO_PLAYERS).unwrap();
+    let mut secrets: Vec<String> = vec![
+        "Our secret plan".into(),
+        "$argon2".into(),
+        "password".into(),
+        "corps on the map".into(),
+        "moderator.".into(),
+    ];
+    for p in &players.players {
+        secrets.push(p.password.clone());
+        secrets.push(p.email.clone());
+    }
+    for m in &got {
+        let mut all = m.raw.clone();
+        for (_, b) in &m.attachments {
+            all.push_str(&String::from_utf8_lossy(b));
+        }
+        let lower = all.to_lowercase();
+        for s in &secrets {
+            assert!(
+                !lower.contains(&s.to_lowercase()),
+                "{s} in the observer's mail {}",
+                m.subject
+            );
+        }
+    }
+}
+
+#[test]
+fn an_observers_mail_is_answered_never_orders_and_never_a_password_failure() {
+    let tmp = tempfile::tempdir().unwrap();
+    let g = game(tmp.path());
+    // Six mails with a wrong password, one with the right one and an order.
+    let mut mails: Vec<Vec<u8>> = (0..6)
+        .map(|i| {
+            mail(
+                WATCHER,
+                &format!("w{i}"),
+                "GAME demo\nPOWER Austria\nPASSWORD guessing\nPASS",
+            )
+        })
+        .collect();
+    mails.push(mail(
+        WATCHER,
+        "w9",
+        "GAME demo\nPOWER France\nPASSWORD austerlitz\nMOVE FIRST",
+    ));
+    let r = run_game(&g.root, &mails, t("2026-01-05T10:30:00Z")).unwrap();
+    assert!(r.resolved.is_empty());
+    assert!(
+        store::submission::load_all(&g).unwrap().is_empty(),
+        "nothing stored for any power"
+    );
+    let answers = mailbox(&g, WATCHER);
+    assert_eq!(answers.len(), 7, "each mail answered once");
+    for a in &answers {
+        let flat = a.text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(flat.contains("Le Moniteur, you observe game demo"), "{flat}");
+        assert!(flat.contains("nothing of your mail was read"), "{flat}");
+    }
+    insta::assert_snapshot!("observer-answer", answers[0].text.split("\n-- \n").next().unwrap_or(""));
+    // No power was told its password is being guessed.
+    for p in [
+        "austria@demo.example.org",
+        "france@demo.example.org",
+        "gm@demo.example.org",
+    ] {
+        for m in mailbox(&g, p) {
+            assert!(!m.text.contains("wrong password"), "{p}: {}", m.text);
+        }
+    }
+    let journal = std::fs::read_to_string(g.journal()).unwrap();
+    assert_eq!(
+        journal.matches("from an observer; answered, not read").count(),
+        7,
+        "{journal}"
+    );
+}
+
+#[test]
+fn an_observer_address_that_is_a_players_is_refused_with_its_line() {
+    let text = format!("{DEMO_PLAYERS}\n[[observer]]\nname = \"Spy\"\nemail = \"France@demo.example.org\"\n");
+    let Err(e) = store::players::parse("players.toml", &text) else {
+        panic!("accepted")
+    };
+    let line = text.lines().position(|l| l == "[[observer]]").unwrap() + 1;
+    assert_eq!(
+        e,
+        format!(
+            "players.toml:{line}: observer address 'France@demo.example.org' is a player's, the moderator's or another observer's"
+        )
+    );
+}
