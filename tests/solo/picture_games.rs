@@ -53,7 +53,7 @@ fn a_view_mailed_in_many_games_is_encoded_once_and_names_each_game() {
             picture::release();
             let st = state(g);
             let alone = Scene::new(&s, &st, None, &[], Some(viewer), "1805-fall-turn-start")
-                .png_at(picture::Effort::Fast, false)
+                .png_at(picture::Effort::Small, false)
                 .expect("png");
             assert!(
                 *got == alone,
