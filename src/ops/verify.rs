@@ -757,8 +757,8 @@ fn note_seed(name: &str, seed_hex: &str, commitment: &str, chain: &mut Chain, cx
     }
 }
 
-/// `lock.toml` (docs/dice.md, "The orders lock"): what every player was
-/// mailed before the result is what was resolved.
+/// `lock.toml` (docs/dice.md, "The orders lock"): what every player is
+/// mailed with the result is what was resolved.
 fn check_lock(
     name: &str,
     rec: &EntryRecord,
@@ -768,7 +768,7 @@ fn check_lock(
     cx: &mut Ctx,
 ) {
     let lock = match content.get("lock.toml").map(|b| parse::<history::LockFile>(b)) {
-        None => return cx.problem(name, "lock.toml is missing (the orders lock mailed before the result)"),
+        None => return cx.problem(name, "lock.toml is missing (the lock mailed with the result)"),
         Some(Err(e)) => return cx.problem(name, format!("lock.toml: {e}")),
         Some(Ok(l)) => l,
     };

@@ -31,7 +31,7 @@ pub const UNKNOWN: &str = "not a file the site knows to be public";
 /// How the file `rel` (a path inside a history entry, `/`-separated) is
 /// published, `ended` saying whether the game is over. What the protocol
 /// reveals to every player anyway (docs/dice.md sections 5 and 7: the
-/// seed, the entropy, the dice log, the orders lock mailed to everyone)
+/// seed, the entropy, the dice log, the orders lock in everyone's phase mail)
 /// is whole; anything not known to be public is a digest.
 pub fn publish(rel: &str, ended: bool) -> Publish {
     match rel {
