@@ -8,6 +8,12 @@
 #   .ci/mailrig.sh test         install, start in a temp dir, run the e2e
 #                               test, stop (always), all under hard timeouts
 #
+# Dead addresses: one of rig.test that is no user (tsar@rig.test) is
+# refused at RCPT (550 5.1.1 User unknown), as is any other domain (the
+# error transport); $GONE_ADDR is accepted, then its delivery fails for
+# good (the `gone` pipe exits EX_NOUSER), so Postfix bounces it: a
+# delivery status notification (RFC 3464) to the envelope sender.
+#
 # Pipe delivery (docs/mail.md): mail to campaign@rig.test goes through
 # Postfix's pipe(8) to DIR/pipe/empereur ingest --game DIR/pipe/game -,
 # run as nobody, as the docs set it up (EMPEREUR_LOCK_WAIT is 2 s so the
@@ -26,8 +32,9 @@ SMTPS_PORT=$((PORT_BASE + 65))    # implicit TLS + AUTH
 IMAP_PORT=$((PORT_BASE + 43))
 IMAPS_PORT=$((PORT_BASE + 93))
 DOMAIN=rig.test
-USERS="gm france austria"
+USERS="gm france austria russia"
 PIPE_ADDR=campaign@$DOMAIN
+GONE_ADDR=prussia@$DOMAIN
 VUID=$(id -u nobody)
 VGID=$(getent group nogroup | cut -d: -f3)
 
@@ -79,6 +86,8 @@ configure() {
     # Listed so smtpd accepts it; transport_maps sends it to the pipe.
     echo "$PIPE_ADDR $DOMAIN/campaign/" >> "$d/postfix/vmailbox"
     echo "$PIPE_ADDR empereur:" > "$d/postfix/transport"
+    echo "$GONE_ADDR $DOMAIN/gone/" >> "$d/postfix/vmailbox"
+    echo "$GONE_ADDR gone:" >> "$d/postfix/transport"
     mkdir -p "$d/pipe"
     chmod 755 "$d/pipe"
     chown -R "$VUID:$VGID" "$d/vmail"
@@ -151,6 +160,8 @@ scache    unix  - - n - 1 scache
 postlog   unix-dgram n - n - 1 postlogd
 empereur  unix  -       n       n       -       1       pipe
   flags=Rq user=nobody argv=/usr/bin/env EMPEREUR_LOCK_WAIT=2 $d/pipe/empereur ingest --game $d/pipe/game -
+gone      unix  -       n       n       -       -       pipe
+  flags=q user=nobody argv=/bin/sh -c { exit 67 }
 CF
     cat > "$d/dovecot/dovecot.conf" <<CF
 base_dir = $d/dovecot/run
@@ -203,6 +214,7 @@ EMPEREUR_RIG_IMAPS_PORT=$IMAPS_PORT
 EMPEREUR_RIG_CA=$d/tls/ca.pem
 EMPEREUR_RIG_PIPE_ADDR=$PIPE_ADDR
 EMPEREUR_RIG_PIPE_DIR=$d/pipe
+EMPEREUR_RIG_GONE_ADDR=$GONE_ADDR
 CF
 }
 
