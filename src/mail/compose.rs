@@ -464,29 +464,35 @@ fn report_mail(
         )?);
     }
     attachments.extend(chart.clone());
+    let standings = r
+        .pictures
+        .map(|(scenario, before)| {
+            report::standings::Standings::new(scenario, before, r.after, r.outcomes, power).lines()
+        })
+        .unwrap_or_default();
+    // Gold and VP are the Standings table's: the `Now:` block keeps only
+    // what the table does not say (units on the map, kingdoms).
+    let summary = match power {
+        Some(p) if !standings.is_empty() => report::position_lines(r.after, p),
+        Some(p) => report::state_summary(r.after, p),
+        None if !standings.is_empty() => Vec::new(),
+        None => config
+            .players
+            .iter()
+            .flat_map(|p| report::state_summary(r.after, p.power).into_iter().take(1))
+            .collect(),
+    };
     let view = TurnReportView {
         game: config.game.clone(),
         phase: r.phase.clone(),
         power: power.map(|p| p.name().to_string()),
         events,
-        summary: match power {
-            Some(p) => report::state_summary(r.after, p),
-            None => config
-                .players
-                .iter()
-                .flat_map(|p| report::state_summary(r.after, p.power).into_iter().take(1))
-                .collect(),
-        },
+        summary,
         seed: r.seed.clone(),
         entropy: r.entropy.clone(),
         next_phase: Some(r.after.phase.to_string()),
         attachments: attachments.iter().map(|a| a.name.clone()).collect(),
-        standings: r
-            .pictures
-            .map(|(scenario, before)| {
-                report::standings::Standings::new(scenario, before, r.after, r.outcomes, power).lines()
-            })
-            .unwrap_or_default(),
+        standings,
         proposals: power.and_then(|p| proposals.get(&p).cloned()).unwrap_or_default(),
         resent: to.resend.is_some(),
     };

@@ -240,6 +240,15 @@ impl TurnReportView {
 /// A short summary of a power's position: Gold, VP, units on the map.
 pub fn state_summary(state: &State, power: PowerId) -> Vec<String> {
     let p = state.power(power);
+    let mut v = vec![format!("{}: {} Gold, {} VP", power.name(), p.gold, p.vp)];
+    v.extend(position_lines(state, power));
+    v
+}
+
+/// What a turn report says of a power's position besides its `Standings`
+/// row (which carries its Gold and VP): its units on the map, the
+/// kingdoms, the Polish loyalty marker.
+pub fn position_lines(state: &State, power: PowerId) -> Vec<String> {
     let corps = state
         .corps
         .iter()
@@ -250,10 +259,7 @@ pub fn state_summary(state: &State, power: PowerId) -> Vec<String> {
         .iter()
         .filter(|s| s.nation.major() == Some(power))
         .count();
-    let mut v = vec![
-        format!("{}: {} Gold, {} VP", power.name(), p.gold, p.vp),
-        format!("{corps} corps on the map, {squadrons} squadrons"),
-    ];
+    let mut v = vec![format!("{corps} corps on the map, {squadrons} squadrons")];
     // EiA political option: the kingdoms' markers are on the map for all
     // to see; a treasury only for its controller (11.x.2)
     for (id, k) in &state.political.kingdoms {

@@ -12,6 +12,7 @@
 mod case_harness;
 mod dice_common;
 mod players_common;
+mod table_common;
 
 mod autoplay_checkpoint;
 mod boundaries;
@@ -64,6 +65,7 @@ mod standings;
 mod state_view;
 mod table_observers;
 mod table_ready;
+mod table_report;
 mod verify_checks;
 mod verify_lock;
 mod verify_tamper;
