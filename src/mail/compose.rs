@@ -147,7 +147,77 @@ pub fn opening_to(
         outbox::queue(dir, &m)?;
         ids.push((p.power.id().to_string(), m.id));
     }
+    for w in config.observers.iter().filter(|w| to.wants(&observer_key(w))) {
+        let m = observer_opening(dir, templates, config, scenario, o, w, to, now)?;
+        outbox::queue(dir, &m)?;
+        ids.push((observer_key(w), m.id));
+    }
     Ok(ids)
+}
+
+/// The commitment of the opening `o` as its mail shows it: docs/dice.md
+/// 4, a phase announced with physical dice says so under it.
+fn commitment_shown(dir: &GameDir, o: &Opening<'_>) -> Result<Option<String>> {
+    let physical = crate::store::phase::physical_announced(dir, o.state.phase)?;
+    Ok(o.commitment.clone().map(|c| {
+        if physical {
+            format!("{c}\n\nDice: PHYSICAL. The moderator announced before this phase opened that\nit will be resolved with physical dice he rolls and types in: they\ncannot be checked against this commitment.")
+        } else {
+            c
+        }
+    }))
+}
+
+/// The public opening of `o` for the observer `w` (not queued): the
+/// phase, its deadline in the game's time zone, who is to move, the dice
+/// commitment and the public map; no units, no order template, no
+/// proposals (the site's rule: what every power may see).
+#[allow(clippy::too_many_arguments)]
+fn observer_opening(
+    dir: &GameDir,
+    templates: &Templates,
+    config: &GameConfig,
+    scenario: &Scenario,
+    o: &Opening<'_>,
+    w: &crate::store::config::Person,
+    to: &Recipients,
+    now: DateTime<Utc>,
+) -> Result<OutMail> {
+    let state = o.state;
+    let view = PhaseOpeningView {
+        game: config.game.clone(),
+        phase: state.phase.to_string(),
+        deadline: o.deadline.clone(),
+        power: w.name.clone(),
+        role: "observer".into(),
+        movers: rules::roles(scenario, state)
+            .must
+            .iter()
+            .map(|p| p.name().to_string())
+            .collect(),
+        units: Vec::new(),
+        template: String::new(),
+        commitment: commitment_shown(dir, o)?,
+        closed_by: o.closed_by.clone(),
+        proposals: Vec::new(),
+        resent: to.resend.is_some(),
+    };
+    let phase = state.phase.to_string();
+    let mut attachments = map_pictures(scenario, &state.public_view(), None, None, &phase)?;
+    for a in &mut attachments {
+        a.name = a.name.replace("-moderator.", "-public.");
+    }
+    Ok(OutMail {
+        id: to.id(&["phase-opening", &config.game, &phase, &o.entry, &observer_key(w)]),
+        from: game_from(config),
+        to: vec![Addr::new(Some(&w.name), &w.email)],
+        cc: vec![],
+        subject: to.subject(format!("Empereur {}: phase {phase} is open (observer)", config.game)),
+        in_reply_to: None,
+        body: templates.render("phase-opening", &view)? + "\n" + OBSERVER_NOTE + "\n",
+        attachments,
+        date: now,
+    })
 }
 
 /// The opening `o` as one player's mail, with the map of the position
@@ -165,16 +235,7 @@ fn opening_mail(
 ) -> Result<OutMail> {
     let state = o.state;
     let roles = rules::roles(scenario, state);
-    // docs/dice.md 4: a phase announced with physical dice says so in its
-    // opening, under its commitment.
-    let physical = crate::store::phase::physical_announced(dir, state.phase)?;
-    let commitment = o.commitment.clone().map(|c| {
-        if physical {
-            format!("{c}\n\nDice: PHYSICAL. The moderator announced before this phase opened that\nit will be resolved with physical dice he rolls and types in: they\ncannot be checked against this commitment.")
-        } else {
-            c
-        }
-    });
+    let commitment = commitment_shown(dir, o)?;
     let role = if roles.must.contains(&p.power) {
         "must"
     } else if roles.may.contains(&p.power) {
@@ -188,6 +249,7 @@ fn opening_mail(
         deadline: o.deadline.clone(),
         power: p.power.name().to_string(),
         role: role.to_string(),
+        movers: roles.must.iter().map(|p| p.name().to_string()).collect(),
         units: report::unit_lines(state, p.power),
         template: order_template(config, scenario, state, p.power),
         commitment,
@@ -597,19 +659,7 @@ pub fn phase_mails_to(
             now,
         )?;
         let opening = opening_mail(dir, templates, config, scenario, o, p, to, now)?;
-        // The report's footer and entry anchors stay last, after the
-        // opening: the anchors are what `verify --mails` reads.
-        let anchors = crate::store::history::entry_anchors(dir, &r.entry)?;
-        let text = report.body.strip_suffix(&anchors).unwrap_or(&report.body).trim_end();
-        let foot = footer(&config.game);
-        let report_text = text.strip_suffix(foot.trim_end()).unwrap_or(text).trim_end();
-        let body = format!(
-            "{report_text}\n\n{}\n\n{}\n\n{}\n",
-            "=".repeat(72),
-            wrap_prose(&now_line),
-            opening.body.trim_end()
-        ) + "\n"
-            + &anchors;
+        let body = joined(dir, config, r, &report.body, &now_line, &opening.body)?;
         let m = OutMail {
             id: to.id(&["phase-mail", &config.game, &r.entry, p.power.id()]),
             from: game_from(config),
@@ -630,7 +680,50 @@ pub fn phase_mails_to(
         outbox::queue(dir, &m)?;
         ids.push((p.power.id().to_string(), m.id));
     }
+    // The observers' phase mail: the public report, then the public
+    // opening.
+    for w in config.observers.iter().filter(|w| to.wants(&observer_key(w))) {
+        let report = observer_report(dir, templates, config, r, w, to, &chart, now)?;
+        let opening = observer_opening(dir, templates, config, scenario, o, w, to, now)?;
+        let m = OutMail {
+            id: to.id(&["phase-mail", &config.game, &r.entry, &observer_key(w)]),
+            body: joined(dir, config, r, &report.body, &now_line, &opening.body)?,
+            subject: to.subject(format!(
+                "Empereur {}: public report of {}; phase {} is open (observer)",
+                config.game, r.phase, o.state.phase
+            )),
+            ..report
+        };
+        outbox::queue(dir, &m)?;
+        ids.push((observer_key(w), m.id));
+    }
     Ok(ids)
+}
+
+/// One phase mail's body: the report's text (`report`, its footer, its
+/// observer's note and its anchors cut), a rule, `now_line`, the
+/// opening's text, then the anchors: they stay last, where
+/// `verify --mails` reads them.
+fn joined(
+    dir: &GameDir,
+    config: &GameConfig,
+    r: &Resolved<'_>,
+    report: &str,
+    now_line: &str,
+    opening: &str,
+) -> Result<String> {
+    let anchors = crate::store::history::entry_anchors(dir, &r.entry)?;
+    let text = report.strip_suffix(&anchors).unwrap_or(report).trim_end();
+    let text = text.strip_suffix(OBSERVER_NOTE).unwrap_or(text).trim_end();
+    let foot = footer(&config.game);
+    let report_text = text.strip_suffix(foot.trim_end()).unwrap_or(text).trim_end();
+    Ok(format!(
+        "{report_text}\n\n{}\n\n{}\n\n{}\n",
+        "=".repeat(72),
+        wrap_prose(now_line),
+        opening.trim_end()
+    ) + "\n"
+        + &anchors)
 }
 
 /// The recipient key of an observer (`mail::mailed`, [`Recipients`]).
@@ -638,10 +731,7 @@ pub fn observer_key(o: &crate::store::config::Person) -> String {
     format!("observer:{}", o.email.trim().to_ascii_lowercase())
 }
 
-/// The observers' report of `r`: what the public site shows of the
-/// entry (`site::privacy::public_outcomes`, `site::public_standings`, the
-/// map drawn from the public states), and nothing else: no state file, no
-/// dice log, no JSON, no proposals.
+/// The observers' report of `r`, queued for each observer `to` wants.
 fn observer_reports(
     dir: &GameDir,
     templates: &Templates,
@@ -652,64 +742,91 @@ fn observer_reports(
     now: DateTime<Utc>,
 ) -> Result<Vec<(String, String)>> {
     let mut ids = Vec::new();
-    let public = crate::site::privacy::public_outcomes(r.outcomes);
-    let after = r.after.public_view();
-    for o in &config.observers {
-        let who = observer_key(o);
-        if !to.wants(&who) {
-            continue;
-        }
-        let mut attachments = match r.pictures {
-            Some((scenario, before)) => {
-                map_pictures(scenario, &after, Some((&before.public_view(), &public)), None, &r.phase)?
-            }
-            None => Vec::new(),
-        };
-        for a in &mut attachments {
-            a.name = a.name.replace("-moderator.", "-public.");
-        }
-        // Every power's VP is public (the site shows it): the chart too.
-        attachments.extend(chart.clone());
-        let view = TurnReportView {
-            game: config.game.clone(),
-            phase: r.phase.clone(),
-            power: None,
-            events: TurnReportView::events_for(&public, None),
-            summary: crate::site::public_standings(&after)
-                .into_iter()
-                .map(|s| format!("{}: {} Gold, {} VP", s.power, s.gold, s.vp))
-                .collect(),
-            seed: r.seed.clone(),
-            entropy: r.entropy.clone(),
-            next_phase: Some(after.phase.to_string()),
-            attachments: attachments.iter().map(|a| a.name.clone()).collect(),
-            // The table shows kingdoms' treasuries to their controllers;
-            // the public's standings are the site's (Gold and VP above).
-            standings: Vec::new(),
-            proposals: Vec::new(),
-            resent: to.resend.is_some(),
-        };
-        let m = OutMail {
-            id: to.id(&["turn-report", &config.game, &r.entry, &who]),
-            from: game_from(config),
-            to: vec![Addr::new(Some(&o.name), &o.email)],
-            cc: vec![],
-            subject: to.subject(format!(
-                "Empereur {}: public report of {} (observer)",
-                config.game, r.phase
-            )),
-            in_reply_to: None,
-            body: templates.render("turn-report", &view)?
-                + "\nYou observe this game: you get what is public, and your mail is never orders.\n"
-                + &crate::store::history::entry_anchors(dir, &r.entry)?,
-            attachments,
-            date: now,
-        };
+    for o in config.observers.iter().filter(|o| to.wants(&observer_key(o))) {
+        let m = observer_report(dir, templates, config, r, o, to, &chart, now)?;
         outbox::queue(dir, &m)?;
-        ids.push((who, m.id));
+        ids.push((observer_key(o), m.id));
     }
     Ok(ids)
 }
+
+/// An observer's report of `r` (not queued): what the public site shows
+/// of the entry (`site::privacy::public_outcomes`, the public Standings,
+/// the map drawn from the public states), and nothing else: no state
+/// file, no dice log, no JSON, no proposals.
+#[allow(clippy::too_many_arguments)]
+fn observer_report(
+    dir: &GameDir,
+    templates: &Templates,
+    config: &GameConfig,
+    r: &Resolved<'_>,
+    o: &crate::store::config::Person,
+    to: &Recipients,
+    chart: &Option<FileAttachment>,
+    now: DateTime<Utc>,
+) -> Result<OutMail> {
+    let who = observer_key(o);
+    let public = crate::site::privacy::public_outcomes(r.outcomes);
+    let after = r.after.public_view();
+    let mut attachments = match r.pictures {
+        Some((scenario, before)) => {
+            map_pictures(scenario, &after, Some((&before.public_view(), &public)), None, &r.phase)?
+        }
+        None => Vec::new(),
+    };
+    for a in &mut attachments {
+        a.name = a.name.replace("-moderator.", "-public.");
+    }
+    // Every power's VP is public (the site shows it): the chart too.
+    attachments.extend(chart.clone());
+    let standings = r
+        .pictures
+        .map(|(scenario, before)| report::standings::Standings::public(scenario, before, r.after, &public).lines())
+        .unwrap_or_default();
+    let view = TurnReportView {
+        game: config.game.clone(),
+        phase: r.phase.clone(),
+        power: None,
+        events: TurnReportView::events_for(&public, None),
+        // Gold and VP are the table's; without one, the site's list.
+        summary: if standings.is_empty() {
+            crate::site::public_standings(&after)
+                .into_iter()
+                .map(|s| format!("{}: {} Gold, {} VP", s.power, s.gold, s.vp))
+                .collect()
+        } else {
+            Vec::new()
+        },
+        seed: r.seed.clone(),
+        entropy: r.entropy.clone(),
+        next_phase: Some(after.phase.to_string()),
+        attachments: attachments.iter().map(|a| a.name.clone()).collect(),
+        standings,
+        proposals: Vec::new(),
+        resent: to.resend.is_some(),
+    };
+    Ok(OutMail {
+        id: to.id(&["turn-report", &config.game, &r.entry, &who]),
+        from: game_from(config),
+        to: vec![Addr::new(Some(&o.name), &o.email)],
+        cc: vec![],
+        subject: to.subject(format!(
+            "Empereur {}: public report of {} (observer)",
+            config.game, r.phase
+        )),
+        in_reply_to: None,
+        body: templates.render("turn-report", &view)?
+            + "\n"
+            + OBSERVER_NOTE
+            + "\n"
+            + &crate::store::history::entry_anchors(dir, &r.entry)?,
+        attachments,
+        date: now,
+    })
+}
+
+/// What closes an observer's every mail.
+const OBSERVER_NOTE: &str = "You observe this game: you get what is public, and your mail is never orders.";
 
 /// The proposals, offers and cessions of the open phase `phase` whose
 /// answer is awaited (`report::awaited_answers`, from the stored

@@ -647,6 +647,13 @@ pub fn mail_pending(dir: &GameDir, templates: &Templates, now: DateTime<Utc>) ->
     let head = history::read_head(dir)?;
     let mut out = Queued::default();
     let players: BTreeSet<String> = config.players.iter().map(|p| p.power.id().to_string()).collect();
+    // Who is owed each phase's opening: every player and every observer
+    // (whose opening is the public one).
+    let openers: BTreeSet<String> = players
+        .iter()
+        .cloned()
+        .chain(config.observers.iter().map(compose::observer_key))
+        .collect();
     let missing = |m: &Mailed, item: Item, entry: &str, whom: &BTreeSet<String>| -> BTreeSet<String> {
         whom.iter().filter(|w| !m.has(item, entry, w)).cloned().collect()
     };
@@ -654,10 +661,10 @@ pub fn mail_pending(dir: &GameDir, templates: &Templates, now: DateTime<Utc>) ->
     // done (and the record was not just converted) all are.
     let everyone_set: BTreeSet<String> = all.iter().cloned().collect();
     let done = if head.entries == 0 {
-        missing(&mailed, Item::Opening, mailed::START, &players).is_empty()
+        missing(&mailed, Item::Opening, mailed::START, &openers).is_empty()
     } else {
         missing(&mailed, Item::Report, &head.last, &everyone_set).is_empty()
-            && missing(&mailed, Item::Opening, &head.last, &players).is_empty()
+            && missing(&mailed, Item::Opening, &head.last, &openers).is_empty()
     };
     if done && !mailed.converted() {
         return Ok(out);
@@ -665,8 +672,29 @@ pub fn mail_pending(dir: &GameDir, templates: &Templates, now: DateTime<Utc>) ->
     let scenario = dir.load_scenario(&config)?;
     let names = history::list(dir)?;
 
+    // An observer added to a running game (or seated before observers
+    // got openings) starts with the last report and opening, not with
+    // the whole history.
+    let entries: Vec<&String> = (1..=head.entries).filter_map(|n| names.get(&n)).collect();
+    if let Some((_, older)) = entries.split_last() {
+        for key in config.observers.iter().map(compose::observer_key) {
+            if !entries.iter().any(|e| mailed.has(Item::Report, e, &key)) {
+                for e in older {
+                    mailed.mark(Item::Report, e, &key);
+                }
+            }
+            let opened = |e: &str| mailed.has(Item::Opening, e, &key);
+            if !opened(mailed::START) && !entries.iter().any(|e| opened(e)) {
+                mailed.mark(Item::Opening, mailed::START, &key);
+                for e in older {
+                    mailed.mark(Item::Opening, e, &key);
+                }
+            }
+        }
+    }
+
     // The first phase's opening: the state before entry 1 (or now).
-    let todo = missing(&mailed, Item::Opening, mailed::START, &players);
+    let todo = missing(&mailed, Item::Opening, mailed::START, &openers);
     if !todo.is_empty() {
         let (state, commitment, closed_by) = match names.get(&1).filter(|_| head.entries >= 1) {
             Some(first) => {
@@ -692,23 +720,10 @@ pub fn mail_pending(dir: &GameDir, templates: &Templates, now: DateTime<Utc>) ->
             }
         }
         // Nothing to mail to a player of a game that is over: mark it.
-        for w in &players {
+        for w in &openers {
             mailed.mark(Item::Opening, mailed::START, w);
         }
         mailed::save(dir, &mailed)?;
-    }
-
-    // An observer added to a running game starts with the last report,
-    // not with the whole history.
-    let entries: Vec<&String> = (1..=head.entries).filter_map(|n| names.get(&n)).collect();
-    if let Some((_, older)) = entries.split_last() {
-        for key in config.observers.iter().map(compose::observer_key) {
-            if !entries.iter().any(|e| mailed.has(Item::Report, e, &key)) {
-                for e in older {
-                    mailed.mark(Item::Report, e, &key);
-                }
-            }
-        }
     }
 
     for n in 1..=head.entries {
@@ -716,7 +731,7 @@ pub fn mail_pending(dir: &GameDir, templates: &Templates, now: DateTime<Utc>) ->
             bail!("history entry {n} is missing (head names {} entries)", head.entries)
         };
         let report_todo = missing(&mailed, Item::Report, name, &everyone_set);
-        let opening_todo = missing(&mailed, Item::Opening, name, &players);
+        let opening_todo = missing(&mailed, Item::Opening, name, &openers);
         if report_todo.is_empty() && opening_todo.is_empty() {
             continue;
         }

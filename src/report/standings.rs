@@ -117,6 +117,16 @@ impl Standings {
         Standings { rows, wars, kingdoms }
     }
 
+    /// The standings the public may read (the observers' reports): the
+    /// public view of both states (no pool, no treasury: `State::public_view`)
+    /// and `public`, the outcomes every power sees (the caller cuts them
+    /// with `site::privacy::public_outcomes`, the site's rule).
+    pub fn public(scenario: &Scenario, before: &State, after: &State, public: &[Outcome]) -> Standings {
+        let mut s = Standings::new(scenario, &before.public_view(), &after.public_view(), public, None);
+        s.kingdoms.clear();
+        s
+    }
+
     /// The section's lines: a table of one line a power (at most 46
     /// columns), then this phase's VP by source (a line a power that
     /// gained or lost), the wars and the treasuries the viewer may see,

@@ -138,8 +138,12 @@ pub struct PhaseOpeningView {
     pub phase: String,
     pub deadline: Option<String>,
     pub power: String,
-    /// `must`, `may` or `none`.
+    /// `must`, `may` or `none`; `observer` for an observer's public
+    /// opening (`power` is then the observer's name).
     pub role: String,
+    /// The powers that must order in this phase.
+    #[serde(default)]
+    pub movers: Vec<String>,
     pub units: Vec<String>,
     /// The order template, header filled in.
     pub template: String,

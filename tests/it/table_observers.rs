@@ -98,14 +98,36 @@ fn mailbox(g: &GameDir, addr: &str) -> Vec<Got> {
 fn an_observer_gets_the_public_report_map_and_press_and_nothing_secret() {
     let tmp = tempfile::tempdir().unwrap();
     let g = game(tmp.path());
-    assert!(mailbox(&g, WATCHER).is_empty(), "no opening: it holds orders and units");
+    // The public opening: who is to move, the deadline, the commitment
+    // and the public map; no units, no order template.
+    let opened = mailbox(&g, WATCHER);
+    assert_eq!(opened.len(), 1, "the opening of the first phase");
+    let o = &opened[0];
+    assert!(
+        o.subject.contains("phase 1805-fall-turn-start is open (observer)"),
+        "{}",
+        o.subject
+    );
+    let flat = o.text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("You observe this game; to move: France."), "{flat}");
+    assert!(flat.contains("Deadline: "), "{flat}");
+    assert!(flat.contains("Dice commitment (SHA-256;"), "{flat}");
+    assert!(
+        !flat.contains("Your units") && !flat.contains("Order template"),
+        "{flat}"
+    );
+    let names: Vec<&str> = o.attachments.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["map-1805-fall-turn-start-public.png"]);
     let mails = vec![
         france("p1", "PRESS TO ALL\nThe eagles fly at dawn.\nENDPRESS"),
         france("p2", "PRESS TO Austria\nOur secret plan for Bavaria.\nENDPRESS"),
         france("o1", "MOVE FIRST"),
     ];
     run_game(&g.root, &mails, t("2026-01-05T10:30:00Z")).unwrap();
-    let before = mailbox(&g, WATCHER);
+    let before: Vec<Got> = mailbox(&g, WATCHER)
+        .into_iter()
+        .filter(|m| !m.subject.contains("is open"))
+        .collect();
     assert_eq!(before.len(), 1, "only the public press so far");
     assert!(before[0].subject.contains("press from France"), "{}", before[0].subject);
     assert!(before[0].text.contains("The eagles fly at dawn."), "{}", before[0].text);
@@ -152,8 +174,39 @@ fn an_observer_gets_the_public_report_map_and_press_and_nothing_secret() {
         "{}",
         france_report.text
     );
-    // Every power's Gold and VP, as the public site shows them.
-    assert!(report.text.contains("  Austria: 35 Gold, 100 VP\n"), "{}", report.text);
+    // The public Standings: every power's VP against its goal and its
+    // Gold, as the public site shows them, once (no `Now:` block).
+    assert!(
+        report.text.contains("Standings after 1805-fall-turn-start:"),
+        "{}",
+        report.text
+    );
+    let row = report.text.lines().find(|l| l.starts_with("  Austria ")).unwrap();
+    assert!(row.contains(" 100/") && row.ends_with(" 35"), "{row}");
+    assert!(!report.text.contains("Austria: 35 Gold, 100 VP"), "{}", report.text);
+    // and the public opening of the next phase, in the same mail.
+    assert!(
+        report.subject.contains("phase 1805-fall-france is open (observer)"),
+        "{}",
+        report.subject
+    );
+    assert!(
+        report.text.contains("Now: France to move (phase 1805-fall-france)."),
+        "{}",
+        report.text
+    );
+    assert!(
+        report.text.contains("You observe this game; to move: France."),
+        "{}",
+        report.text
+    );
+    assert_eq!(
+        got.iter()
+            .filter(|m| m.subject.contains("1805-fall-france is open"))
+            .count(),
+        1,
+        "one mail for the phase"
+    );
     // Secrets: orders before they are public, private press, passwords and
     // their hashes, players' addresses, what only France's state shows.
     let players = store::players::parse("players.toml", DEMO_PLAYERS).unwrap();
@@ -163,6 +216,9 @@ fn an_observer_gets_the_public_report_map_and_press_and_nothing_secret() {
         "password".into(),
         "corps on the map".into(),
         "moderator.".into(),
+        "Your units".into(),
+        "Order template".into(),
+        "Kingdom treasuries".into(),
     ];
     for p in &players.players {
         secrets.push(p.password.clone());
@@ -209,7 +265,10 @@ fn an_observers_mail_is_answered_never_orders_and_never_a_password_failure() {
         store::submission::load_all(&g).unwrap().is_empty(),
         "nothing stored for any power"
     );
-    let answers = mailbox(&g, WATCHER);
+    let answers: Vec<Got> = mailbox(&g, WATCHER)
+        .into_iter()
+        .filter(|m| m.subject.starts_with("Re:"))
+        .collect();
     assert_eq!(answers.len(), 7, "each mail answered once");
     for a in &answers {
         let flat = a.text.split_whitespace().collect::<Vec<_>>().join(" ");
