@@ -5,8 +5,8 @@
 //! same slots (`schedule::PhaseClock::reminders_due`). It names only the
 //! proposals addressed to that power (diplomacy is private).
 
-use super::compose::{answer_by, game_from};
-use super::outbox::{self, Addr, OutMail};
+use super::compose::{answer_by, game_mail, player_addr};
+use super::outbox;
 use crate::ids::PowerId;
 use crate::report::Proposal;
 use crate::state::State;
@@ -57,23 +57,20 @@ pub fn queue(
             &wrap,
         ));
         body.push_str(&format!("\n\n--\nEmpereur, for game {}.\n", config.game));
-        let m = OutMail {
-            id: outbox::stable_id(&[
+        let m = game_mail(
+            config,
+            outbox::stable_id(&[
                 "answer-reminder",
                 &config.game,
                 &phase,
                 player.power.id(),
                 &now.format("%Y-%m-%d").to_string(),
             ]),
-            from: game_from(config),
-            to: vec![Addr::new(Some(&player.name), &player.email)],
-            cc: vec![],
-            subject: format!("Empereur {}: your answer is awaited in {phase}", config.game),
-            in_reply_to: None,
+            vec![player_addr(player)],
+            format!("Empereur {}: your answer is awaited in {phase}", config.game),
             body,
-            attachments: vec![],
-            date: now,
-        };
+            now,
+        );
         outbox::queue(dir, &m)?;
         ids.push(m.id);
     }

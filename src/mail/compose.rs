@@ -19,6 +19,59 @@ pub(super) fn game_from(config: &GameConfig) -> Addr {
     Addr::new(Some(&format!("Empereur {}", config.game)), config.mail_address())
 }
 
+/// A player's address as the game's mail writes it: their name, then
+/// the address on record.
+pub fn player_addr(p: &crate::store::config::PlayerEntry) -> Addr {
+    Addr::new(Some(&p.name), &p.email)
+}
+
+/// The moderator's address as the game's mail writes it.
+pub fn moderator_addr(config: &GameConfig) -> Addr {
+    Addr::new(Some(&config.moderator.name), &config.moderator.email)
+}
+
+/// Every player with their power, then the moderator (`None`): the
+/// table a mail to everyone goes to.
+pub fn table(config: &GameConfig) -> Vec<(Option<PowerId>, Addr)> {
+    let mut to: Vec<(Option<PowerId>, Addr)> = config.players.iter().map(|p| (Some(p.power), player_addr(p))).collect();
+    to.push((None, moderator_addr(config)));
+    to
+}
+
+/// The addresses of [`table`], but `except`'s player. A mail to several
+/// of them still gives each a copy of their own (`outbox::queue`), so
+/// one refused address never holds back the others.
+pub fn everyone(config: &GameConfig, except: Option<PowerId>) -> Vec<Addr> {
+    table(config)
+        .into_iter()
+        .filter(|(p, _)| p.is_none() || *p != except)
+        .map(|(_, a)| a)
+        .collect()
+}
+
+/// A mail the game sends on its own, from the game's address: it answers
+/// nothing and carries no file (set `attachments` for one that does).
+pub fn game_mail(
+    config: &GameConfig,
+    id: String,
+    to: Vec<Addr>,
+    subject: String,
+    body: String,
+    now: DateTime<Utc>,
+) -> OutMail {
+    OutMail {
+        id,
+        from: game_from(config),
+        to,
+        cc: vec![],
+        subject,
+        in_reply_to: None,
+        body,
+        attachments: vec![],
+        date: now,
+    }
+}
+
 /// The order template of a power: the header lines filled in, then as
 /// comment lines each unit with its commanders, movement allowance and
 /// where it can go this phase, and example orders of the phase
@@ -258,21 +311,21 @@ fn opening_mail(
         resent: to.resend.is_some(),
     };
     Ok(OutMail {
-        id: to.id(&[
-            "phase-opening",
-            &config.game,
-            &state.phase.to_string(),
-            &o.entry,
-            p.power.id(),
-        ]),
-        from: game_from(config),
-        to: vec![Addr::new(Some(&p.name), &p.email)],
-        cc: vec![],
-        subject: to.subject(format!("Empereur {}: phase {} is open", config.game, state.phase)),
-        in_reply_to: None,
-        body: templates.render("phase-opening", &view)?,
         attachments: map_pictures(scenario, state, None, Some(p.power), &state.phase.to_string())?,
-        date: now,
+        ..game_mail(
+            config,
+            to.id(&[
+                "phase-opening",
+                &config.game,
+                &state.phase.to_string(),
+                &o.entry,
+                p.power.id(),
+            ]),
+            vec![player_addr(p)],
+            to.subject(format!("Empereur {}: phase {} is open", config.game, state.phase)),
+            templates.render("phase-opening", &view)?,
+            now,
+        )
     })
 }
 
@@ -324,23 +377,20 @@ pub fn reminders_in(
             deadline: when.deadline.clone(),
             grace_ends: when.grace_ends.clone(),
         };
-        let m = OutMail {
-            id: outbox::stable_id(&[
+        let m = game_mail(
+            config,
+            outbox::stable_id(&[
                 "reminder",
                 &config.game,
                 &state.phase.to_string(),
                 p.power.id(),
                 &now.format("%Y-%m-%d").to_string(),
             ]),
-            from: game_from(config),
-            to: vec![Addr::new(Some(&p.name), &p.email)],
-            cc: vec![],
-            subject: format!("Empereur {}: orders for {} are due", config.game, state.phase),
-            in_reply_to: None,
-            body: templates.render("reminder", &view)?,
-            attachments: vec![],
-            date: now,
-        };
+            vec![player_addr(p)],
+            format!("Empereur {}: orders for {} are due", config.game, state.phase),
+            templates.render("reminder", &view)?,
+            now,
+        );
         outbox::queue(dir, &m)?;
         ids.push(m.id);
     }
@@ -434,14 +484,8 @@ pub fn turn_reports_to(
     now: DateTime<Utc>,
 ) -> Result<Vec<(String, String)>> {
     let mut ids = Vec::new();
-    let mut recipients: Vec<(Option<PowerId>, Addr)> = config
-        .players
-        .iter()
-        .map(|p| (Some(p.power), Addr::new(Some(&p.name), &p.email)))
-        .collect();
-    recipients.push((None, Addr::new(Some(&config.moderator.name), &config.moderator.email)));
     let chart = vp_chart(dir, r)?;
-    for (power, addr) in recipients {
+    for (power, addr) in table(config) {
         let who = power.map(|p| p.id()).unwrap_or("moderator");
         if !to.wants(who) {
             continue;
@@ -644,7 +688,7 @@ pub fn phase_mails_to(
         format!("Now: {} to move (phase {}).", movers.join(", "), o.state.phase)
     };
     for p in config.players.iter().filter(|p| to.wants(p.power.id())) {
-        let addr = Addr::new(Some(&p.name), &p.email);
+        let addr = player_addr(p);
         // The proposals pending are listed once, in the opening.
         let report = report_mail(
             dir,
@@ -1036,17 +1080,14 @@ pub fn proposal_notices(
             "\n--\nEmpereur, for game {}. Your order template is in the phase-opening mail.\n",
             config.game
         ));
-        let m = OutMail {
-            id: outbox::stable_id(&["proposal", &config.game, &phase, from.id(), p.to.id(), &p.text]),
-            from: game_from(config),
-            to: vec![Addr::new(Some(&player.name), &player.email)],
-            cc: vec![],
-            subject: format!("Empereur {}: {} proposes: {}", config.game, from.name(), p.text),
-            in_reply_to: None,
+        let m = game_mail(
+            config,
+            outbox::stable_id(&["proposal", &config.game, &phase, from.id(), p.to.id(), &p.text]),
+            vec![player_addr(player)],
+            format!("Empereur {}: {} proposes: {}", config.game, from.name(), p.text),
             body,
-            attachments: vec![],
-            date: now,
-        };
+            now,
+        );
         outbox::queue(dir, &m)?;
         ids.push(m.id);
     }

@@ -9,7 +9,8 @@
 //!
 //! This module owns `mail/bounces.toml`.
 
-use super::outbox::{self, Addr, OutMail};
+use super::compose;
+use super::outbox;
 use crate::ids::PowerId;
 use crate::store::{GameConfig, GameDir};
 use anyhow::{Context, Result};
@@ -263,17 +264,14 @@ fn tell_moderator(dir: &GameDir, config: &GameConfig, d: &Dead, now: DateTime<Ut
             72
         )
     ));
-    let m = OutMail {
-        id: outbox::stable_id(&["dead-address", game, &d.address]),
-        from: Addr::new(Some(&format!("Empereur {game}")), config.mail_address()),
-        to: vec![Addr::new(Some(&config.moderator.name), &config.moderator.email)],
-        cc: vec![],
-        subject: format!("Empereur {game}: {}'s address {} is dead", d.power.name(), d.address),
-        in_reply_to: None,
+    let m = compose::game_mail(
+        config,
+        outbox::stable_id(&["dead-address", game, &d.address]),
+        vec![compose::moderator_addr(config)],
+        format!("Empereur {game}: {}'s address {} is dead", d.power.name(), d.address),
         body,
-        attachments: vec![],
-        date: now,
-    };
+        now,
+    );
     outbox::queue(dir, &m)?;
     Ok(m.id)
 }

@@ -447,17 +447,14 @@ fn tell_moderator_refused(dir: &GameDir, env: &Envelope, error: &str, now: DateT
         super::escape::line(error, 500),
         id = env.id
     );
-    let m = outbox::OutMail {
-        id: outbox::stable_id(&["refused", game, &env.id]),
-        from: outbox::Addr::new(Some(&format!("Empereur {game}")), config.mail_address()),
-        to: vec![outbox::Addr::new(Some(&config.moderator.name), moderator)],
-        cc: vec![],
-        subject: format!("Empereur {game}: the mail server refused a message"),
-        in_reply_to: None,
+    let m = super::compose::game_mail(
+        &config,
+        outbox::stable_id(&["refused", game, &env.id]),
+        vec![super::compose::moderator_addr(&config)],
+        format!("Empereur {game}: the mail server refused a message"),
         body,
-        attachments: vec![],
-        date: now,
-    };
+        now,
+    );
     outbox::queue(dir, &m)?;
     Ok(())
 }

@@ -14,7 +14,7 @@ use super::{Done, clock};
 use crate::ids::PowerId;
 use crate::mail::compose::{self, Opening, Recipients};
 use crate::mail::mailed::{self, Item, Mailed};
-use crate::mail::outbox::{self, Addr, OutMail};
+use crate::mail::outbox::{self, OutMail};
 use crate::mail::transport::{self, Delivery};
 use crate::report::Templates;
 use crate::state::State;
@@ -290,19 +290,19 @@ fn bid_seat_mail(
             config.game
         );
         let m = OutMail {
-            id: outbox::stable_id(&parts),
-            from: Addr::new(Some(&format!("Empereur {}", config.game)), config.mail_address()),
-            to: vec![Addr::new(Some(&p.name), &p.email)],
-            cc: vec![],
-            subject: format!(
-                "Empereur {}: the bid is resolved, you play {}",
-                config.game,
-                s.plays.name()
-            ),
-            in_reply_to: None,
-            body,
             attachments: vec![outbox::FileAttachment::state(after, Some(s.plays))],
-            date: now,
+            ..compose::game_mail(
+                config,
+                outbox::stable_id(&parts),
+                vec![compose::player_addr(p)],
+                format!(
+                    "Empereur {}: the bid is resolved, you play {}",
+                    config.game,
+                    s.plays.name()
+                ),
+                body,
+                now,
+            )
         };
         outbox::queue(dir, &m)?;
         out.push((who, m.id));
@@ -321,17 +321,9 @@ fn notice(
     to: &Recipients,
     now: DateTime<Utc>,
 ) -> Result<Vec<(String, String)>> {
-    let mut all: Vec<(String, Addr)> = config
-        .players
-        .iter()
-        .map(|p| (p.power.id().to_string(), Addr::new(Some(&p.name), &p.email)))
-        .collect();
-    all.push((
-        "moderator".into(),
-        Addr::new(Some(&config.moderator.name), &config.moderator.email),
-    ));
     let mut out = Vec::new();
-    for (who, addr) in all {
+    for (power, addr) in compose::table(config) {
+        let who = power.map_or("moderator", |p| p.id()).to_string();
         if to.skip.contains(&who) || to.only.as_ref().is_some_and(|o| !o.contains(&who)) {
             continue;
         }
@@ -340,21 +332,18 @@ fn notice(
             parts.push("resend");
             parts.push(tag);
         }
-        let m = OutMail {
-            id: outbox::stable_id(&parts),
-            from: Addr::new(Some(&format!("Empereur {}", config.game)), config.mail_address()),
-            to: vec![addr],
-            cc: vec![],
-            subject: format!("Empereur {}: {subject}", config.game),
-            in_reply_to: None,
-            body: format!(
+        let m = compose::game_mail(
+            config,
+            outbox::stable_id(&parts),
+            vec![addr],
+            format!("Empereur {}: {subject}", config.game),
+            format!(
                 "{}\n\n--\nEmpereur, for game {}. The moderator's actions are recorded in the game's journal and history.\n",
                 textwrap::fill(body, 72),
                 config.game
             ),
-            attachments: vec![],
-            date: now,
-        };
+            now,
+        );
         outbox::queue(dir, &m)?;
         out.push((who, m.id));
     }

@@ -9,7 +9,8 @@
 
 use super::Done;
 use crate::ids::PhaseId;
-use crate::mail::outbox::{self, Addr, OutMail};
+use crate::mail::compose;
+use crate::mail::outbox;
 use crate::store::{GameDir, history, phase};
 use anyhow::{Result, anyhow};
 use std::path::PathBuf;
@@ -76,27 +77,18 @@ pub fn announce(dir: &GameDir, asked: PhaseId, now: chrono::DateTime<chrono::Utc
     }
     phase::announce_physical(dir, asked)?;
     let config = dir.load_config()?;
-    let mut to: Vec<Addr> = config
-        .players
-        .iter()
-        .map(|p| Addr::new(Some(&p.name), &p.email))
-        .collect();
-    to.push(Addr::new(Some(&config.moderator.name), &config.moderator.email));
     let body = format!(
         "The moderator announces that phase {asked} of game {} will be resolved with physical dice, rolled and typed in by the moderator: they cannot be checked against the dice commitment.\nThe phase is not open yet; its opening mail will say so again. Every other phase keeps committed dice (docs/dice.md 4).\n",
         config.game
     );
-    let m = OutMail {
-        id: outbox::stable_id(&["physical-dice", &config.game, &asked.to_string()]),
-        from: Addr::new(Some(&format!("Empereur {}", config.game)), config.mail_address()),
-        to,
-        cc: vec![],
-        subject: format!("Empereur {}: {asked} will be resolved with physical dice", config.game),
-        in_reply_to: None,
+    let m = compose::game_mail(
+        &config,
+        outbox::stable_id(&["physical-dice", &config.game, &asked.to_string()]),
+        compose::everyone(&config, None),
+        format!("Empereur {}: {asked} will be resolved with physical dice", config.game),
         body,
-        attachments: vec![],
-        date: now,
-    };
+        now,
+    );
     outbox::queue(dir, &m)?;
     dir.journal_line(
         &super::clock::stamp(now),

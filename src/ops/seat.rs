@@ -22,7 +22,7 @@
 
 use super::{Done, clock};
 use crate::ids::{PhaseId, PowerId, Step};
-use crate::mail::outbox::{self, Addr, FileAttachment, OutMail};
+use crate::mail::outbox::{self, FileAttachment, OutMail};
 use crate::state::State;
 use crate::store::config::PlayerEntry;
 use crate::store::{GameConfig, GameDir};
@@ -392,15 +392,15 @@ fn welcome(
         &state.phase.to_string(),
     )?);
     let m = OutMail {
-        id: outbox::stable_id(&["seat", &config.game, power.id(), &p.email, &clock::stamp(now)]),
-        from: Addr::new(Some(&format!("Empereur {}", config.game)), config.mail_address()),
-        to: vec![Addr::new(Some(&p.name), &p.email)],
-        cc: vec![],
-        subject: format!("Empereur {}: welcome, you play {}", config.game, power.name()),
-        in_reply_to: None,
-        body,
         attachments,
-        date: now,
+        ..crate::mail::compose::game_mail(
+            config,
+            outbox::stable_id(&["seat", &config.game, power.id(), &p.email, &clock::stamp(now)]),
+            vec![crate::mail::compose::player_addr(p)],
+            format!("Empereur {}: welcome, you play {}", config.game, power.name()),
+            body,
+            now,
+        )
     };
     outbox::queue(dir, &m)?;
     Ok(m.id)

@@ -587,29 +587,19 @@ pub fn announce_except(
     except: Option<PowerId>,
     now: DateTime<Utc>,
 ) -> Result<()> {
-    use crate::mail::outbox::{self, Addr, OutMail};
+    use crate::mail::{compose, outbox};
     let config = dir.load_config()?;
-    let mut to: Vec<Addr> = config
-        .players
-        .iter()
-        .filter(|p| Some(p.power) != except)
-        .map(|p| Addr::new(Some(&p.name), &p.email))
-        .collect();
-    to.push(Addr::new(Some(&config.moderator.name), &config.moderator.email));
-    let m = OutMail {
-        id: outbox::stable_id(&["announce", &config.game, subject, &clock::stamp(now)]),
-        from: Addr::new(Some(&format!("Empereur {}", config.game)), config.mail_address()),
-        to,
-        cc: vec![],
-        subject: format!("Empereur {}: {subject}", config.game),
-        in_reply_to: None,
-        body: format!(
+    let m = compose::game_mail(
+        &config,
+        outbox::stable_id(&["announce", &config.game, subject, &clock::stamp(now)]),
+        compose::everyone(&config, except),
+        format!("Empereur {}: {subject}", config.game),
+        format!(
             "{body}\n\n--\nEmpereur, for game {}. The moderator's actions are recorded in the game's journal and history.\n",
             config.game
         ),
-        attachments: vec![],
-        date: now,
-    };
+        now,
+    );
     outbox::queue(dir, &m)?;
     Ok(())
 }
