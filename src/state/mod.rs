@@ -57,7 +57,9 @@ pub struct PowerState {
     /// 4.213: consecutive turns the capital has been held by foreign forces.
     #[serde(default)]
     pub capital_lost_turns: u32,
-    /// Divisions and squadrons not on the map (force pool).
+    /// Divisions and squadrons not on the map (force pool); `"unknown"`
+    /// in another power's state file (2.5), read as nothing known.
+    #[serde(deserialize_with = "pool_or_unknown")]
     pub pool: PoolState,
     /// 4.256: years of participation in the Continental System.
     #[serde(default)]
@@ -694,6 +696,28 @@ fn divisions_or_unknown<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Di
         }
         fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
             Vec::<Division>::deserialize(serde::de::value::SeqAccessDeserializer::new(seq))
+        }
+    }
+    d.deserialize_any(V)
+}
+
+/// A force pool, or `"unknown"` (another power's, 2.5) read as empty.
+fn pool_or_unknown<'de, D: serde::Deserializer<'de>>(d: D) -> Result<PoolState, D::Error> {
+    struct V;
+    impl<'de> serde::de::Visitor<'de> for V {
+        type Value = PoolState;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a force pool, or \"unknown\"")
+        }
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Self::Value, E> {
+            if v == UNKNOWN {
+                Ok(PoolState::default())
+            } else {
+                Err(E::invalid_value(serde::de::Unexpected::Str(v), &self))
+            }
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+            PoolState::deserialize(serde::de::value::MapAccessDeserializer::new(map))
         }
     }
     d.deserialize_any(V)

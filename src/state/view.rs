@@ -24,8 +24,9 @@ impl State {
 
     /// The state file `viewer` receives (2.5): [`State::view_for`] as
     /// TOML, where another power's corps says `divisions = "unknown"`
-    /// (an empty list would read as an empty corps) with a comment; it
-    /// loads back as no divisions known.
+    /// (an empty list would read as an empty corps) and another power's
+    /// force pool `pool = "unknown"` (zeros would read as an empty pool),
+    /// each with a comment; they load back as nothing known.
     pub fn view_text_for(&self, viewer: PowerId) -> String {
         // Every other power's corps, empty or not: an empty list for the
         // empty ones only would tell them apart.
@@ -40,14 +41,44 @@ impl State {
             .collect();
         let text = self.view_for(viewer).to_toml();
         let mut out = String::with_capacity(text.len() + 64 * hidden.len());
+        // The powers whose force pool the viewer may not see: the headers
+        // of their tables, and of their pools' tables.
+        let hidden_powers: Vec<(String, String)> = self
+            .powers
+            .keys()
+            .filter(|p| !self.sees_records_of(Some(viewer), **p))
+            .map(|p| (format!("[powers.{}]", p.id()), format!("[powers.{}.pool]", p.id())))
+            .collect();
         // The `[[corps]]` table the line is in (its index), if any.
         let mut seen = 0;
         let mut corps: Option<usize> = None;
+        // Within a hidden pool's table: its lines are left out.
+        let mut in_hidden_pool = false;
         for line in text.lines() {
             let t = line.trim();
             if t.starts_with('[') {
                 corps = (t == "[[corps]]").then_some(seen);
                 seen += usize::from(t == "[[corps]]");
+                in_hidden_pool = hidden_powers.iter().any(|(_, pool)| pool == t);
+                if in_hidden_pool {
+                    continue;
+                }
+                if hidden_powers.iter().any(|(power, _)| power == t) {
+                    // First in the power's own table: its sub-tables
+                    // (control, pool) come after its plain keys.
+                    out.push_str(line);
+                    out.push_str(&format!(
+                        "\npool = \"{}\" # another power's force pool is not shown (2.5)\n",
+                        super::UNKNOWN
+                    ));
+                    continue;
+                }
+            }
+            if in_hidden_pool {
+                if t.is_empty() {
+                    out.push('\n');
+                }
+                continue;
             }
             if t == "divisions = []" && corps.is_some_and(|i| hidden.get(i) == Some(&true)) {
                 out.push_str(&format!(

@@ -328,8 +328,9 @@ fn attachment(g: &GameDir, addr: &str, subject: &str, name: &str) -> Option<Stri
 
 // Issue 33, first contact: in the power's state file as mailed, another
 // power's corps reads `divisions = "unknown"` (an empty list read
-// as an empty corps), its own corps their divisions; `check` reads the
-// file as mailed.
+// as an empty corps), its own corps their divisions; another power's
+// force pool reads `pool = "unknown"` (zeros read as an empty pool), its
+// own pool its numbers; `check` reads the file as mailed.
 #[test]
 fn a_mailed_state_file_reads_hidden_corps_as_unknown() {
     let tmp = tempfile::tempdir().unwrap();
@@ -360,6 +361,26 @@ fn a_mailed_state_file_reads_hidden_corps_as_unknown() {
             assert!(c.divisions.is_empty());
         }
     }
+    // Force pools: France's own as it is, every other power's unknown.
+    let france_id = empereur::ids::PowerId::France;
+    let foreign: Vec<_> = state
+        .powers
+        .keys()
+        .filter(|p| !state.sees_records_of(Some(france_id), **p))
+        .collect();
+    assert!(foreign.len() >= 5, "{foreign:?}");
+    assert_eq!(file.matches("pool = \"unknown\"").count(), foreign.len(), "{file}");
+    assert!(file.contains("[powers.france.pool]"), "{file}");
+    for p in &foreign {
+        assert!(!file.contains(&format!("[powers.{}.pool]", p.id())), "{file}");
+    }
+    let france = &read.powers[&empereur::ids::PowerId::France].pool;
+    assert_eq!(france, &state.powers[&empereur::ids::PowerId::France].pool);
+    assert_ne!(
+        france,
+        &empereur::state::PoolState::default(),
+        "France has a pool to show"
+    );
     // `check --state` reads the file a player was mailed.
     let path = tmp.path().join("state-france.toml");
     std::fs::write(&path, &file).unwrap();
