@@ -529,17 +529,19 @@ fn the_dice_roll_help_example_and_a_logged_roll_reproduce() {
 
 // Issue 33, first contact: a command that writes a game, run by another
 // user than the game directory's owner (root, say, on the pipe user's
-// game), warns with the fix; the owner gets no warning. Needs root to
-// hand the directory to another user; skipped otherwise.
+// game), warns with the fix; the owner gets no warning. Run as root, the
+// test gives the game to `nobody`; run as anyone else, it points the
+// command at a directory root owns (the filesystem's root, where it can
+// write nothing): either way the warning is asserted.
 #[test]
 fn a_command_run_by_another_user_than_the_owner_warns_with_the_fix() {
     let tmp = tempfile::tempdir().unwrap();
     let g = new_game(tmp.path());
-    let send = || {
-        let out = bin().args(["send", "--game"]).arg(&g.root).output().unwrap();
-        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    let send = |dir: &std::path::Path| {
+        let out = bin().args(["send", "--game"]).arg(dir).output().unwrap();
+        (out.status.code(), flat(&String::from_utf8_lossy(&out.stderr)))
     };
-    let (code, err) = send();
+    let (code, err) = send(&g.root);
     assert_eq!(code, Some(0), "{err}");
     assert!(!err.contains("warning:"), "the owner is not warned: {err}");
     let chown = |who: &str| {
@@ -549,17 +551,25 @@ fn a_command_run_by_another_user_than_the_owner_warns_with_the_fix() {
             .status()
             .is_ok_and(|s| s.success())
     };
-    if !chown("nobody") {
-        return; // not root: cannot give the directory away
-    }
-    let (code, err) = send();
-    let err = flat(&err);
-    assert_eq!(code, Some(0), "{err}");
+    let root_runs = chown("nobody");
+    let (dir, owner) = if root_runs {
+        (g.root.clone(), "nobody")
+    } else {
+        (std::path::PathBuf::from("/"), "root")
+    };
+    let (code, err) = send(&dir);
     assert!(
-        err.contains(&format!("warning: {} belongs to nobody (uid ", g.root.display())),
+        err.contains(&format!("warning: {} belongs to {owner} (uid ", dir.display())),
         "{err}"
     );
-    assert!(err.contains("sudo -u nobody empereur"), "{err}");
-    assert!(err.contains(&format!("chown -R nobody: {}", g.root.display())), "{err}");
-    assert!(chown("root"));
+    assert!(err.contains(&format!("sudo -u {owner} empereur")), "{err}");
+    assert!(err.contains(&format!("chown -R {owner}: {}", dir.display())), "{err}");
+    if root_runs {
+        // The command still runs: the warning never refuses.
+        assert_eq!(code, Some(0), "{err}");
+        assert!(chown("root"));
+    } else {
+        // `/` is no game: the command fails after the warning, writing nothing.
+        assert_eq!(code, Some(2), "{err}");
+    }
 }
