@@ -574,7 +574,7 @@ fn state_mail(ctx: &GameCtx, who: &Asker<'_>, n: usize, now: DateTime<Utc>) -> O
     for s in report::state_summary(state, p) {
         body.push_str(&format!("{s}\n"));
     }
-    let units = report::unit_lines(state, p);
+    let units = report::unit_lines(&ctx.scenario, state, p);
     if !units.is_empty() {
         body.push_str("\nYour units:\n");
         for u in units {

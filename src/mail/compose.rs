@@ -303,7 +303,7 @@ fn opening_mail(
         power: p.power.name().to_string(),
         role: role.to_string(),
         movers: roles.must.iter().map(|p| p.name().to_string()).collect(),
-        units: report::unit_lines(state, p.power),
+        units: report::unit_lines(scenario, state, p.power),
         template: order_template(config, scenario, state, p.power),
         commitment,
         closed_by: o.closed_by.clone(),

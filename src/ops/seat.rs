@@ -369,7 +369,7 @@ fn welcome(
             "  the one you chose in your mail to the game (it is not repeated here).\n  SET PASSWORD <new secret> in a mail with your PASSWORD line changes it.\n",
         ),
     }
-    let units = crate::report::unit_lines(state, power);
+    let units = crate::report::unit_lines(&scenario, state, power);
     if !units.is_empty() {
         body.push_str(&format!("\n{}'s units:\n", power.name()));
         for u in &units {

@@ -498,7 +498,8 @@ fn hand_over(
     let from = Addr::new(Some(&format!("Empereur {}", config.game)), config.mail_address());
     let stamp = clock::stamp(now);
     let deadline = super::mailing::open_deadline(dir, config, now)?;
-    let units = crate::report::unit_lines(&state, power);
+    let scenario = dir.load_scenario(config)?;
+    let units = crate::report::unit_lines(&scenario, &state, power);
     let welcome = format!(
         "Welcome to game {}: you now play {} (until now played by {}).",
         config.game,

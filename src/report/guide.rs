@@ -11,6 +11,7 @@
 //! never offers what would be rejected; the engine may still stop a move
 //! at a battle or an interception, as the rules say.
 
+use super::place;
 use crate::ids::{PowerId, Step};
 use crate::orders;
 use crate::rules::war::{movement, naval};
@@ -48,7 +49,7 @@ pub fn guide(scenario: &Scenario, state: &State, power: PowerId) -> Vec<String> 
                     && movement::orders_for(state, power, &crate::ids::Nation::Major(m.nation))
             })
             .collect();
-        let mut line = format!("{key} in {} [{}]", place(scenario, loc), divs.join(" "));
+        let mut line = format!("{} [{}]", super::corps_in(scenario, &key, loc), divs.join(" "));
         let base = t.allowance_for(mover.id(), None);
         if with.is_empty() {
             line.push_str(&format!("; moves {base}"));
@@ -82,13 +83,10 @@ pub fn guide(scenario: &Scenario, state: &State, power: PowerId) -> Vec<String> 
             continue;
         }
         let key = UnitKey::squadron(s.nation.clone(), s.number);
-        let at = match &s.location {
-            Location::Port(p) => format!("in port {}", place(scenario, p)),
-            Location::Sea(z) => format!("at sea {}", place(scenario, z)),
-        };
         let mover = state.commanding_power(&s.nation).unwrap_or(power);
         out.push(format!(
-            "{key} {at}; sails {}",
+            "{}; sails {}",
+            super::squadron_at(scenario, &key, &s.location),
             scenario.tables.naval.allowance_for(mover.id())
         ));
         if sails {
@@ -103,15 +101,6 @@ pub fn guide(scenario: &Scenario, state: &State, power: PowerId) -> Vec<String> 
         out.extend(examples.into_iter().map(|e| format!("  {e}")));
     }
     out
-}
-
-fn place(scenario: &Scenario, id: &str) -> String {
-    scenario
-        .map
-        .province(id)
-        .map(|p| p.name.clone())
-        .or_else(|| scenario.map.sea(id).map(|s| s.name.clone()))
-        .unwrap_or_else(|| id.to_string())
 }
 
 fn listed(scenario: &Scenario, ids: &[String]) -> String {
@@ -233,7 +222,7 @@ fn examples(scenario: &Scenario, state: &State, power: PowerId, taken: &[&str]) 
                     let loc = c.location.as_deref().unwrap_or("");
                     let to = land_reach(scenario, state, power, &c.key(), loc, None);
                     if let Some(t) = to.first() {
-                        cands.push(format!("MOVE {} -> {}", c.key(), place(scenario, t)));
+                        cands.push(format!("MOVE {} -> {}", c.key().handle(scenario), place(scenario, t)));
                         break;
                     }
                 }
@@ -246,7 +235,7 @@ fn examples(scenario: &Scenario, state: &State, power: PowerId, taken: &[&str]) 
                 {
                     let key = UnitKey::squadron(s.nation.clone(), s.number);
                     if let Some(z) = sea_reach(scenario, state, power, &key, &s.location).first() {
-                        cands.push(format!("SAIL {key} -> {}", place(scenario, z)));
+                        cands.push(format!("SAIL {} -> {}", key.handle(scenario), place(scenario, z)));
                         break;
                     }
                 }
@@ -263,7 +252,7 @@ fn examples(scenario: &Scenario, state: &State, power: PowerId, taken: &[&str]) 
                 let mut builds = Vec::new();
                 for c in &mine_corps {
                     for arm in ["inf", "cav", "art"] {
-                        let l = format!("BUILD 1 {arm} IN {}", c.key());
+                        let l = format!("BUILD 1 {arm} IN {}", c.key().handle(scenario));
                         if accepted(scenario, state, power, &l) {
                             builds.push(l);
                         }

@@ -7,7 +7,8 @@ use crate::ids::PowerId;
 use crate::orders::Checked;
 use crate::orders::ast::{Order, OrderLine, PoliticalOrder};
 use crate::rules::{Kind, Outcome};
-use crate::state::State;
+use crate::scenario::Scenario;
+use crate::state::{Location, State, UnitKey};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -281,8 +282,9 @@ pub fn position_lines(state: &State, power: PowerId) -> Vec<String> {
 }
 
 /// The units `power` gives orders for, one line each, for the
-/// phase-opening mail.
-pub fn unit_lines(state: &State, power: PowerId) -> Vec<String> {
+/// phase-opening mail, a welcome and STATUS: `French corps 1 in Paris
+/// [inf inf art cav]`, `French squadron 1 in port Brittany`.
+pub fn unit_lines(scenario: &Scenario, state: &State, power: PowerId) -> Vec<String> {
     let mut out = Vec::new();
     for c in &state.corps {
         if state.corps_power(c) != Some(power) {
@@ -290,23 +292,39 @@ pub fn unit_lines(state: &State, power: PowerId) -> Vec<String> {
         }
         let Some(loc) = &c.location else { continue };
         let divs: Vec<String> = c.divisions.iter().map(|d| d.arm.short().to_string()).collect();
-        out.push(format!("{} in {loc} [{}]", c.key(), divs.join(" ")));
+        out.push(format!("{} [{}]", corps_in(scenario, &c.key(), loc), divs.join(" ")));
     }
     for s in &state.squadrons {
         // a kingdom's fleet is its controller's (11.2.2.2)
         if state.squadron_power(s) != Some(power) {
             continue;
         }
-        let at = match &s.location {
-            crate::state::Location::Port(p) => format!("in port {p}"),
-            crate::state::Location::Sea(z) => format!("at sea {z}"),
-        };
-        out.push(format!(
-            "{} {at}",
-            crate::state::UnitKey::squadron(s.nation.clone(), s.number)
-        ));
+        let key = UnitKey::squadron(s.nation.clone(), s.number);
+        out.push(squadron_at(scenario, &key, &s.location));
     }
     out
+}
+
+/// A corps where it stands, as every list a player reads writes it: its
+/// name ([`UnitKey::name`]: `French corps 3`, `Hesse corps (Rhenish
+/// corps 2)`) and the province's (`in Paris`), the names orders read
+/// back; never the ids files keep (`france corps 3 in paris`).
+pub fn corps_in(scenario: &Scenario, key: &UnitKey, province: &str) -> String {
+    format!("{} in {}", key.name(scenario), place(scenario, province))
+}
+
+/// A squadron where it is, as [`corps_in`] writes a corps: `French
+/// squadron 1 in port Brittany`, `… at sea North Sea`.
+pub fn squadron_at(scenario: &Scenario, key: &UnitKey, at: &Location) -> String {
+    match at {
+        Location::Port(p) => format!("{} in port {}", key.name(scenario), place(scenario, p)),
+        Location::Sea(z) => format!("{} at sea {}", key.name(scenario), place(scenario, z)),
+    }
+}
+
+/// The display name of a province or sea zone (its id if unknown).
+pub fn place(scenario: &Scenario, id: &str) -> String {
+    crate::rules::war::control::name(scenario, id)
 }
 
 /// One diplomatic proposal among the orders stored for the open phase:

@@ -234,6 +234,15 @@ fn state_is_mailed_as_the_power_sees_it() {
     assert_eq!(m.to, vec!["france@demo.example.org".to_string()]);
     assert!(m.body.contains("France:"), "{}", m.body);
     assert!(m.body.contains("Your units:"), "{}", m.body);
+    // Units by the names players write back, never the files' ids
+    // (issue 33: "france corps 1 in paris").
+    assert!(m.body.contains("French corps 1 in Paris ["), "{}", m.body);
+    assert!(m.body.contains("French squadron 1 in port Brittany"), "{}", m.body);
+    assert!(
+        !m.body.contains("france corps") && !m.body.contains(" in paris"),
+        "{}",
+        m.body
+    );
     let (name, toml) = &m.attachments[0];
     assert_eq!(name, "state-france.toml");
     let state = GameDir::new(&game).load_state().unwrap();

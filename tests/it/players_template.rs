@@ -39,26 +39,26 @@ fn in_its_player_turn_each_unit_shows_commanders_allowance_and_reach() {
     // 2.24: Napoleon stands with corps 1 in Paris and adds to its allowance.
     assert!(
         g.contains(
-            &"france corps 1 in Paris [inf inf art cav]; moves 3; with Napoleon (rating 3, moves 5)".to_string()
+            &"French corps 1 in Paris [inf inf art cav]; moves 3; with Napoleon (rating 3, moves 5)".to_string()
         ),
         "{g:#?}"
     );
     assert!(g.iter().any(|l| l == "  can reach (with Napoleon): Normandy, Brittany, Gascony, Burgundy, Lorraine, Flanders, Provence, Savoy, Switzerland, Palatinate, Baden, Holland, Kleves, Piedmont, Lombardy, Tuscany, Wurttemburg, Berg, Hesse, Venetia, Papacy, Bavaria, Hanover, Thuringia, Naples, Brindisi, Oldenburg, Brunswick, Hamburg, Mecklenburg, Saxony"), "{g:#?}");
     // Without a commander, 3 provinces: Brittany's corps does not reach
     // Bavaria, and nobody reaches Moscow.
-    let brittany = reach_of(&g, "france corps 7 in Brittany");
+    let brittany = reach_of(&g, "French corps 7 in Brittany");
     assert!(
         brittany.contains("Normandy") && !brittany.contains("Bavaria"),
         "{brittany}"
     );
     assert!(!g.iter().any(|l| l.contains("Moscow")));
     // Squadrons list sea zones; the port's own zone first.
-    let sq = reach_of(&g, "france squadron 1 in port Brittany; sails 4");
+    let sq = reach_of(&g, "French squadron 1 in port Brittany; sails 4");
     assert!(sq.starts_with("British Isles Zone, Bay of Biscay"), "{sq}");
     // Every example is accepted by the order checker as it stands.
     let ex: Vec<&String> = g.iter().skip_while(|l| !l.starts_with("Examples")).skip(1).collect();
     assert!(
-        ex.iter().any(|e| e.trim() == "MOVE france corps 1 -> Normandy"),
+        ex.iter().any(|e| e.trim() == "MOVE French corps 1 -> Normandy"),
         "{ex:?}"
     );
     assert!(ex.iter().any(|e| e.trim().starts_with("SAIL ")), "{ex:?}");
@@ -78,7 +78,7 @@ fn in_a_build_phase_the_template_lists_the_builds_that_can_be_afforded_and_where
     let g = guide(&s, &st, PowerId::France);
     let builds: Vec<&str> = g.iter().map(|l| l.trim()).filter(|l| l.starts_with("BUILD")).collect();
     // Corps 1 is full (four divisions, 2.22); corps 7 has room.
-    assert!(builds.contains(&"BUILD 1 inf IN france corps 7"), "{builds:?}");
+    assert!(builds.contains(&"BUILD 1 inf IN French corps 7"), "{builds:?}");
     assert!(!builds.iter().any(|b| b.ends_with("corps 1")), "{builds:?}");
     for b in &builds {
         assert!(orders::check(b, &s, &st, Some(PowerId::France)).all_accepted(), "{b}");
@@ -119,10 +119,10 @@ fn the_opening_mail_template_carries_the_guide_wrapped_as_comments() {
         t.starts_with("GAME demo\nPOWER france\nPASSWORD \nPHASE 1805-fall-france\n"),
         "{t}"
     );
-    assert!(t.contains("# france corps 1 in Paris"), "{t}");
+    assert!(t.contains("# French corps 1 in Paris"), "{t}");
     assert!(t.contains("#   can reach (with Napoleon): Normandy,"), "{t}");
     assert!(
-        t.contains("#     MOVE france corps 1 -> Normandy") || t.contains("#   MOVE france corps 1 -> Normandy"),
+        t.contains("#     MOVE French corps 1 -> Normandy") || t.contains("#   MOVE French corps 1 -> Normandy"),
         "{t}"
     );
     for l in t.lines() {

@@ -99,12 +99,15 @@ fn views_name_the_counters_and_list_the_kingdoms_fleet() {
         .find(|l| l.contains("italy") && l.contains("squadron"))
         .unwrap();
     assert!(fleet.ends_with("(Venetia fleet)"), "{fleet}");
-    let french = empereur::report::unit_lines(&st, PowerId::France);
-    assert!(french.iter().any(|l| l.starts_with("italy squadron 1")), "{french:?}");
+    let french = empereur::report::unit_lines(&s, &st, PowerId::France);
     assert!(
-        !empereur::report::unit_lines(&st, PowerId::Austria)
+        french.contains(&"Venetia fleet (Italian squadron 1) in port Venetia".to_string()),
+        "{french:?}"
+    );
+    assert!(
+        !empereur::report::unit_lines(&s, &st, PowerId::Austria)
             .iter()
-            .any(|l| l.starts_with("italy"))
+            .any(|l| l.contains("Italian"))
     );
 }
 
