@@ -160,6 +160,31 @@ impl<'a> Scene<'a> {
         }
     }
 
+    /// What the legend says of the strengths drawn (2.5): the moderator
+    /// sees every corps' divisions; a power its own and those of the
+    /// NPCs it gives orders for (3.31, `State::sees_records_of`), so
+    /// France commanding an allied Prussia reads "France's and
+    /// Prussia's only".
+    pub fn strengths_shown(&self) -> Option<String> {
+        let viewer = self.viewer?;
+        let others: Vec<&str> = crate::ids::PowerId::ALL
+            .into_iter()
+            .filter(|p| *p != viewer && self.state.sees_records_of(Some(viewer), *p))
+            .map(|p| p.name())
+            .collect();
+        Some(match others.as_slice() {
+            [] => format!("{}'s own only", viewer.name()),
+            [.., last] => format!(
+                "{}'s{} and {last}'s only",
+                viewer.name(),
+                others[..others.len() - 1]
+                    .iter()
+                    .map(|n| format!(", {n}'s"))
+                    .collect::<String>()
+            ),
+        })
+    }
+
     /// The picture as SVG text.
     pub fn svg(&self) -> Result<String, PictureError> {
         Ok(svg::draw(self, WIDTH as f64)?.text)

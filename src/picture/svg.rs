@@ -739,8 +739,8 @@ fn legend_symbols(s: &mut String, scene: &Scene<'_>, y: f64) {
         y + 5.0
     );
     x += 168.0;
-    let own = match scene.viewer {
-        Some(p) => format!("corps 3 with 4 divisions (strength: {}'s own only)", p.name()),
+    let own = match scene.strengths_shown() {
+        Some(who) => format!("corps 3 with 4 divisions (strength: {who})"),
         None => "corps 3 with 4 divisions".to_string(),
     };
     let _ = write!(

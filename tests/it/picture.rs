@@ -156,6 +156,37 @@ fn hidden_units_of_other_powers_never_appear() {
     assert_eq!(marked(None), 1);
 }
 
+/// Issue 33: the legend says whose strengths the picture shows. France
+/// commanding an allied NPC Prussia (3.31) sees Prussia's strengths,
+/// and the legend says so; a power commanding no one reads "own only";
+/// the moderator, who sees all, no restriction.
+#[test]
+fn the_legend_names_whose_strengths_the_picture_shows() {
+    let s = scenario();
+    let (before, mut after, outcomes) = phase(&s);
+    after.powers.get_mut(&PowerId::Prussia).unwrap().control =
+        empereur::state::Control::Allied { with: PowerId::France };
+    let draw = |st: &State, v| Scene::new(&s, st, Some(&before), &outcomes, v, "p").svg().unwrap();
+    let france = draw(&after, Some(PowerId::France));
+    assert!(france.contains("(strength: France's and Prussia's only)"), "{france}");
+    assert!(!france.contains("own only"));
+    let britain = draw(&after, Some(PowerId::Britain));
+    assert!(britain.contains("(strength: Great Britain's own only)"));
+    assert!(!draw(&after, None).contains("(strength:"));
+    // What the legend says is what is drawn: Prussia's divisions change
+    // France's picture, not Britain's.
+    let mut other = after.clone();
+    for c in other
+        .corps
+        .iter_mut()
+        .filter(|c| c.nation == Nation::Major(PowerId::Prussia))
+    {
+        c.divisions.truncate(1);
+    }
+    assert_ne!(france, draw(&other, Some(PowerId::France)));
+    assert_eq!(britain, draw(&other, Some(PowerId::Britain)));
+}
+
 #[test]
 fn moves_are_the_units_that_changed_place() {
     let s = scenario();
