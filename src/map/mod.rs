@@ -323,6 +323,16 @@ impl Map {
         resolve(text, &self.names, &self.name_lookup, &self.provinces, |p| &p.name)
     }
 
+    /// The province `text` is the id, name or alias of (case, spaces and
+    /// accents aside), looked up exactly: no word of a name, no
+    /// suggestion; `None` when no one province has it.
+    pub fn province_named(&self, text: &str) -> Option<&Province> {
+        match self.names.get(&normalise(text))?.as_slice() {
+            [i] => self.provinces.get(*i),
+            _ => None,
+        }
+    }
+
     pub fn resolve_sea(&self, text: &str) -> Result<&Sea, NameError> {
         resolve(text, &self.sea_names, &self.sea_name_lookup, &self.seas, |s| &s.name)
     }

@@ -969,6 +969,16 @@ impl<'c, 'a> LineParser<'c, 'a> {
         Ok((key, span))
     }
 
+    /// Whether a word of an order is `name`'s word: the same letters
+    /// (case and accents aside), or another spelling of the same province
+    /// (`Wurttemburg corps` is the `Württemberg corps`).
+    fn same_word(&self, word: &str, name: &str) -> bool {
+        normalise(word) == normalise(name) || {
+            let map = &self.ctx.scenario.map;
+            matches!((map.province_named(word), map.province_named(name)), (Some(a), Some(b)) if a.id == b.id)
+        }
+    }
+
     /// A kingdom's own counter by the name the seed gives it and reports
     /// show (11.2.2.1, 11.2.2.2, 11.3.2.1, 11.5.2.1: `Hesse corps`, the
     /// counter rows of `tables/political.toml`), optionally followed by
@@ -988,7 +998,7 @@ impl<'c, 'a> LineParser<'c, 'a> {
                 let words: Vec<&str> = r.name.split_whitespace().collect();
                 words.iter().enumerate().all(|(i, w)| {
                     cur.peek_at(i)
-                        .is_some_and(|t| t.kind == Tok::Word && normalise(t.text) == normalise(w))
+                        .is_some_and(|t| t.kind == Tok::Word && self.same_word(t.text, w))
                 }) && !cur
                     .peek_at(words.len())
                     .is_some_and(|t| matches!(t.kind, Tok::Number(_)))

@@ -76,7 +76,7 @@ pub struct KingdomDef {
     /// The kingdom's counters the La Guerre map lacks (the Lombard and
     /// Venetian corps and the Venetia fleet, 11.2.2.1, 11.2.2.2; the
     /// Hanover and Hesse corps, 11.3.2.1; the Hanover, Hesse, Baden and
-    /// Wurttemburg corps, 11.5.2.1; house rows): they enter play when the
+    /// Württemberg corps, 11.5.2.1; house rows): they enter play when the
     /// kingdom is created.
     #[serde(default, rename = "counter")]
     pub counters: Vec<CounterDef>,

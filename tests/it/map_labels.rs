@@ -84,7 +84,7 @@ fn the_1805_map_has_no_name_over_another_or_over_a_unit() {
             .unwrap_or_else(|| panic!("{name}"))
     };
     for (a, b) in [
-        ("Baden", "Wurttemburg"),
+        ("Baden", "Württemberg"),
         ("Savoy", "Piedmont"),
         ("Gulf of Cadiz", "Gibraltar"),
         ("Tyrrhenian Sea", "Sardinia"),

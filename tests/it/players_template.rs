@@ -43,7 +43,7 @@ fn in_its_player_turn_each_unit_shows_commanders_allowance_and_reach() {
         ),
         "{g:#?}"
     );
-    assert!(g.iter().any(|l| l == "  can reach (with Napoleon): Normandy, Brittany, Gascony, Burgundy, Lorraine, Flanders, Provence, Savoy, Switzerland, Palatinate, Baden, Holland, Kleves, Piedmont, Lombardy, Tuscany, Wurttemburg, Berg, Hesse, Venetia, Papacy, Bavaria, Hanover, Thuringia, Naples, Brindisi, Oldenburg, Brunswick, Hamburg, Mecklenburg, Saxony"), "{g:#?}");
+    assert!(g.iter().any(|l| l == "  can reach (with Napoleon): Normandy, Brittany, Gascony, Burgundy, Lorraine, Flanders, Provence, Savoy, Switzerland, Palatinate, Baden, Holland, Kleves, Piedmont, Lombardy, Tuscany, Württemberg, Berg, Hesse, Venetia, Papacy, Bavaria, Hanover, Thuringia, Naples, Brindisi, Oldenburg, Brunswick, Hamburg, Mecklenburg, Saxony"), "{g:#?}");
     // Without a commander, 3 provinces: Brittany's corps does not reach
     // Bavaria, and nobody reaches Moscow.
     let brittany = reach_of(&g, "French corps 7 in Brittany");

@@ -20,7 +20,7 @@ fn reports_name_the_counters_as_the_seed_does() {
         (1, "Hanover corps"),
         (2, "Hesse corps"),
         (3, "Baden corps"),
-        (4, "Wurttemburg corps"),
+        (4, "Württemberg corps"),
     ] {
         assert_eq!(rhenish(n).name(&s), format!("{seed} (Rhenish corps {n})"));
         assert_eq!(rhenish(n).handle(&s), format!("Rhenish corps {n}"));
@@ -160,4 +160,89 @@ fn orders_read_the_seeds_name_of_a_counter() {
         let c = orders(wrong);
         assert!(!c.all_accepted(), "{wrong} was accepted");
     }
+}
+
+/// Issue 33, first contact: Württemberg is spelt one way wherever a
+/// player reads it (its id keeps an old misspelling, as saved games do),
+/// and orders read it in every common spelling, the id included.
+#[test]
+fn wurttemberg_is_spelt_one_way_and_read_in_every_spelling() {
+    let s = Scenario::embedded("1805").unwrap();
+    let p = s.map.province("wurttemburg").unwrap();
+    assert_eq!(p.name, "Württemberg");
+    assert_eq!(
+        UnitKey::corps(Nation::Minor("rhine".into()), 4).name(&s),
+        "Württemberg corps (Rhenish corps 4)"
+    );
+    for spelling in [
+        "Württemberg",
+        "Wurttemberg",
+        "Wuerttemberg",
+        "Wurttemburg",
+        "wurttemburg",
+        "Württemburg",
+        "Wurtemberg",
+        "Wurtemburg",
+    ] {
+        assert_eq!(
+            s.map.resolve_province(spelling).map(|p| p.id.as_str()),
+            Ok("wurttemburg"),
+            "{spelling}"
+        );
+    }
+    // The counter by the seed's name in any spelling of its province.
+    let players = PowerId::ALL.into_iter().collect();
+    let mut st = State::initial(&s, "t", &players, ["political".to_string()].into());
+    st.phase = "1806-spring-france".parse().unwrap();
+    st.minors.get_mut("rhine").unwrap().controller = Some(PowerId::France);
+    st.corps.push(Corps {
+        nation: Nation::Minor("rhine".into()),
+        number: 4,
+        location: Some("wurttemburg".into()),
+        divisions: vec![Division {
+            arm: empereur::scenario::Arm::Infantry,
+            nation: Nation::Minor("rhine".into()),
+        }],
+        arrives: None,
+        held_by: None,
+    });
+    let orders = |line: &str| {
+        let text = format!("POWER France\nPHASE 1806-spring-france\n{line}\n");
+        empereur::orders::check(&text, &s, &st, Some(PowerId::France))
+    };
+    let plain = orders("MOVE Rhenish corps 4 TO Baden");
+    assert!(plain.all_accepted(), "{:?}", plain.diagnostics);
+    for line in [
+        "MOVE Württemberg corps TO Baden",
+        "MOVE Wurttemburg corps TO Baden",
+        "MOVE Wurtemberg corps (Rhenish corps 4) TO Baden",
+        "MOVE Rhenish corps 4 FROM wurttemburg TO Baden",
+    ] {
+        let c = orders(line);
+        assert!(c.all_accepted(), "{line}: {:?}", c.diagnostics);
+    }
+    for line in ["MOVE Württemberg corps TO Baden", "MOVE Wurttemburg corps TO Baden"] {
+        assert_eq!(orders(line).accepted[0].order, plain.accepted[0].order, "{line}");
+    }
+    // What a player reads of it: the map's name, the counter's, the list.
+    let french = empereur::report::unit_lines(&s, &st, PowerId::France);
+    assert!(
+        french.contains(&"Württemberg corps (Rhenish corps 4) in Württemberg [inf]".to_string()),
+        "{french:?}"
+    );
+    let names: Vec<&str> = s
+        .map
+        .provinces
+        .iter()
+        .map(|p| p.name.as_str())
+        .chain(
+            s.tables
+                .political
+                .kingdoms
+                .iter()
+                .flat_map(|k| &k.counters)
+                .map(|c| c.name.as_str()),
+        )
+        .collect();
+    assert!(!names.iter().any(|n| n.contains("Wurttemburg")), "{names:?}");
 }

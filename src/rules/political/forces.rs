@@ -1,7 +1,7 @@
 //! What a kingdom does for its forces: the counters it brings into play
 //! (the Lombardy and Venetian corps and the Venetia fleet, 11.2.2.1,
 //! 11.2.2.2; the Hanover and Hesse corps, 11.3.2.1; the Hanover, Hesse,
-//! Baden and Wurttemburg corps, 11.5.2.1), the movement allowance of the
+//! Baden and Württemberg corps, 11.5.2.1), the movement allowance of the
 //! corps of a French-controlled Kingdom of Italy, Kingdom of Westphalia,
 //! Kingdom of Bavaria or Confederation of the Rhine (11.2.2.1, 11.3.2.1,
 //! 11.4.2, 11.5.2.1), and the improved morale of the corps of a
