@@ -1101,4 +1101,31 @@ fn one_refused_address_never_blocks_a_mail_to_every_player_and_its_bounce_reache
     assert_eq!(dead[0].reports, 2, "{dead:?}");
     let notes = send(vec![], vec![]);
     assert!(notes.is_empty(), "told once per dead address: {notes:?}");
+
+    // `send` lists the dead address until the moderator dismisses it,
+    // for good and journalled (`send --drop ADDRESS`).
+    let report = |drop: Vec<String>| {
+        ops::send::run(&ops::send::SendArgs {
+            game: root.clone(),
+            dry_run: false,
+            release: vec![],
+            drop,
+        })
+        .unwrap()
+    };
+    let listed = report(vec![]).to_string();
+    assert!(listed.contains("DEAD ADDRESS prussia@rig.test (prussia)"), "{listed}");
+    let dismissed = report(vec!["prussia@rig.test".into()]);
+    assert!(
+        matches!(&dismissed.deliveries[..], [Delivery::Dismissed { address, power }] if address == "prussia@rig.test" && *power == PowerId::Prussia),
+        "{dismissed:?}"
+    );
+    assert!(!dismissed.to_string().contains("DEAD ADDRESS"), "{dismissed}");
+    let journal = std::fs::read_to_string(g.journal()).unwrap();
+    assert!(
+        journal.contains("send: dead address prussia@rig.test (prussia) dismissed by the moderator"),
+        "{journal}"
+    );
+    let status = ops::workflow::status(&ops::workflow::GameOnly { game: root.clone() }).unwrap();
+    assert!(!status.to_string().contains("dead address"), "{status}");
 }

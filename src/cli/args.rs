@@ -555,7 +555,7 @@ impl From<SeatArgs> for ops::seat::SeatArgs {
 
 #[derive(Debug, Clone, clap::Args)]
 #[command(
-    after_help = "Examples:\n  empereur send --game campaign\n  empereur send --game campaign --dry-run\n  empereur send --game campaign --release 3f2a…   (a message held after a crash, or refused: fix the address first)\n  empereur send --game campaign --drop 3f2a…      (give up a refused message; the journal records it)\n\nThe transport is [mail.transport] in game.toml (default: .eml files in mail/files).\nExit code 1 when a message failed or is held; it stays queued."
+    after_help = "Examples:\n  empereur send --game campaign\n  empereur send --game campaign --dry-run\n  empereur send --game campaign --release 3f2a…   (a message held after a crash, or refused: fix the address first)\n  empereur send --game campaign --drop 3f2a…      (give up a refused message; the journal records it)\n  empereur send --game campaign --drop ann@example.org   (dismiss a dead address a bounce reported)\n\nThe transport is [mail.transport] in game.toml (default: .eml files in mail/files).\nExit code 1 when a message failed or is held; it stays queued."
 )]
 pub struct SendArgs {
     /// The game directory (or a host directory of `ingest --games`).
@@ -570,7 +570,8 @@ pub struct SendArgs {
     #[arg(long)]
     pub release: Vec<String>,
     /// Give up a message the server refused for good (or one held after
-    /// an interrupted send): never sent, recorded in the journal.
+    /// an interrupted send): never sent, recorded in the journal. Given
+    /// an address a bounce reported dead: dismiss it (no longer listed).
     #[arg(long)]
     pub drop: Vec<String>,
 }

@@ -5,7 +5,9 @@
 //! is never answered (that is how mail loops start, RFC 3834); one whose
 //! recipient failed (`Action: failed`) at a player's address is recorded
 //! against that player in `mail/bounces.toml`, the moderator is told once
-//! per dead address, and `empereur status` shows it.
+//! per dead address, and `empereur status` and `send` show it until the
+//! address is replaced or the moderator dismisses it (`send --drop
+//! ADDRESS`).
 //!
 //! This module owns `mail/bounces.toml`.
 
@@ -130,6 +132,11 @@ pub struct Dead {
     pub first: String,
     pub last: String,
     pub reports: u32,
+    /// When the moderator dismissed it (`send --drop ADDRESS`): no
+    /// longer listed by `status` nor `send`, whatever reports come after
+    /// (they are still counted here).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dismissed: Option<String>,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -153,14 +160,43 @@ pub fn load(dir: &GameDir) -> Result<Vec<Dead>> {
     Ok(b.dead)
 }
 
-/// Those of the dead addresses recorded that are still a player's: an
-/// address the moderator has since replaced is no longer dead for the
-/// game.
+/// Those of the dead addresses recorded that are still a player's and
+/// not dismissed: an address the moderator has since replaced, or
+/// dismissed (`send --drop ADDRESS`), is no longer dead for the game.
 pub fn still_dead(dir: &GameDir, config: &GameConfig) -> Result<Vec<Dead>> {
     Ok(load(dir)?
         .into_iter()
+        .filter(|d| d.dismissed.is_none())
         .filter(|d| config.players.iter().any(|p| p.email.eq_ignore_ascii_case(&d.address)))
         .collect())
+}
+
+/// The moderator dismisses the dead address `address` for good (`send
+/// --drop ADDRESS`: the player says it works, or the moderator reaches
+/// them otherwise): it is no longer listed, and the journal says so.
+/// `None` when no dead address of that name is listed.
+pub fn dismiss(dir: &GameDir, address: &str, now: DateTime<Utc>) -> Result<Option<Dead>> {
+    let mut dead = load(dir)?;
+    let Some(d) = dead
+        .iter_mut()
+        .find(|d| d.dismissed.is_none() && d.address.eq_ignore_ascii_case(address.trim()))
+    else {
+        return Ok(None);
+    };
+    let when = now.to_rfc3339();
+    d.dismissed = Some(when.clone());
+    let taken = d.clone();
+    let text = toml::to_string(&Bounces { dead }).context("serialising mail/bounces.toml")?;
+    crate::store::atomic_write(&path(dir), text.as_bytes())?;
+    dir.journal_line(
+        &when,
+        &format!(
+            "send: dead address {} ({}) dismissed by the moderator; its bounces are no longer reported",
+            taken.address,
+            taken.power.id()
+        ),
+    )?;
+    Ok(Some(taken))
 }
 
 /// What taking a delivery status notification did.
@@ -220,6 +256,7 @@ pub fn take(dir: &GameDir, config: &GameConfig, raw: &[u8], now: DateTime<Utc>) 
                     first: when.clone(),
                     last: when.clone(),
                     reports: 1,
+                    dismissed: None,
                 };
                 told = Some(tell_moderator(dir, config, &d, now)?);
                 dead.push(d);

@@ -159,6 +159,12 @@ pub enum Delivery {
         id: String,
         to: Vec<String>,
     },
+    /// A dead address (a bounce, `mail::dsn`) the moderator dismissed
+    /// with `send --drop ADDRESS`: no longer listed.
+    Dismissed {
+        address: String,
+        power: crate::ids::PowerId,
+    },
     /// `--dry-run`: would be sent.
     WouldSend {
         id: String,

@@ -781,6 +781,7 @@ pub fn attention_line(d: &Delivery) -> Option<String> {
         Delivery::Sent { .. }
         | Delivery::StillRefused { .. }
         | Delivery::Dropped { .. }
+        | Delivery::Dismissed { .. }
         | Delivery::WouldSend { .. } => None,
     }
 }

@@ -3,7 +3,7 @@
 use super::Done;
 use crate::mail::transport::{self, Delivery};
 use crate::store::GameDir;
-use anyhow::Result;
+use anyhow::{Result, bail};
 use std::path::PathBuf;
 
 #[derive(Debug, Clone)]
@@ -18,13 +18,17 @@ pub struct SendArgs {
     pub release: Vec<String>,
     /// Give up a message the server refused for good (or one held after
     /// an interrupted send): it is never sent, and the journal says so.
+    /// An address (with `@`) dismisses that dead address instead (a
+    /// bounce reported it, `mail::dsn`).
     pub drop: Vec<String>,
 }
 
-/// What `empereur send` did with each queued message.
+/// What `empereur send` did with each queued message, and the players'
+/// addresses bounces reported dead (until replaced or dismissed).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Sent {
     pub deliveries: Vec<Delivery>,
+    pub dead: Vec<crate::mail::dsn::Dead>,
 }
 
 impl std::fmt::Display for Sent {
@@ -42,6 +46,11 @@ impl std::fmt::Display for Sent {
                     "REFUSED {id}: {error} (held; fix the address and --release {id}, or --drop {id})"
                 )?,
                 Delivery::Dropped { id, to } => writeln!(f, "dropped {id} to {}: never sent", to.join(", "))?,
+                Delivery::Dismissed { address, power } => writeln!(
+                    f,
+                    "dismissed the dead address {address} ({}): no longer listed",
+                    power.id()
+                )?,
                 Delivery::WouldSend { id, to, subject } => {
                     writeln!(f, "would send {id} to {}: {subject}", to.join(", "))?
                 }
@@ -49,6 +58,18 @@ impl std::fmt::Display for Sent {
         }
         if self.deliveries.is_empty() {
             writeln!(f, "outbox empty")?;
+        }
+        for d in &self.dead {
+            writeln!(
+                f,
+                "DEAD ADDRESS {} ({}): mail to it bounces ({}, {} report(s) since {}); put the player's working address in game.toml, or dismiss it with --drop {}",
+                d.address,
+                d.power.id(),
+                d.status,
+                d.reports,
+                d.first,
+                d.address
+            )?;
         }
         Ok(())
     }
@@ -71,9 +92,14 @@ impl super::Summary for Sent {
 }
 
 pub fn run(a: &SendArgs) -> Result<Sent> {
-    Ok(Sent {
-        deliveries: send(a, chrono::Utc::now())?,
-    })
+    let deliveries = send(a, chrono::Utc::now())?;
+    let dir = GameDir::new(&a.game);
+    let dead = if dir.config().is_file() {
+        crate::mail::dsn::still_dead(&dir, &dir.load_config()?)?
+    } else {
+        Vec::new()
+    };
+    Ok(Sent { deliveries, dead })
 }
 
 pub fn send(a: &SendArgs, now: chrono::DateTime<chrono::Utc>) -> Result<Vec<Delivery>> {
@@ -94,6 +120,19 @@ pub fn send(a: &SendArgs, now: chrono::DateTime<chrono::Utc>) -> Result<Vec<Deli
     let group = crate::store::durable::group();
     let mut out = Vec::new();
     for id in &a.drop {
+        if id.contains('@') {
+            let Some(d) = crate::mail::dsn::dismiss(&dir, id, now)? else {
+                bail!(
+                    "no dead address {id} in {} (`empereur status` lists them)",
+                    dir.root.join("mail/bounces.toml").display()
+                );
+            };
+            out.push(Delivery::Dismissed {
+                address: d.address,
+                power: d.power,
+            });
+            continue;
+        }
         out.push(transport::drop_message(&dir, id, now)?);
     }
     out.extend(transport::send_all(&dir, sender.as_ref(), &a.release, now)?);

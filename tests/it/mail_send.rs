@@ -710,3 +710,89 @@ fn a_refused_mail_is_dropped_or_released_to_the_fixed_address() {
         "{journal}"
     );
 }
+
+// Issue 33 points 4 and 8: a bounce (RFC 3464) reports a player's address
+// dead; `send` lists it on every run until the address is replaced or
+// the moderator dismisses it with `send --drop ADDRESS` (journalled, for
+// good: a later bounce is counted, not listed); an address not listed
+// dead is refused with the reason.
+#[test]
+fn a_dead_address_is_listed_by_send_until_the_moderator_dismisses_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = game(tmp.path());
+    let g = GameDir::new(&dir);
+    let bounce = |n: u32| {
+        let p = tmp.path().join(format!("bounce-{n}.eml"));
+        std::fs::write(
+            &p,
+            format!(
+                "From: MAILER-DAEMON@mx.example.org\r\nTo: gm@demo.example.org\r\nSubject: Undelivered Mail Returned to Sender\r\nMessage-ID: <bounce-{n}@mx.example.org>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/report; report-type=delivery-status; boundary=\"b\"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nThe mail system: your message could not be delivered.\r\n--b\r\nContent-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; mx.example.org\r\n\r\nFinal-Recipient: rfc822; austria@demo.example.org\r\nAction: failed\r\nStatus: 5.1.1\r\n--b--\r\n"
+            ),
+        )
+        .unwrap();
+        let args = empereur::ops::ingest::IngestArgs {
+            game: Some(dir.clone()),
+            games: None,
+            maildir: None,
+            mbox: None,
+            files: vec![p],
+        };
+        empereur::ops::ingest::ingest(&args, now()).unwrap();
+    };
+    let args = |drop: Vec<String>| empereur::ops::send::SendArgs {
+        game: dir.clone(),
+        dry_run: false,
+        release: vec![],
+        drop,
+    };
+    let status = || {
+        empereur::ops::workflow::status(&empereur::ops::workflow::GameOnly { game: dir.clone() })
+            .unwrap()
+            .to_string()
+    };
+    bounce(1);
+    for _ in 0..2 {
+        let report = empereur::ops::send::run(&args(vec![])).unwrap().to_string();
+        assert!(
+            report.contains("DEAD ADDRESS austria@demo.example.org (austria): mail to it bounces (5.1.1, 1 report(s)"),
+            "{report}"
+        );
+        assert!(report.contains("--drop austria@demo.example.org"), "{report}");
+    }
+    assert!(status().contains("dead address: austria@demo.example.org (austria)"));
+    // Only a listed dead address can be dismissed.
+    let err = empereur::ops::send::run(&args(vec!["ann@example.org".into()])).unwrap_err();
+    assert!(
+        format!("{err:#}").contains("no dead address ann@example.org"),
+        "{err:#}"
+    );
+    let sent = empereur::ops::send::run(&args(vec!["Austria@demo.example.org".into()])).unwrap();
+    assert_eq!(
+        sent.deliveries,
+        [Delivery::Dismissed {
+            address: "austria@demo.example.org".into(),
+            power: PowerId::Austria,
+        }]
+    );
+    let report = sent.to_string();
+    assert!(
+        report.contains("dismissed the dead address austria@demo.example.org (austria): no longer listed"),
+        "{report}"
+    );
+    assert!(!report.contains("DEAD ADDRESS"), "{report}");
+    let journal = std::fs::read_to_string(g.journal()).unwrap();
+    assert!(
+        journal.contains("send: dead address austria@demo.example.org (austria) dismissed by the moderator"),
+        "{journal}"
+    );
+    // For good: a later bounce is counted, never listed again.
+    bounce(2);
+    let report = empereur::ops::send::run(&args(vec![])).unwrap().to_string();
+    assert!(!report.contains("DEAD ADDRESS"), "{report}");
+    assert!(!status().contains("dead address"), "{}", status());
+    let dead = empereur::mail::dsn::load(&g).unwrap();
+    assert_eq!((dead.len(), dead[0].reports), (1, 2), "{dead:?}");
+    assert!(dead[0].dismissed.is_some());
+    let err = empereur::ops::send::run(&args(vec!["austria@demo.example.org".into()])).unwrap_err();
+    assert!(format!("{err:#}").contains("no dead address"), "{err:#}");
+}
