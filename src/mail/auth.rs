@@ -189,8 +189,10 @@ pub struct Authenticated {
     pub power: PowerId,
     /// The address on record for the power.
     pub on_record: String,
-    /// Whether From is the address on record.
+    /// Whether From is the address on record (and vouched for).
     pub sender_on_record: bool,
+    /// Whether From may be taken as the sender's ([`Sender::vouched`]).
+    pub vouched: bool,
 }
 
 /// Passwords already verified in this run, keyed by power, stored hash
@@ -247,6 +249,12 @@ impl PasswordCache {
 pub struct Sender<'a> {
     pub from: Option<&'a str>,
     pub seconds: &'a BTreeMap<PowerId, String>,
+    /// Whether `from` may be taken as the sender's: always, unless the
+    /// game trusts its server's `Authentication-Results` and that header
+    /// does not vouch for it (`mail::authres`). An address not vouched
+    /// for is never the player's own: the mail is answered as from a
+    /// sender not on record, and its wrong passwords lock it.
+    pub vouched: bool,
 }
 
 /// Decide who sent the orders.
@@ -283,10 +291,11 @@ pub fn authenticate(
     };
     let player = config.player(power).ok_or(Refusal::NotAPlayer { power })?;
     let password = pre.password.as_deref().ok_or(Refusal::NoPassword { power })?;
-    let seconds = sender.seconds;
+    let (seconds, vouched) = (sender.seconds, sender.vouched);
     let sender = from.unwrap_or("-");
-    let own = sender.eq_ignore_ascii_case(&player.email)
-        || seconds.get(&power).is_some_and(|s| s.eq_ignore_ascii_case(sender));
+    let own = vouched
+        && (sender.eq_ignore_ascii_case(&player.email)
+            || seconds.get(&power).is_some_and(|s| s.eq_ignore_ascii_case(sender)));
     // Guessing: after a few wrong passwords from one address, none from
     // it is even checked for a while (the lock doubles); the player and
     // the moderator are told by the caller.
@@ -313,6 +322,7 @@ pub fn authenticate(
     Ok(Authenticated {
         power,
         on_record: player.email.clone(),
-        sender_on_record: from.is_some_and(|f| f.eq_ignore_ascii_case(&player.email)),
+        sender_on_record: vouched && from.is_some_and(|f| f.eq_ignore_ascii_case(&player.email)),
+        vouched,
     })
 }

@@ -630,9 +630,15 @@ fn authenticate(
     let mut cache = std::mem::take(&mut run.cache);
     let seconds = run.times(ctx)?.schedule.seconds.clone();
     let guard = run.guard(ctx)?;
+    let vouched = match (&ctx.config.mail.authentication_results, inc.from.as_deref()) {
+        (None, _) => true,
+        (Some(id), Some(from)) => super::authres::vouches(&inc.authentication_results, id, from),
+        (Some(_), None) => false,
+    };
     let sender = auth::Sender {
         from: inc.from.as_deref(),
         seconds: &seconds,
+        vouched,
     };
     let v = auth::authenticate(&ctx.config, ctx.state.phase, sender, pre, &mut cache, guard, now);
     run.cache = cache;
@@ -688,6 +694,7 @@ fn take_orders(ctx: &GameCtx, msg: &Message, mut a: Authenticated, run: &mut Run
     // change it: a forged SECOND line must not vouch for itself.
     let schedule = run.times(ctx)?.schedule.clone();
     if !a.sender_on_record
+        && a.vouched
         && let (Some(second), Some(from)) = (schedule.seconds.get(&a.power), inc.from.as_deref())
         && second.eq_ignore_ascii_case(from)
     {
@@ -767,7 +774,7 @@ fn take_orders(ctx: &GameCtx, msg: &Message, mut a: Authenticated, run: &mut Run
         let who_asks = super::commands::Asker {
             power: a.power,
             to: Addr::new(inc.from_name.as_deref(), inc.from.as_deref().unwrap_or(&a.on_record)),
-            copy: (!a.sender_on_record).then(|| Addr::new(None, &a.on_record)),
+            copy: copy_to_record(&a, inc).then(|| Addr::new(None, &a.on_record)),
             hash,
             in_reply_to: inc.message_id.clone(),
         };
@@ -780,7 +787,7 @@ fn take_orders(ctx: &GameCtx, msg: &Message, mut a: Authenticated, run: &mut Run
         h.replies.extend(answered.replies);
     }
     let body = ctx.templates.render("ack", &view)?;
-    let copy = (!a.sender_on_record).then(|| a.on_record.clone());
+    let copy = copy_to_record(&a, inc).then(|| a.on_record.clone());
     // An acknowledgement of stored orders is queued after they are written.
     let how = if matches!(stored, Ok(Some(_))) {
         Queue::AfterStore
@@ -1279,7 +1286,25 @@ fn tell_guessing(ctx: &GameCtx, n: &super::guard::Guessing, now: DateTime<Utc>) 
     Ok(out)
 }
 
+/// Whether an answer to `inc` is copied to the power's address on
+/// record: when it came from elsewhere (a From the game's server did not
+/// vouch for is answered there already).
+fn copy_to_record(a: &Authenticated, inc: &Incoming) -> bool {
+    !a.sender_on_record
+        && !inc
+            .from
+            .as_deref()
+            .is_some_and(|f| f.eq_ignore_ascii_case(&a.on_record))
+}
+
 fn forged_note(a: &Authenticated, from: Option<&str>) -> Option<String> {
+    if !a.vouched && from.is_some_and(|f| f.eq_ignore_ascii_case(&a.on_record)) {
+        return Some(format!(
+            "Note: the game's mail server could not confirm that this message came from {}, the address on record for {}: that domain passed neither DMARC nor an aligned DKIM signature there. It was taken because the password was right.",
+            escape::line(&a.on_record, 120),
+            a.power.name(),
+        ));
+    }
     (!a.sender_on_record).then(|| {
         format!(
             "Note: this message came from {}, not from the address on record for {}. It was taken because the password was right; a copy of this acknowledgement goes to the address on record.",

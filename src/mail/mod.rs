@@ -5,7 +5,9 @@
 //! SHA-256), then parsed ([`parse`]: text/plain, else HTML as text, else a
 //! `.txt` attachment; any charset and transfer encoding), routed and
 //! authenticated ([`prescan`] reads only the GAME/POWER/PASSWORD/PHASE
-//! lines; [`auth`] checks the password against the stored argon2 hash),
+//! lines; [`auth`] checks the password against the stored argon2 hash,
+//! and, when the game trusts its server's `Authentication-Results`,
+//! [`authres`] whether that server vouched for the sender's domain),
 //! then the orders go through `orders::check` and `store::submission`.
 //! Every message gets a reply, every decision a journal line.
 //!
@@ -45,6 +47,7 @@
 pub mod answer_reminder;
 pub mod archive;
 pub mod auth;
+pub mod authres;
 pub mod commands;
 pub mod compose;
 pub mod dsn;

@@ -51,6 +51,9 @@ pub struct Incoming {
     /// Message-IDs this message answers (In-Reply-To and References),
     /// without brackets.
     pub references: Vec<String>,
+    /// `Authentication-Results` values (RFC 8601), top first: what
+    /// `mail::authres` reads when the game trusts its server's.
+    pub authentication_results: Vec<String>,
     pub text: Option<(String, TextSource)>,
 }
 
@@ -116,6 +119,11 @@ fn parse_inner(raw: &[u8], body: bool) -> Incoming {
             );
         }
     }
+    inc.authentication_results = m
+        .headers_raw()
+        .filter(|(name, _)| name.eq_ignore_ascii_case("Authentication-Results"))
+        .map(|(_, v)| v.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect();
     inc.auto_reason = automatic(&m, inc.from.as_deref(), inc.subject.as_deref());
     inc.automatic = inc.auto_reason.is_some();
     if !body {

@@ -171,6 +171,14 @@ pub struct MailConfig {
     /// addresses (default: no; each gets a copy addressed to them alone).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub disclose_addresses: bool,
+    /// The authserv-id of the game's own mail server, whose
+    /// `Authentication-Results` header (RFC 8601) is then trusted as a
+    /// second factor for the sender's address (`mail::authres`): a mail
+    /// from a player's address counts as theirs only when that server
+    /// saw the sender's domain pass DMARC or an aligned DKIM signature.
+    /// Off by default (docs/mail.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub authentication_results: Option<String>,
 }
 
 /// Default size limit of an incoming message (orders are a few KiB; a

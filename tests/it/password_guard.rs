@@ -146,3 +146,96 @@ fn a_guess_exactly_a_day_old_no_longer_counts() {
     assert_eq!(g.code("guess", now() + day - Duration::seconds(1)), "wrong-password");
     assert_eq!(g.code("austerlitz", now() + day + min(1)), "locked");
 }
+
+/// Issue 33 point 5, the optional second factor (RFC 8601): with
+/// `[mail] authentication_results` naming the game's own server, a mail
+/// under France's address is its player's only when that server's
+/// `Authentication-Results` vouches for the sender's domain. Otherwise
+/// the right password is still taken, the answer (in the real player's
+/// mailbox) says the server could not confirm the sender, and wrong
+/// passwords under that address lock it, while the player's vouched
+/// mail still gets through. Off, the same mails are the player's own.
+#[test]
+fn with_the_second_factor_an_unconfirmed_players_address_is_a_stranger() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = new_game(tmp.path());
+    let g = empereur::store::GameDir::new(&dir);
+    let mut config = g.load_config().unwrap();
+    config.mail.authentication_results = Some("mx.demo.example.org".into());
+    empereur::store::atomic_write(&g.config(), config.to_toml().as_bytes()).unwrap();
+    assert!(
+        std::fs::read_to_string(g.config())
+            .unwrap()
+            .contains("authentication_results = \"mx.demo.example.org\"")
+    );
+    let ctx = GameCtx::load(&dir).unwrap();
+    let n = Cell::new(0);
+    let send = |header: &str, password: &str, at: DateTime<Utc>| {
+        n.set(n.get() + 1);
+        let mut raw = header.as_bytes().to_vec();
+        raw.extend(mail(
+            "france@demo.example.org",
+            &format!("f{}", n.get()),
+            &text("france", password, "PHASE 1805-fall-turn-start\nMOVE FIRST"),
+        ));
+        let mut run = Run::new(at);
+        let h = ingest::ingest_game(&ctx, &raw, &mut run).unwrap();
+        run.flush().unwrap();
+        h
+    };
+    let ours = "Authentication-Results: mx.demo.example.org;\r\n dkim=pass header.d=demo.example.org header.s=s1;\r\n dmarc=pass (p=reject) header.from=demo.example.org\r\n";
+    let theirs = "Authentication-Results: mx.evil.example.net; dmarc=pass header.from=demo.example.org\r\n";
+    let on_record = |h: &ingest::Handled| match &h.verdict {
+        Verdict::Accepted { sender_on_record, .. } => *sender_on_record,
+        other => panic!("{other:?}"),
+    };
+    let ack = |h: &ingest::Handled| {
+        let id = &h.replies[0];
+        std::fs::read_to_string(g.outbox().join(format!("{id}.eml")))
+            .unwrap()
+            .replace("=\r\n", "")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    assert!(on_record(&send(ours, "austerlitz", now())));
+    for (i, header) in ["", theirs].into_iter().enumerate() {
+        let h = send(header, "austerlitz", now() + min(1 + i as i64));
+        assert!(!on_record(&h), "{header}");
+        assert_eq!(h.replies.len(), 1, "no copy to the same address: {:?}", h.replies);
+        assert!(
+            ack(&h).contains(
+                "the game's mail server could not confirm that this message came from france@demo.example.org"
+            ),
+            "{}",
+            ack(&h)
+        );
+    }
+    // Wrong passwords under the unconfirmed address lock it…
+    for i in 0..5 {
+        assert_eq!(send("", "guess", now() + min(10 + i)).verdict.code(), "wrong-password");
+    }
+    assert!(matches!(
+        send(theirs, "austerlitz", now() + min(20)).verdict,
+        Verdict::Refused(Refusal::Locked { .. })
+    ));
+    // …never the player's own, vouched for by the game's server.
+    assert!(on_record(&send(ours, "austerlitz", now() + min(21))));
+
+    // Off (the default): the same mail is the player's own.
+    let tmp2 = tempfile::tempdir().unwrap();
+    let off = GameCtx::load(&new_game(tmp2.path())).unwrap();
+    let mut run = Run::new(now());
+    let h = ingest::ingest_game(
+        &off,
+        &mail(
+            "france@demo.example.org",
+            "off1",
+            &text("france", "austerlitz", "PHASE 1805-fall-turn-start\nMOVE FIRST"),
+        ),
+        &mut run,
+    )
+    .unwrap();
+    run.flush().unwrap();
+    assert!(on_record(&h));
+}
