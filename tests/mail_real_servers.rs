@@ -114,6 +114,27 @@ fn players_toml() -> &'static str {
      [[player]]\npower = \"austria\"\nname = \"Francis's Player\"\nemail = \"austria@rig.test\"\npassword = \"aspern\"\n"
 }
 
+/// A new 1805 game `id` in `root` with the players of `players` (a
+/// players.toml), sending by submission (STARTTLS + AUTH) as the rig's
+/// moderator.
+fn new_game(rig: &Rig, root: &Path, id: &str, players: &str) {
+    let players = empereur::store::players::parse("players", players).unwrap();
+    ops::new::create_from(
+        &ops::new::NewOptions {
+            dir: root.to_path_buf(),
+            scenario: "1805".into(),
+            players: PathBuf::new(),
+            options: vec![],
+            id: Some(id.into()),
+            house_seating: true,
+        },
+        players,
+    )
+    .unwrap();
+    std::fs::write(root.join("smtp-password"), "gm-pw\n").unwrap();
+    set_transport(root, rig, Security::Starttls, "EMPEREUR_RIG_SUB_PORT");
+}
+
 fn set_transport(root: &Path, rig: &Rig, security: Security, port_key: &str) {
     let g = GameDir::new(root);
     let mut cfg = g.load_config().unwrap();
@@ -148,21 +169,7 @@ fn orders_acks_and_reports_travel_through_postfix_and_dovecot() {
     let before = baseline(&rig);
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("demo");
-    let players = empereur::store::players::parse("players", players_toml()).unwrap();
-    ops::new::create_from(
-        &ops::new::NewOptions {
-            dir: root.clone(),
-            scenario: "1805".into(),
-            players: PathBuf::new(),
-            options: vec![],
-            id: Some("demo".into()),
-            house_seating: true,
-        },
-        players,
-    )
-    .unwrap();
-    std::fs::write(root.join("smtp-password"), "gm-pw\n").unwrap();
-    set_transport(&root, &rig, Security::Starttls, "EMPEREUR_RIG_SUB_PORT");
+    new_game(&rig, &root, "demo", players_toml());
 
     // Players send: France right, Austria with a wrong password, then
     // Austria right through swaks (a real SMTP client).
@@ -379,21 +386,7 @@ fn press_from_one_player_arrives_in_the_others_mailbox() {
     let before = baseline(&rig);
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("press");
-    let players = empereur::store::players::parse("players", players_toml()).unwrap();
-    ops::new::create_from(
-        &ops::new::NewOptions {
-            dir: root.clone(),
-            scenario: "1805".into(),
-            players: PathBuf::new(),
-            options: vec![],
-            id: Some("demo".into()),
-            house_seating: true,
-        },
-        players,
-    )
-    .unwrap();
-    std::fs::write(root.join("smtp-password"), "gm-pw\n").unwrap();
-    set_transport(&root, &rig, Security::Starttls, "EMPEREUR_RIG_SUB_PORT");
+    new_game(&rig, &root, "demo", players_toml());
     let nonce = format!("bavaria-{}", Utc::now().timestamp_nanos_opt().unwrap_or(0));
     send_plain(
         &rig,
@@ -554,21 +547,7 @@ fn pipe_delivery_follows_sysexits_and_automatic_mail_gets_no_reply() {
     }
     let bin = pipe_dir.join("empereur");
     std::fs::copy(env!("CARGO_BIN_EXE_empereur"), &bin).unwrap();
-    let players = empereur::store::players::parse("players", players_toml()).unwrap();
-    ops::new::create_from(
-        &ops::new::NewOptions {
-            dir: root.clone(),
-            scenario: "1805".into(),
-            players: PathBuf::new(),
-            options: vec![],
-            id: Some("demo".into()),
-            house_seating: true,
-        },
-        players,
-    )
-    .unwrap();
-    std::fs::write(root.join("smtp-password"), "gm-pw\n").unwrap();
-    set_transport(&root, &rig, Security::Starttls, "EMPEREUR_RIG_SUB_PORT");
+    new_game(&rig, &root, "demo", players_toml());
     let g = GameDir::new(&root);
     let mut cfg = g.load_config().unwrap();
     cfg.mail.address = Some(game_addr.clone());
@@ -877,21 +856,7 @@ fn one_refused_address_never_blocks_a_mail_to_every_player_and_its_bounce_reache
     let before = baseline(&rig);
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("refusals");
-    let players = empereur::store::players::parse("players", &players_with_dead_addresses()).unwrap();
-    ops::new::create_from(
-        &ops::new::NewOptions {
-            dir: root.clone(),
-            scenario: "1805".into(),
-            players: PathBuf::new(),
-            options: vec![],
-            id: Some("refusals".into()),
-            house_seating: true,
-        },
-        players,
-    )
-    .unwrap();
-    std::fs::write(root.join("smtp-password"), "gm-pw\n").unwrap();
-    set_transport(&root, &rig, Security::Starttls, "EMPEREUR_RIG_SUB_PORT");
+    new_game(&rig, &root, "refusals", &players_with_dead_addresses());
     let g = GameDir::new(&root);
     let send = |drop: Vec<String>, release: Vec<String>| {
         ops::send::send(

@@ -118,27 +118,8 @@ fn views_name_the_counters_and_list_the_kingdoms_fleet() {
 #[test]
 fn orders_read_the_seeds_name_of_a_counter() {
     let s = Scenario::embedded("1805").unwrap();
-    let players = PowerId::ALL.into_iter().collect();
-    let mut st = State::initial(&s, "t", &players, ["political".to_string()].into());
-    st.phase = "1806-spring-france".parse().unwrap();
-    st.minors.get_mut("rhine").unwrap().controller = Some(PowerId::France);
-    for n in [1, 2] {
-        st.corps.push(Corps {
-            nation: Nation::Minor("rhine".into()),
-            number: n,
-            location: Some("hesse".into()),
-            divisions: vec![Division {
-                arm: empereur::scenario::Arm::Infantry,
-                nation: Nation::Minor("rhine".into()),
-            }],
-            arrives: None,
-            held_by: None,
-        });
-    }
-    let orders = |line: &str| {
-        let text = format!("POWER France\nPHASE 1806-spring-france\n{line}\n");
-        empereur::orders::check(&text, &s, &st, Some(PowerId::France))
-    };
+    let st = rhine_under_france(&s, &[(1, "hesse"), (2, "hesse")]);
+    let orders = |line: &str| france_orders(&s, &st, line);
     let plain = orders("MOVE Rhenish corps 2 TO Hanover");
     assert!(plain.all_accepted(), "{:?}", plain.diagnostics);
     for line in [
@@ -191,25 +172,8 @@ fn wurttemberg_is_spelt_one_way_and_read_in_every_spelling() {
         );
     }
     // The counter by the seed's name in any spelling of its province.
-    let players = PowerId::ALL.into_iter().collect();
-    let mut st = State::initial(&s, "t", &players, ["political".to_string()].into());
-    st.phase = "1806-spring-france".parse().unwrap();
-    st.minors.get_mut("rhine").unwrap().controller = Some(PowerId::France);
-    st.corps.push(Corps {
-        nation: Nation::Minor("rhine".into()),
-        number: 4,
-        location: Some("wurttemburg".into()),
-        divisions: vec![Division {
-            arm: empereur::scenario::Arm::Infantry,
-            nation: Nation::Minor("rhine".into()),
-        }],
-        arrives: None,
-        held_by: None,
-    });
-    let orders = |line: &str| {
-        let text = format!("POWER France\nPHASE 1806-spring-france\n{line}\n");
-        empereur::orders::check(&text, &s, &st, Some(PowerId::France))
-    };
+    let st = rhine_under_france(&s, &[(4, "wurttemburg")]);
+    let orders = |line: &str| france_orders(&s, &st, line);
     let plain = orders("MOVE Rhenish corps 4 TO Baden");
     assert!(plain.all_accepted(), "{:?}", plain.diagnostics);
     for line in [
@@ -245,4 +209,33 @@ fn wurttemberg_is_spelt_one_way_and_read_in_every_spelling() {
         )
         .collect();
     assert!(!names.iter().any(|n| n.contains("Wurttemburg")), "{names:?}");
+}
+
+/// A political game in France's spring 1806 turn with the Rhine under
+/// France and its `corps` (number, province), one infantry each.
+fn rhine_under_france(s: &Scenario, corps: &[(u32, &str)]) -> State {
+    let players = PowerId::ALL.into_iter().collect();
+    let mut st = State::initial(s, "t", &players, ["political".to_string()].into());
+    st.phase = "1806-spring-france".parse().unwrap();
+    st.minors.get_mut("rhine").unwrap().controller = Some(PowerId::France);
+    for (number, at) in corps {
+        st.corps.push(Corps {
+            nation: Nation::Minor("rhine".into()),
+            number: *number,
+            location: Some(at.to_string()),
+            divisions: vec![Division {
+                arm: empereur::scenario::Arm::Infantry,
+                nation: Nation::Minor("rhine".into()),
+            }],
+            arrives: None,
+            held_by: None,
+        });
+    }
+    st
+}
+
+/// France's orders `line` in that turn, checked.
+fn france_orders(s: &Scenario, st: &State, line: &str) -> empereur::orders::Checked {
+    let text = format!("POWER France\nPHASE 1806-spring-france\n{line}\n");
+    empereur::orders::check(&text, s, st, Some(PowerId::France))
 }
