@@ -20,13 +20,39 @@ pub struct Kingdom {
     /// The turn it was declared.
     pub created: Turn,
     /// The free state's treasury (11.x.2, 8.2.3): Gold collected for it
-    /// and not yet spent on its units.
-    #[serde(default)]
+    /// and not yet spent on its units; `"unknown"` in the state file of a
+    /// power that is not its controller (2.5), read as 0.
+    #[serde(default, deserialize_with = "gold_or_unknown")]
     pub gold: i64,
     /// 11.1.4: received by cession; its new controller may turn it into
     /// conquered territory (8.8.5).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub ceded: bool,
+}
+
+/// A treasury, or `"unknown"` (another power's kingdom, 2.5) read as 0.
+fn gold_or_unknown<'de, D: serde::Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
+    struct V;
+    impl serde::de::Visitor<'_> for V {
+        type Value = i64;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("an amount of Gold, or \"unknown\"")
+        }
+        fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<i64, E> {
+            Ok(v)
+        }
+        fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<i64, E> {
+            i64::try_from(v).map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(v), &self))
+        }
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<i64, E> {
+            if v == super::UNKNOWN {
+                Ok(0)
+            } else {
+                Err(E::invalid_value(serde::de::Unexpected::Str(v), &self))
+            }
+        }
+    }
+    d.deserialize_any(V)
 }
 
 /// The political combinations in play.

@@ -24,9 +24,10 @@ impl State {
 
     /// The state file `viewer` receives (2.5): [`State::view_for`] as
     /// TOML, where another power's corps says `divisions = "unknown"`
-    /// (an empty list would read as an empty corps) and another power's
-    /// force pool `pool = "unknown"` (zeros would read as an empty pool),
-    /// each with a comment; they load back as nothing known.
+    /// (an empty list would read as an empty corps), another power's
+    /// force pool `pool = "unknown"` (zeros would read as an empty pool)
+    /// and its kingdoms' treasuries `gold = "unknown"`, each with a
+    /// comment; they load back as nothing known.
     pub fn view_text_for(&self, viewer: PowerId) -> String {
         // Every other power's corps, empty or not: an empty list for the
         // empty ones only would tell them apart.
@@ -49,6 +50,16 @@ impl State {
             .filter(|p| !self.sees_records_of(Some(viewer), **p))
             .map(|p| (format!("[powers.{}]", p.id()), format!("[powers.{}.pool]", p.id())))
             .collect();
+        // The kingdoms whose treasury the viewer may not see: their
+        // tables' headers.
+        let hidden_treasuries: Vec<String> = self
+            .political
+            .kingdoms
+            .iter()
+            .filter(|(_, k)| !self.sees_records_of(Some(viewer), k.controller))
+            .map(|(id, _)| format!("[political.kingdoms.{id}]"))
+            .collect();
+        let mut in_hidden_treasury = false;
         // The `[[corps]]` table the line is in (its index), if any.
         let mut seen = 0;
         let mut corps: Option<usize> = None;
@@ -60,6 +71,7 @@ impl State {
                 corps = (t == "[[corps]]").then_some(seen);
                 seen += usize::from(t == "[[corps]]");
                 in_hidden_pool = hidden_powers.iter().any(|(_, pool)| pool == t);
+                in_hidden_treasury = hidden_treasuries.iter().any(|h| h == t);
                 if in_hidden_pool {
                     continue;
                 }
@@ -78,6 +90,13 @@ impl State {
                 if t.is_empty() {
                     out.push('\n');
                 }
+                continue;
+            }
+            if in_hidden_treasury && t.starts_with("gold = ") {
+                out.push_str(&format!(
+                    "gold = \"{}\" # another power's kingdom: its treasury is not shown (2.5)\n",
+                    super::UNKNOWN
+                ));
                 continue;
             }
             if t == "divisions = []" && corps.is_some_and(|i| hidden.get(i) == Some(&true)) {

@@ -84,10 +84,20 @@ fn views_name_the_counters_and_list_the_kingdoms_fleet() {
             controller: PowerId::France,
             components: ["lombardy", "papacy", "venetia", "illyria"].map(String::from).into(),
             created: st.turn(),
-            gold: 0,
+            gold: 12,
             ceded: false,
         },
     );
+    // The treasury is the controller's record (2.5): another power's state
+    // file says it is unknown, not that it is empty.
+    let austria = st.view_text_for(PowerId::Austria);
+    assert!(
+        austria.contains("gold = \"unknown\" # another power's kingdom: its treasury is not shown (2.5)"),
+        "{austria}"
+    );
+    assert_eq!(State::from_toml(&austria).unwrap().political.kingdoms["italy"].gold, 0);
+    let france = State::from_toml(&st.view_text_for(PowerId::France)).unwrap();
+    assert_eq!(france.political.kingdoms["italy"].gold, 12);
     let text = empereur::ops::show::to_text(&s, &st, None);
     let hesse = text
         .lines()
