@@ -79,6 +79,7 @@ pub enum Problem {
     UnknownProvince,
     UnknownSea,
     UnknownUnit,
+    UnknownZone,
     WrongGame,
     WrongNation,
     WrongPhase,

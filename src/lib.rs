@@ -18,6 +18,7 @@
 //! | [`rules`] | the engine: state + orders + dice -> state + outcomes |
 //! | [`picture`] | map pictures: geometry, SVG, PNG (per-power views) |
 //! | [`schedule`] | deadlines, grace, reminders, absences (time passed in) |
+//! | [`zone`] | time zones as players name them (`TIMEZONE`), the one way a deadline is written |
 //! | [`autoplay`] | generated orders and seeded dice for simulated powers (not the engine) |
 //! | `testing` | scripted dice for tests (feature `testing`, never shipped) |
 //!
@@ -77,3 +78,4 @@ pub mod store;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 mod vocabulary;
+pub mod zone;

@@ -17,7 +17,7 @@ use chrono::{DateTime, Utc};
 /// Queue one reminder to each power of `due` that owes an answer among
 /// `awaited` (the open phase's proposals still unanswered), with the
 /// answers that count and the deadline in its time zone. `deadline`: the
-/// game's reading of it, when the player's cannot be had. Returns the ids
+/// deadline to say when the phase's clock cannot be read. Returns the ids
 /// queued.
 pub fn queue(
     dir: &GameDir,
@@ -25,7 +25,7 @@ pub fn queue(
     state: &State,
     due: &[PowerId],
     awaited: &[Proposal],
-    deadline: Option<String>,
+    deadline: Option<DateTime<Utc>>,
     now: DateTime<Utc>,
 ) -> Result<Vec<String>> {
     let phase = state.phase.to_string();
@@ -45,7 +45,8 @@ pub fn queue(
             body.push_str(&format!("  {}: {}\n", p.from.name(), p.text));
             body.push_str(&format!("    answer with: {}\n", p.answers.join(" or ")));
         }
-        let by = answer_by(dir, config, state, player, now)?.or_else(|| deadline.clone());
+        let by = answer_by(dir, config, state, player, now)?
+            .or_else(|| deadline.map(|d| crate::zone::shown(d, config.player_tz(player.power))));
         if let Some(d) = &by {
             body.push_str(&format!("\nAnswer by: {d}\n"));
         }

@@ -321,7 +321,10 @@ pub fn answer(ctx: &GameCtx, who: &Asker<'_>, ex: &Extracted, run: &mut Run) -> 
     }
     for (n, c) in ex.commands.iter().enumerate() {
         let block = match c {
-            Command::Status => status(ctx, who.power, run.now)?,
+            Command::Status => {
+                let tz = run.player_tz(ctx, who.power)?;
+                status(ctx, who.power, tz, run.now)?
+            }
             Command::Orders => orders(ctx, who.power)?,
             Command::Help => help(ctx, who.power),
             Command::State => {
@@ -391,13 +394,12 @@ fn answer_mail(
     }
 }
 
-/// STATUS: the phase, the deadline in the player's time zone, who is in
-/// (not what they ordered), grace and pause.
-pub fn status(ctx: &GameCtx, power: PowerId, now: DateTime<Utc>) -> Result<String> {
+/// STATUS: the phase, the deadline in the player's time zone `tz`, who
+/// is in (not what they ordered), grace and pause.
+pub fn status(ctx: &GameCtx, power: PowerId, tz: chrono_tz::Tz, now: DateTime<Utc>) -> Result<String> {
     use crate::schedule::Due;
     let state = &ctx.state;
-    let tz = ctx.config.player_tz(power);
-    let local = |t: DateTime<Utc>| t.with_timezone(&tz).format("%a %Y-%m-%d %H:%M %Z").to_string();
+    let local = |t: DateTime<Utc>| crate::zone::shown(t, tz);
     let mut l = vec![format!("STATUS of game {}, phase {}:", ctx.config.game, state.phase)];
     if let Some(w) = &state.over {
         l.push(format!("  The game is over: {w}"));

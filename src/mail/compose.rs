@@ -145,7 +145,8 @@ pub struct Opening<'a> {
     pub state: &'a State,
     /// The history entry that opened it, or `mailed::START`.
     pub entry: String,
-    pub deadline: Option<String>,
+    /// The deadline, written in each reader's zone (`zone::shown`).
+    pub deadline: Option<DateTime<Utc>>,
     pub commitment: Option<String>,
     /// Set when the phase was resolved before this mail could go out:
     /// the later entry that closed it. The mail then is for the record
@@ -163,7 +164,7 @@ pub fn phase_opening(
     config: &GameConfig,
     scenario: &Scenario,
     state: &State,
-    deadline: Option<String>,
+    deadline: Option<DateTime<Utc>>,
     now: DateTime<Utc>,
 ) -> Result<Vec<String>> {
     let head = crate::store::history::read_head(dir)?;
@@ -240,7 +241,8 @@ fn observer_opening(
     let view = PhaseOpeningView {
         game: config.game.clone(),
         phase: state.phase.to_string(),
-        deadline: o.deadline.clone(),
+        // The public reads the game's zone, as on the site.
+        deadline: o.deadline.map(|d| crate::zone::shown(d, config.tz())),
         power: w.name.clone(),
         role: "observer".into(),
         movers: rules::roles(scenario, state)
@@ -299,7 +301,7 @@ fn opening_mail(
     let view = PhaseOpeningView {
         game: config.game.clone(),
         phase: state.phase.to_string(),
-        deadline: o.deadline.clone(),
+        deadline: o.deadline.map(|d| crate::zone::shown(d, config.player_tz(p.power))),
         power: p.power.name().to_string(),
         role: role.to_string(),
         movers: roles.must.iter().map(|p| p.name().to_string()).collect(),
@@ -339,7 +341,7 @@ pub fn reminders(
     config: &GameConfig,
     state: &State,
     missing: &[PowerId],
-    deadline: Option<String>,
+    deadline: Option<DateTime<Utc>>,
     now: DateTime<Utc>,
 ) -> Result<Vec<String>> {
     let when = ReminderTimes {
@@ -350,14 +352,13 @@ pub fn reminders(
 }
 
 /// When a reminder says the phase resolves: the deadline, and past it
-/// the end of the grace period (both shown in the game's time zone).
+/// the end of the grace period (each written in its reader's zone).
 pub struct ReminderTimes {
-    pub deadline: Option<String>,
-    pub grace_ends: Option<String>,
+    pub deadline: Option<DateTime<Utc>>,
+    pub grace_ends: Option<DateTime<Utc>>,
 }
 
-/// [`reminders`], past the deadline: `grace_ends` (shown in the game's
-/// time zone) is when the phase resolves with defaults for whoever is
+/// [`reminders`], past the deadline: `grace_ends` is when the phase resolves with defaults for whoever is
 /// still missing, and the mail says so.
 pub fn reminders_in(
     dir: &GameDir,
@@ -374,8 +375,10 @@ pub fn reminders_in(
             game: config.game.clone(),
             phase: state.phase.to_string(),
             power: p.power.name().to_string(),
-            deadline: when.deadline.clone(),
-            grace_ends: when.grace_ends.clone(),
+            deadline: when.deadline.map(|d| crate::zone::shown(d, config.player_tz(p.power))),
+            grace_ends: when
+                .grace_ends
+                .map(|d| crate::zone::shown(d, config.player_tz(p.power))),
         };
         let m = game_mail(
             config,
@@ -890,9 +893,8 @@ pub fn awaited_answers(
     Ok(report::awaited_answers(&orders, &players, &passed))
 }
 
-/// The deadline of the open phase in the time zone `player` reads it in,
-/// the zone named (`Thu 2026-12-03 20:00 CET (Europe/Paris)`); `None`
-/// before the phase's clock starts.
+/// The deadline of the open phase as `player` reads it, in their zone
+/// (`zone::shown`); `None` before the phase's clock starts.
 pub(super) fn answer_by(
     dir: &GameDir,
     config: &GameConfig,
@@ -905,16 +907,7 @@ pub(super) fn answer_by(
     };
     let schedule = dir.load_schedule()?;
     let d = clock.deadline(now, &config.deadlines, config.tz(), &schedule.absences);
-    let tz = player
-        .timezone
-        .as_deref()
-        .and_then(|t| t.parse::<chrono_tz::Tz>().ok())
-        .unwrap_or_else(|| config.tz());
-    Ok(Some(format!(
-        "{} ({})",
-        d.with_timezone(&tz).format("%a %Y-%m-%d %H:%M %Z"),
-        tz.name()
-    )))
+    Ok(Some(crate::zone::shown(d, config.player_tz(player.power))))
 }
 
 /// The top of an acknowledgement (issue 33): whether `power` is now in
@@ -1027,7 +1020,7 @@ pub fn proposal_notices(
     state: &State,
     from: PowerId,
     orders: &[crate::orders::ast::OrderLine],
-    deadline: Option<String>,
+    deadline: Option<DateTime<Utc>>,
     now: DateTime<Utc>,
 ) -> Result<Vec<String>> {
     let mut mine = BTreeMap::new();
@@ -1046,7 +1039,8 @@ pub fn proposal_notices(
         );
         // Phase ids and addresses are never split at their hyphens.
         let wrap = textwrap::Options::new(72).word_splitter(textwrap::WordSplitter::NoHyphenation);
-        let by = answer_by(dir, config, state, player, now)?.or_else(|| deadline.clone());
+        let by = answer_by(dir, config, state, player, now)?
+            .or_else(|| deadline.map(|d| crate::zone::shown(d, config.player_tz(player.power))));
         if p.answers.is_empty() {
             body.push_str(&textwrap::fill(
                 &format!("It needs no answer; it takes effect when phase {phase} resolves, unless {} changes its orders before then.", from.name()),

@@ -98,6 +98,9 @@ struct Times {
     /// `None`: no clock, or one that cannot be read (as if none).
     clock: Option<crate::schedule::PhaseClock>,
     schedule: crate::store::clock::Schedule,
+    /// The zones a TIMEZONE line of this run set (game.toml is written at
+    /// once, but the run reads the configuration it loaded first).
+    zones: BTreeMap<crate::ids::PowerId, chrono_tz::Tz>,
 }
 
 /// A game's accepted orders not yet written, and the mail that may be
@@ -143,7 +146,16 @@ impl Run {
             Entry::Vacant(e) => e.insert(Times {
                 schedule: ctx.dir.load_schedule()?,
                 clock: ctx.dir.load_clock().ok().flatten(),
+                zones: BTreeMap::new(),
             }),
+        })
+    }
+    /// The zone `power`'s player reads deadlines in: one a TIMEZONE line
+    /// of this run set, else theirs in game.toml, else the game's.
+    pub(super) fn player_tz(&mut self, ctx: &GameCtx, power: crate::ids::PowerId) -> Result<chrono_tz::Tz> {
+        Ok(match self.times(ctx)?.zones.get(&power) {
+            Some(tz) => *tz,
+            None => ctx.config.player_tz(power),
         })
     }
     /// Save `ctx`'s game's schedule and keep it as this run's copy.
@@ -739,12 +751,25 @@ fn take_orders(ctx: &GameCtx, msg: &Message, mut a: Authenticated, run: &mut Run
         source: source.to_string(),
         forged_note: forged_note(&a, inc.from.as_deref()),
         notes: meta.notes.iter().chain(&signed).map(|n| escape::line(n, 300)).collect(),
-        deadline: deadline_shown(ctx, &changed_schedule, run),
         ..AckView::default()
     }
     .with_checked(&checked, &shown);
+    // The deadline in the zone this message asks for, else the player's.
+    let zone = match &checked.header.timezone {
+        Some((name, _)) => name.parse().ok(),
+        None => None,
+    };
+    let tz = match zone {
+        Some(tz) => tz,
+        None => run.player_tz(ctx, a.power)?,
+    };
+    let deadline = open_deadline(ctx, &changed_schedule, run);
+    view.deadline = deadline.map(|d| crate::zone::shown(d, tz));
     cap_quoted(&mut view);
-    let stored = store_orders(ctx, inc, &a, &checked, &view, run)?;
+    let stored = store_orders(ctx, inc, &a, &checked, deadline, run)?;
+    if let (Ok(_), Some(tz)) = (&stored, zone) {
+        view.notes.push(set_zone(ctx, a.power, tz, run)?);
+    }
     if stored.is_ok() {
         let notes = readiness_notes(
             ctx,
@@ -756,7 +781,7 @@ fn take_orders(ctx: &GameCtx, msg: &Message, mut a: Authenticated, run: &mut Run
         )?;
         view.notes.extend(notes);
     }
-    let noted = meta.changed || asked.any() || readiness.is_some();
+    let noted = meta.changed || asked.any() || readiness.is_some() || zone.is_some();
     let line = verdict_line(msg, &a, &checked, &stored, noted, &mut view, h);
     run.log(&ctx.dir, line);
     let own = matches!(stored, Ok(Some(_))).then_some((checked.accepted.as_slice(), checked.header.no_orders));
@@ -799,6 +824,33 @@ fn take_orders(ctx: &GameCtx, msg: &Message, mut a: Authenticated, run: &mut Run
         run.mark_done(&ctx.dir.inbox(), hash);
     }
     Ok(())
+}
+
+/// TIMEZONE: `power`'s player reads deadlines in `tz` from now on. Kept
+/// with the player's entry in game.toml (as SET PASSWORD keeps the
+/// password's hash), so a new player seated by replace-player starts
+/// with their own zone or the game's. Returns what the acknowledgement
+/// says.
+fn set_zone(ctx: &GameCtx, power: crate::ids::PowerId, tz: chrono_tz::Tz, run: &mut Run) -> Result<String> {
+    // Read afresh under the game lock: another message of this run may
+    // have written game.toml since the context was loaded.
+    let mut config = ctx.dir.load_config()?;
+    if let Some(p) = config.players.iter_mut().find(|p| p.power == power)
+        && p.timezone.as_deref() != Some(tz.name())
+    {
+        p.timezone = Some(tz.name().to_string());
+        crate::store::atomic_write(&ctx.dir.config(), config.to_toml().as_bytes()).context("writing game.toml")?;
+        run.log(
+            &ctx.dir,
+            format!("{} reads deadlines in {} (TIMEZONE)", power.id(), tz.name()),
+        );
+    }
+    run.times(ctx)?.zones.insert(power, tz);
+    Ok(format!(
+        "TIMEZONE: {} reads every deadline in {} from now on, the zone named and once in UTC.",
+        power.name(),
+        tz.name()
+    ))
 }
 
 /// Whether `power` has a submission stored in the open phase (written,
@@ -908,7 +960,7 @@ fn store_orders(
     inc: &Incoming,
     a: &Authenticated,
     checked: &orders::Checked,
-    view: &AckView,
+    deadline: Option<DateTime<Utc>>,
     run: &mut Run,
 ) -> Result<std::result::Result<Option<String>, anyhow::Error>> {
     if checked.accepted.is_empty() && !checked.header.no_orders {
@@ -949,7 +1001,7 @@ fn store_orders(
         &ctx.state,
         a.power,
         &sub.orders,
-        view.deadline.clone(),
+        deadline,
         run.now,
     )?;
     Ok(Ok(Some(receipt)))
@@ -1707,14 +1759,12 @@ pub fn read_mbox(path: &Path) -> Result<Vec<Vec<u8>>> {
     Ok(out)
 }
 
-/// The open phase's deadline in the game's time zone, if its clock runs.
-fn deadline_shown(ctx: &GameCtx, schedule: &crate::store::clock::Schedule, run: &mut Run) -> Option<String> {
+/// The open phase's deadline, if its clock runs.
+fn open_deadline(ctx: &GameCtx, schedule: &crate::store::clock::Schedule, run: &mut Run) -> Option<DateTime<Utc>> {
     let now = run.now;
     let clock = run.times(ctx).ok()?.clock.as_ref()?;
     if clock.phase != Some(ctx.state.phase) {
         return None;
     }
-    let tz = ctx.config.tz();
-    let d = clock.deadline(now, &ctx.config.deadlines, tz, &schedule.absences);
-    Some(d.with_timezone(&tz).format("%a %Y-%m-%d %H:%M %Z").to_string())
+    Some(clock.deadline(now, &ctx.config.deadlines, ctx.config.tz(), &schedule.absences))
 }

@@ -65,32 +65,28 @@ fn read_state(p: &Path) -> Result<State> {
     State::from_toml(&store::read_text(p)?).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))
 }
 
-/// The deadline of the open phase as players read it.
-fn deadline_shown(dir: &GameDir, config: &GameConfig, now: DateTime<Utc>) -> Result<String> {
+/// The deadline of the open phase (its clock started if it had not).
+fn open_phase_deadline(dir: &GameDir, config: &GameConfig, now: DateTime<Utc>) -> Result<DateTime<Utc>> {
     let schedule = dir.load_schedule()?;
     let pclock = ensure_clock(dir, config, now)?;
-    let deadline = pclock.deadline(now, &config.deadlines, config.tz(), &schedule.absences);
-    Ok(deadline
-        .with_timezone(&config.tz())
-        .format("%a %Y-%m-%d %H:%M %Z")
-        .to_string())
+    Ok(pclock.deadline(now, &config.deadlines, config.tz(), &schedule.absences))
 }
 
-/// The open phase's deadline as players read it, if its clock has
-/// started (it starts at the first `run` or `mail`, or a hand resolve).
-pub fn open_deadline(dir: &GameDir, config: &GameConfig, now: DateTime<Utc>) -> Result<Option<String>> {
+/// The open phase's deadline, if its clock has started (it starts at
+/// the first `run` or `mail`, or a hand resolve). Each reader gets it
+/// written in their own zone (`zone::shown`).
+pub fn open_deadline(dir: &GameDir, config: &GameConfig, now: DateTime<Utc>) -> Result<Option<DateTime<Utc>>> {
     let state = dir.load_state()?;
     let Some(c) = dir.load_clock()?.filter(|c| c.phase == Some(state.phase)) else {
         return Ok(None);
     };
     let schedule = dir.load_schedule()?;
-    let deadline = c.deadline(now, &config.deadlines, config.tz(), &schedule.absences);
-    Ok(Some(
-        deadline
-            .with_timezone(&config.tz())
-            .format("%a %Y-%m-%d %H:%M %Z")
-            .to_string(),
-    ))
+    Ok(Some(c.deadline(
+        now,
+        &config.deadlines,
+        config.tz(),
+        &schedule.absences,
+    )))
 }
 
 /// What one entry's mail needs, read from its directory.
@@ -367,7 +363,7 @@ fn opening_of<'a>(
         state,
         entry: opened_by.to_string(),
         deadline: if open_now {
-            Some(deadline_shown(dir, config, now)?)
+            Some(open_phase_deadline(dir, config, now)?)
         } else {
             None
         },

@@ -501,28 +501,19 @@ fn remind(
         return Ok(());
     }
     let deadline = pclock.deadline(now, &config.deadlines, tz, &schedule.absences);
-    let local = |t: DateTime<Utc>| t.with_timezone(&tz).format("%a %Y-%m-%d %H:%M %Z").to_string();
     // Past the deadline the reminder says when grace ends.
     let grace_ends = match due {
-        Due::Grace { ends } => Some(local(*ends)),
+        Due::Grace { ends } => Some(*ends),
         _ => None,
     };
     let when = compose::ReminderTimes {
-        deadline: Some(local(deadline)),
+        deadline: Some(deadline),
         grace_ends,
     };
     let orders_due: Vec<PowerId> = due_now.iter().copied().filter(|p| missing.contains(p)).collect();
     compose::reminders_in(dir, &ctx.templates, config, &ctx.state, &orders_due, &when, now)?;
     let answers_due: Vec<PowerId> = due_now.iter().copied().filter(|p| owing.contains(p)).collect();
-    crate::mail::answer_reminder::queue(
-        dir,
-        config,
-        &ctx.state,
-        &answers_due,
-        &awaited,
-        when.deadline.clone(),
-        now,
-    )?;
+    crate::mail::answer_reminder::queue(dir, config, &ctx.state, &answers_due, &awaited, when.deadline, now)?;
     for p in &due_now {
         pclock.reminded.entry(*p).or_default().push(now);
     }

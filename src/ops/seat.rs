@@ -355,7 +355,10 @@ fn welcome(
     }
     body.push_str(&format!("\n\nThe open phase is {}.\n", state.phase));
     match super::mailing::open_deadline(dir, config, now)? {
-        Some(d) => body.push_str(&format!("Its deadline: {d}\n")),
+        Some(d) => body.push_str(&format!(
+            "Its deadline: {}\n",
+            crate::zone::shown(d, config.player_tz(power))
+        )),
         None => body.push_str("Its deadline is set when the phase's clock starts; you will be told.\n"),
     }
     body.push_str("\nYour password:\n");

@@ -308,15 +308,19 @@ pub fn resume(a: &GameOnly) -> Result<Clocked> {
         &clock::stamp(now),
         &format!("moderator resumed the game; deadline {}", clock::stamp(deadline)),
     )?;
-    let shown = deadline.with_timezone(&config.tz()).format("%a %Y-%m-%d %H:%M %Z");
-    announce(
+    announce_in_zones(
         &dir,
         "the game resumes",
-        &format!("The moderator has resumed the game. The deadline is now {shown}."),
+        |tz| {
+            format!(
+                "The moderator has resumed the game. The deadline is now {}.",
+                crate::zone::shown(deadline, tz)
+            )
+        },
         now,
     )?;
     Ok(Clocked::Resumed {
-        deadline: shown.to_string(),
+        deadline: crate::zone::shown(deadline, config.tz()),
     })
 }
 
@@ -340,19 +344,22 @@ pub fn extend(a: &ExtendArgs) -> Result<Clocked> {
             a.reason
         ),
     )?;
-    let shown = deadline.with_timezone(&config.tz()).format("%a %Y-%m-%d %H:%M %Z");
-    announce(
+    announce_in_zones(
         &dir,
         "the deadline is extended",
-        &format!(
-            "The moderator has extended the deadline by {} h to {shown}. Reason: {}",
-            a.hours, a.reason
-        ),
+        |tz| {
+            format!(
+                "The moderator has extended the deadline by {} h to {}. Reason: {}",
+                a.hours,
+                crate::zone::shown(deadline, tz),
+                a.reason
+            )
+        },
         now,
     )?;
     Ok(Clocked::Extended {
         hours: a.hours,
-        deadline: shown.to_string(),
+        deadline: crate::zone::shown(deadline, config.tz()),
     })
 }
 
@@ -512,7 +519,10 @@ fn hand_over(
         state.phase
     );
     match &deadline {
-        Some(d) => body.push_str(&format!("Deadline: {d}\n")),
+        Some(d) => body.push_str(&format!(
+            "Deadline: {}\n",
+            crate::zone::shown(*d, config.player_tz(power))
+        )),
         None => body.push_str("Its deadline is set when the phase's clock starts; you will be told.\n"),
     }
     if !units.is_empty() {
@@ -602,5 +612,38 @@ pub fn announce_except(
         now,
     );
     outbox::queue(dir, &m)?;
+    Ok(())
+}
+
+/// [`announce`] of a message that names a time (`body` writes it in the
+/// zone it is given): each player reads it in their own zone, the
+/// moderator in the game's, one mail each.
+pub fn announce_in_zones(
+    dir: &GameDir,
+    subject: &str,
+    body: impl Fn(chrono_tz::Tz) -> String,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    use crate::mail::{compose, outbox};
+    let config = dir.load_config()?;
+    for (power, addr) in compose::table(&config) {
+        let (who, tz) = match power {
+            Some(p) => (p.id(), config.player_tz(p)),
+            None => ("moderator", config.tz()),
+        };
+        let m = compose::game_mail(
+            &config,
+            outbox::stable_id(&["announce", &config.game, subject, &clock::stamp(now), who]),
+            vec![addr],
+            format!("Empereur {}: {subject}", config.game),
+            format!(
+                "{}\n\n--\nEmpereur, for game {}. The moderator's actions are recorded in the game's journal and history.\n",
+                body(tz),
+                config.game
+            ),
+            now,
+        );
+        outbox::queue(dir, &m)?;
+    }
     Ok(())
 }

@@ -24,6 +24,11 @@ pub struct Header {
     /// order, a word on the early close, with the line it stood on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub readiness: Option<(Readiness, usize)>,
+    /// A TIMEZONE line (orders/README.md, "Your time zone"): no order,
+    /// the zone the player reads deadlines in, as its IANA name, with the
+    /// line it stood on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timezone: Option<(String, usize)>,
 }
 
 /// `READY`: my orders are final, do not wait for me. `WAIT`: do not close

@@ -146,6 +146,13 @@ pub fn check(source: &str, scenario: &Scenario, state: &State, power: Option<Pow
                 Span::line(line),
             ));
         }
+        if let Some((zone, line)) = out.header.timezone.take() {
+            diags.push(Diagnostic::error(
+                Problem::NotApplied,
+                format!("not applied: TIMEZONE {zone}"),
+                Span::line(line),
+            ));
+        }
     }
     diags.sort_by_key(|d| (d.span.line, d.span.col));
     out.diagnostics = diags;
@@ -216,6 +223,10 @@ impl<'s> Message<'s> {
                     .find(|r| r.word() == w)
             {
                 msg.readiness_line(r, raw, no);
+                continue;
+            }
+            if words.first().is_some_and(|w| w == "TIMEZONE") {
+                msg.zone_line(raw, body, no);
                 continue;
             }
             msg.order_lines.push((no, body));
@@ -300,6 +311,39 @@ impl<'s> Message<'s> {
             }
             Some(_) => {}
             None => self.header.readiness = Some((r, no)),
+        }
+    }
+
+    /// A TIMEZONE line: an IANA zone (any case), one a message; a name no
+    /// zone has is an error with the close names as help.
+    fn zone_line(&mut self, raw: &str, body: &str, no: usize) {
+        let lead = raw.chars().count() - raw.trim_start().chars().count();
+        let kw = Span::new(no, lead + 1, "TIMEZONE".len());
+        let value = body.trim_start()["TIMEZONE".len()..].trim();
+        if self.header.timezone.is_some() {
+            self.diags.push(Diagnostic::error(
+                Problem::DuplicateHeader,
+                "a second TIMEZONE line",
+                kw,
+            ));
+            return;
+        }
+        if value.is_empty() {
+            self.diags.push(
+                Diagnostic::error(Problem::Syntax, "TIMEZONE needs a zone", kw)
+                    .with_help("write an IANA time zone name, e.g. TIMEZONE Europe/Paris"),
+            );
+            return;
+        }
+        let at = raw.find(value).map_or(lead, |b| raw[..b].chars().count());
+        let span = Span::new(no, at + 1, value.chars().count());
+        match crate::zone::parse(value) {
+            Ok(tz) => self.header.timezone = Some((tz.name().to_string(), no)),
+            Err(close) => {
+                let (what, help) = crate::zone::unknown(value, &close);
+                self.diags
+                    .push(Diagnostic::error(Problem::UnknownZone, what, span).with_help(help));
+            }
         }
     }
 

@@ -94,6 +94,9 @@ pub fn guide(scenario: &Scenario, state: &State, power: PowerId) -> Vec<String> 
             out.push(format!("  can reach: {}", listed(scenario, &reach)));
         }
     }
+    out.push(String::new());
+    out.push("Your deadlines in your own time zone, named and in UTC: a line".into());
+    out.push("  TIMEZONE Europe/Paris (any IANA zone name)".into());
     let examples = examples(scenario, state, power, &taken);
     if !examples.is_empty() {
         out.push(String::new());

@@ -106,6 +106,16 @@ impl AckView {
                 },
             ));
         }
+        // So is TIMEZONE (a zone no IANA name has is an error row).
+        if let Some((zone, line)) = &checked.header.timezone {
+            rows.push((
+                *line,
+                AckOrder {
+                    ok: true,
+                    text: format!("TIMEZONE {zone}"),
+                },
+            ));
+        }
         let errors: Vec<&Diagnostic> = checked.diagnostics.iter().filter(|d| d.is_error()).collect();
         let mut error_lines: Vec<usize> = errors.iter().map(|d| d.span.line).collect();
         error_lines.sort();
@@ -119,7 +129,9 @@ impl AckView {
             rows.push((*l, AckOrder { ok: false, text }));
         }
         rows.sort_by_key(|(l, _)| *l);
-        self.accepted_count = checked.accepted.len() + usize::from(checked.header.readiness.is_some());
+        self.accepted_count = checked.accepted.len()
+            + usize::from(checked.header.readiness.is_some())
+            + usize::from(checked.header.timezone.is_some());
         self.rejected_count = error_lines.len();
         self.orders = rows.into_iter().map(|(_, o)| o).collect();
         let lines = crate::diagnostic::Lines::new(source);

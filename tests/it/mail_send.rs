@@ -225,7 +225,16 @@ fn phase_opening_and_turn_reports_read_well_and_respect_visibility() {
     let scen = g.load_scenario(&cfg).unwrap();
     let state = g.load_state().unwrap();
     let t = Templates::load(&root).unwrap();
-    let ids = compose::phase_opening(&g, &t, &cfg, &scen, &state, Some("2026-12-03 20:00 UTC".into()), now()).unwrap();
+    let ids = compose::phase_opening(
+        &g,
+        &t,
+        &cfg,
+        &scen,
+        &state,
+        Some(DateTime::parse_from_rfc3339("2026-12-03T20:00:00Z").unwrap().to_utc()),
+        now(),
+    )
+    .unwrap();
     assert_eq!(ids.len(), 1);
     let m = parse_eml(&g.outbox().join(format!("{}.eml", ids[0])));
     let body = m.body_text(0).unwrap().replace("\r\n", "\n");
@@ -238,7 +247,10 @@ fn phase_opening_and_turn_reports_read_well_and_respect_visibility() {
         body.contains("GAME demo\nPOWER austria\nPASSWORD\nPHASE 1805-fall-turn-start"),
         "{body}"
     );
-    assert!(body.contains("Deadline: 2026-12-03 20:00 UTC"));
+    assert!(
+        body.contains("Deadline: Thursday 3 December 2026, 20:00 UTC\n"),
+        "{body}"
+    );
     assert!(body.lines().all(|l| l.chars().count() <= 72), "{body}");
     let r = compose::reminders(&g, &t, &cfg, &state, &[PowerId::Austria, PowerId::France], None, now()).unwrap();
     assert_eq!(r.len(), 1, "France has no player");

@@ -66,6 +66,7 @@ mod state_view;
 mod table_observers;
 mod table_ready;
 mod table_report;
+mod table_timezone;
 mod verify_checks;
 mod verify_lock;
 mod verify_tamper;

@@ -424,7 +424,7 @@ fn status_shows_the_deadline_in_the_players_time_zone() {
     );
     let deadline = clock.deadline(now(), &config.deadlines, config.tz(), &[]);
     let ny: chrono_tz::Tz = "America/New_York".parse().unwrap();
-    let shown = deadline.with_timezone(&ny).format("%a %Y-%m-%d %H:%M %Z").to_string();
+    let shown = empereur::zone::shown(deadline, ny);
     let body = &ack(&mails).body;
     assert!(
         body.contains(&format!("Deadline: {shown} (your time zone: America/New_York)")),
@@ -438,7 +438,10 @@ fn status_shows_the_deadline_in_the_players_time_zone() {
         "tz2",
         &text("austria", "aspern", "STATUS"),
     );
-    let utc = deadline.format("%a %Y-%m-%d %H:%M UTC").to_string();
+    let utc = format!(
+        "Deadline: {} (your time zone: UTC)",
+        empereur::zone::shown(deadline, chrono_tz::Tz::UTC)
+    );
     assert!(ack(&mails).body.contains(&utc), "{}", ack(&mails).body);
 }
 

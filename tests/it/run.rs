@@ -74,7 +74,9 @@ fn a_reminder_goes_out_at_the_right_local_time_then_the_late_power_gets_defaults
     let opening = delivered(&g);
     assert_eq!(opening.len(), 7, "one phase-opening mail per player");
     assert!(
-        opening.iter().any(|m| m.contains("Tue 2026-01-06 20:00 CET")),
+        opening
+            .iter()
+            .any(|m| m.contains("Tuesday 6 January 2026, 20:00 CET (19:00 UTC)")),
         "{}",
         opening[0]
     );
@@ -196,8 +198,8 @@ fn an_absence_announced_by_mail_moves_the_deadline_within_the_limit() {
         "{ack}"
     );
     // The deadline moves past the absence (Fri 00:00 Paris), snapped to
-    // 20:00: Fri 2026-01-09 20:00 CET, and the ack shows the new one.
-    assert!(ack.contains("Fri 2026-01-09 20:00 CET"), "{ack}");
+    // 20:00: Friday 9 January 20:00 CET, and the ack shows the new one.
+    assert!(ack.contains("Friday 9 January 2026, 20:00 CET (19:00 UTC)"), "{ack}");
     // So the old deadline + grace no longer resolves the phase.
     let r = run_game(&g.root, &[], t("2026-01-07T20:00:00Z")).unwrap();
     assert!(r.resolved.is_empty());

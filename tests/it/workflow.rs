@@ -39,7 +39,7 @@ fn pause_resume_and_extend_move_the_deadline() {
     // The turn-start phase's clock opens at the first command that needs
     // it: 24 h (house default) from 2026-11-30 10:00 UTC.
     let out = stdout(empereur("2026-11-30T10:00:00Z").args(["extend", "-g", g, "--hours", "0"]));
-    assert!(out.contains("Tue 2026-12-01 10:00 UTC"), "{out}");
+    assert!(out.contains("Tuesday 1 December 2026, 10:00 UTC"), "{out}");
     stdout(empereur("2026-11-30T12:00:00Z").args(["pause", "-g", g]));
     let status = stdout(empereur("2026-12-05T12:00:00Z").args(["status", "-g", g]));
     assert!(status.contains("status: paused"), "{status}");
@@ -50,10 +50,10 @@ fn pause_resume_and_extend_move_the_deadline() {
         .code(1);
     // Paused 2 days: the deadline moves 2 days.
     let out = stdout(empereur("2026-12-02T12:00:00Z").args(["resume", "-g", g]));
-    assert!(out.contains("Thu 2026-12-03 10:00 UTC"), "{out}");
+    assert!(out.contains("Thursday 3 December 2026, 10:00 UTC"), "{out}");
     let out =
         stdout(empereur("2026-12-02T13:00:00Z").args(["extend", "-g", g, "--hours", "24", "--reason", "holiday"]));
-    assert!(out.contains("Fri 2026-12-04 10:00 UTC"), "{out}");
+    assert!(out.contains("Friday 4 December 2026, 10:00 UTC"), "{out}");
     let journal = std::fs::read_to_string(game.join("journal.log")).unwrap();
     assert!(
         journal.contains("2026-11-30T12:00:00Z moderator paused the game"),
@@ -329,7 +329,10 @@ fn replace_player_takes_just_the_player_entry_and_hands_over_by_mail() {
     }
     let (body, names) = to_carol.expect("the new player gets a mail of its own");
     assert!(body.contains("you now play Great Britain"), "{body}");
-    assert!(body.contains("Deadline: Tue 2026-12-01 10:00 UTC"), "{body}");
+    assert!(
+        body.contains("Deadline: Tuesday 1 December 2026, 10:00 UTC\n"),
+        "{body}"
+    );
     assert!(
         body.contains("POWER britain\nPASSWORD \nPHASE 1805-fall-turn-start"),
         "{body}"
