@@ -781,6 +781,9 @@ fn take_orders(ctx: &GameCtx, msg: &Message, mut a: Authenticated, run: &mut Run
         )?;
         view.notes.extend(notes);
     }
+    if matches!(stored, Ok(Some(_))) {
+        view.notes.extend(draw_note(ctx.state.phase, &checked));
+    }
     let noted = meta.changed || asked.any() || readiness.is_some() || zone.is_some();
     let line = verdict_line(msg, &a, &checked, &stored, noted, &mut view, h);
     run.log(&ctx.dir, line);
@@ -824,6 +827,25 @@ fn take_orders(ctx: &GameCtx, msg: &Message, mut a: Authenticated, run: &mut Run
         run.mark_done(&ctx.dir.inbox(), hash);
     }
     Ok(())
+}
+
+/// What the acknowledgement of stored orders says of a DRAW or NODRAW
+/// among them (house rule 'draws', `rules::draw`), to the voter alone:
+/// the vote is secret.
+fn draw_note(phase: crate::ids::PhaseId, checked: &orders::Checked) -> Option<String> {
+    use crate::orders::ast::Order;
+    let has = |o: Order| checked.accepted.iter().any(|l| l.order == o);
+    if has(Order::Draw) {
+        Some(format!(
+            "Your vote for a draw counts when phase {phase} resolves, if these are still your orders then, and stands until you send NODRAW. Nobody else learns of it unless every power still in the game votes for one: then the game ends in a draw."
+        ))
+    } else if has(Order::NoDraw) {
+        Some(format!(
+            "Your vote for a draw, if you had one, is withdrawn when phase {phase} resolves."
+        ))
+    } else {
+        None
+    }
 }
 
 /// TIMEZONE: `power`'s player reads deadlines in `tz` from now on. Kept

@@ -45,7 +45,12 @@ impl std::fmt::Display for SeatingRefused {
 impl std::error::Error for SeatingRefused {}
 
 /// Optional rule modules a game may switch on.
-pub const OPTIONS: &[&str] = &["naval", "political", crate::rules::diplomacy::FAQ_NPC_PEACE];
+pub const OPTIONS: &[&str] = &[
+    "naval",
+    "political",
+    crate::rules::diplomacy::FAQ_NPC_PEACE,
+    crate::rules::draw::ID,
+];
 
 /// What `empereur new` did.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -261,6 +261,12 @@ pub enum Order {
     /// 4.6: France opts to move first.
     MoveFirst,
 
+    // House rule 'draws' (rules::draw), any phase
+    /// A vote for a draw; it stands until NODRAW.
+    Draw,
+    /// The power's vote for a draw withdrawn.
+    NoDraw,
+
     // Player Turn political steps (5.1–5.3, 4.71, 4.24, 4.212)
     OfferPeace {
         to: PowerId,
@@ -391,6 +397,8 @@ impl Order {
             Order::Bid { .. } => "bid",
             Order::Cooperate { .. } => "cooperate",
             Order::MoveFirst => "move-first",
+            Order::Draw => "draw",
+            Order::NoDraw => "nodraw",
             Order::OfferPeace { .. } => "offer-peace",
             Order::AcceptPeace { .. } => "accept-peace",
             Order::RejectPeace { .. } => "reject-peace",

@@ -38,6 +38,8 @@ pub struct Ctx<'a> {
 
 /// Every order keyword, for "did you mean" on an unknown first word.
 pub const KEYWORDS: &[&str] = &[
+    "draw",
+    "nodraw",
     "accept",
     "ally",
     "attack",
@@ -407,6 +409,9 @@ impl<'c, 'a> LineParser<'c, 'a> {
             "bid" => self.bid(cur),
             "cooperate" | "co-operate" => self.cooperate(cur),
             "move" | "march" if cur.is("first") && cur.peek_at(1).is_none() => self.move_first(cur),
+            // House rule 'draws' (rules::draw): a word alone.
+            "draw" if cur.at_end() => Ok(Order::Draw),
+            "nodraw" if cur.at_end() => Ok(Order::NoDraw),
             "move" | "march" | "sail" => self.movement(cur, &kw),
             "attack" => self.attack(cur),
             "blockade" => self.blockade(cur),

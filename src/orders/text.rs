@@ -91,6 +91,8 @@ pub fn normalise(s: &Scenario, order: &Order) -> String {
         }
         Order::Cooperate { with } => format!("COOPERATE WITH {}", name(*with)),
         Order::MoveFirst => "MOVE FIRST".to_string(),
+        Order::Draw => "DRAW".to_string(),
+        Order::NoDraw => "NODRAW".to_string(),
         Order::OfferPeace { to, terms: t } => format!("OFFER PEACE TO {}{}", name(*to), terms(s, t)),
         Order::AcceptPeace { from } => format!("ACCEPT PEACE FROM {}", name(*from)),
         Order::RejectPeace { from } => format!("REJECT PEACE FROM {}", name(*from)),

@@ -364,6 +364,10 @@ pub fn phase_gate(state: &State, power: PowerId, order: &Order) -> Verdict {
     if state.over.is_some() {
         return Err(Illegal::GameOver);
     }
+    // House rule 'draws': a vote is taken in any phase, from any power.
+    if matches!(order, Order::Draw | Order::NoDraw) {
+        return super::draw::gate(state);
+    }
     let step = state.phase.step;
     let mover = is_mover(state, power);
     let kind = order.kind();

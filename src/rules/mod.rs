@@ -10,6 +10,7 @@
 pub mod bid;
 pub mod builds;
 pub mod diplomacy;
+pub mod draw;
 pub mod economy;
 pub mod embargo;
 pub mod events;
@@ -262,6 +263,8 @@ pub fn resolve(
     for (p, lines) in &accepted {
         war::record_standing(&mut state, *p, lines, &mut out);
     }
+    // House rule 'draws': the votes count from the phase they are cast in.
+    draw::record_votes(&mut state, &accepted, &mut out);
     match step {
         Step::Bid => {
             bid::resolve(&mut state, &accepted, dice, &mut out)?;
@@ -308,7 +311,11 @@ pub fn resolve(
         political::after_phase(scenario, &mut state, &mut out); // 11.1.3, 11.2.3, … 11.7
     }
     war::naval_option::after_phase(scenario, &mut state, dice, &mut out)?; // 12.2.8.2
-    if state.over.is_none() && step != Step::Bid && !victory::check_immediate(scenario, &mut state, &mut out) {
+    if state.over.is_none()
+        && step != Step::Bid
+        && !victory::check_immediate(scenario, &mut state, &mut out)
+        && !draw::agreed(&mut state, &mut out)
+    {
         match sequence::next_phase(scenario, &state) {
             Some(next) => {
                 if next.step == Step::TurnStart || next.step == Step::Winter {

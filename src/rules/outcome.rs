@@ -43,6 +43,10 @@ pub enum Kind {
     DeficitRepaid,
     Desertion,
     DominanceChanged,
+    /// House rule 'draws': the game ends in a draw by every power's vote.
+    Draw,
+    /// House rule 'draws': a power's vote cast or withdrawn (the voter's eyes only).
+    DrawVote,
     EmbargoCancelled,
     EmbargoDeclared,
     EmbargoIncomeLoss,

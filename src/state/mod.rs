@@ -544,6 +544,10 @@ pub struct State {
     /// The winner, once the game is over (7.1), or `draw` after Fall 1815.
     #[serde(default)]
     pub over: Option<String>,
+    /// House rule 'draws' (`rules::draw`): the powers whose vote for a
+    /// draw stands. Each power's own secret (2.5 as for its pool).
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub draw_votes: BTreeSet<PowerId>,
     /// Standing orders per power (rules::standing); they persist until the
     /// player replaces them.
     #[serde(default)]
@@ -817,6 +821,7 @@ impl State {
             relations: Relations::default(),
             embargo: Embargo::default(),
             events_used: BTreeSet::new(),
+            draw_votes: BTreeSet::new(),
             over: None,
             standing: BTreeMap::new(),
             hulks: BTreeMap::new(),

@@ -134,6 +134,8 @@ impl State {
         }
         // standing orders are the owner's secret (rules::war::standing)
         s.standing.retain(|p, _| mine(Some(*p)));
+        // so is a vote for a draw (rules::draw)
+        s.draw_votes.retain(|p| mine(Some(*p)));
         // EiA option: a fleet's ships are revealed only in battle
         // (12.2.6.1.3.1); hulks are the port owner's knowledge (12.2.8)
         for q in &mut s.squadrons {

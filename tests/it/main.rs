@@ -63,6 +63,7 @@ mod schedule;
 mod site;
 mod standings;
 mod state_view;
+mod table_draw;
 mod table_observers;
 mod table_ready;
 mod table_report;

@@ -25,13 +25,19 @@ pub const OPENED: &str = "2026-01-05T10:00:00Z";
 /// to game.toml; the first `run` at [`OPENED`] opens the Turn Start
 /// (France alone orders, 4.6), due Tuesday 20:00 Paris = 19:00 UTC.
 pub fn game(root: &Path, extra: &str, edit: impl FnOnce(&mut GameConfig)) -> GameDir {
+    game_with(root, extra, &[], edit)
+}
+
+/// [`game`] created with the game options `options` (`empereur new
+/// --option`).
+pub fn game_with(root: &Path, extra: &str, options: &[&str], edit: impl FnOnce(&mut GameConfig)) -> GameDir {
     let players = store::players::parse("players.toml", &format!("{DEMO_PLAYERS}\n{extra}")).unwrap();
     let dir = root.join("g");
     let o = NewOptions {
         dir: dir.clone(),
         scenario: "1805".into(),
         players: PathBuf::new(),
-        options: vec![],
+        options: options.iter().map(|o| o.to_string()).collect(),
         id: Some("demo".into()),
         house_seating: true,
     };
