@@ -546,8 +546,12 @@ pub fn help(ctx: &GameCtx, power: PowerId) -> String {
         "    SET PASSWORD new  change your password".into(),
         "    HELP              this text".into(),
         "  With your orders, or alone: READY (my orders are final, do not".into(),
-        "  wait for me) or WAIT (do not close early on my account).".into(),
+        "  wait for me) or WAIT (do not close early on my account);".into(),
+        "  TIMEZONE Europe/Paris (any IANA zone): your deadlines in your zone.".into(),
     ];
+    if crate::rules::draw::on(&ctx.state) {
+        l.push("  DRAW / NODRAW: your secret vote for a draw (a house rule here).".into());
+    }
     match super::press::mode(&ctx.config) {
         super::press::Mode::None => l.push("  Press (messages to other players) is off in this game.".into()),
         m => {

@@ -128,7 +128,8 @@ pub fn mailbox(g: &GameDir, addr: &str) -> Vec<Got> {
     out
 }
 
-/// The text of the acknowledgement of message `id`, up to its signature.
+/// The text of the acknowledgement of message `id` (the file transport's
+/// copy), up to its signature, receipts masked.
 pub fn ack(g: &GameDir, id: &str) -> String {
     let d = g.root.join("mail/files");
     let needle = format!("In-Reply-To: <{id}@x.example.org>");
@@ -139,7 +140,18 @@ pub fn ack(g: &GameDir, id: &str) -> String {
         .unwrap_or_else(|| panic!("no acknowledgement of {id}"));
     let parsed = mail_parser::MessageParser::default().parse(raw.as_bytes()).unwrap();
     let body = parsed.body_text(0).unwrap().replace("\r\n", "\n");
-    body.find("\n--\n").map_or(body.as_str(), |i| &body[..i]).to_string()
+    let cut = body.find("\n--\n").map_or(body.as_str(), |i| &body[..i]);
+    cut.lines()
+        .map(|l| {
+            let t = l.trim();
+            if t.len() == 64 && t.chars().all(|c| c.is_ascii_hexdigit()) {
+                "  [receipt]"
+            } else {
+                l
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// `text` with every run of white space one space (mail wraps at 72).

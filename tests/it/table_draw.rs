@@ -44,6 +44,9 @@ fn draw_needs_every_power_still_in_the_game_a_vote_stands_until_withdrawn_and_st
     run_game(&g.root, &mails, t("2026-01-05T10:30:00Z")).unwrap();
     let a = ack(&g, "f1");
     assert!(a.contains("  ok  DRAW"), "{a}");
+    let h = orders("britain", "h1", "HELP");
+    run_game(&g.root, &[h], t("2026-01-05T10:40:00Z")).unwrap();
+    assert!(flat(&ack(&g, "h1")).contains("DRAW / NODRAW: your secret vote for a draw"));
     assert!(flat(&a).contains("(2 accepted, 0 rejected;"), "{a}");
     assert!(
         flat(&a).contains("Your vote for a draw counts when phase 1805-fall-turn-start resolves"),

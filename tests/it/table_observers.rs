@@ -3,95 +3,27 @@
 //! observer's mailbox holds, searched for every secret of the game.
 #![allow(clippy::disallowed_methods)] // tests use files freely
 
-use chrono::{DateTime, Utc};
+use crate::table_common::{Got, mailbox, orders, raw as mail, t};
 use empereur::ops::demo::DEMO_PLAYERS;
-use empereur::ops::new::{NewOptions, create_from};
 use empereur::ops::run::run_game;
 use empereur::store::{self, GameDir};
-use mail_parser::MimeHeaders;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const WATCHER: &str = "watcher@observers.example.net";
 
-fn t(s: &str) -> DateTime<Utc> {
-    DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
-}
-
+/// The demo's players and one observer, the game's deadlines in UTC.
 fn game(root: &Path) -> GameDir {
-    let text = format!("{DEMO_PLAYERS}\n[[observer]]\nname = \"Le Moniteur\"\nemail = \"{WATCHER}\"\n");
-    let players = store::players::parse("players.toml", &text).unwrap();
-    assert_eq!(players.observers.len(), 1);
-    let dir = root.join("g");
-    let o = NewOptions {
-        dir: dir.clone(),
-        scenario: "1805".into(),
-        players: PathBuf::new(),
-        options: vec![],
-        id: Some("demo".into()),
-        house_seating: true,
-    };
-    create_from(&o, players).unwrap();
-    let g = GameDir::new(&dir);
-    run_game(&g.root, &[], t("2026-01-05T10:00:00Z")).unwrap();
+    let observer = format!("[[observer]]\nname = \"Le Moniteur\"\nemail = \"{WATCHER}\"\n");
+    let g = crate::table_common::game(root, &observer, |c| {
+        c.timezone = "UTC".into();
+        c.deadlines.time_of_day = None;
+    });
+    assert_eq!(g.load_config().unwrap().observers.len(), 1);
     g
 }
 
-fn mail(from: &str, id: &str, body: &str) -> Vec<u8> {
-    format!(
-        "From: {from}\nTo: gm@demo.example.org\nSubject: orders\nMessage-ID: <{id}@x.example.org>\nDate: Mon, 05 Jan 2026 10:30:00 +0000\n\n{body}\n"
-    )
-    .replace('\n', "\r\n")
-    .into_bytes()
-}
-
 fn france(id: &str, lines: &str) -> Vec<u8> {
-    mail(
-        "france@demo.example.org",
-        id,
-        &format!("GAME demo\nPOWER France\nPASSWORD austerlitz\n{lines}"),
-    )
-}
-
-/// One delivered mail: its recipients' header, subject, text and the
-/// names and bytes of its attachments.
-struct Got {
-    to: String,
-    subject: String,
-    text: String,
-    attachments: Vec<(String, Vec<u8>)>,
-    raw: String,
-}
-
-/// Every mail the file transport delivered to `addr`.
-fn mailbox(g: &GameDir, addr: &str) -> Vec<Got> {
-    let d = g.root.join("mail/files");
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(&d).unwrap() {
-        let raw = std::fs::read(e.unwrap().path()).unwrap();
-        let m = mail_parser::MessageParser::default().parse(&raw).unwrap();
-        let to = m
-            .to()
-            .map(|a| a.iter().filter_map(|x| x.address()).collect::<Vec<_>>().join(","))
-            .unwrap_or_default();
-        let cc = m
-            .cc()
-            .map(|a| a.iter().filter_map(|x| x.address()).collect::<Vec<_>>().join(","))
-            .unwrap_or_default();
-        if !to.contains(addr) && !cc.contains(addr) {
-            continue;
-        }
-        out.push(Got {
-            to,
-            subject: m.subject().unwrap_or("").to_string(),
-            text: m.body_text(0).map(|b| b.replace("\r\n", "\n")).unwrap_or_default(),
-            attachments: m
-                .attachments()
-                .map(|a| (a.attachment_name().unwrap_or("").to_string(), a.contents().to_vec()))
-                .collect(),
-            raw: String::from_utf8_lossy(&raw).into_owned(),
-        });
-    }
-    out
+    orders("france", id, lines)
 }
 
 #[test]

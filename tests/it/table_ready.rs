@@ -3,84 +3,21 @@
 //! injected clock, and the tests read what the players' mailboxes hold.
 #![allow(clippy::disallowed_methods)] // tests use files freely
 
-use chrono::{DateTime, Utc};
-use empereur::ops::demo::DEMO_PLAYERS;
+use crate::table_common::{ack, flat, orders, t};
 use empereur::ops::games::{Listed, Standing, overview};
-use empereur::ops::new::{NewOptions, create_from};
 use empereur::ops::run::run_game;
-use empereur::store::{self, GameDir};
-use std::path::{Path, PathBuf};
-
-fn t(s: &str) -> DateTime<Utc> {
-    DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
-}
+use empereur::store::GameDir;
+use std::path::Path;
 
 /// The demo's seven players, deadlines at 20:00 Paris time; opened on
 /// Monday 2026-01-05 10:00 UTC, so the Turn Start (France alone orders,
 /// 4.6) is due Tuesday 20:00 Paris = 19:00 UTC.
 fn game(root: &Path) -> GameDir {
-    let players = store::players::parse("players.toml", DEMO_PLAYERS).unwrap();
-    let dir = root.join("g");
-    let o = NewOptions {
-        dir: dir.clone(),
-        scenario: "1805".into(),
-        players: PathBuf::new(),
-        options: vec![],
-        id: Some("demo".into()),
-        house_seating: true,
-    };
-    create_from(&o, players).unwrap();
-    let g = GameDir::new(&dir);
-    let mut c = g.load_config().unwrap();
-    c.timezone = "Europe/Paris".into();
-    c.deadlines.time_of_day = Some("20:00".into());
-    store::atomic_write(&g.config(), c.to_toml().as_bytes()).unwrap();
-    run_game(&g.root, &[], t("2026-01-05T10:00:00Z")).unwrap();
-    g
-}
-
-fn mail(from: &str, password: &str, power: &str, id: &str, lines: &str) -> Vec<u8> {
-    format!(
-        "From: {from}\nTo: gm@demo.example.org\nSubject: orders\nMessage-ID: <{id}@x.example.org>\nDate: Mon, 05 Jan 2026 10:30:00 +0000\n\nGAME demo\nPOWER {power}\nPASSWORD {password}\n{lines}\n"
-    )
-    .replace('\n', "\r\n")
-    .into_bytes()
+    crate::table_common::game(root, "", |_| {})
 }
 
 fn france(id: &str, lines: &str) -> Vec<u8> {
-    mail("france@demo.example.org", "austerlitz", "France", id, lines)
-}
-
-/// The body of the acknowledgement of message `id` (the file transport's
-/// copy), up to its signature, receipts masked.
-fn ack(g: &GameDir, id: &str) -> String {
-    let d = g.root.join("mail/files");
-    let needle = format!("In-Reply-To: <{id}@x.example.org>");
-    let raw = std::fs::read_dir(&d)
-        .unwrap()
-        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
-        .find(|m| m.contains(&needle) && m.contains("Subject: Re:"))
-        .unwrap_or_else(|| panic!("no acknowledgement of {id}"));
-    let parsed = mail_parser::MessageParser::default().parse(raw.as_bytes()).unwrap();
-    let body = parsed.body_text(0).unwrap().replace("\r\n", "\n");
-    let cut = body.find("\n--\n").map_or(body.as_str(), |i| &body[..i]);
-    cut.lines()
-        .map(|l| {
-            let t = l.trim();
-            if t.len() == 64 && t.chars().all(|c| c.is_ascii_hexdigit()) {
-                "  [receipt]"
-            } else {
-                l
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// `text` with every run of white space one space (the mail wraps its
-/// notes at 72 columns).
-fn flat(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    orders("france", id, lines)
 }
 
 #[test]
@@ -170,7 +107,7 @@ fn ready_lifts_a_wait_and_new_orders_withdraw_a_ready() {
     assert!(r.resolved.is_empty(), "still held");
     // READY then new orders: the READY is withdrawn, the delay runs again.
     // (Austria's mail in the same run holds nothing: it need not order.)
-    let austria = mail("austria@demo.example.org", "aspern", "Austria", "x1", "WAIT");
+    let austria = orders("austria", "x1", "WAIT");
     let r = run_game(
         &g.root,
         &[austria, france("r1", "READY"), france("r2", "PASS")],

@@ -72,6 +72,7 @@ fn a_misspelt_zone_gets_a_suggestion_is_not_counted_and_changes_nothing() {
     let mails = [
         orders("france", "z1", "TIMEZONE Europe/Pari"),
         orders("france", "z2", "PASS\nTIMEZONE Paris"),
+        orders("france", "h1", "HELP"),
     ];
     run_game(&g.root, &mails, t("2026-01-05T10:30:00Z")).unwrap();
     let a = ack(&g, "z1");
@@ -87,6 +88,12 @@ fn a_misspelt_zone_gets_a_suggestion_is_not_counted_and_changes_nothing() {
     assert!(flat(&b).contains("did you mean Europe/Paris?"), "{b}");
     assert!(!flat(&b).contains("reads every deadline in"), "{b}");
     assert_eq!(g.load_config().unwrap().player(PowerId::France).unwrap().timezone, None);
+    // HELP says how.
+    let h = flat(&ack(&g, "h1"));
+    assert!(
+        h.contains("TIMEZONE Europe/Paris (any IANA zone): your deadlines in your zone."),
+        "{h}"
+    );
 }
 
 #[test]
