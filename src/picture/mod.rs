@@ -15,6 +15,7 @@ pub mod chart;
 pub mod geometry;
 pub mod layout;
 mod svg;
+mod tenths;
 
 use crate::ids::{Nation, PowerId};
 use crate::rules::{Kind, Outcome};

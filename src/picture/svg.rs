@@ -5,6 +5,7 @@
 
 use super::geometry::{Projection, Pt, Regions, Site};
 use super::layout::{self, Label, Rect};
+use super::tenths::D1;
 use super::{MarkKind, PictureError, Place, Scene};
 use crate::ids::{Nation, PowerId};
 use std::collections::BTreeMap;
@@ -49,11 +50,17 @@ fn on(strong: &str) -> &'static str {
     }
 }
 
-pub(super) fn esc(s: &str) -> String {
+/// `s` as SVG text: borrowed when nothing in it needs escaping (every
+/// name of the map, every counter).
+pub(super) fn esc(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.contains(['&', '<', '>', '"']) {
+        return s.into();
+    }
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
+        .into()
 }
 
 /// Rough width of a label in pixels (condensed bold serif).
@@ -63,7 +70,7 @@ pub(super) fn text_w(s: &str, size: f64) -> f64 {
 
 fn path_of(points: &[Pt], d: &mut String) {
     for (k, (x, y)) in points.iter().enumerate() {
-        let _ = write!(d, "{}{x:.1},{y:.1}", if k == 0 { "M" } else { "L" });
+        let _ = write!(d, "{}{x},{y}", if k == 0 { "M" } else { "L" }, x = D1(*x), y = D1(*y));
     }
     d.push('Z');
 }
@@ -75,13 +82,13 @@ fn head(tip: Pt, dir: Pt, size: f64) -> String {
     let base = (tip.0 - ux * size, tip.1 - uy * size);
     let (px, py) = (-uy * size * 0.55, ux * size * 0.55);
     format!(
-        "M{:.1},{:.1}L{:.1},{:.1}L{:.1},{:.1}Z",
-        tip.0,
-        tip.1,
-        base.0 + px,
-        base.1 + py,
-        base.0 - px,
-        base.1 - py
+        "M{},{}L{},{}L{},{}Z",
+        D1(tip.0),
+        D1(tip.1),
+        D1(base.0 + px),
+        D1(base.1 + py),
+        D1(base.0 - px),
+        D1(base.1 - py)
     )
 }
 
@@ -92,10 +99,10 @@ fn star(c: Pt, r: f64) -> String {
         let t = std::f64::consts::PI * (k as f64 / 5.0 - 0.5);
         let _ = write!(
             d,
-            "{}{:.1},{:.1}",
+            "{}{},{}",
             if k == 0 { "M" } else { "L" },
-            c.0 + rr * t.cos(),
-            c.1 + rr * t.sin()
+            D1(c.0 + rr * t.cos()),
+            D1(c.1 + rr * t.sin())
         );
     }
     d.push('Z');
@@ -109,10 +116,10 @@ fn burst(c: Pt, r: f64) -> String {
         let t = std::f64::consts::PI * k as f64 / 8.0;
         let _ = write!(
             d,
-            "{}{:.1},{:.1}",
+            "{}{},{}",
             if k == 0 { "M" } else { "L" },
-            c.0 + rr * t.cos(),
-            c.1 + rr * t.sin()
+            D1(c.0 + rr * t.cos()),
+            D1(c.1 + rr * t.sin())
         );
     }
     d.push('Z');
@@ -124,23 +131,25 @@ fn tower(c: Pt, s: f64) -> String {
     let (x, y) = (c.0 - s / 2.0, c.1 - s / 2.0);
     let q = s / 5.0;
     format!(
-        "M{x:.1},{:.1}L{x:.1},{y:.1}L{:.1},{y:.1}L{:.1},{:.1}L{:.1},{:.1}L{:.1},{y:.1}L{:.1},{y:.1}L{:.1},{:.1}L{:.1},{:.1}L{:.1},{y:.1}L{:.1},{y:.1}L{:.1},{:.1}Z",
-        y + s,
-        x + q,
-        x + q,
-        y + q,
-        x + 2.0 * q,
-        y + q,
-        x + 2.0 * q,
-        x + 3.0 * q,
-        x + 3.0 * q,
-        y + q,
-        x + 4.0 * q,
-        y + q,
-        x + 4.0 * q,
-        x + s,
-        x + s,
-        y + s
+        "M{x},{}L{x},{y}L{},{y}L{},{}L{},{}L{},{y}L{},{y}L{},{}L{},{}L{},{y}L{},{y}L{},{}Z",
+        D1(y + s),
+        D1(x + q),
+        D1(x + q),
+        D1(y + q),
+        D1(x + 2.0 * q),
+        D1(y + q),
+        D1(x + 2.0 * q),
+        D1(x + 3.0 * q),
+        D1(x + 3.0 * q),
+        D1(y + q),
+        D1(x + 4.0 * q),
+        D1(y + q),
+        D1(x + 4.0 * q),
+        D1(x + s),
+        D1(x + s),
+        D1(y + s),
+        x = D1(x),
+        y = D1(y)
     )
 }
 
@@ -238,8 +247,8 @@ pub fn draw(scene: &Scene<'_>, width: f64) -> Result<Layers, PictureError> {
     let _ = write!(s, r#"<rect width="100%" height="100%" fill="{PAPER}"/>"#);
     let _ = write!(
         s,
-        r#"<rect x="0" y="{TITLE_H}" width="{width:.0}" height="{:.1}" fill="{SEA}"/>"#,
-        proj.height
+        r#"<rect x="0" y="{TITLE_H}" width="{width:.0}" height="{}" fill="{SEA}"/>"#,
+        D1(proj.height)
     );
     let anchors = Anchors::new(map, &proj);
     let labels = anchors.labels(map, &scene.state, &proj, width);
@@ -390,7 +399,7 @@ impl Edges {
             for k in 0..n {
                 let Some(j) = cell.across[k] else { continue };
                 let (a, b) = (cell.points[k], cell.points[(k + 1) % n]);
-                let seg = format!("M{:.1},{:.1}L{:.1},{:.1}", a.0, a.1, b.0, b.1);
+                let seg = format!("M{},{}L{},{}", D1(a.0), D1(a.1), D1(b.0), D1(b.1));
                 match (cell.site, regions.sites[j].0) {
                     (Site::Land(x), Site::Land(y)) if x != y && i < j => borders.push_str(&seg),
                     (Site::Land(_), Site::Sea(_)) => coast.push_str(&seg),
@@ -461,7 +470,15 @@ fn moves(s: &mut String, scene: &Scene<'_>, anchors: &Anchors<'_>) {
             (a2.1 + b2.1) / 2.0 + ux * len * 0.15,
         );
         let col = nation_strong(&m.nation);
-        let d = format!("M{:.1},{:.1}Q{:.1},{:.1} {:.1},{:.1}", a2.0, a2.1, c.0, c.1, b2.0, b2.1);
+        let d = format!(
+            "M{},{}Q{},{} {},{}",
+            D1(a2.0),
+            D1(a2.1),
+            D1(c.0),
+            D1(c.1),
+            D1(b2.0),
+            D1(b2.1)
+        );
         let h = head(b2, (b2.0 - c.0, b2.1 - c.1), 13.0);
         let _ = write!(
             s,
@@ -487,11 +504,11 @@ fn crossing_arrows(s: &mut String, map: &crate::map::Map, anchors: &Anchors<'_>)
         let w = if a.kind >= 2 { 2.6 } else { 1.6 };
         let _ = write!(
             s,
-            r##"<path d="M{:.1},{:.1}L{:.1},{:.1}" stroke="#123f63" stroke-width="{w}" stroke-dasharray="5 3" fill="none"/><path d="{}{}" fill="#123f63"/>"##,
-            p2.0,
-            p2.1,
-            q2.0,
-            q2.1,
+            r##"<path d="M{},{}L{},{}" stroke="#123f63" stroke-width="{w}" stroke-dasharray="5 3" fill="none"/><path d="{}{}" fill="#123f63"/>"##,
+            D1(p2.0),
+            D1(p2.1),
+            D1(q2.0),
+            D1(q2.1),
             head(q2, dir, 8.0),
             head(p2, (-dir.0, -dir.1), 8.0)
         );
@@ -505,7 +522,14 @@ fn names(s: &mut String, map: &crate::map::Map, anchors: &Anchors<'_>, labels: &
     let mut leaders = String::new();
     for l in labels.iter().filter(|l| l.leader) {
         let (ex, ey) = l.leader_end();
-        let _ = write!(leaders, "M{:.1},{:.1}L{ex:.1},{ey:.1}", l.anchor.0, l.anchor.1);
+        let _ = write!(
+            leaders,
+            "M{},{}L{ex},{ey}",
+            D1(l.anchor.0),
+            D1(l.anchor.1),
+            ex = D1(ex),
+            ey = D1(ey)
+        );
     }
     if !leaders.is_empty() {
         let _ = write!(
@@ -527,9 +551,9 @@ fn names(s: &mut String, map: &crate::map::Map, anchors: &Anchors<'_>, labels: &
         };
         let _ = write!(
             s,
-            r#"<text x="{:.1}" y="{:.1}"{size}>{}</text>"#,
-            l.x,
-            l.baseline,
+            r#"<text x="{}" y="{}"{size}>{}</text>"#,
+            D1(l.x),
+            D1(l.baseline),
             esc(&l.text)
         );
     }
@@ -550,14 +574,14 @@ fn names(s: &mut String, map: &crate::map::Map, anchors: &Anchors<'_>, labels: &
         };
         let _ = write!(
             s,
-            r#"<text x="{:.1}" y="{:.1}"{size}>{}</text>"#,
-            l.x,
-            l.baseline,
+            r#"<text x="{}" y="{}"{size}>{}</text>"#,
+            D1(l.x),
+            D1(l.baseline),
             esc(&l.text)
         );
         if l.port {
             let (px, py) = l.port_dot();
-            let _ = write!(ports, "M{px:.1},{py:.1}a3,3 0 1,0 0.01,0Z");
+            let _ = write!(ports, "M{px},{py}a3,3 0 1,0 0.01,0Z", px = D1(px), py = D1(py));
         }
     }
     s.push_str("</g>");
@@ -582,25 +606,29 @@ fn units(s: &mut String, scene: &Scene<'_>, anchors: &Anchors<'_>) {
         if u.boat {
             let _ = write!(
                 s,
-                r##"<path d="M{:.1},{y:.1}L{:.1},{y:.1}L{:.1},{:.1}L{:.1},{:.1}Z" fill="{col}" stroke="#0b2a40" stroke-width="1"/>"##,
-                x - 2.0,
-                x + w + 2.0,
-                x + w - 2.0,
-                y + 13.0,
-                x + 2.0,
-                y + 13.0
+                r##"<path d="M{},{y}L{},{y}L{},{}L{},{}Z" fill="{col}" stroke="#0b2a40" stroke-width="1"/>"##,
+                D1(x - 2.0),
+                D1(x + w + 2.0),
+                D1(x + w - 2.0),
+                D1(y + 13.0),
+                D1(x + 2.0),
+                D1(y + 13.0),
+                y = D1(y)
             );
         } else {
             let _ = write!(
                 s,
-                r##"<rect x="{x:.1}" y="{y:.1}" width="{w:.1}" height="13" rx="2" fill="{col}" stroke="#111" stroke-width="0.9"/>"##
+                r##"<rect x="{x}" y="{y}" width="{w}" height="13" rx="2" fill="{col}" stroke="#111" stroke-width="0.9"/>"##,
+                x = D1(x),
+                y = D1(y),
+                w = D1(w)
             );
         }
         let _ = write!(
             s,
-            r#"<text x="{:.1}" y="{:.1}" fill="{}">{}</text>"#,
-            x + w / 2.0,
-            y + 10.0,
+            r#"<text x="{}" y="{}" fill="{}">{}</text>"#,
+            D1(x + w / 2.0),
+            D1(y + 10.0),
             on(col),
             esc(&u.label)
         );
@@ -667,7 +695,8 @@ fn title(s: &mut String, scene: &Scene<'_>, width: f64) {
 fn legend(s: &mut String, scene: &Scene<'_>, width: f64, top: f64) {
     let _ = write!(
         s,
-        r##"<rect x="0" y="{top:.1}" width="{width:.0}" height="{LEGEND_H}" fill="{PAPER}" stroke="#22303c" stroke-width="2"/><g font-size="14" fill="{INK}">"##
+        r##"<rect x="0" y="{top}" width="{width:.0}" height="{LEGEND_H}" fill="{PAPER}" stroke="#22303c" stroke-width="2"/><g font-size="14" fill="{INK}">"##,
+        top = D1(top)
     );
     legend_controllers(s, top + 26.0);
     legend_symbols(s, scene, top + 62.0);
@@ -678,16 +707,16 @@ fn legend(s: &mut String, scene: &Scene<'_>, width: f64, top: f64) {
 /// Legend row 1: who controls what.
 fn legend_controllers(s: &mut String, y: f64) {
     let mut x = 16.0;
-    let _ = write!(s, r#"<text x="{x}" y="{:.1}">Controller:</text>"#, y + 5.0);
+    let _ = write!(s, r#"<text x="{x}" y="{}">Controller:</text>"#, D1(y + 5.0));
     x += 92.0;
     let swatch = |s: &mut String, x: &mut f64, fill: &str, label: &str| {
         let _ = write!(
             s,
-            r##"<rect x="{:.1}" y="{:.1}" width="22" height="15" fill="{fill}" stroke="#6d6a60"/><text x="{:.1}" y="{:.1}">{}</text>"##,
-            *x,
-            y - 7.0,
-            *x + 28.0,
-            y + 5.0,
+            r##"<rect x="{}" y="{}" width="22" height="15" fill="{fill}" stroke="#6d6a60"/><text x="{}" y="{}">{}</text>"##,
+            D1(*x),
+            D1(y - 7.0),
+            D1(*x + 28.0),
+            D1(y + 5.0),
             esc(label)
         );
         *x += 36.0 + text_w(label, 14.0);
@@ -705,38 +734,41 @@ fn legend_symbols(s: &mut String, scene: &Scene<'_>, y: f64) {
     let mut x = 16.0;
     let _ = write!(
         s,
-        r##"<path d="{}" fill="#c0392b"/><text x="{:.1}" y="{:.1}">capital</text>"##,
+        r##"<path d="{}" fill="#c0392b"/><text x="{}" y="{}">capital</text>"##,
         star((x + 7.0, y), 7.0),
-        x + 20.0,
-        y + 5.0
+        D1(x + 20.0),
+        D1(y + 5.0)
     );
     x += 86.0;
     let _ = write!(
         s,
-        r##"<circle cx="{:.1}" cy="{y:.1}" r="3.5" fill="#fff" stroke="#123f63" stroke-width="2"/><text x="{:.1}" y="{:.1}">port</text>"##,
-        x + 5.0,
-        x + 16.0,
-        y + 5.0
+        r##"<circle cx="{}" cy="{y}" r="3.5" fill="#fff" stroke="#123f63" stroke-width="2"/><text x="{}" y="{}">port</text>"##,
+        D1(x + 5.0),
+        D1(x + 16.0),
+        D1(y + 5.0),
+        y = D1(y)
     );
     x += 64.0;
     let _ = write!(
         s,
-        r##"<path d="M{:.1},{y:.1}L{:.1},{y:.1}" stroke="#123f63" stroke-width="1.6" stroke-dasharray="5 3"/><path d="{}{}" fill="#123f63"/><text x="{:.1}" y="{:.1}">crossing arrow</text>"##,
-        x + 8.0,
-        x + 40.0,
+        r##"<path d="M{},{y}L{},{y}" stroke="#123f63" stroke-width="1.6" stroke-dasharray="5 3"/><path d="{}{}" fill="#123f63"/><text x="{}" y="{}">crossing arrow</text>"##,
+        D1(x + 8.0),
+        D1(x + 40.0),
         head((x + 46.0, y), (1.0, 0.0), 8.0),
         head((x + 2.0, y), (-1.0, 0.0), 8.0),
-        x + 54.0,
-        y + 5.0
+        D1(x + 54.0),
+        D1(y + 5.0),
+        y = D1(y)
     );
     x += 176.0;
     let _ = write!(
         s,
-        r##"<path d="M{:.1},{y:.1}L{:.1},{y:.1}" stroke="#7fa6c2" stroke-width="1.5" stroke-dasharray="6 4"/><text x="{:.1}" y="{:.1}">sea zone border</text>"##,
-        x,
-        x + 34.0,
-        x + 42.0,
-        y + 5.0
+        r##"<path d="M{},{y}L{},{y}" stroke="#7fa6c2" stroke-width="1.5" stroke-dasharray="6 4"/><text x="{}" y="{}">sea zone border</text>"##,
+        D1(x),
+        D1(x + 34.0),
+        D1(x + 42.0),
+        D1(y + 5.0),
+        y = D1(y)
     );
     x += 168.0;
     let own = match scene.strengths_shown() {
@@ -745,30 +777,31 @@ fn legend_symbols(s: &mut String, scene: &Scene<'_>, y: f64) {
     };
     let _ = write!(
         s,
-        r##"<rect x="{x:.1}" y="{:.1}" width="28" height="14" rx="2" fill="#555" stroke="#111"/><text x="{:.1}" y="{:.1}" fill="#fff" font-size="11" text-anchor="middle">3·4</text><text x="{:.1}" y="{:.1}">{}</text>"##,
-        y - 7.0,
-        x + 14.0,
-        y + 4.0,
-        x + 36.0,
-        y + 5.0,
-        esc(&own)
+        r##"<rect x="{x}" y="{}" width="28" height="14" rx="2" fill="#555" stroke="#111"/><text x="{}" y="{}" fill="#fff" font-size="11" text-anchor="middle">3·4</text><text x="{}" y="{}">{}</text>"##,
+        D1(y - 7.0),
+        D1(x + 14.0),
+        D1(y + 4.0),
+        D1(x + 36.0),
+        D1(y + 5.0),
+        esc(&own),
+        x = D1(x)
     );
     x += 50.0 + text_w(&own, 14.0);
     let _ = write!(
         s,
-        r##"<path d="M{:.1},{:.1}L{:.1},{:.1}L{:.1},{:.1}L{:.1},{:.1}Z" fill="#555" stroke="#0b2a40"/><text x="{:.1}" y="{:.1}" fill="#fff" font-size="11" text-anchor="middle">2</text><text x="{:.1}" y="{:.1}">squadron 2</text>"##,
-        x - 2.0,
-        y - 7.0,
-        x + 22.0,
-        y - 7.0,
-        x + 18.0,
-        y + 7.0,
-        x + 2.0,
-        y + 7.0,
-        x + 10.0,
-        y + 4.0,
-        x + 30.0,
-        y + 5.0
+        r##"<path d="M{},{}L{},{}L{},{}L{},{}Z" fill="#555" stroke="#0b2a40"/><text x="{}" y="{}" fill="#fff" font-size="11" text-anchor="middle">2</text><text x="{}" y="{}">squadron 2</text>"##,
+        D1(x - 2.0),
+        D1(y - 7.0),
+        D1(x + 22.0),
+        D1(y - 7.0),
+        D1(x + 18.0),
+        D1(y + 7.0),
+        D1(x + 2.0),
+        D1(y + 7.0),
+        D1(x + 10.0),
+        D1(y + 4.0),
+        D1(x + 30.0),
+        D1(y + 5.0)
     );
 }
 
@@ -777,33 +810,35 @@ fn legend_phase(s: &mut String, y: f64) {
     let mut x = 16.0;
     let _ = write!(
         s,
-        r##"<path d="M{:.1},{y:.1}L{:.1},{y:.1}" stroke="#555" stroke-width="3.5"/><path d="{}" fill="#555"/><text x="{:.1}" y="{:.1}">a move this phase (mover's colour)</text>"##,
-        x,
-        x + 30.0,
+        r##"<path d="M{},{y}L{},{y}" stroke="#555" stroke-width="3.5"/><path d="{}" fill="#555"/><text x="{}" y="{}">a move this phase (mover's colour)</text>"##,
+        D1(x),
+        D1(x + 30.0),
         head((x + 42.0, y), (1.0, 0.0), 13.0),
-        x + 50.0,
-        y + 5.0
+        D1(x + 50.0),
+        D1(y + 5.0),
+        y = D1(y)
     );
     x += 330.0;
     let _ = write!(
         s,
-        r##"<path d="{}" fill="#e02020"/><text x="{:.1}" y="{:.1}">battle</text>"##,
+        r##"<path d="{}" fill="#e02020"/><text x="{}" y="{}">battle</text>"##,
         burst((x + 9.0, y), 10.0),
-        x + 24.0,
-        y + 5.0
+        D1(x + 24.0),
+        D1(y + 5.0)
     );
     x += 90.0;
     let _ = write!(
         s,
-        r##"<path d="{}" fill="#6b3a1e"/><text x="{:.1}" y="{:.1}">siege</text>"##,
+        r##"<path d="{}" fill="#6b3a1e"/><text x="{}" y="{}">siege</text>"##,
         tower((x + 7.0, y), 13.0),
-        x + 22.0,
-        y + 5.0
+        D1(x + 22.0),
+        D1(y + 5.0)
     );
     x += 80.0;
     let _ = write!(
         s,
-        r##"<text x="{x:.1}" y="{:.1}" fill="#555">Shapes are drawn from the scenario's positions, not traced from the printed map.</text>"##,
-        y + 5.0
+        r##"<text x="{x}" y="{}" fill="#555">Shapes are drawn from the scenario's positions, not traced from the printed map.</text>"##,
+        D1(y + 5.0),
+        x = D1(x)
     );
 }
