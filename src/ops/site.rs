@@ -98,9 +98,6 @@ pub fn read(dir: &GameDir) -> Result<Input> {
         state_sha256: state_bytes.as_deref().map(history::sha256_hex),
         ..Input::default()
     };
-    // The state after one entry is usually the state before the next:
-    // parsed once (parsing states is most of the work).
-    let mut last: Option<(Vec<u8>, State)> = None;
     // The genesis entry (entry 0, docs/dice.md 1a) first, as export-history.
     for (name, paths) in history::committed_files(dir)? {
         let mut entry = EntryInput {
@@ -111,19 +108,55 @@ pub fn read(dir: &GameDir) -> Result<Input> {
             let bytes = fs::read(&p).with_context(|| format!("cannot read {}", p.display()))?;
             entry.files.push((rel, bytes));
         }
-        input.pages.push(page(&scenario, &entry, &mut last));
         input.entries.push(entry);
     }
+    input.pages = pages(&scenario, &input.entries);
     let players: BTreeSet<PowerId> = config.players.iter().map(|p| p.power).collect();
     input.press = press(dir, &players)?;
     input.journal = journal(dir)?;
     Ok(input)
 }
 
+/// The public page of each entry, in order. Parsing the states and
+/// drawing the maps are most of a site's work and each entry's page is
+/// its own: the entries are cut into one run of consecutive entries for
+/// each core, each run on a thread of its own.
+fn pages(scenario: &Scenario, entries: &[EntryInput]) -> Vec<PhasePage> {
+    // The map itself is drawn once; each phase's picture on it.
+    let fixed = crate::picture::has_geometry(&scenario.map)
+        .then(|| crate::picture::Fixed::new(scenario).ok())
+        .flatten();
+    let run = |entries: &[EntryInput]| {
+        // The state after one entry is usually the state before the next:
+        // parsed once.
+        let mut last: Option<(Vec<u8>, State)> = None;
+        entries
+            .iter()
+            .map(|e| page(scenario, fixed.as_ref(), e, &mut last))
+            .collect::<Vec<_>>()
+    };
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let per_run = entries.len().div_ceil(cores).max(16);
+    if per_run >= entries.len() {
+        return run(entries);
+    }
+    std::thread::scope(|s| {
+        let runs: Vec<_> = entries.chunks(per_run).map(|c| s.spawn(|| run(c))).collect();
+        runs.into_iter()
+            .flat_map(|r| r.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    })
+}
+
 /// The public page of one entry: the outcomes every power sees, the
 /// standings and the map of the state after it, as no power in particular
 /// sees them (2.5: compositions are nobody's but their owner's).
-fn page(scenario: &Scenario, entry: &EntryInput, last: &mut Option<(Vec<u8>, State)>) -> PhasePage {
+fn page(
+    scenario: &Scenario,
+    fixed: Option<&crate::picture::Fixed<'_>>,
+    entry: &EntryInput,
+    last: &mut Option<(Vec<u8>, State)>,
+) -> PhasePage {
     let bytes = |rel: &str| entry.files.iter().find(|(r, _)| r == rel).map(|(_, b)| b.as_slice());
     let file = |rel: &str| bytes(rel).map(|b| String::from_utf8_lossy(b).into_owned());
     let record: Option<EntryRecord> = file("entry.toml").and_then(|t| toml::from_str(&t).ok());
@@ -148,14 +181,11 @@ fn page(scenario: &Scenario, entry: &EntryInput, last: &mut Option<(Vec<u8>, Sta
     });
     let standings = after.as_ref().map(site::public_standings).unwrap_or_default();
     let phase = record.as_ref().map(|r| r.phase.to_string()).unwrap_or_default();
-    let map = after
-        .as_ref()
-        .filter(|_| crate::picture::has_geometry(&scenario.map))
-        .and_then(|s| {
-            Scene::new(scenario, s, before.as_ref(), &public, None, &phase)
-                .svg()
-                .ok()
-        });
+    let map = after.as_ref().zip(fixed).and_then(|(s, fixed)| {
+        Scene::new(scenario, s, before.as_ref(), &public, None, &phase)
+            .svg_on(fixed)
+            .ok()
+    });
     PhasePage {
         dir: entry.dir.clone(),
         kind: record.as_ref().map(|r| r.kind.clone()).unwrap_or_default(),

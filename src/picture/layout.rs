@@ -226,12 +226,69 @@ pub fn counters(state: &State, province: &BTreeMap<&str, Pt>, sea: &BTreeMap<&st
     out
 }
 
-/// One name to place.
+/// One name to place, and its width at each size [`place_one`] tries.
 struct Wanted<'a> {
     text: &'a str,
     sea: bool,
     anchor: Pt,
     port: bool,
+    widths: [f64; 3],
+}
+
+/// The sizes a name is tried at, largest first: its own, a pixel less,
+/// the least.
+fn sizes(sea: bool) -> [f64; 3] {
+    let full = if sea { SEA_SIZE } else { PROVINCE_SIZE };
+    [full, (full - 1.0).max(MIN_SIZE), MIN_SIZE]
+}
+
+/// Every province and sea zone name of a map, measured once at each
+/// size: pictures of one map place the same names around other units.
+pub struct Names<'a> {
+    wanted: Vec<Wanted<'a>>,
+}
+
+impl<'a> Names<'a> {
+    /// The names of `map` at `province` and `sea` positions.
+    pub fn new(map: &'a Map, province: &BTreeMap<&str, Pt>, sea: &BTreeMap<&str, Pt>) -> Names<'a> {
+        let mut wanted: Vec<Wanted<'a>> = Vec::new();
+        let mut want = |text: &'a str, is_sea: bool, anchor: Pt, port: bool| {
+            let spacing = if is_sea { SEA_SPACING } else { 0.0 };
+            let widths = sizes(is_sea).map(|size| text_width(text, size, spacing));
+            wanted.push(Wanted {
+                text,
+                sea: is_sea,
+                anchor,
+                port,
+                widths,
+            });
+        };
+        for p in &map.provinces {
+            if let Some(&a) = province.get(p.id.as_str()) {
+                want(&p.name, false, a, p.port);
+            }
+        }
+        for z in &map.seas {
+            if let Some(&a) = sea.get(z.id.as_str()) {
+                want(&z.name, true, a, false);
+            }
+        }
+        Names { wanted }
+    }
+
+    /// The names placed inside `area`, clear of `fixed` boxes (counters,
+    /// stars) and of each other.
+    pub fn place(&self, fixed: &[Rect], area: Rect) -> Vec<Label> {
+        let mut taken: Vec<Rect> = Vec::with_capacity(fixed.len() + self.wanted.len());
+        taken.extend_from_slice(fixed);
+        let mut out = Vec::with_capacity(self.wanted.len());
+        for n in &self.wanted {
+            let label = place_one(n, &taken, area);
+            taken.push(label.rect);
+            out.push(label);
+        }
+        out
+    }
 }
 
 /// The box of a name `w` wide at `size`, centred on `x`, on `baseline`.
@@ -256,35 +313,7 @@ pub fn place(
     fixed: &[Rect],
     area: Rect,
 ) -> Vec<Label> {
-    let mut wanted: Vec<Wanted<'_>> = Vec::new();
-    for p in &map.provinces {
-        if let Some(&a) = province.get(p.id.as_str()) {
-            wanted.push(Wanted {
-                text: &p.name,
-                sea: false,
-                anchor: a,
-                port: p.port,
-            });
-        }
-    }
-    for z in &map.seas {
-        if let Some(&a) = sea.get(z.id.as_str()) {
-            wanted.push(Wanted {
-                text: &z.name,
-                sea: true,
-                anchor: a,
-                port: false,
-            });
-        }
-    }
-    let mut taken: Vec<Rect> = fixed.to_vec();
-    let mut out = Vec::with_capacity(wanted.len());
-    for n in wanted {
-        let label = place_one(&n, &taken, area);
-        taken.push(label.rect);
-        out.push(label);
-    }
-    out
+    Names::new(map, province, sea).place(fixed, area)
 }
 
 /// The first free spot for one name: its position, then rings of
@@ -292,22 +321,32 @@ pub fn place(
 /// that overlaps least.
 fn place_one(n: &Wanted<'_>, taken: &[Rect], area: Rect) -> Label {
     let full = if n.sea { SEA_SIZE } else { PROVINCE_SIZE };
-    let mut best: Option<(f64, Label)> = None;
-    for size in [full, (full - 1.0).max(MIN_SIZE), MIN_SIZE] {
-        let spacing = if n.sea { SEA_SPACING } else { 0.0 };
-        let w = text_width(n.text, size, spacing);
+    let label = |x: f64, baseline: f64, size: f64, rect: Rect, leader: bool| Label {
+        text: n.text.to_string(),
+        sea: n.sea,
+        anchor: n.anchor,
+        x,
+        baseline,
+        size,
+        rect,
+        port: n.port,
+        leader,
+    };
+    // (overlap, x, baseline, size, box, leader) of the best spot so far
+    let mut best: Option<(f64, f64, f64, f64, Rect, bool)> = None;
+    for (size, w) in sizes(n.sea).into_iter().zip(n.widths) {
         let (ax, ay) = n.anchor;
         let h = size + 2.0;
         // a port's dot follows the name: a name beside the position
         // keeps clear of it
         let dot = if n.port { 12.0 } else { 0.0 };
-        let mut candidates: Vec<(f64, f64, bool)> = vec![(0.0, 0.0, false)];
+        let mut candidates = [(0.0, 0.0, false); 33];
         for ring in 1..=4 {
             let k = ring as f64;
             let dy = k * h;
             let dx = w / 2.0 + dot + 4.0 + (k - 1.0) * 10.0;
             let leader = ring >= 2;
-            for (cx, cy) in [
+            for (i, (cx, cy)) in [
                 (0.0, -dy),
                 (0.0, dy),
                 (dx, 0.0),
@@ -316,52 +355,44 @@ fn place_one(n: &Wanted<'_>, taken: &[Rect], area: Rect) -> Label {
                 (-dx, -dy),
                 (dx, dy),
                 (-dx, dy),
-            ] {
-                candidates.push((cx, cy, leader));
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                candidates[1 + (ring - 1) * 8 + i] = (cx, cy, leader);
             }
         }
         for (cx, cy, leader) in candidates {
             let x = ax + cx;
             let baseline = ay + 4.0 + cy;
             let rect = text_rect(x, baseline, w, size, n.sea, n.port);
-            let label = Label {
-                text: n.text.to_string(),
-                sea: n.sea,
-                anchor: n.anchor,
-                x,
-                baseline,
-                size,
-                rect,
-                port: n.port,
-                leader,
-            };
             if !rect.inside(&area) {
                 continue;
             }
-            let cost: f64 = taken.iter().map(|t| t.area_with(&rect)).sum();
-            if cost == 0.0 {
-                return label;
+            // the overlap with every box taken, summed no further than
+            // the best spot's (a sum of areas only grows)
+            let bound = best.as_ref().map_or(f64::INFINITY, |b| b.0);
+            let mut cost = 0.0;
+            for t in taken {
+                cost += t.area_with(&rect);
+                if cost >= bound {
+                    break;
+                }
             }
-            if best.as_ref().is_none_or(|(c, _)| cost < *c) {
-                best = Some((cost, label));
+            if cost == 0.0 {
+                return label(x, baseline, size, rect, leader);
+            }
+            if cost < bound {
+                best = Some((cost, x, baseline, size, rect, leader));
             }
         }
     }
     match best {
-        Some((_, label)) => label,
+        Some((_, x, baseline, size, rect, leader)) => label(x, baseline, size, rect, leader),
         None => {
             let w = text_width(n.text, full, 0.0);
-            Label {
-                text: n.text.to_string(),
-                sea: n.sea,
-                anchor: n.anchor,
-                x: n.anchor.0,
-                baseline: n.anchor.1 + 4.0,
-                size: full,
-                rect: text_rect(n.anchor.0, n.anchor.1 + 4.0, w, full, n.sea, n.port),
-                port: n.port,
-                leader: false,
-            }
+            let rect = text_rect(n.anchor.0, n.anchor.1 + 4.0, w, full, n.sea, n.port);
+            label(n.anchor.0, n.anchor.1 + 4.0, full, rect, false)
         }
     }
 }

@@ -17,6 +17,8 @@ pub mod layout;
 mod svg;
 mod tenths;
 
+pub use svg::Fixed;
+
 use crate::ids::{Nation, PowerId};
 use crate::rules::{Kind, Outcome};
 use crate::scenario::Scenario;
@@ -189,6 +191,13 @@ impl<'a> Scene<'a> {
     /// The picture as SVG text.
     pub fn svg(&self) -> Result<String, PictureError> {
         Ok(svg::draw(self, WIDTH as f64)?.text)
+    }
+
+    /// The picture as SVG text, drawn on what `fixed` holds of the map:
+    /// the same text as [`Scene::svg`], for many pictures of one map (a
+    /// site's phases) without drawing the map itself for each.
+    pub fn svg_on(&self, fixed: &Fixed<'_>) -> Result<String, PictureError> {
+        Ok(svg::draw_on(self, fixed)?.text)
     }
 
     /// The names as laid out on the picture (`layout`), and the boxes

@@ -232,68 +232,195 @@ fn open(width: f64, height: f64) -> String {
     )
 }
 
-pub fn draw(scene: &Scene<'_>, width: f64) -> Result<Layers, PictureError> {
-    let map = &scene.scenario.map;
-    let proj =
-        Projection::fit(map, width, TITLE_H).ok_or_else(|| PictureError::NoGeometry(scene.scenario.id.clone()))?;
-    if map.provinces.iter().any(|p| p.pos.is_none()) || map.seas.iter().any(|z| !z.is_off_board() && z.pos.is_none()) {
-        return Err(PictureError::NoGeometry(scene.scenario.id.clone()));
-    }
-    let regions = Regions::new(map, &proj);
-    let height = (TITLE_H + proj.height + LEGEND_H).round();
-    let mut s = String::with_capacity(200_000);
-    s.push_str(&open(width, height));
-    let open_end = s.len();
-    let _ = write!(s, r#"<rect width="100%" height="100%" fill="{PAPER}"/>"#);
-    let _ = write!(
-        s,
-        r#"<rect x="0" y="{TITLE_H}" width="{width:.0}" height="{}" fill="{SEA}"/>"#,
-        D1(proj.height)
-    );
-    let anchors = Anchors::new(map, &proj);
-    let labels = anchors.labels(map, &scene.state, &proj, width);
+/// What every picture of one map at one width shares, drawn once: the
+/// ground (paper, sea, the coasts' glow), each province's shape, the
+/// lines and crossing arrows over the land, the capitals' stars, and the
+/// names as last placed (they move only when the units they avoid do).
+/// A site draws a picture for every phase of a game on one `Fixed`
+/// (`Scene::svg_on`); each picture is the same text as drawn alone.
+pub struct Fixed<'m> {
+    map: &'m crate::map::Map,
+    width: f64,
+    proj: Projection,
+    height: f64,
+    /// The `<svg>` start tag.
+    open: String,
+    /// Paper, sea and the coasts' glow: under the land.
+    ground: String,
+    /// Each land cell's province and its path (`None`: the province is
+    /// drawn from its own polygon), then each polygon's province and path,
+    /// in the order `draw` fills them.
+    cells: Vec<(usize, Option<String>)>,
+    polygons: Vec<(usize, String)>,
+    /// Sea zone borders, borders, coasts and crossing arrows: over the
+    /// land and the moves, under the names.
+    lines: String,
+    /// The capitals' stars (path data).
+    stars: String,
+    anchors: Anchors<'m>,
+    /// The names to place, measured, and where they may go.
+    to_name: layout::Names<'m>,
+    area: Rect,
+    /// The boxes the names last avoided, the names placed clear of them
+    /// and their SVG.
+    names: std::sync::Mutex<Option<(Vec<Rect>, Placed)>>,
+}
 
-    // Coast glow under the land, then the land by fill colour.
-    let mut edges = Edges::new(&regions);
-    let _ = write!(
-        s,
-        r##"<path d="{}" fill="none" stroke="#a9cbe0" stroke-width="9" stroke-linejoin="round"/>"##,
-        edges.coast
-    );
-    land(&mut s, scene, &regions, &proj, &mut edges.borders);
-    let Edges {
-        coast,
-        borders,
-        sea_borders,
-    } = &edges;
+/// Names as placed, and their SVG.
+type Placed = std::sync::Arc<(Vec<Label>, String)>;
+
+impl<'m> Fixed<'m> {
+    /// Draw what no state changes of the pictures of `scenario`'s map.
+    pub fn new(scenario: &'m crate::scenario::Scenario) -> Result<Fixed<'m>, PictureError> {
+        Fixed::at(&scenario.map, &scenario.id, super::WIDTH as f64)
+    }
+
+    /// The same for pictures `width` pixels wide (`id`: the scenario's,
+    /// for the error).
+    fn at(map: &'m crate::map::Map, id: &str, width: f64) -> Result<Fixed<'m>, PictureError> {
+        let proj = Projection::fit(map, width, TITLE_H).ok_or_else(|| PictureError::NoGeometry(id.to_string()))?;
+        if map.provinces.iter().any(|p| p.pos.is_none())
+            || map.seas.iter().any(|z| !z.is_off_board() && z.pos.is_none())
+        {
+            return Err(PictureError::NoGeometry(id.to_string()));
+        }
+        let regions = Regions::new(map, &proj);
+        let height = (TITLE_H + proj.height + LEGEND_H).round();
+        let mut ground = String::new();
+        let _ = write!(ground, r#"<rect width="100%" height="100%" fill="{PAPER}"/>"#);
+        let _ = write!(
+            ground,
+            r#"<rect x="0" y="{TITLE_H}" width="{width:.0}" height="{}" fill="{SEA}"/>"#,
+            D1(proj.height)
+        );
+        let anchors = Anchors::new(map, &proj);
+
+        // Coast glow under the land, then the land by fill colour.
+        let Edges {
+            coast,
+            mut borders,
+            sea_borders,
+        } = Edges::new(&regions);
+        let _ = write!(
+            ground,
+            r##"<path d="{coast}" fill="none" stroke="#a9cbe0" stroke-width="9" stroke-linejoin="round"/>"##
+        );
+        let mut cells = Vec::new();
+        for cell in &regions.cells {
+            if let Site::Land(i) = cell.site {
+                let own = map.provinces[i].polygon.is_empty().then(|| {
+                    let mut d = String::new();
+                    path_of(&cell.points, &mut d);
+                    d
+                });
+                cells.push((i, own));
+            }
+        }
+        let mut polygons = Vec::new();
+        for (i, p) in map.provinces.iter().enumerate().filter(|(_, p)| !p.polygon.is_empty()) {
+            let pts: Vec<Pt> = p.polygon.iter().map(|ll| proj.xy(*ll)).collect();
+            let mut d = String::new();
+            path_of(&pts, &mut d);
+            // provinces drawn from their own polygon have it as their border
+            borders.push_str(&d);
+            polygons.push((i, d));
+        }
+        let mut lines = String::new();
+        let _ = write!(
+            lines,
+            r##"<path d="{sea_borders}" fill="none" stroke="#7fa6c2" stroke-width="1.2" stroke-dasharray="6 4"/>"##
+        );
+        let _ = write!(
+            lines,
+            r##"<path d="{borders}" fill="none" stroke="#6d6a60" stroke-width="0.9" stroke-linejoin="round"/>"##
+        );
+        let _ = write!(
+            lines,
+            r#"<path d="{coast}" fill="none" stroke="{COAST}" stroke-width="1.8" stroke-linejoin="round"/>"#
+        );
+        crossing_arrows(&mut lines, map, &anchors);
+        let mut stars = String::new();
+        for p in map.provinces.iter().filter(|p| p.capital) {
+            if let Some(&a) = anchors.province.get(p.id.as_str()) {
+                stars.push_str(&star(layout::star_centre(a), layout::STAR_R));
+            }
+        }
+        Ok(Fixed {
+            to_name: layout::Names::new(map, &anchors.province, &anchors.sea),
+            area: map_area(&proj, width),
+            map,
+            width,
+            open: open(width, height),
+            proj,
+            height,
+            ground,
+            cells,
+            polygons,
+            lines,
+            stars,
+            anchors,
+            names: Default::default(),
+        })
+    }
+
+    /// The names placed for `state`'s units and their SVG: placed again
+    /// only when the boxes they avoid differ from the last state's.
+    fn names(&self, state: &crate::state::State) -> Placed {
+        let avoid = self.anchors.avoid(self.map, state);
+        if let Some((a, names)) = self.kept().as_ref()
+            && *a == avoid
+        {
+            return names.clone();
+        }
+        // placed outside the lock: other threads draw meanwhile
+        let labels = self.to_name.place(&avoid, self.area);
+        let mut text = String::new();
+        names(&mut text, &labels, &self.stars);
+        let made: Placed = std::sync::Arc::new((labels, text));
+        *self.kept() = Some((avoid, made.clone()));
+        made
+    }
+
+    fn kept(&self) -> std::sync::MutexGuard<'_, Option<(Vec<Rect>, Placed)>> {
+        // a thread that panicked holding the lock left a whole value
+        self.names.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+pub fn draw(scene: &Scene<'_>, width: f64) -> Result<Layers, PictureError> {
+    draw_on(scene, &Fixed::at(&scene.scenario.map, &scene.scenario.id, width)?)
+}
+
+/// The picture of `scene` drawn on what `fixed` holds of its map (drawn
+/// anew if `fixed` is of another map).
+pub fn draw_on(scene: &Scene<'_>, fixed: &Fixed<'_>) -> Result<Layers, PictureError> {
+    if !std::ptr::eq(fixed.map, &scene.scenario.map) {
+        return draw(scene, fixed.width);
+    }
+    let (width, height) = (fixed.width, fixed.height);
+    let anchors = &fixed.anchors;
+    let mut s = String::with_capacity(200_000);
+    s.push_str(&fixed.open);
+    let open_end = s.len();
+    s.push_str(&fixed.ground);
+    let names = fixed.names(&scene.state);
+    land(&mut s, scene, fixed);
     // This phase's moves: curved arrows in the mover's colour, under the
     // borders and names (their halo keeps the names readable) and the units.
-    moves(&mut s, scene, &anchors);
+    moves(&mut s, scene, anchors);
 
     let base_end = s.len();
-    let _ = write!(
-        s,
-        r##"<path d="{sea_borders}" fill="none" stroke="#7fa6c2" stroke-width="1.2" stroke-dasharray="6 4"/>"##
-    );
-    let _ = write!(
-        s,
-        r##"<path d="{borders}" fill="none" stroke="#6d6a60" stroke-width="0.9" stroke-linejoin="round"/>"##
-    );
-    let _ = write!(
-        s,
-        r#"<path d="{coast}" fill="none" stroke="{COAST}" stroke-width="1.8" stroke-linejoin="round"/>"#
-    );
-    crossing_arrows(&mut s, map, &anchors);
-    names(&mut s, map, &anchors, &labels);
+    s.push_str(&fixed.lines);
+    s.push_str(&names.1);
 
     let overlay_end = s.len();
-    units(&mut s, scene, &anchors);
-    marks(&mut s, scene, &anchors, &labels);
+    units(&mut s, scene, anchors);
+    marks(&mut s, scene, anchors, &names.0);
 
     let title_start = s.len();
     title(&mut s, scene, width);
     let title_end = s.len();
-    legend(&mut s, scene, width, TITLE_H + proj.height);
+    legend(&mut s, scene, width, TITLE_H + fixed.proj.height);
     s.push_str(CLOSE);
     Ok(Layers {
         text: s,
@@ -313,12 +440,23 @@ pub(super) fn layout_of(scene: &Scene<'_>, width: f64) -> Result<(Vec<Label>, Ve
     let proj =
         Projection::fit(map, width, TITLE_H).ok_or_else(|| PictureError::NoGeometry(scene.scenario.id.clone()))?;
     let anchors = Anchors::new(map, &proj);
-    let labels = anchors.labels(map, &scene.state, &proj, width);
+    let labels = anchors.place(map, &anchors.avoid(map, &scene.state), &proj, width);
     let counters = layout::counters(&scene.state, &anchors.province, &anchors.sea, false)
         .iter()
         .map(layout::Counter::rect)
         .collect();
     Ok((labels, counters))
+}
+
+/// The map area of a picture `width` wide, between the title and the
+/// legend: where the names go.
+fn map_area(proj: &Projection, width: f64) -> Rect {
+    Rect {
+        x0: 0.0,
+        y0: TITLE_H,
+        x1: width,
+        y1: TITLE_H + proj.height,
+    }
 }
 
 /// Where each province and sea zone is drawn.
@@ -328,16 +466,9 @@ pub(super) struct Anchors<'m> {
 }
 
 impl<'m> Anchors<'m> {
-    /// The names of `map` placed clear of each other, of the capitals'
-    /// stars and of `state`'s counters at their widest (`layout`), inside
-    /// the map area.
-    pub(super) fn labels(
-        &self,
-        map: &crate::map::Map,
-        state: &crate::state::State,
-        proj: &Projection,
-        width: f64,
-    ) -> Vec<Label> {
+    /// The boxes the names of `map` keep clear of: `state`'s counters at
+    /// their widest (`layout`) and the capitals' stars.
+    fn avoid(&self, map: &crate::map::Map, state: &crate::state::State) -> Vec<Rect> {
         let mut fixed: Vec<Rect> = layout::counters(state, &self.province, &self.sea, true)
             .iter()
             .map(layout::Counter::rect)
@@ -349,13 +480,13 @@ impl<'m> Anchors<'m> {
                 .filter_map(|p| self.province.get(p.id.as_str()))
                 .map(|&a| layout::star_rect(a)),
         );
-        let area = Rect {
-            x0: 0.0,
-            y0: TITLE_H,
-            x1: width,
-            y1: TITLE_H + proj.height,
-        };
-        layout::place(map, &self.province, &self.sea, &fixed, area)
+        fixed
+    }
+
+    /// The names of `map` placed clear of each other and of the boxes
+    /// `avoid`, inside the map area.
+    fn place(&self, map: &crate::map::Map, avoid: &[Rect], proj: &Projection, width: f64) -> Vec<Label> {
+        layout::place(map, &self.province, &self.sea, avoid, map_area(proj, width))
     }
 
     pub(super) fn new(map: &'m crate::map::Map, proj: &Projection) -> Self {
@@ -416,13 +547,16 @@ impl Edges {
     }
 }
 
-/// The land, by fill colour (each province's controller now); provinces
-/// drawn from their own polygon add it to `borders`.
-fn land(s: &mut String, scene: &Scene<'_>, regions: &Regions, proj: &Projection, borders: &mut String) {
+/// The land, by fill colour (each province's controller now).
+fn land(s: &mut String, scene: &Scene<'_>, fixed: &Fixed<'_>) {
     let map = &scene.scenario.map;
     let state = &scene.state;
-    let fill_of = |id: &str| -> &'static str {
-        match state.provinces.get(id).and_then(|ps| ps.controller.as_ref()) {
+    let fill_of = |i: usize| -> &'static str {
+        match state
+            .provinces
+            .get(&map.provinces[i].id)
+            .and_then(|ps| ps.controller.as_ref())
+        {
             Some(Nation::Major(p)) => colours(*p).0,
             Some(Nation::Minor(m)) => match state.minors.get(m).and_then(|ms| ms.controller) {
                 Some(p) => colours(p).0,
@@ -433,19 +567,14 @@ fn land(s: &mut String, scene: &Scene<'_>, regions: &Regions, proj: &Projection,
     };
 
     let mut by_fill: BTreeMap<&str, String> = BTreeMap::new();
-    for cell in &regions.cells {
-        if let Site::Land(i) = cell.site {
-            let p = &map.provinces[i];
-            let d = by_fill.entry(fill_of(&p.id)).or_default();
-            if p.polygon.is_empty() {
-                path_of(&cell.points, d);
-            }
+    for (i, d) in &fixed.cells {
+        let path = by_fill.entry(fill_of(*i)).or_default();
+        if let Some(d) = d {
+            path.push_str(d);
         }
     }
-    for p in map.provinces.iter().filter(|p| !p.polygon.is_empty()) {
-        let pts: Vec<Pt> = p.polygon.iter().map(|ll| proj.xy(*ll)).collect();
-        path_of(&pts, by_fill.entry(fill_of(&p.id)).or_default());
-        path_of(&pts, borders);
+    for (i, d) in &fixed.polygons {
+        by_fill.entry(fill_of(*i)).or_default().push_str(d);
     }
     for (fill, d) in &by_fill {
         let _ = write!(s, r#"<path d="{d}" fill="{fill}"/>"#);
@@ -518,7 +647,7 @@ fn crossing_arrows(s: &mut String, map: &crate::map::Map, anchors: &Anchors<'_>)
 /// Sea zone names; province names (`layout` placed them), leader lines
 /// from a name moved off its position, capitals (a star above the
 /// position), ports (a dot after the name).
-fn names(s: &mut String, map: &crate::map::Map, anchors: &Anchors<'_>, labels: &[Label]) {
+fn names(s: &mut String, labels: &[Label], stars: &str) {
     let mut leaders = String::new();
     for l in labels.iter().filter(|l| l.leader) {
         let (ex, ey) = l.leader_end();
@@ -559,7 +688,6 @@ fn names(s: &mut String, map: &crate::map::Map, anchors: &Anchors<'_>, labels: &
     }
     s.push_str("</g>");
 
-    let mut stars = String::new();
     let mut ports = String::new();
     let _ = write!(
         s,
@@ -585,11 +713,6 @@ fn names(s: &mut String, map: &crate::map::Map, anchors: &Anchors<'_>, labels: &
         }
     }
     s.push_str("</g>");
-    for p in map.provinces.iter().filter(|p| p.capital) {
-        if let Some(&a) = anchors.province.get(p.id.as_str()) {
-            stars.push_str(&star(layout::star_centre(a), layout::STAR_R));
-        }
-    }
     let _ = write!(
         s,
         r##"<path d="{stars}" fill="#c0392b" stroke="#fff" stroke-width="0.8"/><path d="{ports}" fill="#fff" stroke="#123f63" stroke-width="1.8"/>"##

@@ -328,3 +328,49 @@ fn a_top_painted_on_the_kept_base_leaves_nothing_behind() {
         assert!(got == quiet, "the battle's mark or title was left on the base");
     }
 }
+
+/// A site draws every phase's map on one `picture::Fixed` (the map itself
+/// drawn once, the names kept while the units they avoid stay put): each
+/// picture is the very text of its scene drawn alone, whatever was drawn
+/// on the same `Fixed` before it.
+#[test]
+fn a_picture_drawn_on_the_shared_map_is_the_picture_drawn_alone() {
+    let s = scenario();
+    let (before, after, outcomes) = phase(&s);
+    // every corps of France and Austria stacked in Bavaria: its name and
+    // its neighbours' make way for the counters
+    let mut stacked = after.clone();
+    for c in stacked.corps.iter_mut().filter(|c| {
+        c.location.is_some() && [Nation::Major(PowerId::France), Nation::Major(PowerId::Austria)].contains(&c.nation)
+    }) {
+        c.location = Some("bavaria".into());
+    }
+    let opening = Scene::new(&s, &before, None, &[], None, "1805-fall-turn-start");
+    let crowded = Scene::new(&s, &stacked, Some(&before), &outcomes, None, "1805-fall-france");
+    assert!(
+        opening.layout().unwrap().0 != crowded.layout().unwrap().0,
+        "the names make way for the corps in Bavaria"
+    );
+    let fixed = picture::Fixed::new(&s).unwrap();
+    let scenes = [
+        opening,
+        crowded,
+        // the same units as the last picture, another view: its names kept
+        Scene::new(
+            &s,
+            &stacked,
+            Some(&before),
+            &outcomes,
+            Some(PowerId::France),
+            "1805-fall-france",
+        ),
+        // back to the opening's units: their names again
+        Scene::new(&s, &before, None, &[], Some(PowerId::Austria), "1805-fall-turn-start"),
+    ];
+    for (i, scene) in scenes.iter().enumerate() {
+        assert!(
+            scene.svg_on(&fixed).unwrap() == scene.svg().unwrap(),
+            "picture {i} drawn on the shared map differs from the picture drawn alone"
+        );
+    }
+}
