@@ -298,7 +298,7 @@
             bad(where, "the commitment names a beacon round but no beacon_signature is recorded", { phase });
           } else {
             kb = Object.assign({ signature: e.beacon_signature }, beacon);
-            notes.push(where + ": the BLS signature of " + beacon.network + " round " + beacon.round + " is not checked in the page (`empereur verify` checks it); the key folds it in");
+            notes.push(where + ": the BLS signature of " + beacon.network + " round " + beacon.round + " is not checked in the page, and this phase's rolls follow from it: compare it with the signature drand publishes for that round (docs/site.md says where) or run `empereur verify`, which checks it");
           }
         }
         if (seed) await checkRolls(where, phase, text, await key(seed, entropy, kb), result, bad);
