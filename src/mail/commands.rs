@@ -577,7 +577,7 @@ fn state_mail(ctx: &GameCtx, who: &Asker<'_>, n: usize, now: DateTime<Utc>) -> O
         p.id(),
         p.id()
     );
-    for s in report::state_summary(state, p) {
+    for s in report::state_summary(&ctx.scenario, state, p) {
         body.push_str(&format!("{s}\n"));
     }
     let units = report::unit_lines(&ctx.scenario, state, p);

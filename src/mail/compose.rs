@@ -581,14 +581,17 @@ fn report_mail(
         .unwrap_or_default();
     // Gold and VP are the Standings table's: the `Now:` block keeps only
     // what the table does not say (units on the map, kingdoms).
-    let summary = match power {
-        Some(p) if !standings.is_empty() => report::position_lines(r.after, p),
-        Some(p) => report::state_summary(r.after, p),
-        None if !standings.is_empty() => Vec::new(),
-        None => config
+    let summary = match (power, r.pictures) {
+        (Some(p), Some((scenario, _))) if !standings.is_empty() => report::position_lines(scenario, r.after, p),
+        (Some(p), Some((scenario, _))) => report::state_summary(scenario, r.after, p),
+        // without the scenario (a report put together by hand) there are
+        // no names to write the units and kingdoms by: the money line only
+        (Some(p), None) => vec![report::money_line(r.after, p)],
+        (None, _) if !standings.is_empty() => Vec::new(),
+        (None, _) => config
             .players
             .iter()
-            .flat_map(|p| report::state_summary(r.after, p.power).into_iter().take(1))
+            .map(|p| report::money_line(r.after, p.power))
             .collect(),
     };
     let view = TurnReportView {

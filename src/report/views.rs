@@ -255,17 +255,22 @@ impl TurnReportView {
 }
 
 /// A short summary of a power's position: Gold, VP, units on the map.
-pub fn state_summary(state: &State, power: PowerId) -> Vec<String> {
-    let p = state.power(power);
-    let mut v = vec![format!("{}: {} Gold, {} VP", power.name(), p.gold, p.vp)];
-    v.extend(position_lines(state, power));
+pub fn state_summary(scenario: &Scenario, state: &State, power: PowerId) -> Vec<String> {
+    let mut v = vec![money_line(state, power)];
+    v.extend(position_lines(scenario, state, power));
     v
+}
+
+/// A power's Gold and VP: `France: 12 Gold, 3 VP`.
+pub fn money_line(state: &State, power: PowerId) -> String {
+    let p = state.power(power);
+    format!("{}: {} Gold, {} VP", power.name(), p.gold, p.vp)
 }
 
 /// What a turn report says of a power's position besides its `Standings`
 /// row (which carries its Gold and VP): its units on the map, the
 /// kingdoms, the Polish loyalty marker.
-pub fn position_lines(state: &State, power: PowerId) -> Vec<String> {
+pub fn position_lines(scenario: &Scenario, state: &State, power: PowerId) -> Vec<String> {
     let corps = state
         .corps
         .iter()
@@ -279,9 +284,16 @@ pub fn position_lines(state: &State, power: PowerId) -> Vec<String> {
     let mut v = vec![format!("{corps} corps on the map, {squadrons} squadrons")];
     // EiA political option: the kingdoms' markers are on the map for all
     // to see; a treasury only for its controller (11.x.2)
+    // by the names players read (`Kingdom of Italy under France:
+    // Lombardy, …`), as the map and the outcomes name them, never the ids
     for (id, k) in &state.political.kingdoms {
-        let parts: Vec<&str> = k.components.iter().map(String::as_str).collect();
-        let mut line = format!("kingdom {id} under {}: {}", k.controller.name(), parts.join(", "));
+        let kingdom = scenario
+            .tables
+            .political
+            .kingdom(id)
+            .map_or(id.as_str(), |d| d.name.as_str());
+        let parts: Vec<String> = k.components.iter().map(|c| place(scenario, c)).collect();
+        let mut line = format!("{kingdom} under {}: {}", k.controller.name(), parts.join(", "));
         if k.controller == power {
             line.push_str(&format!("; treasury {} Gold", k.gold));
         }

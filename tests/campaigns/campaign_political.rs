@@ -231,14 +231,14 @@ fn the_report_shows_kingdoms_and_hides_foreign_treasuries() {
             ceded: false,
         },
     );
-    let mine = empereur::report::views::state_summary(&st, PowerId::France).join("\n");
+    let mine = empereur::report::views::state_summary(&s, &st, PowerId::France).join("\n");
     assert!(
-        mine.contains("kingdom poland under France: masovia, west_galicia; treasury 12 Gold"),
+        mine.contains("Grand Duchy of Warsaw under France: Masovia, West Galicia; treasury 12 Gold"),
         "{mine}"
     );
-    let theirs = empereur::report::views::state_summary(&st.view_for(PowerId::Russia), PowerId::Russia).join("\n");
+    let theirs = empereur::report::views::state_summary(&s, &st.view_for(PowerId::Russia), PowerId::Russia).join("\n");
     assert!(
-        theirs.contains("kingdom poland under France: masovia, west_galicia"),
+        theirs.contains("Grand Duchy of Warsaw under France: Masovia, West Galicia"),
         "{theirs}"
     );
     assert!(!theirs.contains("treasury"), "{theirs}");

@@ -158,3 +158,50 @@ fn every_battle_and_naval_case_renders_its_reviewed_report() {
     assert!(seen >= 30, "expected the battle and naval cases, found {seen}");
     assert!(failures.is_empty(), "snapshots missing or different: {failures:?}");
 }
+
+/// Issue 33 (first contact): what a player reads of a battle names every
+/// power by its name ("France retreats to Hamburg", "British squadron 1
+/// blockading Paris"), never by the id the files keep ("france"). Only
+/// the dice lines name ids: a die's purpose is the key the dice protocol
+/// checks, quoted as written.
+#[test]
+fn battle_and_naval_reports_name_no_power_by_its_id() {
+    let base = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let templates = Templates::defaults();
+    // a power's id as a whole word (`france`, not `France` nor `francesca`)
+    let names_an_id = |line: &str| {
+        line.split(|c: char| !c.is_alphanumeric())
+            .any(|w| PowerId::ALL.iter().any(|p| p.id() == w))
+    };
+    let (mut seen, mut named_by_id) = (0, Vec::new());
+    for area in ["battle", "naval"] {
+        for f in std::fs::read_dir(base.join("tests/war_cases").join(area))
+            .expect("the case folder")
+            .flatten()
+        {
+            let path = f.path();
+            if path.extension().is_none_or(|x| x != "toml") {
+                continue;
+            }
+            let name = format!("{area}-{}", path.file_stem().and_then(|s| s.to_str()).expect("a name"));
+            let text = std::fs::read_to_string(&path).expect("a readable case");
+            let Some(report) = rendered(&templates, &name, &text) else {
+                continue;
+            };
+            seen += 1;
+            // the case's own heading and the report's phase line quote
+            // the case and phase ids; the dice lines their purposes
+            for line in report.lines().skip(2).filter(|l| !l.trim_start().starts_with("die ")) {
+                if names_an_id(line) && !line.contains("report of phase") {
+                    named_by_id.push(format!("{name}: {line}"));
+                }
+            }
+        }
+    }
+    assert!(seen >= 30, "expected the battle and naval cases, found {seen}");
+    assert!(
+        named_by_id.is_empty(),
+        "powers named by their ids:\n{}",
+        named_by_id.join("\n")
+    );
+}

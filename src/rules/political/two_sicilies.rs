@@ -93,8 +93,16 @@ fn fleet(scenario: &Scenario, state: &mut State, def: &KingdomDef, out: &mut Vec
             }
             s.held_by = held;
             let summary = match held {
-                Some(h) => format!("{} takes command of {nation} squadron {}", h.name(), s.number),
-                None => format!("{nation} squadron {} follows {nation}'s controller again", s.number),
+                Some(h) => format!(
+                    "{} takes command of {}",
+                    h.name(),
+                    crate::state::UnitKey::squadron(s.nation.clone(), s.number).name(scenario)
+                ),
+                None => format!(
+                    "{} follows {}'s controller again",
+                    crate::state::UnitKey::squadron(s.nation.clone(), s.number).name(scenario),
+                    crate::state::nation_name(scenario, &nation)
+                ),
             };
             let mut o = Outcome::new("11.7.1", Kind::KingdomChanged, summary).why(format!(
                 "the fleet follows the controller of {} while Naples and Sicily are under different major powers",

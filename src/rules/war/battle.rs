@@ -34,7 +34,7 @@ use crate::rules::political;
 use crate::rules::side::same_side;
 use crate::scenario::tables_war::{BattleTable, Row, lookup};
 use crate::scenario::{Arm, Scenario};
-use crate::state::{State, UnitKey, nation_adjective};
+use crate::state::{State, UnitKey, nation_adjective, nation_name};
 use std::collections::{BTreeMap, BTreeSet};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -354,6 +354,8 @@ fn retreat(
     }
     let mut dest_of_power: BTreeMap<Option<PowerId>, String> = BTreeMap::new();
     for (nation, keys) in groups {
+        // the nation as players read it ("France"), never its id
+        let named = nation_name(scenario, &nation);
         let power = keys.first().and_then(|k| state.unit_power(k));
         let cf = keys.iter().find_map(|k| came_from.get(k)).cloned();
         // 12.2.1 (EiA option `naval`): an invader beaten in the turn it
@@ -364,7 +366,7 @@ fn retreat(
         let dest = if crossed && super::option_naval::enabled(state) {
             why.push(Why::rule(
                 "12.2.1",
-                format!("{nation} crossed an arrow this turn and may not retreat"),
+                format!("{named} crossed an arrow this turn and may not retreat"),
             ));
             None
         } else {
@@ -377,7 +379,7 @@ fn retreat(
                         c.location = Some(dest.clone());
                     }
                 }
-                why.push(format!("{nation} retreats to {} ({decided})", name(scenario, &dest)).into());
+                why.push(format!("{named} retreats to {} ({decided})", name(scenario, &dest)).into());
                 dest_of_power.entry(power).or_insert(dest);
             }
             None => {
@@ -394,7 +396,7 @@ fn retreat(
                     }
                 }
                 why.push(format!(
-                    "{nation} has no province to retreat to and is destroyed (house: divisions return to the pool, 2.51)"
+                    "{named} has no province to retreat to and is destroyed (house: divisions return to the pool, 2.51)"
                 ).into());
             }
         }

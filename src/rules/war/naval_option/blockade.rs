@@ -352,9 +352,8 @@ pub fn upkeep(scenario: &Scenario, state: &mut State, power: PowerId, out: &mut 
         };
         dollars += cost;
         why.push(format!(
-            "{}-{} blockading {}: ${cost} ({})",
-            s.nation,
-            s.number,
+            "{} blockading {}: ${cost} ({})",
+            UnitKey::squadron(s.nation.clone(), s.number).name(scenario),
             name(scenario, port),
             match near {
                 Some((q, d)) => format!("{} is {d} naval MP away", name(scenario, &q)),
