@@ -8,6 +8,7 @@
 //! tries, so a busy machine does not either).
 #![allow(clippy::disallowed_methods)] // the test measures time and writes files
 
+use crate::cpu_clock::{Clock, best};
 use chrono::Utc;
 use empereur::ids::PowerId;
 use empereur::mail::ingest::{self, GameCtx, Run};
@@ -18,40 +19,10 @@ use empereur::orders;
 use empereur::state::State;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Linear is 4; quadratic 16. Generous for noise, far from 16.
 const BOUND: f64 = 9.0;
-
-fn best(tries: usize, mut f: impl FnMut() -> Duration) -> Duration {
-    (0..tries).map(|_| f()).min().unwrap()
-}
-
-/// This thread's time on a CPU (Linux), else the wall clock: a loaded
-/// machine (the rest of the suite runs beside) stretches wall time, not
-/// the work done.
-struct Clock(Instant, Option<u64>);
-
-fn thread_cpu_ns() -> Option<u64> {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()?
-        .split_whitespace()
-        .next()?
-        .parse()
-        .ok()
-}
-
-impl Clock {
-    fn start() -> Clock {
-        Clock(Instant::now(), thread_cpu_ns())
-    }
-    fn elapsed(&self) -> Duration {
-        match (self.1, thread_cpu_ns()) {
-            (Some(a), Some(b)) => Duration::from_nanos(b - a),
-            _ => self.0.elapsed(),
-        }
-    }
-}
 
 #[test]
 fn checking_32k_lines_with_40_percent_rejected_stays_linear() {

@@ -10,6 +10,7 @@
 
 // Helpers shared by several modules (used as `crate::NAME`).
 mod case_harness;
+mod cpu_clock;
 mod dice_common;
 mod players_common;
 mod table_common;
