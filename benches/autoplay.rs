@@ -27,8 +27,7 @@
 mod common;
 use empereur::ops::autoplay::autoplay;
 use empereur::ops::demo::DEMO_PLAYERS;
-use empereur::ops::new::{NewOptions, create_from};
-use empereur::store::{self, GameDir, durable};
+use empereur::store::{GameDir, durable};
 use std::path::Path;
 use std::time::Instant;
 
@@ -46,19 +45,7 @@ struct Measured {
 fn campaign(base: &Path) -> (Measured, tempfile::TempDir) {
     let tmp = tempfile::tempdir_in(base).unwrap();
     let root = tmp.path().join("game");
-    let players = store::players::parse("players.toml", DEMO_PLAYERS).unwrap();
-    create_from(
-        &NewOptions {
-            dir: root.clone(),
-            scenario: "1805".into(),
-            players: Default::default(),
-            options: vec![],
-            id: Some("bench".into()),
-            house_seating: true,
-        },
-        players,
-    )
-    .unwrap();
+    common::new_game(&root, DEMO_PLAYERS, "bench");
     let dir = GameDir::new(&root);
     let before = durable::stats();
     let cpu0 = common::cpu_secs(true).unwrap_or(0.0);

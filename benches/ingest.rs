@@ -21,7 +21,6 @@ mod common;
 
 use chrono::Utc;
 use empereur::mail::ingest::{self, GameCtx, Run, Verdict};
-use empereur::ops::new::{NewOptions, create_from};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -86,20 +85,8 @@ fn measure(base: &Path, n: usize, warm: bool) -> Measured {
             "[[player]]\npower = \"{p}\"\nname = \"Player of {p}\"\nemail = \"{p}@bench.example.org\"\npassword = \"{pw}\"\n"
         ));
     }
-    let players = empereur::store::players::parse("players", &toml).unwrap();
     let root = tmp.path().join("game");
-    create_from(
-        &NewOptions {
-            dir: root.clone(),
-            scenario: "1805".into(),
-            players: PathBuf::new(),
-            options: vec![],
-            id: Some("bench".into()),
-            house_seating: true,
-        },
-        players,
-    )
-    .unwrap();
+    common::new_game(&root, &toml, "bench");
 
     // The Maildir: every 10th message has a wrong password.
     let maildir = tmp.path().join("Maildir");

@@ -21,9 +21,8 @@ mod common;
 use empereur::ops::autoplay::autoplay;
 use empereur::ops::demo::DEMO_PLAYERS;
 use empereur::ops::export;
-use empereur::ops::new::{NewOptions, create_from};
 use empereur::ops::site::{self, SiteArgs};
-use empereur::store::{self, GameDir};
+use empereur::store::GameDir;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -73,19 +72,7 @@ fn main() {
         Some(g) if g.exists() => g,
         g => {
             let root = g.unwrap_or_else(|| tmp.path().join("game"));
-            let players = store::players::parse("players.toml", DEMO_PLAYERS).unwrap();
-            create_from(
-                &NewOptions {
-                    dir: root.clone(),
-                    scenario: "1805".into(),
-                    players: Default::default(),
-                    options: vec![],
-                    id: Some("bench".into()),
-                    house_seating: true,
-                },
-                players,
-            )
-            .unwrap();
+            common::new_game(&root, DEMO_PLAYERS, "bench");
             let p = autoplay(
                 &GameDir::new(&root),
                 common::size(CAMPAIGN, 3),

@@ -17,11 +17,10 @@ use empereur::ids::PowerId;
 use empereur::mail::ingest::{self, GameCtx, Run};
 use empereur::mail::transport::{self, Delivery};
 use empereur::ops::demo::DEMO_PLAYERS;
-use empereur::ops::new::{NewOptions, create_from};
 use empereur::orders;
 use empereur::state::State;
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 /// Nanoseconds this process has run on a CPU (Linux), else wall time.
@@ -108,19 +107,7 @@ fn main() {
     // One 256 KiB order mail against the same bytes in 100 mails.
     let tmp = tempfile::tempdir().unwrap();
     let game = tmp.path().join("game");
-    let players = empereur::store::players::parse("players.toml", DEMO_PLAYERS).unwrap();
-    create_from(
-        &NewOptions {
-            dir: game.clone(),
-            scenario: "1805".into(),
-            players: PathBuf::new(),
-            options: vec![],
-            id: Some("demo".into()),
-            house_seating: true,
-        },
-        players,
-    )
-    .unwrap();
+    common::new_game(&game, DEMO_PLAYERS, "demo");
     let ctx = GameCtx::load(&game).unwrap();
     let mail = |tag: &str, body_lines: &[String]| {
         format!(

@@ -29,3 +29,22 @@ pub fn cpu_secs(self_: bool) -> Option<f64> {
     // USER_HZ is 100 on every Linux platform Rust targets.
     Some(ticks / 100.0)
 }
+
+/// A new game of the 1805 scenario in `dir` with the players of
+/// `players_toml` (house seating, no options) under the id `id`.
+#[allow(dead_code)] // not every bench makes a game
+pub fn new_game(dir: &std::path::Path, players_toml: &str, id: &str) {
+    let players = empereur::store::players::parse("players.toml", players_toml).unwrap();
+    empereur::ops::new::create_from(
+        &empereur::ops::new::NewOptions {
+            dir: dir.to_path_buf(),
+            scenario: "1805".into(),
+            players: Default::default(),
+            options: vec![],
+            id: Some(id.into()),
+            house_seating: true,
+        },
+        players,
+    )
+    .unwrap();
+}
