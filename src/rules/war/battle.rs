@@ -293,7 +293,8 @@ pub fn retreat_to(
     if let Some(pw) = power {
         for pref in standing::retreat_preferences(state, pw) {
             if neighbours.contains(&pref.as_str()) && safe(&pref) && (ok_ground(&pref) || came_from == Some(&pref)) {
-                return Some((pref.clone(), Decided::Standing(format!("retreat to {pref}"))));
+                let shown = scenario.map.province(&pref).map_or(pref.as_str(), |p| p.name.as_str());
+                return Some((pref.clone(), Decided::Standing(format!("retreat to {shown}"))));
             }
         }
     }
