@@ -131,7 +131,7 @@ fn a_batch_cut_by_a_crash_keeps_what_it_committed() {
     let base = game(tmp.path());
     // The write points of an uninterrupted batch of three phases.
     let reference = tmp.path().join("reference");
-    copy(&base.root, &reference);
+    crate::players_common::copy_tree(&base.root, &reference);
     fault::arm(u32::MAX);
     autoplay(&GameDir::new(&reference), 3, 1, Some(NOW)).unwrap();
     let points = fault::disarm();
@@ -141,7 +141,7 @@ fn a_batch_cut_by_a_crash_keeps_what_it_committed() {
 
     for n in (0..points).step_by((points / 12).max(1) as usize) {
         let d = tmp.path().join(format!("crash-{n}"));
-        copy(&base.root, &d);
+        crate::players_common::copy_tree(&base.root, &d);
         let dir = GameDir::new(&d);
         fault::arm(n);
         let first = autoplay(&dir, 3, 1, Some(NOW));
@@ -272,19 +272,6 @@ fn a_given_submission_counts_as_stored_but_a_stored_one_wins() {
     };
     let r = verify_game(&dir, &opts).unwrap();
     assert!(r.ok(), "{:?}", r.problems);
-}
-
-fn copy(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let (src, dst) = (e.path(), to.join(e.file_name()));
-        if e.file_type().unwrap().is_dir() {
-            copy(&src, &dst);
-        } else {
-            std::fs::copy(&src, &dst).unwrap();
-        }
-    }
 }
 
 /// What a long run told its progress (`cli` draws it as a bar).

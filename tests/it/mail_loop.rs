@@ -413,7 +413,7 @@ fn a_resolution_cut_between_the_state_and_its_commitment_loads_and_is_finished()
     let mut cut = None;
     for n in 0..400 {
         let _ = std::fs::remove_dir_all(&g.root);
-        copy(&base, &g.root);
+        crate::players_common::copy_tree(&base, &g.root);
         empereur::store::fault::arm(n);
         let r = resolve_game(
             &g,
@@ -452,19 +452,6 @@ fn a_resolution_cut_between_the_state_and_its_commitment_loads_and_is_finished()
     );
     let rec = empereur::store::phase::record(&g).unwrap().unwrap();
     assert_eq!(rec.phase.to_string(), after);
-}
-
-fn copy(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let (src, dst) = (e.path(), to.join(e.file_name()));
-        if e.file_type().unwrap().is_dir() {
-            copy(&src, &dst);
-        } else {
-            std::fs::copy(&src, &dst).unwrap();
-        }
-    }
 }
 
 // Issue 33, first contact: the `dice roll --help` example gives the roll

@@ -59,3 +59,19 @@ pub fn mail(from: &str, id: &str, body: &str) -> Vec<u8> {
 pub fn text(power: &str, password: &str, lines: &str) -> String {
     format!("GAME demo\nPOWER {power}\nPASSWORD {password}\n{lines}\nEND\n")
 }
+
+/// Copy the directory tree `from` to `to` (a game, to try something on
+/// a copy of it).
+#[allow(clippy::disallowed_methods)] // tests use files freely
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let (src, dst) = (e.path(), to.join(e.file_name()));
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&src, &dst);
+        } else {
+            std::fs::copy(&src, &dst).unwrap();
+        }
+    }
+}

@@ -5,11 +5,9 @@
 
 use chrono::{DateTime, Utc};
 use empereur::ids::PowerId;
-use empereur::ops::demo::DEMO_PLAYERS;
-use empereur::ops::new::{NewOptions, create_from};
 use empereur::ops::run::run_game;
-use empereur::store::{self, GameDir, history, submission};
-use std::path::{Path, PathBuf};
+use empereur::store::{GameDir, history, submission};
+use std::path::Path;
 
 fn t(s: &str) -> DateTime<Utc> {
     DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
@@ -17,23 +15,7 @@ fn t(s: &str) -> DateTime<Utc> {
 
 /// The demo's seven players in a new game, deadlines at 20:00 Paris time.
 fn game(root: &Path) -> GameDir {
-    let players = store::players::parse("players.toml", DEMO_PLAYERS).unwrap();
-    let dir = root.join("g");
-    let o = NewOptions {
-        dir: dir.clone(),
-        scenario: "1805".into(),
-        players: PathBuf::new(),
-        options: vec![],
-        id: Some("demo".into()),
-        house_seating: true,
-    };
-    create_from(&o, players).unwrap();
-    let g = GameDir::new(&dir);
-    let mut c = g.load_config().unwrap();
-    c.timezone = "Europe/Paris".into();
-    c.deadlines.time_of_day = Some("20:00".into());
-    store::atomic_write(&g.config(), c.to_toml().as_bytes()).unwrap();
-    g
+    crate::table_common::created(root, "", &[], |_| {})
 }
 
 /// Every mail the file transport delivered, as text.

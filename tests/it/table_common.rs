@@ -31,6 +31,13 @@ pub fn game(root: &Path, extra: &str, edit: impl FnOnce(&mut GameConfig)) -> Gam
 /// [`game`] created with the game options `options` (`empereur new
 /// --option`).
 pub fn game_with(root: &Path, extra: &str, options: &[&str], edit: impl FnOnce(&mut GameConfig)) -> GameDir {
+    let g = created(root, extra, options, edit);
+    run_game(&g.root, &[], t(OPENED)).unwrap();
+    g
+}
+
+/// [`game_with`] before its first `run`: created, nothing opened yet.
+pub fn created(root: &Path, extra: &str, options: &[&str], edit: impl FnOnce(&mut GameConfig)) -> GameDir {
     let players = store::players::parse("players.toml", &format!("{DEMO_PLAYERS}\n{extra}")).unwrap();
     let dir = root.join("g");
     let o = NewOptions {
@@ -48,7 +55,6 @@ pub fn game_with(root: &Path, extra: &str, options: &[&str], edit: impl FnOnce(&
     c.deadlines.time_of_day = Some("20:00".into());
     edit(&mut c);
     store::atomic_write(&g.config(), c.to_toml().as_bytes()).unwrap();
-    run_game(&g.root, &[], t(OPENED)).unwrap();
     g
 }
 
