@@ -258,10 +258,7 @@ fn observer_opening(
         resent: to.resend.is_some(),
     };
     let phase = state.phase.to_string();
-    let mut attachments = map_pictures(scenario, &state.public_view(), None, None, &phase)?;
-    for a in &mut attachments {
-        a.name = a.name.replace("-moderator.", "-public.");
-    }
+    let attachments = public_map_pictures(scenario, &state.public_view(), None, &phase)?;
     Ok(OutMail {
         id: to.id(&["phase-opening", &config.game, &phase, &o.entry, &observer_key(w)]),
         from: game_from(config),
@@ -433,6 +430,22 @@ pub struct Resolved<'a> {
 /// `map-<phase>-<power>.png`; none when the scenario has no geometry.
 /// The SVG is left out of mail (the archive and the site have it): the
 /// PNG shows the same.
+/// [`map_pictures`] of a public view (no viewer), named `-public` as an
+/// observer receives them rather than `-moderator` (whose view a picture
+/// with no viewer otherwise is).
+fn public_map_pictures(
+    scenario: &Scenario,
+    public: &State,
+    phase: Option<(&State, &[Outcome])>,
+    phase_id: &str,
+) -> Result<Vec<FileAttachment>> {
+    let mut files = map_pictures(scenario, public, phase, None, phase_id)?;
+    for f in &mut files {
+        f.name = f.name.replace("-moderator.", "-public.");
+    }
+    Ok(files)
+}
+
 pub fn map_pictures(
     scenario: &Scenario,
     state: &State,
@@ -820,13 +833,10 @@ fn observer_report(
     let after = r.after.public_view();
     let mut attachments = match r.pictures {
         Some((scenario, before)) => {
-            map_pictures(scenario, &after, Some((&before.public_view(), &public)), None, &r.phase)?
+            public_map_pictures(scenario, &after, Some((&before.public_view(), &public)), &r.phase)?
         }
         None => Vec::new(),
     };
-    for a in &mut attachments {
-        a.name = a.name.replace("-moderator.", "-public.");
-    }
     // Every power's VP is public (the site shows it): the chart too.
     attachments.extend(chart.clone());
     let standings = r
