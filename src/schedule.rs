@@ -30,7 +30,8 @@ pub struct DeadlineConfig {
     /// Days a deadline may fall on (`mon` … `sun`); empty = every day.
     pub weekdays: Vec<String>,
     pub grace_hours: u32,
-    /// First reminder this long before the deadline; then daily in grace.
+    /// First reminder this long before the deadline; then daily in grace
+    /// from its second day (the first reminder says when grace ends).
     pub reminder_hours_before: u32,
     /// Early processing waits this long after the last submission.
     pub change_of_mind_minutes: u32,
@@ -314,6 +315,9 @@ impl PhaseClock {
 
     /// Reminders to queue at `now` for the `missing` powers: one when the
     /// deadline is `reminder_hours_before` away, then one a day in grace.
+    /// The first day of grace needs none when the power was reminded
+    /// before the deadline: that reminder said when grace ends and what
+    /// applies after it (issue 37: one mail where two said the same).
     pub fn reminders_due(
         &self,
         now: DateTime<Utc>,
@@ -340,10 +344,22 @@ impl PhaseClock {
         } else {
             deadline + Duration::days((now - deadline).num_days())
         };
+        // A reminder from `first` on, sent before the deadline, stands for
+        // the first day of grace too.
+        let covered_from = if slot == deadline && first < deadline {
+            first
+        } else {
+            slot
+        };
         missing
             .iter()
             .copied()
-            .filter(|p| !self.reminded.get(p).is_some_and(|v| v.iter().any(|t| *t >= slot)))
+            .filter(|p| {
+                !self
+                    .reminded
+                    .get(p)
+                    .is_some_and(|v| v.iter().any(|t| *t >= covered_from))
+            })
             .collect()
     }
 }
@@ -611,23 +627,35 @@ mod tests {
                 .reminders_due(t("2026-12-02T10:00:00Z"), &c, Tz::UTC, &[], &missing)
                 .is_empty()
         );
-        // In grace: one a day.
+        // In grace: one a day, but the first day's was said before the
+        // deadline (issue 37), unless that reminder was never sent.
+        assert!(
+            clock
+                .reminders_due(t("2026-12-02T21:00:00Z"), &c, Tz::UTC, &[], &missing)
+                .is_empty()
+        );
+        let mut unreminded = clock.clone();
+        unreminded.reminded.clear();
         assert_eq!(
-            clock.reminders_due(t("2026-12-02T21:00:00Z"), &c, Tz::UTC, &[], &missing),
+            unreminded.reminders_due(t("2026-12-02T21:00:00Z"), &c, Tz::UTC, &[], &missing),
+            vec![PowerId::Russia]
+        );
+        assert_eq!(
+            clock.reminders_due(t("2026-12-03T20:30:00Z"), &c, Tz::UTC, &[], &missing),
             vec![PowerId::Russia]
         );
         clock
             .reminded
             .get_mut(&PowerId::Russia)
             .unwrap()
-            .push(t("2026-12-02T21:00:00Z"));
+            .push(t("2026-12-03T20:30:00Z"));
         assert!(
             clock
-                .reminders_due(t("2026-12-03T10:00:00Z"), &c, Tz::UTC, &[], &missing)
+                .reminders_due(t("2026-12-04T10:00:00Z"), &c, Tz::UTC, &[], &missing)
                 .is_empty()
         );
         assert_eq!(
-            clock.reminders_due(t("2026-12-03T20:30:00Z"), &c, Tz::UTC, &[], &missing),
+            clock.reminders_due(t("2026-12-04T20:30:00Z"), &c, Tz::UTC, &[], &missing),
             vec![PowerId::Russia]
         );
     }

@@ -344,6 +344,7 @@ pub fn reminders(
     let when = ReminderTimes {
         deadline,
         grace_ends: None,
+        grace_after: None,
     };
     reminders_in(dir, templates, config, state, missing, &when, now)
 }
@@ -353,6 +354,10 @@ pub fn reminders(
 pub struct ReminderTimes {
     pub deadline: Option<DateTime<Utc>>,
     pub grace_ends: Option<DateTime<Utc>>,
+    /// Before the deadline: when grace would end. The reminder says it,
+    /// so that the first day of grace needs no reminder of its own
+    /// (`schedule::PhaseClock::reminders_due`).
+    pub grace_after: Option<DateTime<Utc>>,
 }
 
 /// [`reminders`], past the deadline: `grace_ends` is when the phase resolves with defaults for whoever is
@@ -375,6 +380,9 @@ pub fn reminders_in(
             deadline: when.deadline.map(|d| crate::zone::shown(d, config.player_tz(p.power))),
             grace_ends: when
                 .grace_ends
+                .map(|d| crate::zone::shown(d, config.player_tz(p.power))),
+            grace_after: when
+                .grace_after
                 .map(|d| crate::zone::shown(d, config.player_tz(p.power))),
         };
         let m = game_mail(

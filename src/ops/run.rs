@@ -506,9 +506,14 @@ fn remind(
         Due::Grace { ends } => Some(*ends),
         _ => None,
     };
+    // Before it, the reminder says when grace would end and what applies
+    // then: the first day of grace gets no reminder of its own.
+    let grace = chrono::Duration::hours(i64::from(config.deadlines.grace_hours));
+    let grace_after = (now < deadline && grace > chrono::Duration::zero()).then(|| deadline + grace);
     let when = compose::ReminderTimes {
         deadline: Some(deadline),
         grace_ends,
+        grace_after,
     };
     let orders_due: Vec<PowerId> = due_now.iter().copied().filter(|p| missing.contains(p)).collect();
     compose::reminders_in(dir, &ctx.templates, config, &ctx.state, &orders_due, &when, now)?;

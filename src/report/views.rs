@@ -184,6 +184,10 @@ pub struct ReminderView {
     /// with defaults for the powers still missing.
     #[serde(default)]
     pub grace_ends: Option<String>,
+    /// Set before the deadline: when grace would end (the reminder before
+    /// the deadline stands for the first day of grace too).
+    #[serde(default)]
+    pub grace_after: Option<String>,
 }
 
 /// One outcome as a report shows it.

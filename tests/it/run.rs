@@ -77,9 +77,27 @@ fn a_reminder_goes_out_at_the_right_local_time_then_the_late_power_gets_defaults
         .collect();
     assert_eq!(reminders.len(), 1);
     assert!(reminders[0].contains("france@demo.example.org"), "{}", reminders[0]);
-    // Past the deadline, inside grace (24 h): not yet.
+    // Issue 37: that one reminder says what a late player needs to know
+    // (the deadline, when grace ends, what applies then), so the first
+    // day of grace brings no second mail saying the same.
+    let text = reminders[0]
+        .replace("=\r\n", "")
+        .replace("\r\n", " ")
+        .replace('\n', " ");
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    for said in [
+        "Deadline: Tuesday 6 January 2026, 20:00 CET (19:00 UTC)",
+        "Grace ends: Wednesday 7 January 2026, 20:00 CET (19:00 UTC)",
+        "Orders that arrive after it, in the grace period, still count",
+        "standing orders and defaults apply to France.",
+    ] {
+        assert!(flat.contains(said), "{said:?} not in {flat}");
+    }
+    // Past the deadline, inside grace (24 h): not yet, and no reminder.
+    let r = run_game(&g.root, &[], t("2026-01-06T19:30:00Z")).unwrap();
+    assert!(r.resolved.is_empty() && r.reminders.is_empty(), "{r:?}");
     let r = run_game(&g.root, &[], t("2026-01-07T08:00:00Z")).unwrap();
-    assert!(r.resolved.is_empty());
+    assert!(r.resolved.is_empty() && r.reminders.is_empty(), "{r:?}");
     // Grace over: resolved with France's defaults, and the report says so.
     let r = run_game(&g.root, &[], t("2026-01-07T19:00:00Z")).unwrap();
     assert_eq!(r.late, vec![PowerId::France]);
@@ -96,6 +114,35 @@ fn a_reminder_goes_out_at_the_right_local_time_then_the_late_power_gets_defaults
         .filter(|m| m.contains("France sent no orders"))
         .collect();
     assert!(!reports.is_empty(), "the turn reports tell everyone");
+    let mails_to_france = delivered(&g)
+        .into_iter()
+        .filter(|m| m.contains("no orders from France"))
+        .count();
+    assert_eq!(mails_to_france, 1, "one reminder over the whole phase");
+}
+
+#[test]
+fn a_power_first_reminded_in_grace_is_told_the_deadline_passed() {
+    // Issue 37: only a reminder sent before the deadline stands for the
+    // first day of grace. When no run came between the first reminder's
+    // slot and the deadline (cron stopped, say), the power is reminded in
+    // grace, told the deadline has passed.
+    let tmp = tempfile::tempdir().unwrap();
+    let g = game(tmp.path());
+    run_game(&g.root, &[], t("2026-01-05T10:00:00Z")).unwrap();
+    let r = run_game(&g.root, &[], t("2026-01-06T19:30:00Z")).unwrap();
+    assert_eq!(r.reminders, vec![PowerId::France], "{r:?}");
+    let text = delivered(&g)
+        .into_iter()
+        .find(|m| m.contains("no orders from France"))
+        .unwrap();
+    let flat = text
+        .replace("=\r\n", "")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(flat.contains("has passed: the phase is in its grace period"), "{flat}");
+    assert!(!flat.contains("Grace ends:"), "{flat}");
 }
 
 #[test]
