@@ -931,27 +931,36 @@ pub(super) fn answer_by(
     Ok(Some(crate::zone::shown(d, config.player_tz(player.power))))
 }
 
+/// What [`ack_standing`] reads of the game: the submissions stored on
+/// disk (`store::submission::load_all`) and the schedule (for READY and
+/// WAIT). An ingest run reads them once and keeps them up to date
+/// (`mail::ingest::Run`), instead of once a message.
+pub struct OnRecord<'a> {
+    pub stored: &'a BTreeMap<PowerId, crate::store::submission::Submission>,
+    pub schedule: &'a crate::store::clock::Schedule,
+}
+
 /// The top of an acknowledgement (issue 33): whether `power` is now in
 /// for the open phase, and what still holds the phase open. `stored`: the
 /// orders this message stored (`None`: it stored none, and the power's
 /// earlier orders, if any, stand).
 pub fn ack_standing(
-    dir: &GameDir,
     config: &GameConfig,
     scenario: &Scenario,
     state: &State,
     power: PowerId,
     stored: Option<(&[crate::orders::ast::OrderLine], bool)>,
-) -> Result<String> {
+    record: &OnRecord<'_>,
+) -> String {
     let phase = state.phase;
     let mut subs: BTreeMap<PowerId, Vec<crate::orders::ast::OrderLine>> = BTreeMap::new();
     let mut passed: BTreeSet<PowerId> = BTreeSet::new();
-    for (p, s) in crate::store::submission::load_all(dir)? {
+    for (p, s) in record.stored {
         if s.phase == phase {
             if s.passed {
-                passed.insert(p);
+                passed.insert(*p);
             }
-            subs.insert(p, s.orders);
+            subs.insert(*p, s.orders.clone());
         }
     }
     if let Some((o, pass)) = stored {
@@ -994,7 +1003,7 @@ pub fn ack_standing(
     }
     // READY and WAIT (schedule::with_readiness); whose WAIT it is stays
     // unsaid unless it is the reader's own.
-    let said = dir.load_schedule()?.readiness_in(phase);
+    let said = record.schedule.readiness_in(phase);
     let wait = |p: &PowerId| said.get(p) == Some(&crate::orders::ast::Readiness::Wait);
     if wait(&power) && must.contains(&power) {
         holds.push("your WAIT (until the deadline)".into());
@@ -1016,11 +1025,7 @@ pub fn ack_standing(
         format!("Still holding the phase open: {}.", holds.join("; "))
     };
     let wrap = textwrap::Options::new(72).word_splitter(textwrap::WordSplitter::NoHyphenation);
-    Ok(format!(
-        "{}\n{}",
-        textwrap::fill(&head, &wrap),
-        textwrap::fill(&tail, &wrap)
-    ))
+    format!("{}\n{}", textwrap::fill(&head, &wrap), textwrap::fill(&tail, &wrap))
 }
 
 /// The powers that owe one of [`awaited_answers`], each once.

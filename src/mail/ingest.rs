@@ -89,6 +89,11 @@ pub struct Run {
     guards: BTreeMap<PathBuf, GuardSlot>,
     waiting: BTreeMap<PathBuf, Waiting>,
     times: BTreeMap<PathBuf, Times>,
+    /// Each game's submissions as stored on disk (not those waiting),
+    /// read on first use and dropped when this run writes one: every
+    /// acknowledgement says who is in, which read and parsed every
+    /// power's orders file once a message (issue 37).
+    on_disk: BTreeMap<PathBuf, BTreeMap<crate::ids::PowerId, Submission>>,
 }
 
 /// A game's phase clock and schedule as this run knows them: read on the
@@ -136,7 +141,45 @@ impl Run {
             guards: BTreeMap::new(),
             waiting: BTreeMap::new(),
             times: BTreeMap::new(),
+            on_disk: BTreeMap::new(),
         }
+    }
+    /// The submissions of `ctx`'s game as stored on disk, read on first
+    /// use and again after this run writes one.
+    fn stored(&mut self, ctx: &GameCtx) -> Result<&BTreeMap<crate::ids::PowerId, Submission>> {
+        use std::collections::btree_map::Entry;
+        Ok(match self.on_disk.entry(ctx.dir.root.clone()) {
+            Entry::Occupied(e) => e.into_mut(),
+            Entry::Vacant(e) => e.insert(submission::load_all(&ctx.dir)?),
+        })
+    }
+    /// The top of `power`'s acknowledgement (`compose::ack_standing`),
+    /// from this run's copies of the stored submissions and the schedule.
+    fn standing(
+        &mut self,
+        ctx: &GameCtx,
+        power: crate::ids::PowerId,
+        own: Option<(&[crate::orders::ast::OrderLine], bool)>,
+    ) -> Result<String> {
+        let schedule = self.times(ctx)?.schedule.clone();
+        let record = super::compose::OnRecord {
+            stored: self.stored(ctx)?,
+            schedule: &schedule,
+        };
+        Ok(super::compose::ack_standing(
+            &ctx.config,
+            &ctx.scenario,
+            &ctx.state,
+            power,
+            own,
+            &record,
+        ))
+    }
+    /// Write `power`'s submission of the game in `dir`; the copy of the
+    /// stored ones is read again when next needed.
+    fn write_submission(&mut self, dir: &GameDir, power: crate::ids::PowerId, text: &str) -> Result<()> {
+        self.on_disk.remove(&dir.root);
+        submission::write(dir, power, text)
     }
     /// The clock and schedule of `ctx`'s game, read on first use.
     fn times(&mut self, ctx: &GameCtx) -> Result<&mut Times> {
@@ -179,6 +222,7 @@ impl Run {
             return Ok(());
         };
         while let Some((&power, text)) = w.subs.first_key_value() {
+            self.on_disk.remove(&dir.root);
             submission::write(&w.dir, power, text)?;
             w.subs.remove(&power);
         }
@@ -788,14 +832,7 @@ fn take_orders(ctx: &GameCtx, msg: &Message, mut a: Authenticated, run: &mut Run
     let line = verdict_line(msg, &a, &checked, &stored, noted, &mut view, h);
     run.log(&ctx.dir, line);
     let own = matches!(stored, Ok(Some(_))).then_some((checked.accepted.as_slice(), checked.header.no_orders));
-    view.standing = Some(super::compose::ack_standing(
-        &ctx.dir,
-        &ctx.config,
-        &ctx.scenario,
-        &ctx.state,
-        a.power,
-        own,
-    )?);
+    view.standing = Some(run.standing(ctx, a.power, own)?);
     if stored.is_ok() && asked.any() {
         // ORDERS and STATUS read the stored orders: this message's too.
         run.write_waiting(&ctx.dir)?;
@@ -1014,7 +1051,7 @@ fn store_orders(
     }
     // Its notices tell other powers of these orders: stored first.
     run.write_waiting(&ctx.dir)?;
-    if let Err(e) = submission::write(&ctx.dir, a.power, &text) {
+    if let Err(e) = run.write_submission(&ctx.dir, a.power, &text) {
         return Ok(Err(e));
     }
     super::compose::proposal_notices(
