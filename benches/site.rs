@@ -6,15 +6,20 @@
 //! (autoplayed there first if it does not exist, so that two builds can
 //! be compared on the same game); each
 //! run writes into a new directory (the site) or file (the tarball), the
-//! two alternating so both meet the same load. Printed: the best wall
-//! time and the least CPU time (user + system) of each, since on a shared
-//! machine the wall time measures the queue for the cores as much as the
-//! work.
+//! two alternating so both meet the same load. The site is made three
+//! ways each time: from nothing (no cache of pages in the game, a new
+//! directory), from the cache of pages the first made (a new directory:
+//! `empereur site` of a game whose pages were made before), and again
+//! into the directory it just wrote (a refresh, as `run` does after a
+//! phase). Printed: the best wall time and the least CPU time (user +
+//! system) of each, since on a shared machine the wall time measures the
+//! queue for the cores as much as the work.
 //!
 //!     cargo bench --bench site [-- REPEATS] [--game DIR] [--out DIR] [--site-only]
 //!
 //! `--out DIR` keeps what was written (`DIR/site-N`, `DIR/history-N.tar`),
-//! to compare the sites two builds write byte for byte.
+//! to compare the sites two builds write byte for byte; `DIR` on the file
+//! system of the game's directory, for the site's links to its history.
 #![allow(clippy::disallowed_methods)] // a benchmark reads the clock and files
 
 mod common;
@@ -89,24 +94,49 @@ fn main() {
     let out = path_after("--out").unwrap_or_else(|| tmp.path().join("out"));
     std::fs::create_dir_all(&out).unwrap();
 
-    let (mut e, mut s) = (Best::default(), Best::default());
+    let (mut e, mut fresh, mut cached, mut again) = <(Best, Best, Best, Best)>::default();
     let mut files = 0;
     let mut written = None;
+    let mut site = |best: &mut Best, to: PathBuf| {
+        best.time(|| {
+            written = Some(
+                site::run(&SiteArgs {
+                    game: root.clone(),
+                    out: to,
+                })
+                .unwrap(),
+            )
+        })
+    };
     for i in 0..repeats {
         if !site_only {
             e.time(|| files = export::export(&dir, &out.join(format!("history-{i}.tar"))).unwrap());
         }
-        s.time(|| {
-            written = Some(
-                site::run(&SiteArgs {
-                    game: root.clone(),
-                    out: out.join(format!("site-{i}")),
-                })
-                .unwrap(),
-            )
-        });
+        let _ = std::fs::remove_dir_all(root.join(".site-cache"));
+        site(&mut fresh, out.join(format!("site-{i}")));
+        site(&mut cached, out.join(format!("site-{i}-cached")));
+        site(&mut again, out.join(format!("site-{i}-cached")));
+    }
+    // Where a refresh's time goes: reading the game (its files, the cached
+    // pages), making the site's files in memory, writing what changed.
+    let mut stages = [Best::default(), Best::default(), Best::default()];
+    for _ in 0..repeats {
+        let mut input = None;
+        stages[0].time(|| input = Some(site::read(&dir).unwrap()));
+        let input = input.unwrap();
+        let mut files = None;
+        stages[1].time(|| files = Some(empereur::site::build(&input).unwrap()));
+        let files = files.unwrap();
+        stages[2].time(|| site::write_all(&out.join("site-0-cached"), &files).unwrap());
     }
     let written = written.unwrap();
+    for i in 0..repeats {
+        assert_eq!(
+            tree(&out.join(format!("site-{i}"))),
+            tree(&written.out),
+            "the site from the cache is the site made from nothing"
+        );
+    }
     let phases = written.entries - 1;
     if let Some(resolved) = played {
         assert_eq!(phases, resolved as usize, "the genesis entry and one entry a phase");
@@ -118,12 +148,45 @@ fn main() {
         _ => "?".into(),
     };
     println!(
-        "site of a campaign ({phases} phases, to {}): {} files, {}; export-history of the same game: {files} files, {}; ratio wall {}, CPU {} (target < 2); best of {repeats}",
+        "site of a campaign ({phases} phases, to {}, {} files) against export-history of the same game ({files} files: {}), best of {repeats}:",
         state.phase,
         written.files,
-        s.show(),
         e.show(),
-        ratio(s.wall, e.wall),
-        ratio(s.cpu, e.cpu),
     );
+    for (how, s) in [
+        ("from nothing", &fresh),
+        ("from the cache of pages, into a new directory", &cached),
+        ("again into the same directory (a refresh)", &again),
+    ] {
+        println!(
+            "  site {how}: {}; ratio wall {}, CPU {} (target < 2)",
+            s.show(),
+            ratio(s.wall, e.wall),
+            ratio(s.cpu, e.cpu)
+        );
+    }
+    println!(
+        "  a refresh: reading the game {}; the files in memory {}; writing {}",
+        stages[0].show(),
+        stages[1].show(),
+        stages[2].show()
+    );
+}
+
+/// Every file under `dir` and its bytes, by path.
+fn tree(dir: &std::path::Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                todo.push(p);
+            } else {
+                out.push((p.strip_prefix(dir).unwrap().to_path_buf(), std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
 }

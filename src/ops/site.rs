@@ -10,11 +10,12 @@ use crate::picture::Scene;
 use crate::report::{EventView, TurnReportView};
 use crate::rules::outcome::Outcome;
 use crate::scenario::Scenario;
-use crate::site::{self, EntryInput, Input, PhasePage, PublicPress};
+use crate::site::{self, EntryFile, EntryInput, Input, PhasePage, PublicPress, SiteFile};
 use crate::state::State;
 use crate::store::history::{self, EntryRecord, OutcomesFile};
 use crate::store::{GameDir, phase};
 use anyhow::{Context, Result};
+use sha2::{Digest, Sha256};
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -106,33 +107,56 @@ pub fn read(dir: &GameDir) -> Result<Input> {
         };
         for (rel, p) in paths {
             let bytes = fs::read(&p).with_context(|| format!("cannot read {}", p.display()))?;
-            entry.files.push((rel, bytes));
+            entry.files.push(EntryFile {
+                rel,
+                bytes,
+                stored: Some(p),
+            });
         }
         input.entries.push(entry);
     }
-    input.pages = pages(&scenario, &input.entries);
+    input.pages = pages(&scenario, &input.entries, &PageCache::new(dir, &config));
     let players: BTreeSet<PowerId> = config.players.iter().map(|p| p.power).collect();
     input.press = press(dir, &players)?;
     input.journal = journal(dir)?;
     Ok(input)
 }
 
-/// The public page of each entry, in order. Parsing the states and
-/// drawing the maps are most of a site's work and each entry's page is
-/// its own: the entries are cut into one run of consecutive entries for
-/// each core, each run on a thread of its own.
-fn pages(scenario: &Scenario, entries: &[EntryInput]) -> Vec<PhasePage> {
-    // The map itself is drawn once; each phase's picture on it.
-    let fixed = crate::picture::has_geometry(&scenario.map)
-        .then(|| crate::picture::Fixed::new(scenario).ok())
-        .flatten();
+/// The public page of each entry, in order: from the cache of pages
+/// where it holds the entry's page, else made and cached. Parsing the
+/// states and drawing the maps are most of a site's work and each
+/// entry's page is its own: the entries are cut into one run of
+/// consecutive entries for each core, each run on a thread of its own.
+fn pages(scenario: &Scenario, entries: &[EntryInput], cache: &PageCache<'_>) -> Vec<PhasePage> {
+    // The map itself is drawn once, if a page needs it; each phase's
+    // picture on it.
+    let fixed = std::sync::OnceLock::new();
+    let fixed = || {
+        fixed
+            .get_or_init(|| {
+                crate::picture::has_geometry(&scenario.map)
+                    .then(|| crate::picture::Fixed::new(scenario).ok())
+                    .flatten()
+            })
+            .as_ref()
+    };
     let run = |entries: &[EntryInput]| {
         // The state after one entry is usually the state before the next:
         // parsed once.
         let mut last: Option<(Vec<u8>, State)> = None;
         entries
             .iter()
-            .map(|e| page(scenario, fixed.as_ref(), e, &mut last))
+            .map(|e| {
+                let key = cache.key(e);
+                if let Some(page) = key.as_deref().and_then(|k| cache.get(e, k)) {
+                    return page;
+                }
+                let page = page(scenario, fixed(), e, &mut last);
+                if let Some(k) = &key {
+                    cache.put(e, k, &page);
+                }
+                page
+            })
             .collect::<Vec<_>>()
     };
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -148,6 +172,146 @@ fn pages(scenario: &Scenario, entries: &[EntryInput]) -> Vec<PhasePage> {
     })
 }
 
+/// The files of an entry its page is made from ([`page`] reads no other).
+const PAGE_FILES: [&str; 4] = ["entry.toml", "outcomes.toml", "state-before.toml", "state-after.toml"];
+
+/// The pages already made (`store::site_cache`), each under a key that
+/// digests everything it was made from: the program that made it (its
+/// executable's identity: another build may draw otherwise), the
+/// scenario, and the bytes of the entry's [`PAGE_FILES`]. An entry whose
+/// history file changed, or made by another program, has another key and
+/// is made again.
+struct PageCache<'a> {
+    dir: &'a GameDir,
+    /// The digest of the program and the scenario, fed first into every
+    /// key; `None` (the program cannot name its executable): no cache.
+    made_by: Option<Sha256>,
+}
+
+/// What the cache keeps of a page but its map and the entry's directory:
+/// one line of JSON, then the map's SVG text as it is (in JSON, most of
+/// the cache's bytes would be escaped and unescaped).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct CachedPage {
+    phase: String,
+    kind: String,
+    note: String,
+    events: Vec<EventView>,
+    standings: Vec<site::Standing>,
+    map: bool,
+}
+
+impl<'a> PageCache<'a> {
+    /// Bump when what a cached page holds changes shape.
+    const FORMAT: &'static str = "empereur site page 1";
+
+    fn new(dir: &'a GameDir, config: &crate::store::GameConfig) -> PageCache<'a> {
+        let made_by = program_identity().map(|program| {
+            let mut h = Sha256::new();
+            h.update(Self::FORMAT);
+            h.update([0]);
+            h.update(program);
+            h.update([0]);
+            h.update(scenario_identity(dir, config));
+            h
+        });
+        PageCache { dir, made_by }
+    }
+
+    fn key(&self, entry: &EntryInput) -> Option<String> {
+        let mut h = self.made_by.clone()?;
+        for rel in PAGE_FILES {
+            match entry.bytes(rel) {
+                Some(b) => {
+                    h.update([1]);
+                    h.update((b.len() as u64).to_le_bytes());
+                    h.update(b);
+                }
+                None => h.update([0]),
+            }
+        }
+        Some(hex::encode(h.finalize()))
+    }
+
+    fn get(&self, entry: &EntryInput, key: &str) -> Option<PhasePage> {
+        let bytes = crate::store::site_cache::get(self.dir, &entry.dir, key)?;
+        // serde_json writes no newline: the first ends the JSON
+        let (json, svg) = match bytes.iter().position(|b| *b == b'\n') {
+            Some(i) => (&bytes[..i], Some(&bytes[i + 1..])),
+            None => (&bytes[..], None),
+        };
+        let c: CachedPage = serde_json::from_slice(json).ok()?;
+        let map = match (c.map, svg) {
+            (true, Some(svg)) => Some(String::from_utf8(svg.to_vec()).ok()?),
+            (false, None) => None,
+            _ => return None,
+        };
+        Some(PhasePage {
+            dir: entry.dir.clone(),
+            phase: c.phase,
+            kind: c.kind,
+            note: c.note,
+            events: c.events,
+            standings: c.standings,
+            map,
+        })
+    }
+
+    fn put(&self, entry: &EntryInput, key: &str, page: &PhasePage) {
+        let c = CachedPage {
+            phase: page.phase.clone(),
+            kind: page.kind.clone(),
+            note: page.note.clone(),
+            events: page.events.clone(),
+            standings: page.standings.clone(),
+            map: page.map.is_some(),
+        };
+        let Ok(mut bytes) = serde_json::to_vec(&c) else { return };
+        if let Some(svg) = &page.map {
+            bytes.push(b'\n');
+            bytes.extend_from_slice(svg.as_bytes());
+        }
+        crate::store::site_cache::put(self.dir, &entry.dir, key, &bytes);
+    }
+}
+
+/// The running executable, as its file is now: path, size, time and
+/// (on Unix) device and inode. A new build is a new file.
+fn program_identity() -> Option<String> {
+    let exe = std::env::current_exe().ok()?;
+    let m = fs::metadata(&exe).ok()?;
+    #[cfg(unix)]
+    let file = {
+        use std::os::unix::fs::MetadataExt;
+        format!("{} {} {}.{}", m.dev(), m.ino(), m.mtime(), m.mtime_nsec())
+    };
+    #[cfg(not(unix))]
+    let file = format!("{:?}", m.modified().ok()?);
+    Some(format!("{} {} {file}", exe.display(), m.len()))
+}
+
+/// The scenario the maps are drawn from: its name when it is built in
+/// (the program's identity covers it), else every file of its directory.
+fn scenario_identity(dir: &GameDir, config: &crate::store::GameConfig) -> Vec<u8> {
+    let own = [dir.scenario_dir(), PathBuf::from(&config.scenario)]
+        .into_iter()
+        .find(|d| d.is_dir());
+    let mut out = format!("scenario {}\n", config.scenario).into_bytes();
+    if let Some(d) = own {
+        match crate::store::read_scenario_files(&d) {
+            Ok(files) => {
+                for (name, text) in files {
+                    out.extend_from_slice(format!("{name} {}\n", text.len()).as_bytes());
+                    out.extend_from_slice(text.as_bytes());
+                }
+            }
+            // unreadable now: a key no page was stored under
+            Err(e) => out.extend_from_slice(format!("unreadable {e}").as_bytes()),
+        }
+    }
+    out
+}
+
 /// The public page of one entry: the outcomes every power sees, the
 /// standings and the map of the state after it, as no power in particular
 /// sees them (2.5: compositions are nobody's but their owner's).
@@ -157,7 +321,7 @@ fn page(
     entry: &EntryInput,
     last: &mut Option<(Vec<u8>, State)>,
 ) -> PhasePage {
-    let bytes = |rel: &str| entry.files.iter().find(|(r, _)| r == rel).map(|(_, b)| b.as_slice());
+    let bytes = |rel: &str| entry.bytes(rel);
     let file = |rel: &str| bytes(rel).map(|b| String::from_utf8_lossy(b).into_owned());
     let record: Option<EntryRecord> = file("entry.toml").and_then(|t| toml::from_str(&t).ok());
     let outcomes: Vec<Outcome> = file("outcomes.toml")
@@ -265,22 +429,76 @@ fn journal(dir: &GameDir) -> Result<Vec<String>> {
         .collect())
 }
 
-/// Write every file under `out`, each through a temporary file renamed
-/// over it; a file whose bytes are already there is left alone.
-pub fn write_all(out: &Path, files: &[(String, Vec<u8>)]) -> Result<()> {
-    for (rel, bytes) in files {
-        let path = out.join(rel);
-        if fs::read(&path).is_ok_and(|old| &old == bytes) {
+/// Write every file under `out`, each replaced in one step (a file
+/// written under a temporary name renamed over it, or a link made in
+/// place); a file whose bytes are already there is left alone.
+///
+/// A history file published as stored is a hard link to the game's own
+/// file where the two directories share a file system: one call instead
+/// of reading and writing it, and no second copy on the disk. History
+/// files are never rewritten in place (`store::history`; `write_all`
+/// renames over its files too), so the link always holds the bytes the
+/// game holds. Where a link cannot be made, the bytes are copied.
+pub fn write_all(out: &Path, files: &[SiteFile<'_>]) -> Result<()> {
+    let mut made: BTreeSet<PathBuf> = BTreeSet::new();
+    let mut links = true;
+    for f in files {
+        let path = out.join(&f.path);
+        let parent = path.parent().unwrap_or(out);
+        if !made.contains(parent) {
+            fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
+            made.insert(parent.to_path_buf());
+        }
+        let tmp = || {
+            parent.join(format!(
+                ".{}.tmp",
+                path.file_name().and_then(|n| n.to_str()).unwrap_or("site")
+            ))
+        };
+        if let Some(stored) = f.stored.filter(|_| links) {
+            match fs::hard_link(stored, &path) {
+                Ok(()) => continue,
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    if same_file(stored, &path) {
+                        continue;
+                    }
+                    let tmp = tmp();
+                    let _ = fs::remove_file(&tmp);
+                    if fs::hard_link(stored, &tmp).is_ok() {
+                        fs::rename(&tmp, &path).with_context(|| format!("cannot write {}", path.display()))?;
+                        continue;
+                    }
+                    links = false;
+                }
+                // another file system, or one without links: copies
+                Err(_) => links = false,
+            }
+        }
+        if fs::metadata(&path).is_ok_and(|m| m.len() == f.bytes.len() as u64)
+            && fs::read(&path).is_ok_and(|old| old == *f.bytes)
+        {
             continue;
         }
-        let parent = path.parent().unwrap_or(out);
-        fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
-        let tmp = parent.join(format!(
-            ".{}.tmp",
-            path.file_name().and_then(|n| n.to_str()).unwrap_or("site")
-        ));
-        fs::write(&tmp, bytes).with_context(|| format!("cannot write {}", tmp.display()))?;
+        let tmp = tmp();
+        fs::write(&tmp, &f.bytes).with_context(|| format!("cannot write {}", tmp.display()))?;
         fs::rename(&tmp, &path).with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())
+}
+
+/// Whether two paths name one file (a link made before).
+fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (fs::metadata(a), fs::metadata(b)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (a, b);
+        false
+    }
 }

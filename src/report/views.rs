@@ -190,8 +190,9 @@ pub struct ReminderView {
     pub grace_after: Option<String>,
 }
 
-/// One outcome as a report shows it.
-#[derive(Clone, Debug, Serialize)]
+/// One outcome as a report shows it (kept in the site's cache of pages,
+/// `ops::site`, hence `Deserialize`).
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct EventView {
     pub rule: String,
     pub summary: String,

@@ -26,6 +26,8 @@ use minijinja::Environment;
 use privacy::Publish;
 use serde::Serialize;
 use serde_json::json;
+use std::borrow::Cow;
+use std::path::{Path, PathBuf};
 
 /// The scripts and style of every site, in the order the index loads the
 /// scripts (each defines what the next uses).
@@ -40,16 +42,52 @@ pub const ASSETS: &[(&str, &str)] = &[
 const INDEX: &str = include_str!("../../templates/site/index.html");
 const PHASE: &str = include_str!("../../templates/site/phase.html");
 
-/// One history entry: every file in it (`entry.toml` included), by path
-/// inside the entry with `/` separators, and its bytes.
+/// One history entry: every file in it (`entry.toml` included).
 #[derive(Clone, Debug, Default)]
 pub struct EntryInput {
     pub dir: String,
-    pub files: Vec<(String, Vec<u8>)>,
+    pub files: Vec<EntryFile>,
+}
+
+/// One file of a history entry.
+#[derive(Clone, Debug, Default)]
+pub struct EntryFile {
+    /// Its path inside the entry, with `/` separators.
+    pub rel: String,
+    pub bytes: Vec<u8>,
+    /// Where the game keeps it: the site's copy of a file published as
+    /// stored may be this file itself, linked (`ops::site::write_all`).
+    pub stored: Option<PathBuf>,
+}
+
+impl EntryInput {
+    /// The bytes of the file `rel`, if the entry has one.
+    pub fn bytes(&self, rel: &str) -> Option<&[u8]> {
+        self.files.iter().find(|f| f.rel == rel).map(|f| f.bytes.as_slice())
+    }
+}
+
+/// One file of the site: its path inside the site, its bytes and, for a
+/// history file published as stored, the game's own file with those bytes.
+#[derive(Clone, Debug)]
+pub struct SiteFile<'a> {
+    pub path: String,
+    pub bytes: Cow<'a, [u8]>,
+    pub stored: Option<&'a Path>,
+}
+
+impl<'a> SiteFile<'a> {
+    fn new(path: impl Into<String>, bytes: impl Into<Cow<'a, [u8]>>) -> SiteFile<'a> {
+        SiteFile {
+            path: path.into(),
+            bytes: bytes.into(),
+            stored: None,
+        }
+    }
 }
 
 /// A power's public standing after a phase.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct Standing {
     pub power: String,
     pub gold: i64,
@@ -148,12 +186,9 @@ fn vp_chart(pages: &[PhasePage]) -> crate::picture::chart::VpChart {
 }
 
 /// The files of the site, by path inside it.
-pub fn build(input: &Input) -> Result<Vec<(String, Vec<u8>)>> {
-    let mut out: Vec<(String, Vec<u8>)> = ASSETS
-        .iter()
-        .map(|(p, t)| (p.to_string(), t.as_bytes().to_vec()))
-        .collect();
-    out.push(("data/history.js".into(), history_script(input)));
+pub fn build(input: &Input) -> Result<Vec<SiteFile<'_>>> {
+    let mut out: Vec<SiteFile<'_>> = ASSETS.iter().map(|(p, t)| SiteFile::new(*p, t.as_bytes())).collect();
+    out.push(SiteFile::new("data/history.js", history_script(input)));
     out.extend(history_files(input));
     let env = environment()?;
     let latest = input.pages.iter().rev().find(|p| !p.standings.is_empty());
@@ -161,7 +196,7 @@ pub fn build(input: &Input) -> Result<Vec<(String, Vec<u8>)>> {
     // from the public standings after each phase.
     let chart = vp_chart(&input.pages);
     if !chart.phases.is_empty() {
-        out.push(("vp.svg".into(), chart.svg().into_bytes()));
+        out.push(SiteFile::new("vp.svg", chart.svg().into_bytes()));
     }
     let index = env.get_template("index.html")?.render(minijinja::value::Serde(json!({
         "game": input.game,
@@ -173,16 +208,16 @@ pub fn build(input: &Input) -> Result<Vec<(String, Vec<u8>)>> {
         "vp_chart": !chart.phases.is_empty(),
         "journal": input.journal,
     })))?;
-    out.push(("index.html".into(), index.into_bytes()));
+    out.push(SiteFile::new("index.html", index.into_bytes()));
     let phase = env.get_template("phase.html")?;
     for p in &input.pages {
         let press: Vec<&PublicPress> = input.press.iter().filter(|x| x.phase == p.phase).collect();
         let html = phase.render(minijinja::value::Serde(
             json!({"game": input.game, "page": p, "press": press}),
         ))?;
-        out.push((format!("phases/{}.html", p.dir), html.into_bytes()));
+        out.push(SiteFile::new(format!("phases/{}.html", p.dir), html.into_bytes()));
         if let Some(svg) = &p.map {
-            out.push((format!("phases/{}.svg", p.dir), svg.clone().into_bytes()));
+            out.push(SiteFile::new(format!("phases/{}.svg", p.dir), svg.as_bytes()));
         }
     }
     Ok(out)
@@ -295,7 +330,7 @@ fn history_script(input: &Input) -> Vec<u8> {
             files: e
                 .files
                 .iter()
-                .map(|(rel, b)| (rel.as_str(), FileJson::of(rel, b, input.ended)))
+                .map(|f| (f.rel.as_str(), FileJson::of(&f.rel, &f.bytes, input.ended)))
                 .collect(),
         })
         .collect();
@@ -319,26 +354,30 @@ fn history_script(input: &Input) -> Vec<u8> {
 
 /// `history/` and `phase/commitment` as `export-history` lays them out;
 /// a withheld file is `<file>.sha256` (`sha256sum` format).
-fn history_files(input: &Input) -> Vec<(String, Vec<u8>)> {
+fn history_files(input: &Input) -> Vec<SiteFile<'_>> {
     let mut out = Vec::new();
     if let Some(h) = &input.head {
-        out.push(("history/head.toml".into(), h.clone()));
+        out.push(SiteFile::new("history/head.toml", h.as_slice()));
     }
     for e in &input.entries {
-        for (rel, bytes) in &e.files {
-            let path = format!("history/{}/{rel}", e.dir);
-            match privacy::publish(rel, input.ended) {
-                Publish::Whole => out.push((path, bytes.clone())),
+        for f in &e.files {
+            let path = format!("history/{}/{}", e.dir, f.rel);
+            match privacy::publish(&f.rel, input.ended) {
+                Publish::Whole => out.push(SiteFile {
+                    path,
+                    bytes: Cow::Borrowed(&f.bytes),
+                    stored: f.stored.as_deref(),
+                }),
                 Publish::Digest(_) => {
-                    let name = rel.rsplit('/').next().unwrap_or(rel);
-                    let line = format!("{}  {name}\n", crate::store::history::sha256_hex(bytes));
-                    out.push((format!("{path}.sha256"), line.into_bytes()));
+                    let name = f.rel.rsplit('/').next().unwrap_or(&f.rel);
+                    let line = format!("{}  {name}\n", crate::store::history::sha256_hex(&f.bytes));
+                    out.push(SiteFile::new(format!("{path}.sha256"), line.into_bytes()));
                 }
             }
         }
     }
     if let Some(c) = &input.commitment {
-        out.push(("phase/commitment".into(), c.clone()));
+        out.push(SiteFile::new("phase/commitment", c.as_slice()));
     }
     out
 }

@@ -150,8 +150,13 @@ fn the_site_holds_no_secret_of_the_game() {
     secrets.push(("a hidden corps composition".into(), b"[[corps.divisions]]".to_vec()));
     secrets.push(("state.toml".into(), fs::read(g.join("state.toml")).unwrap()));
 
-    let site = output(&out);
+    let mut site = output(&out);
     assert!(site.len() > 50, "{} files", site.len());
+    // The pages the site keeps in the game to make them once
+    // (`.site-cache/`) hold nothing the site does not publish either.
+    let cache = cached(&g);
+    assert!(cache.len() > 5, "{} cached pages", cache.len());
+    site.extend(cache.into_iter().map(|(p, b)| (format!("game/.site-cache/{p}"), b)));
     for (what, secret) in &secrets {
         for (path, bytes) in &site {
             assert!(!contains(bytes, secret), "{path} holds a secret: {what}");
@@ -382,4 +387,99 @@ fn press_to_all_is_published_and_an_anonymous_sender_stays_unnamed() {
             "{path} holds press not sent to all"
         );
     }
+}
+
+/// The cache of pages a site leaves in the game (`.site-cache/`), by
+/// entry.
+fn cached(g: &Path) -> Vec<(String, Vec<u8>)> {
+    output(&g.join(".site-cache"))
+}
+
+#[test]
+fn a_site_made_from_the_cache_of_pages_is_the_site_made_without_it() {
+    let (t, g) = demo();
+    let first = t.path().join("first");
+    site(&g, &first);
+    let cache = cached(&g);
+    assert_eq!(
+        cache.len(),
+        10,
+        "a page for each entry: {:?}",
+        cache.iter().map(|c| &c.0).collect::<Vec<_>>()
+    );
+    // The second site reads its pages from the cache: a page edited there
+    // under its own key shows (which is why a key digests everything the
+    // page is made from, below).
+    let entry = g.join(".site-cache/0002-1805-fall-france");
+    let text = fs::read_to_string(&entry).unwrap();
+    assert!(text.contains("1805-fall-france"), "{text}");
+    let marked = text.replace("</svg>", "<!-- from the cache --></svg>");
+    assert_ne!(marked, text, "{text}");
+    fs::write(&entry, &marked).unwrap();
+    let second = t.path().join("second");
+    site(&g, &second);
+    let svg = "phases/0002-1805-fall-france.svg";
+    assert!(fs::read_to_string(second.join(svg)).unwrap().contains("from the cache"));
+    // Unmarked, the site from the cache is the site made without one,
+    // byte for byte, and so is the site refreshed in place.
+    fs::write(&entry, &text).unwrap();
+    let third = t.path().join("third");
+    site(&g, &third);
+    assert_eq!(output(&third), output(&first));
+    site(&g, &first);
+    assert_eq!(output(&first), output(&third));
+}
+
+#[test]
+fn a_cached_page_is_made_again_when_its_key_or_its_entry_changed() {
+    let (t, g) = demo();
+    let before = t.path().join("before");
+    site(&g, &before);
+    // A cache entry stored under another key (stale, or edited with its
+    // page) is not used.
+    let entry = g.join(".site-cache/0002-1805-fall-france");
+    let text = fs::read_to_string(&entry).unwrap();
+    let (key, page) = text.split_once('\n').unwrap();
+    assert_eq!(key.len(), 64, "{key}");
+    let forged = format!(
+        "{}\n{}",
+        "0".repeat(64),
+        page.replace("</svg>", "<!-- forged --></svg>")
+    );
+    fs::write(&entry, forged).unwrap();
+    let again = t.path().join("again");
+    site(&g, &again);
+    assert_eq!(output(&again), output(&before));
+    assert!(
+        fs::read_to_string(&entry).unwrap().starts_with(key),
+        "made again and stored"
+    );
+    // A history file the page is made from changed (a tampered state):
+    // the page shows what the history now holds, as a site made with no
+    // cache does.
+    let state = g.join("history/0002-1805-fall-france/state-after.toml");
+    let text = fs::read_to_string(&state).unwrap();
+    let (at, _) = text.match_indices("\ngold = ").next().unwrap();
+    let end = at + 1 + text[at + 1..].find('\n').unwrap();
+    let tampered = format!("{}\ngold = 987654{}", &text[..at], &text[end..]);
+    fs::write(&state, tampered).unwrap();
+    let refreshed = t.path().join("refreshed");
+    site(&g, &refreshed);
+    let page = fs::read_to_string(refreshed.join("phases/0002-1805-fall-france.html")).unwrap();
+    assert!(page.contains("<td>987654</td>"), "{page}");
+    // A public history file replaced by another (a die changed): the site
+    // refreshed where it was carries the new one.
+    let dice = g.join("history/0002-1805-fall-france/dice.toml");
+    let original = fs::read_to_string(&dice).unwrap();
+    let changed = original.replacen("result = ", "result = 1", 1);
+    assert_ne!(changed, original);
+    fs::write(g.join("dice.tmp"), &changed).unwrap();
+    fs::rename(g.join("dice.tmp"), &dice).unwrap();
+    site(&g, &before);
+    let published = before.join("history/0002-1805-fall-france/dice.toml");
+    assert_eq!(fs::read_to_string(published).unwrap(), changed);
+    fs::remove_dir_all(g.join(".site-cache")).unwrap();
+    let uncached = t.path().join("uncached");
+    site(&g, &uncached);
+    assert_eq!(output(&before), output(&uncached));
 }
