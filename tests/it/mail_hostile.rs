@@ -545,6 +545,27 @@ fn an_old_mail_sent_again_is_stale_unless_it_answers_this_phase() {
         h.verdict
     );
     assert!(submission::load_all(&GameDir::new(&game)).unwrap().is_empty());
+    // Answering another power's opening, or a mail that is not the game's,
+    // does not vouch for it: still stale.
+    let austrias = empereur::mail::outbox::stable_id(&["phase-opening", "demo", "1805-fall-turn-start", "austria"]);
+    for reference in [
+        format!("{austrias}@demo.example.org"),
+        "elsewhere-1@mail.example.org".into(),
+    ] {
+        let headers = format!("In-Reply-To: <{reference}>\nReferences: <{reference}>\n");
+        let h = ingest::ingest_game(
+            &ctx,
+            &mail("france@demo.example.org", "old-reply", &headers, no_phase),
+            &mut run,
+        )
+        .unwrap();
+        assert!(
+            matches!(h.verdict, Verdict::Refused(Refusal::StaleMail { .. })),
+            "answering <{reference}>: {:?}",
+            h.verdict
+        );
+    }
+    assert!(submission::load_all(&GameDir::new(&game)).unwrap().is_empty());
     // The same answering this phase's opening mail: taken.
     let opening = empereur::mail::outbox::stable_id(&["phase-opening", "demo", "1805-fall-turn-start", "france"]);
     let headers = format!("In-Reply-To: <{opening}@demo.example.org>\n");
