@@ -446,6 +446,34 @@ mod tests {
     }
 
     #[test]
+    fn reports_are_automatic_by_content_whoever_sends_them() {
+        let mime = |ct: &str, part: &str| {
+            format!(
+                "From: a@b.org\r\nMIME-Version: 1.0\r\nContent-Type: {ct}; boundary=\"b\"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nhello\r\n--b\r\nContent-Type: {part}\r\n\r\nReporting-MTA: dns; x\r\n--b--\r\n"
+            )
+        };
+        let reason = |raw: String| parse(raw.as_bytes()).auto_reason;
+        let report = Some("a delivery or read report".to_string());
+        // A delivery status notification (RFC 3464), from no daemon.
+        let dsn = mime(
+            "multipart/report; report-type=delivery-status",
+            "message/delivery-status",
+        );
+        assert_eq!(reason(dsn), report);
+        assert_eq!(reason(mime("multipart/report", "text/plain")), report);
+        // A report part is enough, whatever holds it.
+        for part in [
+            "message/delivery-status",
+            "message/disposition-notification",
+            "message/feedback-report",
+        ] {
+            assert_eq!(reason(mime("multipart/mixed", part)), report, "{part}");
+        }
+        // A player forwarding a mail (message/rfc822) sends no report.
+        assert_eq!(reason(mime("multipart/mixed", "message/rfc822")), None);
+    }
+
+    #[test]
     fn html_keeps_its_lines_and_quotes_blockquotes() {
         let t = html_to_text(
             "<html><head><style>p{x}</style></head><body><p>GAME demo<br>POWER austria<BR/>PASSWORD aspern</p><div>MOVE a &amp; b&nbsp;-&gt; c</div><ul><li>one</li><li>two</li></ul><blockquote>PASSWORD old<br>END</blockquote><p>END</p></body></html>",
