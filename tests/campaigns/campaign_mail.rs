@@ -248,7 +248,7 @@ fn files(g: &GameDir) -> Vec<String> {
 }
 
 #[test]
-fn a_reminder_in_grace_says_so_and_when_the_phase_resolves() {
+fn the_reminder_before_the_deadline_says_when_grace_ends_and_grace_adds_none() {
     let tmp = tempfile::tempdir().unwrap();
     let g = game(tmp.path());
     let mut c = g.load_config().unwrap();
@@ -261,22 +261,26 @@ fn a_reminder_in_grace_says_so_and_when_the_phase_resolves() {
     assert_eq!(r.reminders.len(), 1);
     let before: Vec<String> = files(&g).into_iter().filter(|m| m.contains("no orders from")).collect();
     assert_eq!(before.len(), 1);
-    assert!(!before[0].contains("grace"), "{}", before[0]);
-    // The next day, past the deadline: a reminder in grace.
-    let r = run_game(&g.root, &[], t("2026-01-07T08:00:00Z")).unwrap();
-    assert!(r.resolved.is_empty());
-    assert_eq!(r.reminders.len(), 1, "one reminder a day in grace");
-    let grace: Vec<String> = files(&g)
-        .into_iter()
-        .filter(|m| m.contains("no orders from") && m.contains("grace"))
-        .collect();
-    assert_eq!(grace.len(), 1);
-    let text = grace[0].replace("=\r\n", "").replace("\r\n", "\n").replace('\n', " ");
-    assert!(text.contains("has passed"), "{text}");
+    // One reminder says all a late player needs: the deadline, when grace
+    // ends, that orders in grace still count, and what applies after.
+    let text = before[0].replace("=\r\n", "").replace("\r\n", "\n").replace('\n', " ");
     assert!(
-        text.contains("resolves at Wednesday 7 January 2026, 20:00 CET (19:00 UTC)"),
+        text.contains("Deadline: Tuesday 6 January 2026, 20:00 CET (19:00 UTC)"),
         "{text}"
     );
+    assert!(
+        text.contains("Grace ends: Wednesday 7 January 2026, 20:00 CET (19:00 UTC)"),
+        "{text}"
+    );
+    assert!(text.contains("in the grace period, still count"), "{text}");
+    assert!(text.contains("standing orders and defaults apply to France"), "{text}");
+    // The next day, past the deadline, in grace: nothing resolves and no
+    // second reminder repeats the first.
+    let r = run_game(&g.root, &[], t("2026-01-07T08:00:00Z")).unwrap();
+    assert!(r.resolved.is_empty());
+    assert!(r.reminders.is_empty(), "{:?}", r.reminders);
+    let all: Vec<String> = files(&g).into_iter().filter(|m| m.contains("no orders from")).collect();
+    assert_eq!(all.len(), 1);
 }
 
 /// The campaign of issue 33, played by mail through the file transport.
