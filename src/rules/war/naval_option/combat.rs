@@ -172,16 +172,17 @@ impl Force {
     }
 
     fn describe(&self) -> String {
-        let fleets: Vec<String> = self
+        // A port's defence may be hulks alone (12.2.8.1): no empty list
+        // before them.
+        let mut parts: Vec<String> = self
             .fleets
             .iter()
             .map(|f| format!("{} ({} ships)", f.name, f.ships))
             .collect();
-        let mut s = fleets.join(", ");
         if self.hulks > 0 {
-            s.push_str(&format!(", {} hulk(s)", self.hulks));
+            parts.push(format!("{} hulk(s)", self.hulks));
         }
-        s
+        parts.join(", ")
     }
 }
 
