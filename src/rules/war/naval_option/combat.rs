@@ -809,4 +809,20 @@ mod tests {
         assert_eq!(sides[1].loss, 0, "a chase ignores morale");
         assert!(log.lines[0].contains("table 3-2"), "{:?}", log.lines);
     }
+
+    #[test]
+    fn the_second_side_chases_the_first_when_it_is_the_victor() {
+        let t = table();
+        let mut sides = [
+            force("a", vec![fleet("france", 1, 10)]),
+            force("b", vec![fleet("spain", 1, 10)]),
+        ];
+        sides[1].loss = 7;
+        let mut d = dice(&[("x/chase", 6)]);
+        let mut log = Log::default();
+        chase(&t, &mut d, "x", &mut sides, 1, 1, &mut log).unwrap();
+        assert_eq!(sides[0].fleets[0].ships, 8, "the loser is the first side");
+        assert_eq!(sides[1].fleets[0].ships, 10, "the victor loses nothing");
+        assert!(log.lines[0].contains("general chase by the b"), "{:?}", log.lines);
+    }
 }
