@@ -448,17 +448,26 @@ fn a_stranger_gets_one_fixed_reply_a_day_and_the_moderator_a_digest() {
     }
     assert!(!raw.contains("spam.example"), "{raw}");
     run.flush().unwrap();
+    let digests = |game: &Path| -> Vec<String> {
+        empereur::mail::outbox::queued(&GameDir::new(game))
+            .unwrap()
+            .into_iter()
+            .map(|id| outbox_raw(game, &id))
+            .filter(|m| m.contains("mail from non-players"))
+            .collect()
+    };
+    // A run in the day's last minute sends none: the day is not over.
+    let mut run = Run::new(now() + Duration::hours(13) + Duration::minutes(59));
+    let ctx = GameCtx::load(&game).unwrap();
+    ingest::ingest_pending(&ctx, &mut run).unwrap();
+    run.flush().unwrap();
+    assert_eq!(digests(&game).len(), 0, "a digest of a day not over yet");
     // The next day's run sends the moderator one digest of yesterday.
     let mut run = Run::new(now() + Duration::days(1));
     let ctx = GameCtx::load(&game).unwrap();
     ingest::ingest_pending(&ctx, &mut run).unwrap();
     run.flush().unwrap();
-    let digests: Vec<String> = empereur::mail::outbox::queued(&GameDir::new(&game))
-        .unwrap()
-        .into_iter()
-        .map(|id| outbox_raw(&game, &id))
-        .filter(|m| m.contains("mail from non-players"))
-        .collect();
+    let digests = digests(&game);
     assert_eq!(digests.len(), 1);
     assert_eq!(
         digests[0].matches("victim@else.example.net").count(),
