@@ -627,6 +627,23 @@ fn players_addresses_stay_private_unless_the_game_discloses_them() {
     for (to, cc, raw) in delivered_files(&g) {
         assert_eq!((to.len(), cc.len()), (3, 1), "{raw}");
     }
+    // One To and one Cc are two addresses: disclosed as well.
+    std::fs::remove_dir_all(g.root.join("mail/files")).unwrap();
+    let pair = OutMail {
+        cc: vec![Addr::new(Some("Bob"), "bob@example.org")],
+        ..mail("p3")
+    };
+    outbox::queue(&g, &pair).unwrap();
+    let file = transport::sender(&g, &Transport::default()).unwrap();
+    let d = transport::send_all(&g, Some(&file), &[], now()).unwrap();
+    assert_eq!(d.len(), 2, "{d:?}");
+    for (to, cc, raw) in delivered_files(&g) {
+        assert_eq!(
+            (to, cc),
+            (vec!["ann@example.org".to_string()], vec!["bob@example.org".to_string()]),
+            "{raw}"
+        );
+    }
 }
 
 // Issue 33 point 4: a mail refused for good is dropped by the moderator
