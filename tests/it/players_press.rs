@@ -236,4 +236,15 @@ fn press_needs_the_password_and_an_endpress() {
     );
     let m = mails.iter().find(|m| m.to == ["austria@demo.example.org"]).unwrap();
     assert!(m.body.contains("line 99\n[50 more line(s) not relayed]"), "{}", m.body);
+    // Exactly the most lines a press may have: all relayed, none cut.
+    let full: String = (0..100).map(|i| format!("row {i}\n")).collect();
+    let (_, mails) = send(
+        &game,
+        "france@demo.example.org",
+        "n4",
+        &text("france", "austerlitz", &format!("PRESS TO Austria\n{full}ENDPRESS")),
+    );
+    let m = mails.iter().find(|m| m.to == ["austria@demo.example.org"]).unwrap();
+    assert!(m.body.contains("row 0\n") && m.body.contains("row 99"), "{}", m.body);
+    assert!(!m.body.contains("not relayed"), "{}", m.body);
 }
