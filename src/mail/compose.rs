@@ -714,8 +714,18 @@ pub fn phase_mails_to(
     } else {
         format!("Now: {} to move (phase {}).", movers.join(", "), o.state.phase)
     };
+    // Issue 37: what this run answered a player goes inside their phase
+    // mail (`mail::fold`); a resend is a copy, and carries none.
+    let answers = match to.resend {
+        None => super::fold::answers_queued(dir, now)?,
+        Some(_) => BTreeMap::new(),
+    };
     for p in config.players.iter().filter(|p| to.wants(p.power.id())) {
         let addr = player_addr(p);
+        let folded = answers
+            .get(&p.email.to_ascii_lowercase())
+            .map(Vec::as_slice)
+            .unwrap_or_default();
         // The proposals pending are listed once, in the opening.
         let report = report_mail(
             dir,
@@ -730,7 +740,10 @@ pub fn phase_mails_to(
             now,
         )?;
         let opening = opening_mail(dir, templates, config, scenario, o, p, to, now)?;
-        let body = joined(dir, config, r, &report.body, &now_line, &opening.body)?;
+        let mut body = joined(dir, config, r, &report.body, &now_line, &opening.body)?;
+        if !folded.is_empty() {
+            body = super::fold::top(folded, &r.phase) + &body;
+        }
         let m = OutMail {
             id: to.id(&["phase-mail", &config.game, &r.entry, p.power.id()]),
             from: game_from(config),
@@ -743,12 +756,20 @@ pub fn phase_mails_to(
                 p.power.name(),
                 o.state.phase
             )),
-            in_reply_to: None,
+            // It answers the player's last mail of the run (RFC 3834:
+            // auto-replied, threaded under it).
+            in_reply_to: folded.last().map(|a| a.in_reply_to.clone()),
             body,
             attachments: report.attachments,
             date: now,
         };
-        outbox::queue(dir, &m)?;
+        // Folded only once the phase mail holding them is queued; one that
+        // went out already (or may have) leaves them to go on their own.
+        if matches!(outbox::queue(dir, &m)?, outbox::Queued::New | outbox::Queued::Replaced) {
+            for a in folded {
+                super::fold::fold_away(dir, &a.id, &m.id, now)?;
+            }
+        }
         ids.push((p.power.id().to_string(), m.id));
     }
     // The observers' phase mail: the public report, then the public

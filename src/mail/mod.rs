@@ -53,6 +53,7 @@ pub mod compose;
 pub mod dsn;
 pub mod escape;
 pub mod fetch;
+pub mod fold;
 pub mod guard;
 pub mod ingest;
 pub mod join;

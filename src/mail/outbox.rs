@@ -120,6 +120,10 @@ pub struct Envelope {
     /// having gone out, so that it is never queued again.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dropped: Option<String>,
+    /// The message this answer went out inside (`mail::fold`): in
+    /// `sent/` without having gone out on its own, never queued again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub folded_into: Option<String>,
     /// When the server accepted it (in `sent/`).
     #[serde(default)]
     pub sent: Option<String>,

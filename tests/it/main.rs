@@ -30,6 +30,7 @@ mod legality;
 mod linear_text;
 mod mail_cli;
 mod mail_corpus;
+mod mail_fold;
 mod mail_hostile;
 mod mail_hostile_corpus;
 mod mail_load;

@@ -1,0 +1,149 @@
+//! One mail where a run had two for the same player (issue 37): an
+//! answer this run queued to a player (the acknowledgement of their
+//! orders, a refusal, the answers to their commands) and, in the same
+//! run, the phase mail that resolves their phase. The phase mail carries
+//! the answer's text at its top, as the answer says it, and answers the
+//! player's message (`In-Reply-To`, so `Auto-Submitted: auto-replied`,
+//! RFC 3834 §5); the answer itself is moved to `sent/` marked as folded,
+//! never sent on its own nor queued again.
+//!
+//! Only an answer addressed to the player's address on record alone is
+//! folded (a copy to another address, or one showing other recipients,
+//! goes as it is), and only one this run queued and no send has touched:
+//! the phase mail goes to that address anyway, so nothing reaches anyone
+//! it would not have reached. A player whose orders are refused reads it
+//! at the top of the mail, at once, in the answer's words.
+
+use super::outbox::{self, Envelope};
+use crate::store::{self, GameDir};
+use anyhow::{Context, Result};
+use chrono::{DateTime, Utc};
+use std::collections::BTreeMap;
+use std::fs;
+
+/// An answer queued and not sent, as the phase mail carries it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    /// Its id in the outbox.
+    pub id: String,
+    /// The subject of the mail it answers (the answer's, without `Re: `).
+    pub subject: String,
+    /// The Message-ID it answers (without brackets).
+    pub in_reply_to: String,
+    /// Its text, without its footer and anchors (the phase mail has
+    /// its own, newer).
+    pub text: String,
+}
+
+/// The answers this run (queued at `now`) has for each address, lower
+/// case, in the order queued: each to one address alone, answering a
+/// message, neither being sent nor refused.
+pub fn answers_queued(dir: &GameDir, now: DateTime<Utc>) -> Result<BTreeMap<String, Vec<Answer>>> {
+    let when = now.to_rfc3339();
+    let mut out: BTreeMap<String, Vec<Answer>> = BTreeMap::new();
+    for id in outbox::queued(dir)? {
+        let Ok(env) = outbox::read_envelope(&outbox::env_path(dir, &id)) else {
+            continue;
+        };
+        if env.queued != when || env.sending || env.refused.is_some() || env.to.len() != 1 {
+            continue;
+        }
+        let raw = fs::read(outbox::eml_path(dir, &id)).with_context(|| format!("cannot read queued message {id}"))?;
+        if let Some(a) = answer_of(&id, &env, &raw) {
+            out.entry(env.to[0].to_ascii_lowercase()).or_default().push(a);
+        }
+    }
+    Ok(out)
+}
+
+/// The answer a queued message is, if it answers a message and shows
+/// its one recipient alone.
+fn answer_of(id: &str, env: &Envelope, raw: &[u8]) -> Option<Answer> {
+    let m = mail_parser::MessageParser::default().parse(raw)?;
+    let in_reply_to = m.in_reply_to().as_text()?.trim().to_string();
+    let shown: Vec<&str> = [m.to(), m.cc()]
+        .into_iter()
+        .flatten()
+        .flat_map(|a| a.iter().filter_map(|x| x.address()))
+        .collect();
+    if shown.len() != 1 || !shown[0].eq_ignore_ascii_case(&env.to[0]) || m.attachment_count() > 0 {
+        return None;
+    }
+    let subject = m.subject().unwrap_or("");
+    let subject = match subject.get(..3) {
+        Some(re) if re.eq_ignore_ascii_case("re:") => subject[3..].trim(),
+        _ => subject.trim(),
+    };
+    let body = m.body_text(0)?.replace("\r\n", "\n");
+    Some(Answer {
+        id: id.to_string(),
+        subject: subject.to_string(),
+        in_reply_to,
+        text: without_footer(&body),
+    })
+}
+
+/// A mail's text above its anchors (after the signature separator
+/// `-- `) and its footer (a line `--`, then `Empereur, ...`).
+fn without_footer(body: &str) -> String {
+    let text = body.split("\n-- \n").next().unwrap_or(body).trim_end();
+    let text = match text.rfind("\n--\n") {
+        Some(at) if text[at + 4..].starts_with("Empereur") => &text[..at],
+        _ => text,
+    };
+    text.trim_end().to_string()
+}
+
+/// The top of a phase mail carrying `answers`: each answer under the
+/// subject of the mail it answers, then what follows (the report of
+/// `resolved`, which resolved in the same run), and a rule.
+pub fn top(answers: &[Answer], resolved: &str) -> String {
+    let mut s = String::new();
+    for a in answers {
+        s.push_str(&format!("In answer to your mail \"{}\":\n\n{}\n\n", a.subject, a.text));
+    }
+    s.push_str(&format!(
+        "Phase {resolved} resolved in the same run: its report follows, then the phase now open.\n\n{}\n\n",
+        "=".repeat(72)
+    ));
+    s
+}
+
+/// Move the folded answer `id` to `sent/`, marked as folded into the
+/// message `into` (queued already), with a journal line: never sent on
+/// its own, never queued again.
+pub fn fold_away(dir: &GameDir, id: &str, into: &str, now: DateTime<Utc>) -> Result<()> {
+    let when = now.to_rfc3339();
+    let env_path = outbox::env_path(dir, id);
+    let mut env = outbox::read_envelope(&env_path)?;
+    env.folded_into = Some(into.to_string());
+    outbox::write_envelope(&outbox::sent_env_path(dir, id), &env)?;
+    fs::rename(outbox::eml_path(dir, id), outbox::sent_eml_path(dir, id))
+        .with_context(|| format!("cannot move {id} to sent/"))?;
+    store::sync_dir(&dir.sent());
+    let _ = fs::remove_file(&env_path);
+    store::sync_dir(&dir.outbox());
+    dir.journal_line(
+        &when,
+        &format!(
+            "fold: {id} to {} goes inside {into}, the phase mail of the same run",
+            env.to.join(", ")
+        ),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_footer_and_anchors_are_cut_and_the_text_kept() {
+        let body = "France is IN.\n\nOrders as understood:\n  ok  MOVE FIRST\n\n--\nEmpereur, for game demo. Reply with a complete new set.\n\n-- \nAnchors (keep this mail):\nEmpereur-Chain: demo 0\n  abc\n";
+        assert_eq!(
+            without_footer(body),
+            "France is IN.\n\nOrders as understood:\n  ok  MOVE FIRST"
+        );
+        // A text of its own (a game's template) without our footer is kept whole.
+        assert_eq!(without_footer("a\n--\nb\n"), "a\n--\nb");
+    }
+}

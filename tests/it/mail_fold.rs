@@ -1,0 +1,139 @@
+//! Issue 37: one mail where a run had two for the same player. The
+//! answer to a player's mail and, in the same run, the phase mail of the
+//! phase that mail was for go out as one: the answer's words at the top
+//! (accepted or refused), then the report and the phase now open. Driven
+//! by mail, asserted from what each mailbox holds.
+#![allow(clippy::disallowed_methods)] // tests use files freely
+
+use super::mail_loop::{AUSTRIA, FRANCE, GM, flat, game_at_frances_turn, mail, mailbox, phase, t};
+use chrono::Duration;
+use empereur::mail::outbox;
+use empereur::ops::run::run_game;
+use empereur::store::{self, GameDir};
+
+/// The raw bytes of every mail the file transport delivered to `addr`.
+fn delivered_raw(g: &GameDir, addr: &str) -> Vec<String> {
+    let files = g.root.join("mail").join("files");
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(files).unwrap() {
+        let raw = std::fs::read_to_string(e.unwrap().path()).unwrap();
+        let m = mail_parser::MessageParser::default().parse(raw.as_bytes()).unwrap();
+        if m.to().is_some_and(|to| to.iter().any(|a| a.address() == Some(addr))) {
+            out.push(raw);
+        }
+    }
+    out
+}
+
+fn no_change_of_mind_delay(g: &GameDir) {
+    let mut c = g.load_config().unwrap();
+    c.deadlines.change_of_mind_minutes = 0;
+    store::atomic_write(&g.config(), c.to_toml().as_bytes()).unwrap();
+}
+
+// The last orders of the phase, with no change-of-mind delay, resolve it
+// in the run that takes them: France gets one mail saying its orders were
+// received (as the acknowledgement says it) and what the phase did; the
+// acknowledgement never goes out alone; no other power reads France's.
+#[test]
+fn the_answer_to_the_last_orders_rides_at_the_top_of_the_phase_mail() {
+    let tmp = tempfile::tempdir().unwrap();
+    let g = game_at_frances_turn(tmp.path());
+    no_change_of_mind_delay(&g);
+    let turn = phase(&g);
+    let t0 = t("2026-01-05T10:00:00Z");
+    run_game(&g.root, &[], t0).unwrap();
+    let before = mailbox(&g, FRANCE).len();
+    let orders = format!("PHASE {turn}\nMOVE corps 8 -> Lombardy\nMOVE corps 1 -> Nowhere\n");
+    let m = mail(FRANCE, "France", "austerlitz", "f1", &orders);
+    let r = run_game(&g.root, &[m], t0 + Duration::minutes(5)).unwrap();
+    assert_eq!(r.resolved.len(), 1, "{r:?}");
+    let got = mailbox(&g, FRANCE);
+    assert_eq!(got.len(), before + 1, "one mail for France from this run: {got:#?}");
+    let (subject, body) = got.last().unwrap();
+    assert!(
+        subject.starts_with(&format!("Empereur demo: report of {turn} for France; phase ")),
+        "{subject}"
+    );
+    assert!(
+        body.starts_with("In answer to your mail \"orders f1\":\n\nFrance is IN"),
+        "{body}"
+    );
+    let text = flat(body);
+    // What the acknowledgement says: received, what was accepted, what not.
+    for said in [
+        &format!("Your orders for France in game demo, phase {turn}, were received and stored."),
+        "Orders as understood (1 accepted, 1 rejected;",
+        "ok MOVE French corps 8 -> Lombardy",
+        "NO MOVE corps 1 -> Nowhere",
+        "Receipt (SHA-256 of what was stored):",
+        &format!("Phase {turn} resolved in the same run: its report follows, then the phase now open."),
+        // What the phase did, and the phase now open.
+        &format!("Game demo: report of phase {turn} for France."),
+        "French corps 8 moved from Piedmont to Lombardy",
+        "to move (phase ",
+    ] {
+        assert!(text.contains(said), "missing '{said}': {body}");
+    }
+    // The answer comes first; the acknowledgement's footer, which invites
+    // new orders for a phase now resolved, and its anchors do not come.
+    assert!(!text.contains("Reply with a complete new set"), "{body}");
+    assert_eq!(body.matches("Empereur-Chain:").count(), 1, "{body}");
+    // It answers France's mail: threaded under it, auto-replied (RFC 3834).
+    let raw: Vec<String> = delivered_raw(&g, FRANCE)
+        .into_iter()
+        .filter(|r| r.contains("In-Reply-To: <f1@players.example.org>"))
+        .collect();
+    assert_eq!(raw.len(), 1, "one mail answers f1");
+    assert!(raw[0].contains("Auto-Submitted: auto-replied"));
+    assert!(raw[0].contains("References: <f1@players.example.org>"));
+    // Another power's phase mail of the same run answers nothing and
+    // holds none of France's orders.
+    let (_, austria) = mailbox(&g, AUSTRIA).pop().unwrap();
+    assert!(austria.starts_with("Game demo: report of phase"), "{austria}");
+    assert!(
+        !austria.contains("Nowhere") && !austria.contains("In answer"),
+        "{austria}"
+    );
+    for r in delivered_raw(&g, AUSTRIA).iter().chain(&delivered_raw(&g, GM)) {
+        assert!(!r.contains("f1@players.example.org"), "{r}");
+    }
+    // The acknowledgement is kept in sent/, marked as inside the phase
+    // mail, and the journal says so.
+    let journal = std::fs::read_to_string(g.journal()).unwrap();
+    let line = journal.lines().find(|l| l.contains(" fold: ")).expect("a fold line");
+    let id = line.split(" fold: ").nth(1).unwrap().split(' ').next().unwrap();
+    let env = outbox::read_envelope(&outbox::sent_env_path(&g, id)).unwrap();
+    assert!(env.folded_into.is_some(), "{env:?}");
+    assert!(env.sent.is_none());
+}
+
+// Orders refused in the run that resolves the phase after grace: the
+// player learns it at once, in the refusal's words, at the top of the
+// phase mail that says the defaults applied.
+#[test]
+fn a_refusal_in_the_run_that_resolves_is_read_first() {
+    let tmp = tempfile::tempdir().unwrap();
+    let g = game_at_frances_turn(tmp.path());
+    // Opened after the mail below was written: without a PHASE line it
+    // is taken as an old mail sent again.
+    let t0 = t("2026-01-06T10:00:00Z");
+    run_game(&g.root, &[], t0).unwrap();
+    let c = g.load_config().unwrap();
+    let clock = g.load_clock().unwrap().unwrap();
+    let deadline = clock.deadline(t0, &c.deadlines, c.tz(), &[]);
+    let after_grace = deadline + Duration::hours(i64::from(c.deadlines.grace_hours)) + Duration::minutes(5);
+    let before = mailbox(&g, FRANCE).len();
+    let m = mail(FRANCE, "France", "austerlitz", "f2", "MOVE corps 8 -> Lombardy\n");
+    let r = run_game(&g.root, &[m], after_grace).unwrap();
+    assert_eq!(r.resolved.len(), 1, "{r:?}");
+    let got = mailbox(&g, FRANCE);
+    assert_eq!(got.len(), before + 1, "{got:#?}");
+    let (_, body) = got.last().unwrap();
+    assert!(
+        body.starts_with("In answer to your mail \"orders f2\":\n\nYour message was NOT taken as orders"),
+        "{body}"
+    );
+    let text = flat(body);
+    assert!(text.contains("France sent no orders by the deadline"), "{body}");
+}
