@@ -385,6 +385,14 @@ pub fn reminders_in(
                 .grace_after
                 .map(|d| crate::zone::shown(d, config.player_tz(p.power))),
         };
+        let body = templates.render("reminder", &view)?;
+        // Issue 37: the mail of this run that opened the phase for this
+        // player (a hand resolution mailed only now) carries the reminder
+        // at its top, instead of a second mail.
+        if let Some(id) = opened_here(dir, config, state, p.power, &body, now)? {
+            ids.push(id);
+            continue;
+        }
         let m = game_mail(
             config,
             outbox::stable_id(&[
@@ -396,13 +404,50 @@ pub fn reminders_in(
             ]),
             vec![player_addr(p)],
             format!("Empereur {}: orders for {} are due", config.game, state.phase),
-            templates.render("reminder", &view)?,
+            body,
             now,
         );
         outbox::queue(dir, &m)?;
         ids.push(m.id);
     }
     Ok(ids)
+}
+
+/// The mail this run queued that opened the open phase for `power` (its
+/// phase mail, or its opening alone), with the reminder `body` put at
+/// its top (`mail::fold::prepend`); `None` when there is none to carry it.
+fn opened_here(
+    dir: &GameDir,
+    config: &GameConfig,
+    state: &State,
+    power: PowerId,
+    body: &str,
+    now: DateTime<Utc>,
+) -> Result<Option<String>> {
+    let head = crate::store::history::read_head(dir)?.last;
+    let entry = if head.is_empty() {
+        super::mailed::START.to_string()
+    } else {
+        head
+    };
+    let phase = state.phase.to_string();
+    let to = Recipients::default();
+    for id in [
+        to.id(&["phase-mail", &config.game, &entry, power.id()]),
+        to.id(&["phase-opening", &config.game, &phase, &entry, power.id()]),
+    ] {
+        if super::fold::prepend(dir, &id, &super::fold::text_of(body), now)? {
+            dir.journal_line(
+                &now.to_rfc3339(),
+                &format!(
+                    "fold: the reminder to {} goes inside {id}, the mail of the same run that opened {phase}",
+                    power.id()
+                ),
+            )?;
+            return Ok(Some(id));
+        }
+    }
+    Ok(None)
 }
 
 /// What a resolved phase produced, as the reports need it.

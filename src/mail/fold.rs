@@ -14,7 +14,7 @@
 //! it would not have reached. A player whose orders are refused reads it
 //! at the top of the mail, at once, in the answer's words.
 
-use super::outbox::{self, Envelope};
+use super::outbox::{self, Addr, Envelope, FileAttachment, OutMail};
 use crate::store::{self, GameDir};
 use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
@@ -130,6 +130,79 @@ pub fn fold_away(dir: &GameDir, id: &str, into: &str, now: DateTime<Utc>) -> Res
             env.to.join(", ")
         ),
     )
+}
+
+/// Put `text` at the top of the queued message `id`, if this run
+/// queued it (at `now`) and no send has touched it: the message is built
+/// again from its bytes (its headers, its text below `text`, its files),
+/// keeping its id and its place in the queue. Returns whether it did.
+pub fn prepend(dir: &GameDir, id: &str, text: &str, now: DateTime<Utc>) -> Result<bool> {
+    let path = outbox::eml_path(dir, id);
+    if !path.is_file() {
+        return Ok(false);
+    }
+    let Ok(env) = outbox::read_envelope(&outbox::env_path(dir, id)) else {
+        return Ok(false);
+    };
+    if env.queued != now.to_rfc3339() || env.sending || env.refused.is_some() {
+        return Ok(false);
+    }
+    let raw = fs::read(&path).with_context(|| format!("cannot read queued message {id}"))?;
+    let Some(m) = rebuilt(id, &raw, now) else {
+        return Ok(false);
+    };
+    let m = OutMail {
+        body: format!("{}\n\n{}\n\n{}", text.trim_end(), "=".repeat(72), m.body),
+        ..m
+    };
+    store::atomic_write(&path, &m.build()?)?;
+    Ok(true)
+}
+
+/// A queued message read back from its bytes as the message it was
+/// built from; `None` if a part of it cannot be read back.
+fn rebuilt(id: &str, raw: &[u8], now: DateTime<Utc>) -> Option<OutMail> {
+    use mail_parser::MimeHeaders;
+    let m = mail_parser::MessageParser::default().parse(raw)?;
+    let addrs = |a: Option<&mail_parser::Address<'_>>| -> Option<Vec<Addr>> {
+        a.map(|a| {
+            a.iter()
+                .map(|x| x.address().map(|e| Addr::new(x.name(), e)))
+                .collect::<Option<Vec<Addr>>>()
+        })
+        .unwrap_or(Some(Vec::new()))
+    };
+    let from = addrs(m.from())?.into_iter().next()?;
+    let mut attachments = Vec::new();
+    for a in m.attachments() {
+        let ct = a.content_type()?;
+        let mut content_type = format!("{}/{}", ct.ctype(), ct.subtype()?);
+        if let Some(cs) = ct.attribute("charset") {
+            content_type.push_str(&format!("; charset={cs}"));
+        }
+        attachments.push(FileAttachment {
+            name: a.attachment_name()?.to_string(),
+            content_type,
+            bytes: a.contents().to_vec(),
+        });
+    }
+    Some(OutMail {
+        id: id.to_string(),
+        from,
+        to: addrs(m.to())?,
+        cc: addrs(m.cc())?,
+        subject: m.subject().unwrap_or("").to_string(),
+        in_reply_to: m.in_reply_to().as_text().map(str::to_string),
+        body: m.body_text(0)?.replace("\r\n", "\n"),
+        attachments,
+        date: now,
+    })
+}
+
+/// The text of a mail the game composed (a reminder), without its
+/// footer: what [`prepend`] puts on top of another.
+pub fn text_of(body: &str) -> String {
+    without_footer(body)
 }
 
 #[cfg(test)]

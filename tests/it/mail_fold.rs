@@ -137,3 +137,44 @@ fn a_refusal_in_the_run_that_resolves_is_read_first() {
     let text = flat(body);
     assert!(text.contains("France sent no orders by the deadline"), "{body}");
 }
+
+// A phase resolved by hand whose mail goes out only with a run past the
+// reminder's time: the phase mail that opens France's phase carries the
+// reminder at its top (no orders yet, the deadline), one mail, the map
+// and files still attached; a power that is in gets no such lines.
+#[test]
+fn a_reminder_due_in_the_run_that_opens_the_phase_rides_in_its_mail() {
+    let tmp = tempfile::tempdir().unwrap();
+    let g = game_at_frances_turn(tmp.path());
+    let turn = phase(&g);
+    // The hand resolutions started France's phase clock (as `resolve`
+    // does); no run mailed anything since.
+    let c = g.load_config().unwrap();
+    let opened = t("2026-01-04T10:00:00Z");
+    let clock = empereur::ops::workflow::ensure_clock(&g, &c, opened).unwrap();
+    let deadline = clock.deadline(opened, &c.deadlines, c.tz(), &[]);
+    let now = deadline - Duration::hours(1);
+    let r = run_game(&g.root, &[], now).unwrap();
+    assert_eq!(r.reminders, [empereur::ids::PowerId::France], "{r:?}");
+    let got = mailbox(&g, FRANCE);
+    assert!(got.iter().all(|(s, _)| !s.contains("are due")), "{got:#?}");
+    let (subject, body) = got.last().unwrap();
+    assert!(subject.ends_with(&format!("phase {turn} is open")), "{subject}");
+    assert!(
+        body.starts_with(&format!(
+            "Game demo: no orders from France yet for phase {turn}.\nDeadline: "
+        )),
+        "{body}"
+    );
+    let text = flat(body);
+    assert!(text.contains("Send them before the deadline."), "{body}");
+    assert!(text.contains("France must send orders for this phase"), "{body}");
+    assert_eq!(body.matches("Empereur-Chain:").count(), 1, "{body}");
+    let raw = delivered_raw(&g, FRANCE);
+    let opening = raw.iter().find(|r| r.contains("no orders from France yet")).unwrap();
+    assert!(opening.contains("filename=\"state-france.toml\""), "{opening}");
+    assert!(opening.contains("Auto-Submitted: auto-generated"));
+    // Austria is not to move: its phase mail of the run has no reminder.
+    let (_, austria) = mailbox(&g, AUSTRIA).pop().unwrap();
+    assert!(!austria.contains("no orders from"), "{austria}");
+}

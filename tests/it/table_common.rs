@@ -135,17 +135,31 @@ pub fn mailbox(g: &GameDir, addr: &str) -> Vec<Got> {
 }
 
 /// The text of the acknowledgement of message `id` (the file transport's
-/// copy), up to its signature, receipts masked.
+/// copy), up to its signature, receipts masked. A mail that closed the
+/// phase at once is answered at the top of the phase mail of the same
+/// run (issue 37): its text is the answer's part of that mail.
 pub fn ack(g: &GameDir, id: &str) -> String {
     let d = g.root.join("mail/files");
     let needle = format!("In-Reply-To: <{id}@x.example.org>");
     let raw = std::fs::read_dir(&d)
         .unwrap()
         .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
-        .find(|m| m.contains(&needle) && m.contains("Subject: Re:"))
+        .find(|m| m.contains(&needle))
         .unwrap_or_else(|| panic!("no acknowledgement of {id}"));
     let parsed = mail_parser::MessageParser::default().parse(raw.as_bytes()).unwrap();
     let body = parsed.body_text(0).unwrap().replace("\r\n", "\n");
+    let folded = body
+        .strip_prefix("In answer to your mail ")
+        .and_then(|b| b.split_once("\":\n\n"))
+        .and_then(|(_, b)| b.split_once("\n\nPhase "))
+        .map(|(answer, _)| answer.to_string());
+    if folded.is_none() {
+        assert!(
+            raw.contains("Subject: Re:"),
+            "{id} is answered by neither an answer nor a phase mail"
+        );
+    }
+    let body = folded.unwrap_or(body);
     let cut = body.find("\n--\n").map_or(body.as_str(), |i| &body[..i]);
     cut.lines()
         .map(|l| {
