@@ -479,13 +479,21 @@ fn a_campaign_by_mail_as_players_live_it() {
     // Prussia answers: the wait is over (France's change-of-mind delay
     // passed long ago), and the same run resolves.
     let m = prussia("p1", "ACCEPT ALLIANCE FROM France\n");
+    let before = mailbox(&g, PRUSSIA).len();
     let r = run_game(&g.root, &[m], t0 + Duration::hours(3)).unwrap();
     assert_eq!(r.resolved.len(), 1, "{r:?}");
-    insta::assert_snapshot!("ack-answer-ends-the-wait", text(&last(&g, PRUSSIA, "orders p1")));
-    let ack = flat(&last(&g, PRUSSIA, "orders p1"));
-    assert!(ack.contains("Nothing else holds the phase open"), "{ack}");
-    let report = flat(&last(&g, PRUSSIA, &format!("report of {turn}")));
-    assert!(report.contains("France and Prussia are allied"), "{report}");
+    // One mail for Prussia from that run (issue 37): the phase mail, with
+    // the answer to its mail at the top in the acknowledgement's words.
+    assert_eq!(mailbox(&g, PRUSSIA).len(), before + 1, "{:#?}", mailbox(&g, PRUSSIA));
+    let merged = last(&g, PRUSSIA, &format!("report of {turn}"));
+    let answer = merged
+        .strip_prefix("In answer to your mail \"orders p1\":\n\n")
+        .and_then(|m| m.split_once(&format!("\n\nPhase {turn} resolved in the same run")))
+        .map(|(a, _)| a.to_string())
+        .unwrap_or_else(|| panic!("{merged}"));
+    insta::assert_snapshot!("ack-answer-ends-the-wait", text(&answer));
+    assert!(flat(&answer).contains("Nothing else holds the phase open"), "{answer}");
+    assert!(flat(&merged).contains("France and Prussia are allied"), "{merged}");
 
     // Point 8: Prussia's address dies; the mail server's report (RFC
     // 3464) is never answered, recorded against Prussia, the moderator
