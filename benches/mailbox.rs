@@ -7,8 +7,8 @@
 //! Target: at most 12 mails and 1 MB per player (issue 37). Each
 //! recipient's line says what their mails are: the first `opening`,
 //! `phase` mails (a report and the next opening), `answer`s to their
-//! mail (an acknowledgement or a refusal that no phase mail of the same
-//! run carried), `reminder`s, and the moderator's `report`s.
+//! mail (an acknowledgement or a refusal that no phase mail leaving
+//! with it carried), `reminder`s, and the moderator's `report`s.
 //!
 //!     EMPEREUR_BASELINE=/path/to/parent/empereur cargo bench --bench mailbox
 #![allow(clippy::disallowed_methods)] // a benchmark runs processes and reads files
@@ -143,7 +143,7 @@ fn main() {
     let folded = std::fs::read_to_string(empereur::store::GameDir::new(now_dir.path().join("game")).journal())
         .map(|j| j.lines().filter(|l| l.contains(" fold: ")).count())
         .unwrap_or(0);
-    println!("answers carried inside a phase mail of the same run: {folded}");
+    println!("answers carried inside the phase mail they left with: {folded}");
     println!(
         "most a player receives: {worst_n} mails, {:.3} MB (target: 12 mails, 1 MB)",
         worst_b as f64 / 1e6

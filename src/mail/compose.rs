@@ -386,9 +386,9 @@ pub fn reminders_in(
                 .map(|d| crate::zone::shown(d, config.player_tz(p.power))),
         };
         let body = templates.render("reminder", &view)?;
-        // Issue 37: the mail of this run that opened the phase for this
-        // player (a hand resolution mailed only now) carries the reminder
-        // at its top, instead of a second mail.
+        // Issue 37: the mail that opens the phase for this player, if it
+        // has not gone yet (a hand resolution mailed only now), carries
+        // the reminder at its top, instead of a second mail.
         if let Some(id) = opened_here(dir, config, state, p.power, &body, now)? {
             ids.push(id);
             continue;
@@ -413,7 +413,7 @@ pub fn reminders_in(
     Ok(ids)
 }
 
-/// The mail this run queued that opened the open phase for `power` (its
+/// The mail not sent yet that opens the open phase for `power` (its
 /// phase mail, or its opening alone), with the reminder `body` put at
 /// its top (`mail::fold::prepend`); `None` when there is none to carry it.
 fn opened_here(
@@ -440,7 +440,7 @@ fn opened_here(
             dir.journal_line(
                 &now.to_rfc3339(),
                 &format!(
-                    "fold: the reminder to {} goes inside {id}, the mail of the same run that opened {phase}",
+                    "fold: the reminder to {} goes inside {id}, the mail not sent yet that opens {phase}",
                     power.id()
                 ),
             )?;
@@ -759,10 +759,10 @@ pub fn phase_mails_to(
     } else {
         format!("Now: {} to move (phase {}).", movers.join(", "), o.state.phase)
     };
-    // Issue 37: what this run answered a player goes inside their phase
-    // mail (`mail::fold`); a resend is a copy, and carries none.
+    // Issue 37: an answer to a player not sent yet goes inside their
+    // phase mail (`mail::fold`); a resend is a copy, and carries none.
     let answers = match to.resend {
-        None => super::fold::answers_queued(dir, now)?,
+        None => super::fold::answers_queued(dir)?,
         Some(_) => BTreeMap::new(),
     };
     for p in config.players.iter().filter(|p| to.wants(p.power.id())) {

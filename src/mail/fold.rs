@@ -1,18 +1,22 @@
-//! One mail where a run had two for the same player (issue 37): an
-//! answer this run queued to a player (the acknowledgement of their
-//! orders, a refusal, the answers to their commands) and, in the same
-//! run, the phase mail that resolves their phase. The phase mail carries
-//! the answer's text at its top, as the answer says it, and answers the
-//! player's message (`In-Reply-To`, so `Auto-Submitted: auto-replied`,
-//! RFC 3834 §5); the answer itself is moved to `sent/` marked as folded,
-//! never sent on its own nor queued again.
+//! One mail where two would leave together for the same player (issue
+//! 37): an answer to a player (the acknowledgement of their orders, a
+//! refusal, the answers to their commands) still in the outbox when the
+//! phase mail that resolves their phase is queued (the run that read
+//! their mail resolved it, or a pipe delivery queued the answer and the
+//! run that sends it resolves). The phase mail carries the answer's text
+//! at its top, as the answer says it, and answers the player's message
+//! (`In-Reply-To`, so `Auto-Submitted: auto-replied`, RFC 3834 §5); the
+//! answer itself is moved to `sent/` marked as folded, never sent on its
+//! own nor queued again. Likewise a reminder due while the phase's
+//! opening to that player is still in the outbox is its top.
 //!
 //! Only an answer addressed to the player's address on record alone is
 //! folded (a copy to another address, or one showing other recipients,
-//! goes as it is), and only one this run queued and no send has touched:
-//! the phase mail goes to that address anyway, so nothing reaches anyone
-//! it would not have reached. A player whose orders are refused reads it
-//! at the top of the mail, at once, in the answer's words.
+//! goes as it is), and only one no send has touched (neither being sent
+//! nor refused by the server): it would leave with the phase mail anyway,
+//! and the phase mail goes to that address anyway, so nothing reaches
+//! anyone it would not have reached, nor later. A player whose orders
+//! are refused reads it at the top of the mail, in the answer's words.
 
 use super::outbox::{self, Addr, Envelope, FileAttachment, OutMail};
 use crate::store::{self, GameDir};
@@ -35,17 +39,16 @@ pub struct Answer {
     pub text: String,
 }
 
-/// The answers this run (queued at `now`) has for each address, lower
-/// case, in the order queued: each to one address alone, answering a
-/// message, neither being sent nor refused.
-pub fn answers_queued(dir: &GameDir, now: DateTime<Utc>) -> Result<BTreeMap<String, Vec<Answer>>> {
-    let when = now.to_rfc3339();
+/// The answers waiting in the outbox for each address, lower case, in
+/// the order queued: each to one address alone, answering a message,
+/// neither being sent nor refused.
+pub fn answers_queued(dir: &GameDir) -> Result<BTreeMap<String, Vec<Answer>>> {
     let mut out: BTreeMap<String, Vec<Answer>> = BTreeMap::new();
     for id in outbox::queued(dir)? {
         let Ok(env) = outbox::read_envelope(&outbox::env_path(dir, &id)) else {
             continue;
         };
-        if env.queued != when || env.sending || env.refused.is_some() || env.to.len() != 1 {
+        if !untouched(&env) || env.to.len() != 1 {
             continue;
         }
         let raw = fs::read(outbox::eml_path(dir, &id)).with_context(|| format!("cannot read queued message {id}"))?;
@@ -54,6 +57,13 @@ pub fn answers_queued(dir: &GameDir, now: DateTime<Utc>) -> Result<BTreeMap<Stri
         }
     }
     Ok(out)
+}
+
+/// Whether a queued message is still only queued: no send marked it
+/// as leaving (it may have left) and the server did not refuse it (it
+/// waits for the moderator).
+fn untouched(env: &Envelope) -> bool {
+    !env.sending && env.refused.is_none()
 }
 
 /// The answer a queued message is, if it answers a message and shows
@@ -96,14 +106,14 @@ fn without_footer(body: &str) -> String {
 
 /// The top of a phase mail carrying `answers`: each answer under the
 /// subject of the mail it answers, then what follows (the report of
-/// `resolved`, which resolved in the same run), and a rule.
+/// `resolved`, which has resolved since), and a rule.
 pub fn top(answers: &[Answer], resolved: &str) -> String {
     let mut s = String::new();
     for a in answers {
         s.push_str(&format!("In answer to your mail \"{}\":\n\n{}\n\n", a.subject, a.text));
     }
     s.push_str(&format!(
-        "Phase {resolved} resolved in the same run: its report follows, then the phase now open.\n\n{}\n\n",
+        "Phase {resolved} has resolved since: its report follows, then the phase now open.\n\n{}\n\n",
         "=".repeat(72)
     ));
     s
@@ -126,16 +136,16 @@ pub fn fold_away(dir: &GameDir, id: &str, into: &str, now: DateTime<Utc>) -> Res
     dir.journal_line(
         &when,
         &format!(
-            "fold: {id} to {} goes inside {into}, the phase mail of the same run",
+            "fold: {id} to {} goes inside {into}, the phase mail that leaves with it",
             env.to.join(", ")
         ),
     )
 }
 
-/// Put `text` at the top of the queued message `id`, if this run
-/// queued it (at `now`) and no send has touched it: the message is built
-/// again from its bytes (its headers, its text below `text`, its files),
-/// keeping its id and its place in the queue. Returns whether it did.
+/// Put `text` at the top of the queued message `id`, if it is queued
+/// and no send has touched it: the message is built again from its
+/// bytes (its headers, its text below `text`, its files), keeping its
+/// id, its date and its place in the queue. Returns whether it did.
 pub fn prepend(dir: &GameDir, id: &str, text: &str, now: DateTime<Utc>) -> Result<bool> {
     let path = outbox::eml_path(dir, id);
     if !path.is_file() {
@@ -144,11 +154,12 @@ pub fn prepend(dir: &GameDir, id: &str, text: &str, now: DateTime<Utc>) -> Resul
     let Ok(env) = outbox::read_envelope(&outbox::env_path(dir, id)) else {
         return Ok(false);
     };
-    if env.queued != now.to_rfc3339() || env.sending || env.refused.is_some() {
+    if !untouched(&env) {
         return Ok(false);
     }
     let raw = fs::read(&path).with_context(|| format!("cannot read queued message {id}"))?;
-    let Some(m) = rebuilt(id, &raw, now) else {
+    let date = DateTime::parse_from_rfc3339(&env.queued).map_or(now, |d| d.with_timezone(&Utc));
+    let Some(m) = rebuilt(id, &raw, date) else {
         return Ok(false);
     };
     let m = OutMail {
@@ -160,8 +171,8 @@ pub fn prepend(dir: &GameDir, id: &str, text: &str, now: DateTime<Utc>) -> Resul
 }
 
 /// A queued message read back from its bytes as the message it was
-/// built from; `None` if a part of it cannot be read back.
-fn rebuilt(id: &str, raw: &[u8], now: DateTime<Utc>) -> Option<OutMail> {
+/// built from (dated `date`); `None` if a part of it cannot be read back.
+fn rebuilt(id: &str, raw: &[u8], date: DateTime<Utc>) -> Option<OutMail> {
     use mail_parser::MimeHeaders;
     let m = mail_parser::MessageParser::default().parse(raw)?;
     let addrs = |a: Option<&mail_parser::Address<'_>>| -> Option<Vec<Addr>> {
@@ -195,7 +206,7 @@ fn rebuilt(id: &str, raw: &[u8], now: DateTime<Utc>) -> Option<OutMail> {
         in_reply_to: m.in_reply_to().as_text().map(str::to_string),
         body: m.body_text(0)?.replace("\r\n", "\n"),
         attachments,
-        date: now,
+        date,
     })
 }
 

@@ -488,7 +488,7 @@ fn a_campaign_by_mail_as_players_live_it() {
     let merged = last(&g, PRUSSIA, &format!("report of {turn}"));
     let answer = merged
         .strip_prefix("In answer to your mail \"orders p1\":\n\n")
-        .and_then(|m| m.split_once(&format!("\n\nPhase {turn} resolved in the same run")))
+        .and_then(|m| m.split_once(&format!("\n\nPhase {turn} has resolved since")))
         .map(|(a, _)| a.to_string())
         .unwrap_or_else(|| panic!("{merged}"));
     insta::assert_snapshot!("ack-answer-ends-the-wait", text(&answer));

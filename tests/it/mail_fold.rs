@@ -1,8 +1,9 @@
-//! Issue 37: one mail where a run had two for the same player. The
-//! answer to a player's mail and, in the same run, the phase mail of the
-//! phase that mail was for go out as one: the answer's words at the top
-//! (accepted or refused), then the report and the phase now open. Driven
-//! by mail, asserted from what each mailbox holds.
+//! Issue 37: one mail where two would leave together for the same
+//! player. The answer to a player's mail, not sent yet when the phase
+//! that mail was for resolves, and that phase's mail go out as one: the
+//! answer's words at the top (accepted or refused), then the report and
+//! the phase now open. Driven by mail, asserted from what each mailbox
+//! holds.
 #![allow(clippy::disallowed_methods)] // tests use files freely
 
 use super::mail_loop::{AUSTRIA, FRANCE, GM, flat, game_at_frances_turn, mail, mailbox, phase, t};
@@ -67,7 +68,7 @@ fn the_answer_to_the_last_orders_rides_at_the_top_of_the_phase_mail() {
         "ok MOVE French corps 8 -> Lombardy",
         "NO MOVE corps 1 -> Nowhere",
         "Receipt (SHA-256 of what was stored):",
-        &format!("Phase {turn} resolved in the same run: its report follows, then the phase now open."),
+        &format!("Phase {turn} has resolved since: its report follows, then the phase now open."),
         // What the phase did, and the phase now open.
         &format!("Game demo: report of phase {turn} for France."),
         "French corps 8 moved from Piedmont to Lombardy",
@@ -177,4 +178,43 @@ fn a_reminder_due_in_the_run_that_opens_the_phase_rides_in_its_mail() {
     // Austria is not to move: its phase mail of the run has no reminder.
     let (_, austria) = mailbox(&g, AUSTRIA).pop().unwrap();
     assert!(!austria.contains("no orders from"), "{austria}");
+}
+
+// Pipe delivery: `ingest` queues the answer (nothing is sent from the
+// pipe) and the next `run` resolves the phase (READY from the only power
+// that must order): the answer leaves inside the phase mail, not beside it.
+#[test]
+fn an_answer_queued_by_a_pipe_leaves_inside_the_phase_mail_of_the_next_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let g = game_at_frances_turn(tmp.path());
+    let turn = phase(&g);
+    let t0 = t("2026-01-05T10:00:00Z");
+    run_game(&g.root, &[], t0).unwrap();
+    let before = mailbox(&g, FRANCE).len();
+    let file = tmp.path().join("f3.eml");
+    let orders = format!("PHASE {turn}\nMOVE corps 8 -> Lombardy\nREADY\n");
+    std::fs::write(&file, mail(FRANCE, "France", "austerlitz", "f3", &orders)).unwrap();
+    let args = empereur::ops::ingest::IngestArgs {
+        game: Some(g.root.clone()),
+        games: None,
+        maildir: None,
+        mbox: None,
+        files: vec![file],
+    };
+    empereur::ops::ingest::ingest(&args, t0 + Duration::minutes(1)).unwrap();
+    assert_eq!(mailbox(&g, FRANCE).len(), before, "nothing sent by ingest");
+    let r = run_game(&g.root, &[], t0 + Duration::minutes(2)).unwrap();
+    assert_eq!(r.resolved.len(), 1, "{r:?}");
+    let got = mailbox(&g, FRANCE);
+    assert_eq!(got.len(), before + 1, "{got:#?}");
+    let (_, body) = got.last().unwrap();
+    assert!(
+        body.starts_with("In answer to your mail \"orders f3\":\n\nFrance is IN"),
+        "{body}"
+    );
+    assert!(flat(body).contains("ok MOVE French corps 8 -> Lombardy"), "{body}");
+    assert!(
+        flat(body).contains("French corps 8 moved from Piedmont to Lombardy"),
+        "{body}"
+    );
 }
