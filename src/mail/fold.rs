@@ -93,10 +93,11 @@ fn answer_of(id: &str, env: &Envelope, raw: &[u8]) -> Option<Answer> {
     })
 }
 
-/// A mail's text above its anchors (after the signature separator
-/// `-- `) and its footer (a line `--`, then `Empereur, ...`).
+/// A mail's text above its anchors (after the last signature separator
+/// `-- `: a separator in what the answer quotes of the player's mail
+/// cuts nothing) and its footer (a line `--`, then `Empereur, ...`).
 fn without_footer(body: &str) -> String {
-    let text = body.split("\n-- \n").next().unwrap_or(body).trim_end();
+    let text = body.rfind("\n-- \n").map_or(body, |at| &body[..at]).trim_end();
     let text = match text.rfind("\n--\n") {
         Some(at) if text[at + 4..].starts_with("Empereur") => &text[..at],
         _ => text,
@@ -229,5 +230,10 @@ mod tests {
         );
         // A text of its own (a game's template) without our footer is kept whole.
         assert_eq!(without_footer("a\n--\nb\n"), "a\n--\nb");
+        // A signature the answer quotes is not where it ends.
+        assert_eq!(
+            without_footer("NO x\n-- \nSent from my phone\n\n-- \nAnchors\n"),
+            "NO x\n-- \nSent from my phone"
+        );
     }
 }
