@@ -162,3 +162,26 @@ fn foreign_ship_counts_and_hulks_are_hidden() {
     let b = s.view_for(PowerId::Russia);
     assert!(b.hulks.is_empty());
 }
+
+/// A power's naval standing orders (12.2.6.1.7: no general chase) are
+/// kept in the state file from one phase to the next, and in that
+/// power's own state file, not in another's (2.5).
+#[test]
+fn naval_standing_orders_survive_the_state_file() {
+    let mut s = start();
+    let mut st = s.standing.get(&PowerId::Britain).cloned().unwrap_or_default();
+    st.naval.chase = Some(false);
+    s.standing.insert(PowerId::Britain, st);
+    let back = State::from_toml(&s.to_toml()).unwrap();
+    assert_eq!(back.standing[&PowerId::Britain].naval.chase, Some(false));
+    let own = State::from_toml(&s.view_text_for(PowerId::Britain)).unwrap();
+    assert_eq!(own.standing[&PowerId::Britain].naval.chase, Some(false));
+    let other = State::from_toml(&s.view_text_for(PowerId::France)).unwrap();
+    assert!(
+        other
+            .standing
+            .get(&PowerId::Britain)
+            .is_none_or(|o| o.naval.chase.is_none()),
+        "France's state file shows Britain's standing orders"
+    );
+}
