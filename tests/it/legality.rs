@@ -693,6 +693,24 @@ fn a_player_is_told_only_the_orders_their_game_takes() {
     assert!(c.diagnostics[0].message.contains("naval option"), "{:?}", c.diagnostics);
 }
 
+/// A minor power is named by its adjective, its id or an alias, and each
+/// is the same nation: Denmark/Norway's id `denmark` is neither its name
+/// nor its adjective, so only the id matches it.
+#[test]
+fn a_minor_is_the_same_nation_by_adjective_id_or_alias() {
+    let state = state_at("1805-fall-build");
+    let said = |nation: &str| -> Vec<String> {
+        let c = check(&state, PowerId::France, &format!("BUILD corps 3: 1 {nation} inf"));
+        c.diagnostics.iter().map(|d| d.message.clone()).collect()
+    };
+    let danish = said("Danish");
+    assert!(danish.iter().any(|m| m.contains("Danish units")), "{danish:?}");
+    for other in ["Denmark", "Dano-Norway"] {
+        assert_eq!(said(other), danish, "{other}");
+    }
+    assert!(said("Danmark").iter().any(|m| m.contains("no nation 'Danmark'")));
+}
+
 #[test]
 fn refusals_name_units_as_a_player_reads_them_in_checker_and_engine() {
     let (state, c) = build_for_destroyed_french_corps_2();
