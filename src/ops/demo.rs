@@ -56,6 +56,27 @@ fn start() -> DateTime<Utc> {
         .unwrap_or_default()
 }
 
+/// An example mail as its player sends it on the simulated clock: its
+/// `Date` header is the time it arrives. A mail that says no PHASE is
+/// taken for the phase open when it was written (a mail dated before the
+/// phase opened is an old one sent again), so every example must be dated
+/// when the player writes it, not when the file was made.
+fn sent_at(mail: &[u8], at: DateTime<Utc>) -> Vec<u8> {
+    let text = String::from_utf8_lossy(mail);
+    let (head, body) = text.split_once("\n\n").unwrap_or((&text, ""));
+    let head: Vec<String> = head
+        .lines()
+        .map(|l| {
+            if l.to_ascii_lowercase().starts_with("date:") {
+                format!("Date: {}", at.to_rfc2822())
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    format!("{}\n\n{body}", head.join("\n")).into_bytes()
+}
+
 /// Create the demo game under `out` and play `phases` phases; returns the
 /// lines to print.
 pub fn play(out: &std::path::Path, phases: usize) -> Result<Vec<String>> {
@@ -88,7 +109,9 @@ pub fn play(out: &std::path::Path, phases: usize) -> Result<Vec<String>> {
                     .and_then(|n| n.to_str())
                     .is_some_and(|n| n.starts_with(&format!("{phase}-")))
             })
-            .map(|f| f.contents().to_vec())
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|f| sent_at(f.contents(), now + Duration::hours(2)))
             .collect();
         mails += incoming.len();
         now += Duration::hours(2);

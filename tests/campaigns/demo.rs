@@ -32,6 +32,15 @@ fn the_demo_plays_a_season_and_its_game_verifies() {
         out.contains("verify: ok, every die and the whole hash chain check out"),
         "{out}"
     );
+    // Austria's example mail, a reply that names no phase, arrives while
+    // its phase is open and dated then: its orders count, so Austria is
+    // in and its phase resolves early, not after grace with defaults.
+    let austria = out
+        .lines()
+        .find(|l| l.contains("1805-fall-austria "))
+        .unwrap_or_default();
+    assert!(austria.contains("1 mail(s) in; everyone in, resolved early"), "{out}");
+    assert!(!out.contains("no orders from Austria (defaults applied)"), "{out}");
     let game = t.path().join("game");
 
     let entries: Vec<String> = fs::read_dir(game.join("history"))
