@@ -152,6 +152,13 @@ fn a_proposal_reaches_its_recipient_at_once_and_openings_list_it() {
     assert!(outcomes.contains("France and Great Britain are allied"), "{outcomes}");
 }
 
+/// The section a refusal of the checker's output cites: the last
+/// parenthesis of the line that says `what`.
+fn cited<'t>(text: &'t str, what: &str) -> Option<&'t str> {
+    let line = text.lines().find(|l| l.contains(what))?;
+    line.rsplit_once(" (").map(|(_, s)| s.trim_end_matches(')'))
+}
+
 #[test]
 fn an_answer_where_it_cannot_apply_is_refused_naming_the_phase_where_it_counts() {
     let tmp = tempfile::tempdir().unwrap();
@@ -170,6 +177,12 @@ fn an_answer_where_it_cannot_apply_is_refused_naming_the_phase_where_it_counts()
         )),
         "{text}"
     );
+    // An answer to an alliance cites 5.2, one to a peace 5.1.
+    assert_eq!(
+        cited(&text, "ACCEPT ALLIANCE FROM Russia counts only"),
+        Some("5.2"),
+        "{text}"
+    );
     // In the Build phase none can.
     empereur().args(["resolve", "-g", g]).assert().success();
     while !phase(&game).ends_with("-build") {
@@ -180,6 +193,11 @@ fn an_answer_where_it_cannot_apply_is_refused_naming_the_phase_where_it_counts()
     assert_eq!(code, 1, "{text}");
     assert!(
         text.contains("REJECT PEACE FROM France counts only in France's Player Turn"),
+        "{text}"
+    );
+    assert_eq!(
+        cited(&text, "REJECT PEACE FROM France counts only"),
+        Some("5.1"),
         "{text}"
     );
     assert!(text.contains("takes BUILD, BUILD SQUADRON, STANDING"), "{text}");

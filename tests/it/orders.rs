@@ -268,6 +268,11 @@ const SPANS: &[(&str, &str, usize, usize)] = &[
     ("DECLARE CONTINENTAL SYSTEM", "illegal", 1, 7),
     // Where the whole order is at fault, the whole order is underlined.
     ("BUILD 1 inf IN corps 2", "wrong-phase", 1, 22),
+    // A TIMEZONE line: its keyword when the zone is missing, else the
+    // zone, wherever the line stands.
+    ("  TIMEZONE", "syntax", 3, 8),
+    ("TIMEZONE Europe/Pari", "unknown-zone", 10, 11),
+    ("  TIMEZONE  Europe/Pari", "unknown-zone", 13, 11),
 ];
 
 #[test]

@@ -629,3 +629,51 @@ fn the_allied_pc_orders_its_allied_npcs_builds_in_its_own_mail() {
     );
     assert_eq!(after.power(PowerId::France).gold, france_gold - cav);
 }
+
+/// Reading stops at END and at a signature, for commands as for orders:
+/// what a player keeps below END (a draft, notes) or a signature that
+/// holds a command word asks nothing, and a SET PASSWORD there changes
+/// nothing.
+#[test]
+fn lines_after_end_or_a_signature_are_not_commands() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = new_game(tmp.path());
+    let body =
+        "GAME demo\nPOWER france\nPASSWORD austerlitz\nSTATUS\nEND\n\nfor next time:\nSET PASSWORD jena\nHISTORY\n";
+    let (v, mails) = send(&game, "france@demo.example.org", "e1", body);
+    assert_eq!(v, Verdict::Noted { power: PowerId::France });
+    let body = &ack(&mails).body;
+    assert!(body.contains("STATUS of game demo"), "{body}");
+    assert!(!body.contains("password of France is changed"), "{body}");
+    let body = "GAME demo\nPOWER france\nPASSWORD austerlitz\nORDERS\n-- \nSTATE\n";
+    let (v, mails) = send(&game, "france@demo.example.org", "e2", body);
+    assert_eq!(v, Verdict::Noted { power: PowerId::France });
+    assert_eq!(
+        mails.len(),
+        1,
+        "no STATE mail: {:?}",
+        mails.iter().map(|m| &m.subject).collect::<Vec<_>>()
+    );
+    assert!(ack(&mails).attachments.is_empty());
+    let journal = std::fs::read_to_string(GameDir::new(&game).journal()).unwrap();
+    assert!(journal.contains("france asked STATUS\n"), "{journal}");
+    assert!(journal.contains("france asked ORDERS\n"), "{journal}");
+    for c in ["SET PASSWORD", "HISTORY", "STATE"] {
+        assert!(!journal.contains(&format!("france asked {c}")), "{journal}");
+    }
+    // The password is still the old one.
+    let (v, _) = send(
+        &game,
+        "france@demo.example.org",
+        "e3",
+        &text("france", "jena", "STATUS"),
+    );
+    assert_eq!(v, Verdict::Refused(Refusal::WrongPassword { power: PowerId::France }));
+    let (v, _) = send(
+        &game,
+        "france@demo.example.org",
+        "e4",
+        &text("france", "austerlitz", "STATUS"),
+    );
+    assert_eq!(v, Verdict::Noted { power: PowerId::France });
+}
