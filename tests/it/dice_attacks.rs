@@ -906,3 +906,45 @@ fn entropy_with_spaces_around_it_is_reported() {
         "{out}"
     );
 }
+
+/// Each report reveals the seed of the phase it resolved: a seed that is
+/// not the one the history committed to for that phase is named, even
+/// when every other anchor of the mail is the history's.
+#[test]
+fn a_revealed_seed_the_history_never_committed_to_is_caught_by_a_players_mailbox() {
+    let (t, g) = new_game();
+    for _ in 0..2 {
+        resolve(&g, None);
+    }
+    let mails = t.path().join("russia-mail");
+    mailbox_copy(&g, &mails);
+    let (code, out) = verify_mails(&g, &mails);
+    assert_eq!(code, 0, "{out}");
+    // A report whose revealed seed differs by one hex digit: its chain,
+    // commitment and entry anchors are still the history's.
+    let (file, phase, at) = fs::read_dir(&mails)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find_map(|p| {
+            let text = fs::read_to_string(&p).unwrap();
+            let kw = text.find(history::SEED)?;
+            let phase = text[kw..].split_whitespace().nth(2)?.to_string();
+            let next = kw + text[kw..].find('\n')? + 1;
+            let at = next + text[next..].len() - text[next..].trim_start().len();
+            Some((p, phase, at))
+        })
+        .expect("a report revealing its seed");
+    let mut text = fs::read_to_string(&file).unwrap();
+    let other = if &text[at..at + 1] == "0" { "1" } else { "0" };
+    text.replace_range(at..at + 1, other);
+    fs::write(&file, text).unwrap();
+    let (code, out) = verify_mails(&g, &mails);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains(&format!(
+            "the seed it revealed for {phase} is not the seed of any resolution of {phase} in the history"
+        )),
+        "{out}"
+    );
+    assert!(!out.contains("rewritten") && !out.contains("truncated"), "{out}");
+}

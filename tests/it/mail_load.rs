@@ -60,6 +60,15 @@ fn line_of(file: &Path, prefix: &str, after: usize) -> usize {
         .unwrap_or_else(|| panic!("no line starting with {prefix}"))
 }
 
+/// Replace line `line` (1-based) of `file` with `to`, which differs.
+fn set_line(file: &Path, line: usize, to: &str) {
+    let text = std::fs::read_to_string(file).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    assert_ne!(lines[line - 1], to);
+    lines[line - 1] = to;
+    std::fs::write(file, lines.join("\n") + "\n").unwrap();
+}
+
 fn edit(file: &Path, from: &str, to: &str) {
     let text = std::fs::read_to_string(file).unwrap();
     assert!(text.contains(from), "{from} not in {}", file.display());
@@ -113,25 +122,26 @@ fn an_impossible_number_is_refused_with_its_key() {
     let game = new_game(tmp.path());
     let state = game.join("state.toml");
     let line = line_of(&state, "gold = ", line_of(&state, "[powers.austria]", 0));
-    let text = std::fs::read_to_string(&state).unwrap();
-    let old = text.lines().nth(line - 1).unwrap().to_string();
-    let lines: Vec<String> = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| {
-            if i + 1 == line {
-                "gold = -999999999999".to_string()
-            } else {
-                l.to_string()
-            }
-        })
-        .collect();
-    std::fs::write(&state, lines.join("\n") + "\n").unwrap();
-    assert_ne!(old, "gold = -999999999999");
+    set_line(&state, line, "gold = -999999999999");
     refused_everywhere(
         &game,
         &[&format!(
             "state.toml:{line}: powers.austria.gold: -999999999999 is impossible"
+        )],
+    );
+}
+
+#[test]
+fn a_pool_past_the_number_limit_is_refused_with_its_key() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = new_game(tmp.path());
+    let state = game.join("state.toml");
+    let line = line_of(&state, "infantry = ", line_of(&state, "[powers.austria.pool]", 0));
+    set_line(&state, line, "infantry = 4000000000");
+    refused_everywhere(
+        &game,
+        &[&format!(
+            "state.toml:{line}: powers.austria.pool.infantry: 4000000000 is impossible (at most 1000000000)"
         )],
     );
 }

@@ -48,6 +48,36 @@ fn the_fixture_starts_with_consistent_control() {
     assert_eq!(war::control::check(&s, &st), Vec::<String>::new());
 }
 
+/// 11.1.2: a kingdom's minor garrison holds its province for the power it
+/// garrisons for (`held_by`), not for its own nation: the control check
+/// finds Masovia sound while France holds it with a Polish garrison kept
+/// for France, and unsound once Russia is its controller.
+#[test]
+fn a_kingdoms_garrison_holds_its_province_for_the_power_it_garrisons_for() {
+    use empereur::state::Garrison;
+    let s = Scenario::embedded("1805").unwrap();
+    let mut st = initial(&s);
+    let polish = Garrison {
+        nation: Nation::Minor("poland".into()),
+        held_by: Some(PowerId::France),
+    };
+    let masovia = st.provinces.get_mut("masovia").unwrap();
+    masovia.controller = Some(Nation::Major(PowerId::France));
+    masovia.garrison = Some(polish);
+    let about = |st: &State| -> Vec<String> {
+        war::control::check(&s, st)
+            .into_iter()
+            .filter(|b| b.starts_with("masovia:"))
+            .collect()
+    };
+    assert_eq!(about(&st), Vec::<String>::new());
+    st.provinces.get_mut("masovia").unwrap().controller = Some(Nation::Major(PowerId::Russia));
+    assert_eq!(
+        about(&st),
+        vec!["masovia: garrison of poland but controlled by Some(Major(Russia))".to_string()]
+    );
+}
+
 // ------------------------------------------------------------ invariants
 
 fn division_totals(state: &State) -> BTreeMap<(String, Arm), u64> {
