@@ -10,6 +10,7 @@
 //!
 //! Dates are days in the game's time zone, both inclusive. The lines are
 //! blanked (not removed) so the order checker's line numbers stay right.
+//! Nothing from a line END or SIGNOFF, or a signature, on is read.
 
 use crate::ids::PowerId;
 use crate::schedule::Absence;
@@ -35,7 +36,11 @@ fn day(s: &str) -> Option<NaiveDate> {
 pub fn apply(text: &str, power: PowerId, tz: Tz, schedule: &mut Schedule) -> Meta {
     let mut meta = Meta::default();
     let mut out = Vec::new();
-    for line in text.lines() {
+    // Nothing from a line END or SIGNOFF, or a signature, on is read
+    // (orders/README.md, "Ignored"), as for orders and commands.
+    let lines: Vec<&str> = text.lines().collect();
+    let (read, ignored) = lines.split_at(read_to(&lines));
+    for &line in read {
         let words: Vec<&str> = line.split_whitespace().collect();
         let upper: Vec<String> = words.iter().map(|w| w.to_ascii_uppercase()).collect();
         let handled = match upper.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
@@ -97,8 +102,21 @@ pub fn apply(text: &str, power: PowerId, tz: Tz, schedule: &mut Schedule) -> Met
             out.push(line);
         }
     }
+    out.extend(ignored);
     meta.text = out.join("\n");
     meta
+}
+
+/// How many of `lines` are read: those before the first line END or
+/// SIGNOFF alone, or a signature line (`-- `).
+fn read_to(lines: &[&str]) -> usize {
+    lines
+        .iter()
+        .position(|l| {
+            let t = l.trim();
+            *l == "-- " || t == "--" || t.eq_ignore_ascii_case("END") || t.eq_ignore_ascii_case("SIGNOFF")
+        })
+        .unwrap_or(lines.len())
 }
 
 #[cfg(test)]
@@ -128,5 +146,10 @@ mod tests {
         assert!(m.changed && s.absences.is_empty() && s.seconds.is_empty());
         let m = apply("ABSENT 2026-12-27 TO 2026-12-20", PowerId::Spain, tz, &mut s);
         assert!(m.notes[0].starts_with("Not understood"), "{:?}", m.notes);
+        // Nothing after END or a signature is read (orders/README.md).
+        for text in ["END\nSECOND x@example.org", "PASS\n-- \nSECOND x@example.org"] {
+            let m = apply(text, PowerId::Spain, tz, &mut s);
+            assert!(!m.changed && s.seconds.is_empty() && m.text == text, "{text}: {m:?}");
+        }
     }
 }

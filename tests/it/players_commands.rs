@@ -630,21 +630,23 @@ fn the_allied_pc_orders_its_allied_npcs_builds_in_its_own_mail() {
     assert_eq!(after.power(PowerId::France).gold, france_gold - cav);
 }
 
-/// Reading stops at END and at a signature, for commands as for orders:
-/// what a player keeps below END (a draft, notes) or a signature that
-/// holds a command word asks nothing, and a SET PASSWORD there changes
+/// Reading stops at END and at a signature, for commands and the lines
+/// about the player as for orders (orders/README.md, "Ignored"): what a
+/// player keeps below END (a draft, notes) or a signature that holds a
+/// command word asks nothing, and a SET PASSWORD or SECOND there changes
 /// nothing.
 #[test]
 fn lines_after_end_or_a_signature_are_not_commands() {
     let tmp = tempfile::tempdir().unwrap();
     let game = new_game(tmp.path());
-    let body =
-        "GAME demo\nPOWER france\nPASSWORD austerlitz\nSTATUS\nEND\n\nfor next time:\nSET PASSWORD jena\nHISTORY\n";
+    let body = "GAME demo\nPOWER france\nPASSWORD austerlitz\nSTATUS\nEND\n\n\
+                for next time:\nSET PASSWORD jena\nHISTORY\nSECOND deputy@example.net\n";
     let (v, mails) = send(&game, "france@demo.example.org", "e1", body);
     assert_eq!(v, Verdict::Noted { power: PowerId::France });
     let body = &ack(&mails).body;
     assert!(body.contains("STATUS of game demo"), "{body}");
     assert!(!body.contains("password of France is changed"), "{body}");
+    assert!(!body.contains("may now send orders"), "{body}");
     let body = "GAME demo\nPOWER france\nPASSWORD austerlitz\nORDERS\n-- \nSTATE\n";
     let (v, mails) = send(&game, "france@demo.example.org", "e2", body);
     assert_eq!(v, Verdict::Noted { power: PowerId::France });
