@@ -433,3 +433,54 @@ fn replay_names_recorded_outcomes_whose_data_the_engine_does_not_give() {
         msgs[0]
     );
 }
+
+/// A game as `empereur new` made it before seed chains (docs/dice.md 1a):
+/// no genesis entry, no seed chain, and the first phase opened with a
+/// drawn seed, its commitment naming no entry (64 zeros).
+fn created_before_seed_chains() -> (tempfile::TempDir, PathBuf) {
+    let (t, g) = new_game();
+    let dir = GameDir::new(&g);
+    let genesis = history::genesis(&dir).unwrap().expect("a new game has a genesis entry");
+    fs::remove_dir_all(entry(&g, &genesis)).unwrap();
+    fs::remove_file(phase::seed_chain_path(&dir)).unwrap();
+    fs::write(history::head_path(&dir), toml::to_string(&Head::default()).unwrap()).unwrap();
+    phase::open(&dir, &dir.load_state().unwrap(), None).unwrap();
+    (t, g)
+}
+
+#[test]
+fn a_game_created_before_seed_chains_verifies_and_says_what_it_cannot_show() {
+    // Its first phase still open: nothing resolved, no entry at all. It
+    // is sound (no problem) and the note says why its seeds prove less.
+    let (_t, g) = created_before_seed_chains();
+    let dir = GameDir::new(&g);
+    assert_eq!(phase::record(&dir).unwrap().unwrap().chain, history::ZERO);
+    let (code, out) = verify(&g);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.lines().any(|l| l
+            == "note: no genesis entry (a game created before seed chains): each phase's seed was drawn when it opened, so nothing shows that a next seed was not redrawn before its commitment was mailed (docs/dice.md 1a)"),
+        "{out}"
+    );
+    // Once resolved, the entry that opened the next phase is its chain:
+    // still sound, still noted.
+    resolve(&g, None);
+    let (code, out) = verify(&g);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("note: no genesis entry"), "{out}");
+}
+
+#[test]
+fn a_game_created_before_seed_chains_whose_open_phase_names_an_opener_is_named() {
+    // The commitment of its first phase names an entry (a forger's, or
+    // one removed): no entry opened that phase, so its chain is 64 zeros.
+    let (_t, g) = created_before_seed_chains();
+    let dir = GameDir::new(&g);
+    let mut rec = phase::record(&dir).unwrap().unwrap();
+    rec.chain = sha256_hex(b"an entry no history holds");
+    fs::write(phase::commitment_path(&dir), toml::to_string(&rec).unwrap()).unwrap();
+    only_problem(
+        &g,
+        "phase/commitment: its chain must be 64 zeros: no entry opened the phase",
+    );
+}
