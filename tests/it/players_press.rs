@@ -236,15 +236,82 @@ fn press_needs_the_password_and_an_endpress() {
     );
     let m = mails.iter().find(|m| m.to == ["austria@demo.example.org"]).unwrap();
     assert!(m.body.contains("line 99\n[50 more line(s) not relayed]"), "{}", m.body);
-    // Exactly the most lines a press may have: all relayed, none cut.
-    let full: String = (0..100).map(|i| format!("row {i}\n")).collect();
-    let (_, mails) = send(
-        &game,
+}
+
+#[test]
+fn press_relayed_before_a_crash_is_not_relayed_again_when_its_mail_is_processed_again() {
+    // A run dies after relaying France's press but before its batch is
+    // committed: the mail stays unprocessed in the archive, and the
+    // relays, queued at once, go out with the next `empereur send`. The
+    // next run processes the mail again: Austria does not get the press
+    // twice, and the journal says why each relay was not queued again.
+    let tmp = tempfile::tempdir().unwrap();
+    let game = new_game(tmp.path());
+    let g = GameDir::new(&game);
+    let ctx = GameCtx::load(&game).unwrap();
+    let raw = mail(
         "france@demo.example.org",
-        "n4",
-        &text("france", "austerlitz", &format!("PRESS TO Austria\n{full}ENDPRESS")),
+        "cr1",
+        &text(
+            "france",
+            "austerlitz",
+            "PRESS TO Austria\nShall we speak of Bavaria?\nENDPRESS",
+        ),
     );
-    let m = mails.iter().find(|m| m.to == ["austria@demo.example.org"]).unwrap();
-    assert!(m.body.contains("row 0\n") && m.body.contains("row 99"), "{}", m.body);
-    assert!(!m.body.contains("not relayed"), "{}", m.body);
+    let mut run = Run::new(now());
+    let h = ingest::ingest_game(&ctx, &raw, &mut run).unwrap();
+    // The crash: the run ends without committing its batch (a dropped
+    // run would commit it).
+    std::mem::forget(run);
+    assert_eq!(
+        empereur::mail::archive::pending(&g.inbox()).unwrap(),
+        vec![h.hash.clone()]
+    );
+    let relays = empereur::mail::outbox::queued(&g).unwrap();
+    assert!(!relays.is_empty());
+    let config = g.load_config().unwrap();
+    let sender = empereur::mail::transport::sender(&g, &config.mail.transport).unwrap();
+    empereur::mail::transport::send_all(&g, Some(&sender), &[], now()).unwrap();
+    let to_austria = |g: &GameDir| {
+        std::fs::read_dir(g.sent())
+            .unwrap()
+            .filter_map(|e| {
+                let p = e.unwrap().path();
+                (p.extension()? == "json").then_some(p)
+            })
+            .filter(|p| {
+                empereur::mail::outbox::read_envelope(p)
+                    .unwrap()
+                    .to
+                    .iter()
+                    .any(|t| t == "austria@demo.example.org")
+            })
+            .count()
+    };
+    assert_eq!(to_austria(&g), 1);
+    let journal_before = std::fs::read_to_string(g.journal()).unwrap_or_default();
+
+    let mut run = Run::new(now());
+    let again = ingest::ingest_pending(&ctx, &mut run).unwrap();
+    run.flush().unwrap();
+    assert_eq!(again.len(), 1);
+    assert!(empereur::mail::archive::pending(&g.inbox()).unwrap().is_empty());
+    let journal = std::fs::read_to_string(g.journal()).unwrap();
+    let said: Vec<&str> = journal[journal_before.len()..]
+        .lines()
+        .filter(|l| l.contains("was sent already"))
+        .collect();
+    // One line per relay sent before, none for what is queued now.
+    assert_eq!(said.len(), relays.len(), "{journal}");
+    for id in &relays {
+        assert!(
+            said.iter()
+                .any(|l| l.ends_with(&format!("reply {id} was sent already; not queued again"))),
+            "{journal}"
+        );
+    }
+    let queued = empereur::mail::outbox::queued(&g).unwrap();
+    assert!(queued.iter().all(|q| !relays.contains(q)), "{queued:?}");
+    empereur::mail::transport::send_all(&g, Some(&sender), &[], now()).unwrap();
+    assert_eq!(to_austria(&g), 1, "Austria got the press once");
 }
