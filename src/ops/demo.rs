@@ -62,19 +62,37 @@ fn start() -> DateTime<Utc> {
 /// phase opened is an old one sent again), so every example must be dated
 /// when the player writes it, not when the file was made.
 fn sent_at(mail: &[u8], at: DateTime<Utc>) -> Vec<u8> {
-    let text = String::from_utf8_lossy(mail);
-    let (head, body) = text.split_once("\n\n").unwrap_or((&text, ""));
-    let head: Vec<String> = head
-        .lines()
-        .map(|l| {
-            if l.to_ascii_lowercase().starts_with("date:") {
-                format!("Date: {}", at.to_rfc2822())
+    // The header ends at the first empty line, LF or CRLF; the body is
+    // kept byte for byte, and the header's own line ends are kept.
+    let end = (0..mail.len())
+        .find_map(|i| {
+            let rest = &mail[i..];
+            if rest.starts_with(b"\n\n") {
+                Some((i + 1, "\n"))
+            } else if rest.starts_with(b"\r\n\r\n") {
+                Some((i + 2, "\r\n"))
             } else {
-                l.to_string()
+                None
             }
         })
-        .collect();
-    format!("{}\n\n{body}", head.join("\n")).into_bytes()
+        .unwrap_or((mail.len(), "\n"));
+    let (head, body) = mail.split_at(end.0);
+    let date = format!("Date: {}{}", at.to_rfc2822(), end.1);
+    let mut out = Vec::with_capacity(mail.len() + date.len());
+    let mut dated = false;
+    for line in head.split_inclusive(|&b| b == b'\n') {
+        if line.len() >= 5 && line[..5].eq_ignore_ascii_case(b"date:") {
+            out.extend_from_slice(date.as_bytes());
+            dated = true;
+        } else {
+            out.extend_from_slice(line);
+        }
+    }
+    if !dated {
+        out.extend_from_slice(date.as_bytes());
+    }
+    out.extend_from_slice(body);
+    out
 }
 
 /// Create the demo game under `out` and play `phases` phases; returns the
@@ -248,4 +266,35 @@ fn headline(game: &GameDir, entry: &str) -> Result<Vec<String>> {
         .take(4)
         .map(|o| o.summary.clone())
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sent_at;
+    use chrono::{TimeZone, Utc};
+
+    fn at() -> chrono::DateTime<Utc> {
+        Utc.with_ymd_and_hms(2026, 1, 4, 12, 0, 0).unwrap()
+    }
+
+    #[test]
+    fn the_date_header_is_replaced_and_the_body_kept_with_lf_or_crlf() {
+        let date = format!("Date: {}", at().to_rfc2822());
+        let lf = b"From: a@b\nDate: Mon, 1 Jan 2024 00:00:00 +0000\nSubject: s\n\nMOVE x\n\nDate: body line\n";
+        let got = String::from_utf8(sent_at(lf, at())).unwrap();
+        assert_eq!(
+            got,
+            format!("From: a@b\n{date}\nSubject: s\n\nMOVE x\n\nDate: body line\n")
+        );
+        let crlf = b"From: a@b\r\nDATE: Mon, 1 Jan 2024 00:00:00 +0000\r\n\r\nMOVE x\r\n";
+        let got = String::from_utf8(sent_at(crlf, at())).unwrap();
+        assert_eq!(got, format!("From: a@b\r\n{date}\r\n\r\nMOVE x\r\n"));
+    }
+
+    #[test]
+    fn a_mail_without_a_date_gets_one_at_the_end_of_its_header() {
+        let date = format!("Date: {}", at().to_rfc2822());
+        let got = String::from_utf8(sent_at(b"From: a@b\n\nbody \xc3\xa9\n", at())).unwrap();
+        assert_eq!(got, format!("From: a@b\n{date}\n\nbody \u{e9}\n"));
+    }
 }
