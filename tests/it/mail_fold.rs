@@ -218,3 +218,62 @@ fn an_answer_queued_by_a_pipe_leaves_inside_the_phase_mail_of_the_next_run() {
         "{body}"
     );
 }
+
+// An answer that a send already touched is never folded: one marked
+// leaving by a send that did not finish may have reached the player, and
+// one the server refused waits for the moderator. Either stays in the
+// outbox as it is, and the phase mail France reads opens with the report,
+// not with that answer's words (read twice, or read where the moderator
+// has not released it).
+#[test]
+fn an_answer_a_send_touched_stays_out_of_the_phase_mail() {
+    for touched in ["sending", "refused"] {
+        let tmp = tempfile::tempdir().unwrap();
+        let g = game_at_frances_turn(tmp.path());
+        let turn = phase(&g);
+        let t0 = t("2026-01-05T10:00:00Z");
+        run_game(&g.root, &[], t0).unwrap();
+        let before = mailbox(&g, FRANCE).len();
+        let file = tmp.path().join("f4.eml");
+        let orders = format!("PHASE {turn}\nMOVE corps 8 -> Lombardy\nREADY\n");
+        std::fs::write(&file, mail(FRANCE, "France", "austerlitz", "f4", &orders)).unwrap();
+        let args = empereur::ops::ingest::IngestArgs {
+            game: Some(g.root.clone()),
+            games: None,
+            maildir: None,
+            mbox: None,
+            files: vec![file],
+        };
+        empereur::ops::ingest::ingest(&args, t0 + Duration::minutes(1)).unwrap();
+        let queued = outbox::queued(&g).unwrap();
+        assert_eq!(queued.len(), 1, "{touched}: the answer alone is queued: {queued:?}");
+        let id = &queued[0];
+        let mut env = outbox::read_envelope(&outbox::env_path(&g, id)).unwrap();
+        match touched {
+            "sending" => {
+                env.sending = true;
+                env.batch = Some(format!("{}/1/1", store::checkpoint::boot_id()));
+            }
+            _ => env.refused = Some("550 5.1.1 mailbox full".into()),
+        }
+        outbox::write_envelope(&outbox::env_path(&g, id), &env).unwrap();
+
+        let r = run_game(&g.root, &[], t0 + Duration::minutes(2)).unwrap();
+        assert_eq!(r.resolved.len(), 1, "{touched}: {r:?}");
+        let got = mailbox(&g, FRANCE);
+        assert_eq!(got.len(), before + 1, "{touched}: the phase mail alone: {got:#?}");
+        let (_, body) = got.last().unwrap();
+        assert!(
+            !body.contains("In answer to your mail") && !body.contains("France is IN"),
+            "{touched}: the touched answer was folded: {body}"
+        );
+        assert!(
+            flat(body).contains("French corps 8 moved from Piedmont to Lombardy"),
+            "{touched}: {body}"
+        );
+        assert!(
+            outbox::queued(&g).unwrap().contains(id),
+            "{touched}: the touched answer stays in the outbox"
+        );
+    }
+}
