@@ -1390,3 +1390,28 @@ fn a_refused_message_is_cut_to_headers_and_digest_after_its_retention() {
     let journal = std::fs::read_to_string(game.join("journal.log")).unwrap();
     assert_eq!(journal.matches("body removed").count(), 1, "{journal}");
 }
+
+// A mail too large to read whole is answered from its header alone, and
+// the header ends at the first empty line whatever the line ends: a
+// sender whose client writes bare LF, with From as the last header line,
+// still gets the refusal at their whole address, naming their mail.
+#[test]
+fn a_too_large_mail_with_bare_lf_is_answered_at_the_whole_address_of_its_last_header() {
+    let (_tmp, game, ctx, mut run) = demo();
+    let limit = ctx.config.mail.max_bytes() as usize;
+    let big = format!(
+        "To: gm@demo.example.org\nSubject: orders\nMessage-ID: <big2@x.example.org>\nDate: Mon, 30 Nov 2026 09:15:00 +0000\nFrom: france@demo.example.org\n\n{}\n{}",
+        orders("france", "austerlitz", "MOVE FIRST"),
+        "x".repeat(limit)
+    )
+    .into_bytes();
+    let h = ingest::ingest_game(&ctx, &big, &mut run).unwrap();
+    assert_eq!(h.verdict.code(), "too-large");
+    assert_eq!(h.from.as_deref(), Some("france@demo.example.org"));
+    assert_eq!(h.message_id.as_deref(), Some("big2@x.example.org"));
+    run.flush().unwrap();
+    assert_eq!(h.replies.len(), 1, "{:?}", h.replies);
+    let raw = outbox_raw(&game, &h.replies[0]);
+    assert!(raw.contains("To: france@demo.example.org\r\n"), "{raw}");
+    assert!(raw.contains("In-Reply-To: <big2@x.example.org>"), "{raw}");
+}
