@@ -149,7 +149,9 @@ pub fn play(out: &std::path::Path, phases: usize) -> Result<Vec<String>> {
             "everyone in, resolved early".to_string()
         } else {
             format!(
-                "resolved after grace; no orders from {} (defaults applied)",
+                // "In" is a power's orders for the phase: one whose mail
+                // was refused, or set only standing orders, is not in.
+                "resolved after grace; not in: {} (standing orders and defaults applied)",
                 r.late.iter().map(|p| p.name()).collect::<Vec<_>>().join(", ")
             )
         };
