@@ -15,7 +15,9 @@
 //! system) of each, since on a shared machine the wall time measures the
 //! queue for the cores as much as the work.
 //!
-//!     cargo bench --bench site [-- REPEATS] [--game DIR] [--out DIR] [--site-only]
+//!     cargo bench --bench site [-- REPEATS] [--game DIR] [--out DIR] [--site-only] [--fresh-only]
+//!
+//! `--fresh-only` makes only the site from nothing (for a profile of it).
 //!
 //! `--out DIR` keeps what was written (`DIR/site-N`, `DIR/history-N.tar`),
 //! to compare the sites two builds write byte for byte; `DIR` on the file
@@ -71,6 +73,7 @@ fn main() {
     };
     let game = path_after("--game");
     let site_only = args.iter().any(|a| a == "--site-only");
+    let fresh_only = args.iter().any(|a| a == "--fresh-only");
     let tmp = tempfile::tempdir().unwrap();
     let mut played = None;
     let root = match game {
@@ -114,13 +117,16 @@ fn main() {
         }
         let _ = std::fs::remove_dir_all(root.join(".site-cache"));
         site(&mut fresh, out.join(format!("site-{i}")));
+        if fresh_only {
+            continue;
+        }
         site(&mut cached, out.join(format!("site-{i}-cached")));
         site(&mut again, out.join(format!("site-{i}-cached")));
     }
     // Where a refresh's time goes: reading the game (its files, the cached
     // pages), making the site's files in memory, writing what changed.
     let mut stages = [Best::default(), Best::default(), Best::default()];
-    for _ in 0..repeats {
+    for _ in 0..repeats * usize::from(!fresh_only) {
         let mut input = None;
         stages[0].time(|| input = Some(site::read(&dir).unwrap()));
         let input = input.unwrap();
@@ -130,7 +136,7 @@ fn main() {
         stages[2].time(|| site::write_all(&out.join("site-0-cached"), &files).unwrap());
     }
     let written = written.unwrap();
-    for i in 0..repeats {
+    for i in 0..repeats * usize::from(!fresh_only) {
         assert_eq!(
             tree(&out.join(format!("site-{i}"))),
             tree(&written.out),

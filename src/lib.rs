@@ -51,8 +51,8 @@
 //! `journal.log` (every command that decides something), `.lock` (every
 //! command that writes). `empereur site` (ops::site) reads the history,
 //! `press/` and the journal, writes the site where it is told and, in the
-//! game directory, only `.site-cache/` (store::site_cache: each entry's
-//! public page, so that it is made once).
+//! game directory, only `.site-cache/pages` (store::site_cache: each
+//! entry's public page, so that it is made once).
 
 // STYLE: every function a reader can hold, in the core and the adapters
 // alike (clippy.toml sets the threshold, 120 lines; CI denies warnings).

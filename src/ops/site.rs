@@ -16,7 +16,7 @@ use crate::store::history::{self, EntryRecord, OutcomesFile};
 use crate::store::{GameDir, phase};
 use anyhow::{Context, Result};
 use sha2::{Digest, Sha256};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -140,6 +140,8 @@ fn pages(scenario: &Scenario, entries: &[EntryInput], cache: &PageCache<'_>) -> 
             })
             .as_ref()
     };
+    // Each entry's page, its key, and its bytes for the cache if it was
+    // made now.
     let run = |entries: &[EntryInput]| {
         // The state after one entry is usually the state before the next:
         // parsed once.
@@ -149,27 +151,43 @@ fn pages(scenario: &Scenario, entries: &[EntryInput], cache: &PageCache<'_>) -> 
             .map(|e| {
                 let key = cache.key(e);
                 if let Some(page) = key.as_deref().and_then(|k| cache.get(e, k)) {
-                    return page;
+                    return (page, key, None);
                 }
                 let page = page(scenario, fixed(), e, &mut last);
-                if let Some(k) = &key {
-                    cache.put(e, k, &page);
-                }
-                page
+                let made = key.as_ref().and_then(|_| PageCache::bytes(&page));
+                (page, key, made)
             })
             .collect::<Vec<_>>()
     };
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let per_run = entries.len().div_ceil(cores).max(16);
-    if per_run >= entries.len() {
-        return run(entries);
+    let results: Vec<_> = if per_run >= entries.len() {
+        run(entries)
+    } else {
+        std::thread::scope(|s| {
+            let runs: Vec<_> = entries.chunks(per_run).map(|c| s.spawn(|| run(c))).collect();
+            runs.into_iter()
+                .flat_map(|r| r.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect()
+        })
+    };
+    let mut pages = Vec::with_capacity(results.len());
+    let mut keys = Vec::with_capacity(results.len());
+    let mut new = Vec::new();
+    for (e, (page, key, bytes)) in entries.iter().zip(results) {
+        if let (Some(k), Some(b)) = (&key, bytes) {
+            new.push((e.dir.clone(), k.clone(), b));
+        }
+        pages.push(page);
+        keys.push(key);
     }
-    std::thread::scope(|s| {
-        let runs: Vec<_> = entries.chunks(per_run).map(|c| s.spawn(|| run(c))).collect();
-        runs.into_iter()
-            .flat_map(|r| r.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
-    })
+    let now: HashMap<&str, &str> = entries
+        .iter()
+        .zip(&keys)
+        .filter_map(|(e, k)| Some((e.dir.as_str(), k.as_deref()?)))
+        .collect();
+    cache.pages.save(cache.dir, &new, &now);
+    pages
 }
 
 /// The files of an entry its page is made from ([`page`] reads no other).
@@ -186,6 +204,8 @@ struct PageCache<'a> {
     /// The digest of the program and the scenario, fed first into every
     /// key; `None` (the program cannot name its executable): no cache.
     made_by: Option<Sha256>,
+    /// The pages kept (`store::site_cache`).
+    pages: crate::store::site_cache::Pages,
 }
 
 /// What the cache keeps of a page but its map and the entry's directory:
@@ -215,7 +235,8 @@ impl<'a> PageCache<'a> {
             h.update(scenario_identity(dir, config));
             h
         });
-        PageCache { dir, made_by }
+        let pages = crate::store::site_cache::load(dir);
+        PageCache { dir, made_by, pages }
     }
 
     fn key(&self, entry: &EntryInput) -> Option<String> {
@@ -234,11 +255,11 @@ impl<'a> PageCache<'a> {
     }
 
     fn get(&self, entry: &EntryInput, key: &str) -> Option<PhasePage> {
-        let bytes = crate::store::site_cache::get(self.dir, &entry.dir, key)?;
+        let bytes = self.pages.get(&entry.dir, key)?;
         // serde_json writes no newline: the first ends the JSON
         let (json, svg) = match bytes.iter().position(|b| *b == b'\n') {
             Some(i) => (&bytes[..i], Some(&bytes[i + 1..])),
-            None => (&bytes[..], None),
+            None => (bytes, None),
         };
         let c: CachedPage = serde_json::from_slice(json).ok()?;
         let map = match (c.map, svg) {
@@ -257,21 +278,32 @@ impl<'a> PageCache<'a> {
         })
     }
 
-    fn put(&self, entry: &EntryInput, key: &str, page: &PhasePage) {
-        let c = CachedPage {
-            phase: page.phase.clone(),
-            kind: page.kind.clone(),
-            note: page.note.clone(),
-            events: page.events.clone(),
-            standings: page.standings.clone(),
+    /// What the cache keeps of `page` (`None`: it cannot be written).
+    fn bytes(page: &PhasePage) -> Option<Vec<u8>> {
+        /// [`CachedPage`], borrowed from the page.
+        #[derive(serde::Serialize)]
+        struct Out<'p> {
+            phase: &'p str,
+            kind: &'p str,
+            note: &'p str,
+            events: &'p [EventView],
+            standings: &'p [site::Standing],
+            map: bool,
+        }
+        let mut bytes = serde_json::to_vec(&Out {
+            phase: &page.phase,
+            kind: &page.kind,
+            note: &page.note,
+            events: &page.events,
+            standings: &page.standings,
             map: page.map.is_some(),
-        };
-        let Ok(mut bytes) = serde_json::to_vec(&c) else { return };
+        })
+        .ok()?;
         if let Some(svg) = &page.map {
             bytes.push(b'\n');
             bytes.extend_from_slice(svg.as_bytes());
         }
-        crate::store::site_cache::put(self.dir, &entry.dir, key, &bytes);
+        Some(bytes)
     }
 }
 
@@ -325,15 +357,11 @@ fn page(
     let file = |rel: &str| bytes(rel).map(|b| String::from_utf8_lossy(b).into_owned());
     let record: Option<EntryRecord> = file("entry.toml").and_then(|t| toml::from_str(&t).ok());
     let outcomes: Vec<Outcome> = file("outcomes.toml")
-        .and_then(|t| toml::from_str::<OutcomesFile>(&t).ok())
+        .and_then(|t| site::state_text::read::<OutcomesFile>(&t))
         .map(|o| o.outcomes)
         .unwrap_or_default();
     let public: Vec<Outcome> = site::privacy::public_outcomes(&outcomes);
-    let parse = |b: &[u8]| {
-        State::from_toml(&String::from_utf8_lossy(b))
-            .ok()
-            .map(|s| s.public_view())
-    };
+    let parse = |b: &[u8]| site::state_text::state(&String::from_utf8_lossy(b)).map(|s| s.public_view());
     let before = bytes("state-before.toml").and_then(|b| match last {
         Some((l, s)) if l.as_slice() == b => Some(s.clone()),
         _ => parse(b),

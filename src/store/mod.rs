@@ -13,7 +13,7 @@
 //! .wake                when `run` next has something to do (a cache, wake)
 //! .checkpoint/         while a batch of commits runs (autoplay; checkpoint)
 //! .spare/              a spare of each file a resolution replaces (spare)
-//! .site-cache/         each history entry's public page as the site made it (a cache, site_cache)
+//! .site-cache/pages    each history entry's public page as the site made it, in one file (a cache, site_cache)
 //! ```
 #![allow(clippy::disallowed_methods)] // adapter: this module owns file I/O
 

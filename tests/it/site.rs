@@ -156,7 +156,11 @@ fn the_site_holds_no_secret_of_the_game() {
     // (`.site-cache/`) hold nothing the site does not publish either.
     let cache = cached(&g);
     assert!(cache.len() > 5, "{} cached pages", cache.len());
-    site.extend(cache.into_iter().map(|(p, b)| (format!("game/.site-cache/{p}"), b)));
+    site.extend(
+        output(&g.join(".site-cache"))
+            .into_iter()
+            .map(|(p, b)| (format!("game/.site-cache/{p}"), b)),
+    );
     for (what, secret) in &secrets {
         for (path, bytes) in &site {
             assert!(!contains(bytes, secret), "{path} holds a secret: {what}");
@@ -389,10 +393,47 @@ fn press_to_all_is_published_and_an_anonymous_sender_stays_unnamed() {
     }
 }
 
-/// The cache of pages a site leaves in the game (`.site-cache/`), by
-/// entry.
-fn cached(g: &Path) -> Vec<(String, Vec<u8>)> {
-    output(&g.join(".site-cache"))
+/// A page the site keeps in the game: its entry, its key, its bytes.
+type Cached = (String, String, Vec<u8>);
+
+/// The pages a site keeps in the game (`.site-cache/pages`: for each, a
+/// line `<entry> <key> <length>`, the bytes, a newline; a later record of
+/// an entry replaces an earlier one), by entry.
+fn cached(g: &Path) -> Vec<Cached> {
+    let bytes = fs::read(g.join(".site-cache/pages")).unwrap();
+    let mut out: Vec<Cached> = Vec::new();
+    let mut rest = &bytes[..];
+    while !rest.is_empty() {
+        let nl = rest.iter().position(|b| *b == b'\n').unwrap();
+        let line = std::str::from_utf8(&rest[..nl]).unwrap();
+        let [entry, key, len] = line.split(' ').collect::<Vec<_>>()[..] else {
+            panic!("{line}")
+        };
+        let len: usize = len.parse().unwrap();
+        let page = rest[nl + 1..nl + 1 + len].to_vec();
+        assert_eq!(rest[nl + 1 + len], b'\n', "{line}");
+        rest = &rest[nl + 2 + len..];
+        out.retain(|c| c.0 != entry);
+        out.push((entry.to_string(), key.to_string(), page));
+    }
+    out.sort();
+    out
+}
+
+/// `pages` as the site's cache of pages in the game.
+fn store(g: &Path, pages: &[Cached]) {
+    let mut bytes = Vec::new();
+    for (entry, key, page) in pages {
+        bytes.extend_from_slice(format!("{entry} {key} {}\n", page.len()).as_bytes());
+        bytes.extend_from_slice(page);
+        bytes.push(b'\n');
+    }
+    fs::write(g.join(".site-cache/pages"), bytes).unwrap();
+}
+
+/// The page of `entry` in `pages`, as text.
+fn page_of<'a>(pages: &'a mut [Cached], entry: &str) -> &'a mut Cached {
+    pages.iter_mut().find(|c| c.0 == entry).unwrap()
 }
 
 #[test]
@@ -407,27 +448,86 @@ fn a_site_made_from_the_cache_of_pages_is_the_site_made_without_it() {
         "a page for each entry: {:?}",
         cache.iter().map(|c| &c.0).collect::<Vec<_>>()
     );
+    assert_eq!(
+        output(&g.join(".site-cache")).len(),
+        1,
+        "one file for every page: creating files is what a first site costs most on disk"
+    );
     // The second site reads its pages from the cache: a page edited there
     // under its own key shows (which is why a key digests everything the
     // page is made from, below).
-    let entry = g.join(".site-cache/0002-1805-fall-france");
-    let text = fs::read_to_string(&entry).unwrap();
+    let mut marked = cache.clone();
+    let entry = page_of(&mut marked, "0002-1805-fall-france");
+    let text = String::from_utf8(entry.2.clone()).unwrap();
     assert!(text.contains("1805-fall-france"), "{text}");
-    let marked = text.replace("</svg>", "<!-- from the cache --></svg>");
-    assert_ne!(marked, text, "{text}");
-    fs::write(&entry, &marked).unwrap();
+    entry.2 = text.replace("</svg>", "<!-- from the cache --></svg>").into_bytes();
+    assert_ne!(entry.2, text.as_bytes());
+    store(&g, &marked);
     let second = t.path().join("second");
     site(&g, &second);
     let svg = "phases/0002-1805-fall-france.svg";
     assert!(fs::read_to_string(second.join(svg)).unwrap().contains("from the cache"));
     // Unmarked, the site from the cache is the site made without one,
     // byte for byte, and so is the site refreshed in place.
-    fs::write(&entry, &text).unwrap();
+    store(&g, &cache);
     let third = t.path().join("third");
     site(&g, &third);
     assert_eq!(output(&third), output(&first));
     site(&g, &first);
     assert_eq!(output(&first), output(&third));
+    assert_eq!(cached(&g), cache, "nothing made again");
+    // A cache cut short (a crash while a page was appended): that page is
+    // made again, and the cache written again whole.
+    let pages = g.join(".site-cache/pages");
+    let bytes = fs::read(&pages).unwrap();
+    fs::write(&pages, &bytes[..bytes.len() - 10]).unwrap();
+    let fourth = t.path().join("fourth");
+    site(&g, &fourth);
+    assert_eq!(output(&fourth), output(&first));
+    assert_eq!(cached(&g), cache);
+}
+
+#[test]
+fn the_sites_quick_reader_of_states_reads_every_state_as_the_state_file_reader_does() {
+    use empereur::site::state_text;
+    use empereur::state::State;
+    let (_t, g) = demo();
+    let mut states = vec![g.join("state.toml")];
+    let mut tomls = Vec::new();
+    let mut todo = vec![g.join("history")];
+    while let Some(d) = todo.pop() {
+        for e in fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            if p.is_dir() {
+                todo.push(p);
+            } else if name.starts_with("state-") {
+                states.push(p);
+            } else if name.ends_with(".toml") {
+                tomls.push(p);
+            }
+        }
+    }
+    assert!(states.len() > 10, "{states:?}");
+    for p in &states {
+        let text = fs::read_to_string(p).unwrap();
+        let full = State::from_toml(&text).unwrap();
+        assert_eq!(state_text::quick(&text).as_ref(), Some(&full), "{}", p.display());
+        // an edit outside the quick reader's part of TOML: read in full
+        let commented = format!("# edited\n{text}");
+        assert_eq!(state_text::quick(&commented), None);
+        assert_eq!(state_text::state(&commented).as_ref(), Some(&full));
+    }
+    // The other files: as TOML reads them, or left to it.
+    let mut quick = 0;
+    for p in &tomls {
+        let text = fs::read_to_string(p).unwrap();
+        if let Some(t) = state_text::parse(&text) {
+            assert_eq!(t, toml::from_str::<toml::Table>(&text).unwrap(), "{}", p.display());
+            quick += 1;
+        }
+    }
+    assert!(quick > 10, "{quick} of {} files read quickly", tomls.len());
 }
 
 #[test]
@@ -437,23 +537,20 @@ fn a_cached_page_is_made_again_when_its_key_or_its_entry_changed() {
     site(&g, &before);
     // A cache entry stored under another key (stale, or edited with its
     // page) is not used.
-    let entry = g.join(".site-cache/0002-1805-fall-france");
-    let text = fs::read_to_string(&entry).unwrap();
-    let (key, page) = text.split_once('\n').unwrap();
-    assert_eq!(key.len(), 64, "{key}");
-    let forged = format!(
-        "{}\n{}",
-        "0".repeat(64),
-        page.replace("</svg>", "<!-- forged --></svg>")
-    );
-    fs::write(&entry, forged).unwrap();
+    let cache = cached(&g);
+    let mut forged = cache.clone();
+    let entry = page_of(&mut forged, "0002-1805-fall-france");
+    assert_eq!(entry.1.len(), 64, "{}", entry.1);
+    entry.1 = "0".repeat(64);
+    entry.2 = String::from_utf8(entry.2.clone())
+        .unwrap()
+        .replace("</svg>", "<!-- forged --></svg>")
+        .into_bytes();
+    store(&g, &forged);
     let again = t.path().join("again");
     site(&g, &again);
     assert_eq!(output(&again), output(&before));
-    assert!(
-        fs::read_to_string(&entry).unwrap().starts_with(key),
-        "made again and stored"
-    );
+    assert_eq!(cached(&g), cache, "made again and stored");
     // A history file the page is made from changed (a tampered state):
     // the page shows what the history now holds, as a site made with no
     // cache does.
