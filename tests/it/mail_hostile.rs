@@ -1415,3 +1415,43 @@ fn a_too_large_mail_with_bare_lf_is_answered_at_the_whole_address_of_its_last_he
     assert!(raw.contains("To: france@demo.example.org\r\n"), "{raw}");
     assert!(raw.contains("In-Reply-To: <big2@x.example.org>"), "{raw}");
 }
+
+// A quarantined message the moderator processes again before its cause
+// is fixed is put aside again and stays held: a later retry, once the
+// cause is fixed, still processes it (it is not taken for a message
+// already done), and the moderator is not told a second time.
+#[test]
+fn a_quarantined_message_that_fails_again_stays_held_for_the_next_retry() {
+    let (_tmp, game, ctx, mut run) = demo();
+    let raw = mail(POISON[0], "q1", "", &orders("france", "austerlitz", "MOVE FIRST"));
+    let hash = empereur::mail::sha256_hex(&raw);
+    let first = ingest::ingest_game(&ctx, &raw, &mut run).unwrap();
+    assert!(matches!(first.verdict, Verdict::Quarantined { .. }), "{first:?}");
+    run.flush().unwrap();
+    drop(run);
+    for attempt in 1..=2 {
+        // Each retry is a command of its own (`ingest` of the file).
+        let mut retry = Run::new(now());
+        retry.retry_quarantined = true;
+        let again = ingest::ingest_game(&ctx, &raw, &mut retry).unwrap();
+        retry.flush().unwrap();
+        assert!(
+            matches!(&again.verdict, Verdict::Quarantined { reason } if reason.contains("cannot be mailed")),
+            "retry {attempt}: {again:?}"
+        );
+        assert!(
+            again.replies.is_empty(),
+            "retry {attempt}: the moderator was told already"
+        );
+        assert!(
+            empereur::mail::quarantine::holds(&GameDir::new(&game), &hash),
+            "retry {attempt}: still held"
+        );
+    }
+    // Without a retry, the held message is a duplicate, as before.
+    let mut plain = Run::new(now());
+    assert_eq!(
+        ingest::ingest_game(&ctx, &raw, &mut plain).unwrap().verdict,
+        Verdict::Duplicate
+    );
+}
