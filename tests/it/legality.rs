@@ -302,6 +302,40 @@ fn every_order_the_checker_accepts_is_carried_out_or_fails_for_dice_or_other_pow
         }
         let mut dice = SeededDice::new(20 + round);
         let r = rules::resolve(s, &state, &orders, &mut dice).unwrap();
+        // Only an order that failed without a die of its own says it was
+        // legal when the phase opened, and what it names as the change
+        // is what no one could foresee (a roll, a peace, an alliance),
+        // never an outcome that was certain (a march, a refusal).
+        for (i, o) in r.outcomes.iter().enumerate() {
+            let Some(why) = o.why.iter().find(|w| w.contains("legal when the phase opened")) else {
+                continue;
+            };
+            assert!(
+                o.kind == Kind::OrderFailed && o.dice.is_empty(),
+                "{} {:?} with dice {:?} says: {why}",
+                o.kind,
+                o.summary,
+                o.dice
+            );
+            let unforeseen: Vec<&str> = r.outcomes[..i]
+                .iter()
+                .filter(|c| !c.dice.is_empty() || matches!(c.kind.as_str(), "peace" | "alliance"))
+                .map(|c| c.summary.as_str())
+                .collect();
+            for c in &r.outcomes[..i] {
+                if c.dice.is_empty()
+                    && !matches!(c.kind.as_str(), "peace" | "alliance")
+                    && !c.summary.is_empty()
+                    && !unforeseen.iter().any(|u| u.contains(c.summary.as_str()))
+                {
+                    assert!(
+                        !why.contains(c.summary.as_str()),
+                        "{:?} names a certain outcome as its cause: {why}",
+                        o.summary
+                    );
+                }
+            }
+        }
         for (p, lines) in &orders {
             for l in lines {
                 let about: Vec<&Outcome> = r
