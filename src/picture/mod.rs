@@ -385,7 +385,10 @@ pub enum Effort {
     /// zlib level 9, no row filter: what the program uses. The map goes
     /// out in mail (only when a player's view changed), where its bytes
     /// count more than the tenths of a second level 9 costs over level 1
-    /// (10 % smaller on the demo's maps).
+    /// (10 % smaller on the demo's maps). With flate2's zlib-rs backend
+    /// it takes about as long as miniz_oxide's level 9 and makes the
+    /// demo's map 5 % smaller; its level 6, four times quicker, is 2 %
+    /// smaller than miniz_oxide's 9 but 4 % larger than its own 9.
     Small,
     /// zlib level 1, no row filter (what the program used before).
     Fast,
