@@ -219,14 +219,14 @@ impl OutMail {
             for a in &self.attachments {
                 let ct = ContentType::parse(&a.content_type)
                     .map_err(|e| anyhow!("attachment {}: bad content type '{}': {e}", a.name, a.content_type))?;
-                // Text (JSON too) goes with CRLF line ends, so that it can
-                // travel as text rather than base64 (a third larger).
-                let bytes = if a.content_type.starts_with("text/") || a.content_type.starts_with("application/json") {
-                    crlf(&String::from_utf8_lossy(&a.bytes)).into_bytes()
-                } else {
-                    a.bytes.clone()
-                };
-                mp = mp.singlepart(Attachment::new(header_text(&a.name, 100)).body(bytes, ct));
+                let file = Attachment::new(header_text(&a.name, 100));
+                mp = mp.singlepart(
+                    if a.content_type.starts_with("text/") || a.content_type.starts_with("application/json") {
+                        file.body(text_body(&a.bytes), ct)
+                    } else {
+                        file.body(a.bytes.clone(), ct)
+                    },
+                );
             }
             b.multipart(mp)
         }
@@ -237,6 +237,27 @@ impl OutMail {
     /// Every recipient address.
     pub fn recipients(&self) -> Vec<String> {
         self.to.iter().chain(&self.cc).map(|a| a.email.clone()).collect()
+    }
+}
+
+/// A text attachment (JSON too) as it travels: with CRLF line ends, as
+/// `7bit` when it is ASCII in lines of at most 998 octets (RFC 5322
+/// 2.1.1: the state file, whose ` = ` quoted-printable would write as
+/// `=3D`, 7 % larger), else quoted-printable or base64 as lettre finds
+/// shorter, from the text itself (UTF-8: a JSON report naming
+/// Württemberg is quoted-printable text, never base64 as bytes would be).
+fn text_body(bytes: &[u8]) -> lettre::message::Body {
+    use lettre::message::Body;
+    use lettre::message::header::ContentTransferEncoding;
+    let text = crlf(&String::from_utf8_lossy(bytes));
+    let plain = text.bytes().all(|b| b.is_ascii() && b != 0)
+        && text
+            .split("\r\n")
+            .all(|l| l.len() <= 998 && !l.contains('\r') && !l.contains('\n'));
+    if plain {
+        Body::dangerous_pre_encoded(text.into_bytes(), ContentTransferEncoding::SevenBit)
+    } else {
+        Body::new(text)
     }
 }
 
