@@ -277,3 +277,67 @@ fn an_answer_a_send_touched_stays_out_of_the_phase_mail() {
         );
     }
 }
+
+// Two mails from France read in the run that resolves the phase (orders,
+// then a corrected set): one phase mail, whose subject still names the
+// phase resolved and the phase now open (not `Re:`, which would hide
+// them), both answers at its top in the order the mails were sent, and
+// threaded under the last mail (`In-Reply-To`, `References`,
+// auto-replied); neither answer also goes out alone.
+#[test]
+fn two_answers_ride_in_one_phase_mail_named_for_the_phase_and_threaded_under_the_last() {
+    let tmp = tempfile::tempdir().unwrap();
+    let g = game_at_frances_turn(tmp.path());
+    no_change_of_mind_delay(&g);
+    let turn = phase(&g);
+    let t0 = t("2026-01-05T10:00:00Z");
+    run_game(&g.root, &[], t0).unwrap();
+    let before = delivered_raw(&g, FRANCE).len();
+    let first = mail(
+        FRANCE,
+        "France",
+        "austerlitz",
+        "f3",
+        &format!("PHASE {turn}\nMOVE corps 8 -> Lombardy\nMOVE corps 1 -> Nowhere\n"),
+    );
+    let second = mail(
+        FRANCE,
+        "France",
+        "austerlitz",
+        "f4",
+        &format!("PHASE {turn}\nMOVE corps 8 -> Lombardy\n"),
+    );
+    let r = run_game(&g.root, &[first, second], t0 + Duration::minutes(5)).unwrap();
+    assert_eq!(r.resolved.len(), 1, "{r:?}");
+    let now = phase(&g);
+    assert_ne!(now, turn);
+    let raw = delivered_raw(&g, FRANCE);
+    assert_eq!(raw.len(), before + 1, "one mail for France from this run");
+    let got = mailbox(&g, FRANCE);
+    let (subject, body) = got.last().unwrap();
+    assert_eq!(
+        subject,
+        &format!("Empereur demo: report of {turn} for France; phase {now} is open")
+    );
+    let at = |s: &str| body.find(s).unwrap_or_else(|| panic!("no '{s}' in:\n{body}"));
+    assert_eq!(at("In answer to your mail \"orders f3\":"), 0, "{body}");
+    assert!(at("In answer to your mail \"orders f4\":") < at(&format!("Phase {turn} has resolved since")));
+    assert!(at("NO  MOVE corps 1 -> Nowhere") < at("In answer to your mail \"orders f4\":"));
+    let mail = raw
+        .iter()
+        .find(|r| r.contains(&format!("phase {now} is open")) && r.contains("report of"))
+        .unwrap();
+    assert!(mail.contains("In-Reply-To: <f4@players.example.org>"), "{mail}");
+    assert!(mail.contains("References: <f4@players.example.org>"), "{mail}");
+    assert!(mail.contains("Auto-Submitted: auto-replied"), "{mail}");
+    assert!(
+        !raw.iter().any(|r| r.contains("Subject: Re: orders f3")),
+        "f3's answer went alone"
+    );
+    let journal = std::fs::read_to_string(g.journal()).unwrap();
+    assert_eq!(
+        journal.lines().filter(|l| l.contains(" fold: ")).count(),
+        2,
+        "{journal}"
+    );
+}

@@ -157,8 +157,16 @@ fn an_observer_gets_the_public_report_map_and_press_and_nothing_secret() {
         secrets.push(p.email.clone());
     }
     for m in &got {
-        let mut all = m.raw.clone();
-        for (_, b) in &m.attachments {
+        // The mail as text, its pictures left out: a map's base64 holds
+        // any four letters somewhere (`nile`, case aside, in one of 1 in
+        // 6 maps), which would be no secret told.
+        let mut all: String = m
+            .raw
+            .split("\r\n--")
+            .filter(|part| !(part.contains("Content-Type: image/") && part.contains("base64")))
+            .collect::<Vec<_>>()
+            .join("\r\n--");
+        for (_, b) in m.attachments.iter().filter(|(n, _)| !n.ends_with(".png")) {
             all.push_str(&String::from_utf8_lossy(b));
         }
         let lower = all.to_lowercase();
