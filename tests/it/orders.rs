@@ -245,6 +245,8 @@ const SPANS: &[(&str, &str, usize, usize)] = &[
     ("MOVE corps 3 WITH Napoleon -> Bavaria", "not-there", 19, 8),
     ("MOVE corps 1 WITH Archduke Charles -> Alsace", "not-your-unit", 19, 16),
     ("BESIEGE corps 1 IN Alsace", "not-there", 9, 7),
+    // The province may follow the corps without IN.
+    ("GARRISON corps 1 Alsace", "not-there", 10, 7),
     ("BREAK ALLIANCE WITH Austria", "illegal", 21, 7),
     ("OFFER PEACE TO Austria", "illegal", 16, 7),
     // A word written twice: the writing at fault, not the first.
