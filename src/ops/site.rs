@@ -357,11 +357,15 @@ fn page(
     let file = |rel: &str| bytes(rel).map(|b| String::from_utf8_lossy(b).into_owned());
     let record: Option<EntryRecord> = file("entry.toml").and_then(|t| toml::from_str(&t).ok());
     let outcomes: Vec<Outcome> = file("outcomes.toml")
-        .and_then(|t| site::state_text::read::<OutcomesFile>(&t))
+        .and_then(|t| toml::from_str::<OutcomesFile>(&t).ok())
         .map(|o| o.outcomes)
         .unwrap_or_default();
     let public: Vec<Outcome> = site::privacy::public_outcomes(&outcomes);
-    let parse = |b: &[u8]| site::state_text::state(&String::from_utf8_lossy(b)).map(|s| s.public_view());
+    let parse = |b: &[u8]| {
+        State::from_toml(&String::from_utf8_lossy(b))
+            .ok()
+            .map(|s| s.public_view())
+    };
     let before = bytes("state-before.toml").and_then(|b| match last {
         Some((l, s)) if l.as_slice() == b => Some(s.clone()),
         _ => parse(b),

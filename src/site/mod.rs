@@ -19,7 +19,6 @@
 //!   them out, each withheld file replaced by `<file>.sha256`.
 
 pub mod privacy;
-pub mod state_text;
 
 use crate::report::EventView;
 use anyhow::{Result, anyhow};

@@ -488,49 +488,6 @@ fn a_site_made_from_the_cache_of_pages_is_the_site_made_without_it() {
 }
 
 #[test]
-fn the_sites_quick_reader_of_states_reads_every_state_as_the_state_file_reader_does() {
-    use empereur::site::state_text;
-    use empereur::state::State;
-    let (_t, g) = demo();
-    let mut states = vec![g.join("state.toml")];
-    let mut tomls = Vec::new();
-    let mut todo = vec![g.join("history")];
-    while let Some(d) = todo.pop() {
-        for e in fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            if p.is_dir() {
-                todo.push(p);
-            } else if name.starts_with("state-") {
-                states.push(p);
-            } else if name.ends_with(".toml") {
-                tomls.push(p);
-            }
-        }
-    }
-    assert!(states.len() > 10, "{states:?}");
-    for p in &states {
-        let text = fs::read_to_string(p).unwrap();
-        let full = State::from_toml(&text).unwrap();
-        assert_eq!(state_text::quick(&text).as_ref(), Some(&full), "{}", p.display());
-        // an edit outside the quick reader's part of TOML: read in full
-        let commented = format!("# edited\n{text}");
-        assert_eq!(state_text::quick(&commented), None);
-        assert_eq!(state_text::state(&commented).as_ref(), Some(&full));
-    }
-    // The other files: as TOML reads them, or left to it.
-    let mut quick = 0;
-    for p in &tomls {
-        let text = fs::read_to_string(p).unwrap();
-        if let Some(t) = state_text::parse(&text) {
-            assert_eq!(t, toml::from_str::<toml::Table>(&text).unwrap(), "{}", p.display());
-            quick += 1;
-        }
-    }
-    assert!(quick > 10, "{quick} of {} files read quickly", tomls.len());
-}
-
-#[test]
 fn a_cached_page_is_made_again_when_its_key_or_its_entry_changed() {
     let (t, g) = demo();
     let before = t.path().join("before");
