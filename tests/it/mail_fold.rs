@@ -26,6 +26,30 @@ fn delivered_raw(g: &GameDir, addr: &str) -> Vec<String> {
     out
 }
 
+/// France's phase opened by a run at `t0`, then France's last orders
+/// (mail `id`) delivered by a pipe a minute later, so their answer is
+/// queued, not sent: the game, how many mails France held before, `t0`.
+fn frances_last_orders_piped(id: &str) -> (tempfile::TempDir, GameDir, usize, chrono::DateTime<chrono::Utc>) {
+    let tmp = tempfile::tempdir().unwrap();
+    let g = game_at_frances_turn(tmp.path());
+    let turn = phase(&g);
+    let t0 = t("2026-01-05T10:00:00Z");
+    run_game(&g.root, &[], t0).unwrap();
+    let before = mailbox(&g, FRANCE).len();
+    let file = tmp.path().join(format!("{id}.eml"));
+    let orders = format!("PHASE {turn}\nMOVE corps 8 -> Lombardy\nREADY\n");
+    std::fs::write(&file, mail(FRANCE, "France", "austerlitz", id, &orders)).unwrap();
+    let args = empereur::ops::ingest::IngestArgs {
+        game: Some(g.root.clone()),
+        games: None,
+        maildir: None,
+        mbox: None,
+        files: vec![file],
+    };
+    empereur::ops::ingest::ingest(&args, t0 + Duration::minutes(1)).unwrap();
+    (tmp, g, before, t0)
+}
+
 fn no_change_of_mind_delay(g: &GameDir) {
     let mut c = g.load_config().unwrap();
     c.deadlines.change_of_mind_minutes = 0;
@@ -185,23 +209,7 @@ fn a_reminder_due_in_the_run_that_opens_the_phase_rides_in_its_mail() {
 // that must order): the answer leaves inside the phase mail, not beside it.
 #[test]
 fn an_answer_queued_by_a_pipe_leaves_inside_the_phase_mail_of_the_next_run() {
-    let tmp = tempfile::tempdir().unwrap();
-    let g = game_at_frances_turn(tmp.path());
-    let turn = phase(&g);
-    let t0 = t("2026-01-05T10:00:00Z");
-    run_game(&g.root, &[], t0).unwrap();
-    let before = mailbox(&g, FRANCE).len();
-    let file = tmp.path().join("f3.eml");
-    let orders = format!("PHASE {turn}\nMOVE corps 8 -> Lombardy\nREADY\n");
-    std::fs::write(&file, mail(FRANCE, "France", "austerlitz", "f3", &orders)).unwrap();
-    let args = empereur::ops::ingest::IngestArgs {
-        game: Some(g.root.clone()),
-        games: None,
-        maildir: None,
-        mbox: None,
-        files: vec![file],
-    };
-    empereur::ops::ingest::ingest(&args, t0 + Duration::minutes(1)).unwrap();
+    let (_tmp, g, before, t0) = frances_last_orders_piped("f3");
     assert_eq!(mailbox(&g, FRANCE).len(), before, "nothing sent by ingest");
     let r = run_game(&g.root, &[], t0 + Duration::minutes(2)).unwrap();
     assert_eq!(r.resolved.len(), 1, "{r:?}");
@@ -228,23 +236,7 @@ fn an_answer_queued_by_a_pipe_leaves_inside_the_phase_mail_of_the_next_run() {
 #[test]
 fn an_answer_a_send_touched_stays_out_of_the_phase_mail() {
     for touched in ["sending", "refused"] {
-        let tmp = tempfile::tempdir().unwrap();
-        let g = game_at_frances_turn(tmp.path());
-        let turn = phase(&g);
-        let t0 = t("2026-01-05T10:00:00Z");
-        run_game(&g.root, &[], t0).unwrap();
-        let before = mailbox(&g, FRANCE).len();
-        let file = tmp.path().join("f4.eml");
-        let orders = format!("PHASE {turn}\nMOVE corps 8 -> Lombardy\nREADY\n");
-        std::fs::write(&file, mail(FRANCE, "France", "austerlitz", "f4", &orders)).unwrap();
-        let args = empereur::ops::ingest::IngestArgs {
-            game: Some(g.root.clone()),
-            games: None,
-            maildir: None,
-            mbox: None,
-            files: vec![file],
-        };
-        empereur::ops::ingest::ingest(&args, t0 + Duration::minutes(1)).unwrap();
+        let (_tmp, g, before, t0) = frances_last_orders_piped("f4");
         let queued = outbox::queued(&g).unwrap();
         assert_eq!(queued.len(), 1, "{touched}: the answer alone is queued: {queued:?}");
         let id = &queued[0];
