@@ -1190,3 +1190,74 @@ fn a_sortie_is_judged_with_the_sails_in_the_order_given() {
         "{out:?}"
     );
 }
+
+/// 5.1, 3.31: Austria accepts France's peace, and Prussia, Austria's
+/// Allied NPC, makes peace with France with it. France's march into a
+/// Prussian province was legal when the phase opened and now fails; its
+/// outcome names both peaces (Prussia's is not France's own outcome, but
+/// France sees it) and not the march of France's corps 2 before it, which
+/// was certain.
+#[test]
+fn a_march_a_peace_stopped_names_every_peace_france_sees_and_nothing_certain() {
+    let mut state = state_at("1805-fall-france");
+    state.relations.set_war(PowerId::France, PowerId::Austria, true);
+    state.relations.set_war(PowerId::France, PowerId::Prussia, true);
+    state.relations.set_alliance(PowerId::Austria, PowerId::Prussia, true);
+    state.power_mut(PowerId::Prussia).control = empereur::state::Control::Allied { with: PowerId::Austria };
+    let held_by = |state: &State, id: &str, p: PowerId| {
+        state
+            .provinces
+            .get(id)
+            .and_then(|s| s.controller.as_ref())
+            .is_some_and(|n| n.major() == Some(p))
+    };
+    let (from, into) = scenario()
+        .map
+        .provinces
+        .iter()
+        .filter(|p| held_by(&state, &p.id, PowerId::Prussia))
+        .find_map(|p| {
+            scenario()
+                .map
+                .land_neighbours(&p.id)
+                .find(|n| !held_by(&state, n, PowerId::Prussia) && state.corps_in(n).next().is_none())
+                .map(|n| (n.to_string(), p.id.clone()))
+        })
+        .expect("a Prussian province with a foreign neighbour");
+    let france = empereur::ids::Nation::Major(PowerId::France);
+    state.corps_mut(&france, 1).unwrap().location = Some(from);
+    let at = state.corps(&france, 2).unwrap().location.clone().unwrap();
+    let step = scenario()
+        .map
+        .land_neighbours(&at)
+        .find(|n| held_by(&state, n, PowerId::France))
+        .unwrap()
+        .to_string();
+    let name = |id: &str| scenario().map.province(id).unwrap().name.clone();
+    let march = format!("MOVE corps 1 -> {}", name(&into));
+    let text = format!("OFFER PEACE TO Austria\nMOVE corps 2 -> {}\n{march}", name(&step));
+    let c = check(&state, PowerId::France, &text);
+    assert!(c.all_accepted(), "{:?}", c.diagnostics);
+    let answer = check(&state, PowerId::Austria, "ACCEPT PEACE FROM France");
+    assert!(answer.all_accepted(), "{:?}", answer.diagnostics);
+    let orders: PhaseOrders = [
+        (PowerId::France, c.accepted.clone()),
+        (PowerId::Austria, answer.accepted.clone()),
+    ]
+    .into();
+    let mut dice = ScriptedDice::new(BTreeMap::new(), Some(5));
+    let out = rules::resolve(scenario(), &state, &orders, &mut dice).unwrap().outcomes;
+    let march = &c.accepted[2].text;
+    let failed = out
+        .iter()
+        .find(|o| o.order.as_deref() == Some(march.as_str()))
+        .unwrap_or_else(|| panic!("{march}: no outcome in {out:?}"));
+    assert_eq!(failed.kind, Kind::OrderFailed, "{failed:?}");
+    assert_eq!(
+        failed.why.last().map(|w| w.to_string()).as_deref(),
+        Some(
+            "legal when the phase opened; changed since by: France and Austria make peace; France and Prussia make peace"
+        ),
+        "{failed:?}"
+    );
+}
