@@ -559,7 +559,7 @@ pub fn turn_reports_to(
         if !to.wants(who) {
             continue;
         }
-        let m = report_mail(dir, templates, config, r, &chart, proposals, power, addr, to, true, now)?;
+        let m = report_mail(dir, templates, config, r, &chart, proposals, power, addr, to, now)?;
         outbox::queue(dir, &m)?;
         ids.push((who.to_string(), m.id));
     }
@@ -585,8 +585,8 @@ fn vp_chart(dir: &GameDir, r: &Resolved<'_>) -> Result<Option<FileAttachment>> {
 
 /// One recipient's turn report (`power` `None`: the moderator's), not
 /// queued: the report, the orders lock, the map or the line saying it is
-/// unchanged, and the entry's anchors. Without `state_file` a power's
-/// state file is left out and a line says where it comes.
+/// unchanged, the power's state file (each phase: DESIGN.md, "Who uses
+/// it") and the entry's anchors.
 #[allow(clippy::too_many_arguments)]
 fn report_mail(
     dir: &GameDir,
@@ -598,7 +598,6 @@ fn report_mail(
     power: Option<PowerId>,
     addr: Addr,
     to: &Recipients,
-    state_file: bool,
     now: DateTime<Utc>,
 ) -> Result<OutMail> {
     let who = power.map(|p| p.id()).unwrap_or("moderator");
@@ -613,19 +612,7 @@ fn report_mail(
         "next_phase": r.after.phase.to_string(),
     });
     let mut attachments = Vec::new();
-    let state_line = match power {
-        Some(p) if !state_file => Some(format!(
-            "State file: not attached, as {} need not order in phase {}; it \
-             comes with the mail of each phase you must order in (a line \
-             STATE asks for it now).",
-            p.name(),
-            r.after.phase
-        )),
-        _ => {
-            attachments.push(FileAttachment::state(r.after, power));
-            None
-        }
-    };
+    attachments.push(FileAttachment::state(r.after, power));
     if let Some(log) = &r.dice_log {
         attachments.push(FileAttachment {
             name: "dice-log.txt".into(),
@@ -692,9 +679,6 @@ fn report_mail(
     let mut body = templates.render("turn-report", &view)?;
     if let Some(line) = unchanged {
         body = insert_before_footer(&body, &config.game, &format!("{}\n", wrap_prose(line)));
-    }
-    if let Some(line) = state_line {
-        body = insert_before_footer(&body, &config.game, &format!("{}\n", wrap_prose(&line)));
     }
     if let Some(lock) = &r.lock {
         body = insert_before_footer(&body, &config.game, &format!("{}\n", wrap_prose(lock)));
@@ -789,10 +773,7 @@ pub fn phase_mails_to(
             .get(&p.email.to_ascii_lowercase())
             .map(Vec::as_slice)
             .unwrap_or_default();
-        // The proposals pending are listed once, in the opening. Issue 37:
-        // the state file (26 KB on the 1805 map) comes with the mail of a
-        // phase the power must order in, where `check --state` needs it;
-        // in another power's turn the report and the map say what changed.
+        // The proposals pending are listed once, in the opening.
         let report = report_mail(
             dir,
             templates,
@@ -803,7 +784,6 @@ pub fn phase_mails_to(
             Some(p.power),
             addr,
             to,
-            roles.must.contains(&p.power),
             now,
         )?;
         let opening = opening_mail(dir, templates, config, scenario, o, p, to, now)?;
