@@ -921,9 +921,9 @@ fn write_entry(
         config,
         state_bytes,
         state,
+        scenario,
         rec,
         seed,
-        ..
     } = open;
     let Adjudicated {
         res,
@@ -990,9 +990,22 @@ fn write_entry(
         history::render_report(&state.game, state.phase, &res.outcomes, &rolls),
     );
 
-    let (info, _) = history::stage(dir, &draft)?;
+    let (info, entry_toml) = history::stage(dir, &draft)?;
     history::commit(dir, &info)?; // the commit point
     finish(dir, &info.name, &state.game)?;
+    // The entry's public page beside the history, from the states in
+    // memory, so that the site parses none (docs/site.md).
+    super::site::public_page(&super::site::Resolved {
+        dir,
+        scenario: &scenario,
+        config: &config,
+        name: &info.name,
+        entry_toml: &entry_toml,
+        files: &draft.files,
+        outcomes: &res.outcomes,
+        before: &state,
+        after: &res.state,
+    });
     let when = now_or(opts);
     dir.journal_line(
         &when,

@@ -122,12 +122,13 @@ pub fn read(dir: &GameDir) -> Result<Input> {
     Ok(input)
 }
 
-/// The public page of each entry, in order: from the cache of pages
-/// where it holds the entry's page, else made and cached. Parsing the
-/// states and drawing the maps are most of a site's work and each
-/// entry's page is its own: the entries are cut into one run of
-/// consecutive entries for each core, each run on a thread of its own.
-fn pages(scenario: &Scenario, entries: &[EntryInput], cache: &PageCache<'_>) -> Vec<PhasePage> {
+/// The public page of each entry, in order: from the public pages the
+/// resolution wrote where one is the entry's, else from the cache of
+/// pages, else made (and cached). Parsing the states and drawing the maps
+/// are most of a site's work and each entry's page is its own: the
+/// entries are cut into one run of consecutive entries for each core,
+/// each run on a thread of its own.
+fn pages(scenario: &Scenario, entries: &[EntryInput], cache: &PageCache) -> Vec<PhasePage> {
     // The map itself is drawn once, if a page needs it; each phase's
     // picture on it.
     let fixed = std::sync::OnceLock::new();
@@ -140,7 +141,7 @@ fn pages(scenario: &Scenario, entries: &[EntryInput], cache: &PageCache<'_>) -> 
             })
             .as_ref()
     };
-    // Each entry's page, its key, and its bytes for the cache if it was
+    // Each entry's page, its keys, and its bytes for the cache if it was
     // made now.
     let run = |entries: &[EntryInput]| {
         // The state after one entry is usually the state before the next:
@@ -149,13 +150,18 @@ fn pages(scenario: &Scenario, entries: &[EntryInput], cache: &PageCache<'_>) -> 
         entries
             .iter()
             .map(|e| {
-                let key = cache.key(e);
+                let content = content_digest(|rel| e.bytes(rel));
+                let public = cache.public_key(&content);
+                if let Some(page) = cache.public.get(&e.dir, &public).and_then(|b| page_from(e, b)) {
+                    return (page, public, None, None);
+                }
+                let key = cache.key(&content);
                 if let Some(page) = key.as_deref().and_then(|k| cache.get(e, k)) {
-                    return (page, key, None);
+                    return (page, public, key, None);
                 }
                 let page = page(scenario, fixed(), e, &mut last);
-                let made = key.as_ref().and_then(|_| PageCache::bytes(&page));
-                (page, key, made)
+                let made = key.as_ref().and_then(|_| page_bytes(&page));
+                (page, public, key, made)
             })
             .collect::<Vec<_>>()
     };
@@ -173,44 +179,91 @@ fn pages(scenario: &Scenario, entries: &[EntryInput], cache: &PageCache<'_>) -> 
     };
     let mut pages = Vec::with_capacity(results.len());
     let mut keys = Vec::with_capacity(results.len());
+    let mut publics = Vec::with_capacity(results.len());
     let mut new = Vec::new();
-    for (e, (page, key, bytes)) in entries.iter().zip(results) {
+    for (e, (page, public, key, bytes)) in entries.iter().zip(results) {
         if let (Some(k), Some(b)) = (&key, bytes) {
             new.push((e.dir.clone(), k.clone(), b));
         }
         pages.push(page);
         keys.push(key);
+        publics.push(public);
     }
     let now: HashMap<&str, &str> = entries
         .iter()
         .zip(&keys)
         .filter_map(|(e, k)| Some((e.dir.as_str(), k.as_deref()?)))
         .collect();
-    cache.pages.save(cache.dir, &new, &now);
+    cache.pages.save(&new, &now);
+    // A public file cut short (a crash while the resolution appended):
+    // written again whole, so that the resolution's next pages are read.
+    let now: HashMap<&str, &str> = entries
+        .iter()
+        .zip(&publics)
+        .map(|(e, k)| (e.dir.as_str(), k.as_str()))
+        .collect();
+    cache.public.save(&[], &now);
     pages
 }
 
 /// The files of an entry its page is made from ([`page`] reads no other).
 const PAGE_FILES: [&str; 4] = ["entry.toml", "outcomes.toml", "state-before.toml", "state-after.toml"];
 
+/// The digest of an entry's [`PAGE_FILES`], as `bytes` gives them.
+fn content_digest<'b>(bytes: impl Fn(&str) -> Option<&'b [u8]>) -> [u8; 32] {
+    let mut h = Sha256::new();
+    for rel in PAGE_FILES {
+        match bytes(rel) {
+            Some(b) => {
+                h.update([1]);
+                h.update((b.len() as u64).to_le_bytes());
+                h.update(b);
+            }
+            None => h.update([0]),
+        }
+    }
+    h.finalize().into()
+}
+
+/// Bump when what a page holds, or how it is drawn, changes: the public
+/// pages the resolution wrote before are made again.
+const PUBLIC_FORMAT: &str = "empereur public page 1";
+
+/// The key of an entry's page among the public pages: the format, the
+/// scenario and the entry's [`PAGE_FILES`] (not the program: the pages
+/// were written by whichever program resolved the phase).
+fn public_key(scenario: &[u8], content: &[u8; 32]) -> String {
+    let mut h = Sha256::new();
+    h.update(PUBLIC_FORMAT);
+    h.update([0]);
+    h.update(scenario);
+    h.update([0]);
+    h.update(content);
+    hex::encode(h.finalize())
+}
+
 /// The pages already made (`store::site_cache`), each under a key that
 /// digests everything it was made from: the program that made it (its
 /// executable's identity: another build may draw otherwise), the
 /// scenario, and the bytes of the entry's [`PAGE_FILES`]. An entry whose
 /// history file changed, or made by another program, has another key and
-/// is made again.
-struct PageCache<'a> {
-    dir: &'a GameDir,
+/// is made again. Beside them, the public pages the resolution wrote
+/// (keyed without the program).
+struct PageCache {
     /// The digest of the program and the scenario, fed first into every
     /// key; `None` (the program cannot name its executable): no cache.
     made_by: Option<Sha256>,
+    /// The scenario's identity ([`scenario_identity`]).
+    scenario: Vec<u8>,
     /// The pages kept (`store::site_cache`).
     pages: crate::store::site_cache::Pages,
+    /// The public pages the resolution wrote.
+    public: crate::store::site_cache::Pages,
 }
 
-/// What the cache keeps of a page but its map and the entry's directory:
-/// one line of JSON, then the map's SVG text as it is (in JSON, most of
-/// the cache's bytes would be escaped and unescaped).
+/// What a kept page holds but its map and the entry's directory: one
+/// line of JSON, then the map's SVG text as it is (in JSON, most of the
+/// bytes would be escaped and unescaped).
 #[derive(serde::Serialize, serde::Deserialize)]
 struct CachedPage {
     phase: String,
@@ -221,89 +274,96 @@ struct CachedPage {
     map: bool,
 }
 
-impl<'a> PageCache<'a> {
-    /// Bump when what a cached page holds changes shape.
-    const FORMAT: &'static str = "empereur site page 1";
+/// The page of `entry` kept as `bytes` ([`page_bytes`]); `None` if they
+/// cannot be read.
+fn page_from(entry: &EntryInput, bytes: &[u8]) -> Option<PhasePage> {
+    // serde_json writes no newline: the first ends the JSON
+    let (json, svg) = match bytes.iter().position(|b| *b == b'\n') {
+        Some(i) => (&bytes[..i], Some(&bytes[i + 1..])),
+        None => (bytes, None),
+    };
+    let c: CachedPage = serde_json::from_slice(json).ok()?;
+    let map = match (c.map, svg) {
+        (true, Some(svg)) => Some(String::from_utf8(svg.to_vec()).ok()?),
+        (false, None) => None,
+        _ => return None,
+    };
+    Some(PhasePage {
+        dir: entry.dir.clone(),
+        phase: c.phase,
+        kind: c.kind,
+        note: c.note,
+        events: c.events,
+        standings: c.standings,
+        map,
+    })
+}
 
-    fn new(dir: &'a GameDir, config: &crate::store::GameConfig) -> PageCache<'a> {
+/// What is kept of `page` (`None`: it cannot be written).
+fn page_bytes(page: &PhasePage) -> Option<Vec<u8>> {
+    /// [`CachedPage`], borrowed from the page.
+    #[derive(serde::Serialize)]
+    struct Out<'p> {
+        phase: &'p str,
+        kind: &'p str,
+        note: &'p str,
+        events: &'p [EventView],
+        standings: &'p [site::Standing],
+        map: bool,
+    }
+    let mut bytes = serde_json::to_vec(&Out {
+        phase: &page.phase,
+        kind: &page.kind,
+        note: &page.note,
+        events: &page.events,
+        standings: &page.standings,
+        map: page.map.is_some(),
+    })
+    .ok()?;
+    if let Some(svg) = &page.map {
+        bytes.push(b'\n');
+        bytes.extend_from_slice(svg.as_bytes());
+    }
+    Some(bytes)
+}
+
+impl PageCache {
+    /// Bump when what a cached page holds changes shape.
+    const FORMAT: &'static str = "empereur site page 2";
+
+    fn new(dir: &GameDir, config: &crate::store::GameConfig) -> PageCache {
+        let scenario = scenario_identity(dir, config);
         let made_by = program_identity().map(|program| {
             let mut h = Sha256::new();
             h.update(Self::FORMAT);
             h.update([0]);
             h.update(program);
             h.update([0]);
-            h.update(scenario_identity(dir, config));
+            h.update(&scenario);
             h
         });
-        let pages = crate::store::site_cache::load(dir);
-        PageCache { dir, made_by, pages }
+        use crate::store::site_cache::{cache_file, load, public_file};
+        PageCache {
+            made_by,
+            scenario,
+            pages: load(cache_file(dir)),
+            public: load(public_file(dir)),
+        }
     }
 
-    fn key(&self, entry: &EntryInput) -> Option<String> {
+    fn key(&self, content: &[u8; 32]) -> Option<String> {
         let mut h = self.made_by.clone()?;
-        for rel in PAGE_FILES {
-            match entry.bytes(rel) {
-                Some(b) => {
-                    h.update([1]);
-                    h.update((b.len() as u64).to_le_bytes());
-                    h.update(b);
-                }
-                None => h.update([0]),
-            }
-        }
+        h.update([0]);
+        h.update(content);
         Some(hex::encode(h.finalize()))
     }
 
-    fn get(&self, entry: &EntryInput, key: &str) -> Option<PhasePage> {
-        let bytes = self.pages.get(&entry.dir, key)?;
-        // serde_json writes no newline: the first ends the JSON
-        let (json, svg) = match bytes.iter().position(|b| *b == b'\n') {
-            Some(i) => (&bytes[..i], Some(&bytes[i + 1..])),
-            None => (bytes, None),
-        };
-        let c: CachedPage = serde_json::from_slice(json).ok()?;
-        let map = match (c.map, svg) {
-            (true, Some(svg)) => Some(String::from_utf8(svg.to_vec()).ok()?),
-            (false, None) => None,
-            _ => return None,
-        };
-        Some(PhasePage {
-            dir: entry.dir.clone(),
-            phase: c.phase,
-            kind: c.kind,
-            note: c.note,
-            events: c.events,
-            standings: c.standings,
-            map,
-        })
+    fn public_key(&self, content: &[u8; 32]) -> String {
+        public_key(&self.scenario, content)
     }
 
-    /// What the cache keeps of `page` (`None`: it cannot be written).
-    fn bytes(page: &PhasePage) -> Option<Vec<u8>> {
-        /// [`CachedPage`], borrowed from the page.
-        #[derive(serde::Serialize)]
-        struct Out<'p> {
-            phase: &'p str,
-            kind: &'p str,
-            note: &'p str,
-            events: &'p [EventView],
-            standings: &'p [site::Standing],
-            map: bool,
-        }
-        let mut bytes = serde_json::to_vec(&Out {
-            phase: &page.phase,
-            kind: &page.kind,
-            note: &page.note,
-            events: &page.events,
-            standings: &page.standings,
-            map: page.map.is_some(),
-        })
-        .ok()?;
-        if let Some(svg) = &page.map {
-            bytes.push(b'\n');
-            bytes.extend_from_slice(svg.as_bytes());
-        }
-        Some(bytes)
+    fn get(&self, entry: &EntryInput, key: &str) -> Option<PhasePage> {
+        page_from(entry, self.pages.get(&entry.dir, key)?)
     }
 }
 
@@ -360,7 +420,6 @@ fn page(
         .and_then(|t| toml::from_str::<OutcomesFile>(&t).ok())
         .map(|o| o.outcomes)
         .unwrap_or_default();
-    let public: Vec<Outcome> = site::privacy::public_outcomes(&outcomes);
     let parse = |b: &[u8]| {
         State::from_toml(&String::from_utf8_lossy(b))
             .ok()
@@ -375,23 +434,96 @@ fn page(
         *last = Some((b.to_vec(), s.clone()));
         Some(s)
     });
-    let standings = after.as_ref().map(site::public_standings).unwrap_or_default();
-    let phase = record.as_ref().map(|r| r.phase.to_string()).unwrap_or_default();
-    let map = after.as_ref().zip(fixed).and_then(|(s, fixed)| {
-        Scene::new(scenario, s, before.as_ref(), &public, None, &phase)
+    page_of(
+        scenario,
+        fixed,
+        &entry.dir,
+        record.as_ref(),
+        &outcomes,
+        before.as_ref(),
+        after.as_ref(),
+    )
+}
+
+/// The public page of the entry `dir` from what it holds, read or in
+/// memory; `before` and `after` already as every power sees them
+/// (`State::public_view`).
+fn page_of(
+    scenario: &Scenario,
+    fixed: Option<&crate::picture::Fixed<'_>>,
+    dir: &str,
+    record: Option<&EntryRecord>,
+    outcomes: &[Outcome],
+    before: Option<&State>,
+    after: Option<&State>,
+) -> PhasePage {
+    let public: Vec<Outcome> = site::privacy::public_outcomes(outcomes);
+    let standings = after.map(site::public_standings).unwrap_or_default();
+    let phase = record.map(|r| r.phase.to_string()).unwrap_or_default();
+    let map = after.zip(fixed).and_then(|(s, fixed)| {
+        Scene::new(scenario, s, before, &public, None, &phase)
             .svg_on(fixed)
             .ok()
     });
     PhasePage {
-        dir: entry.dir.clone(),
-        kind: record.as_ref().map(|r| r.kind.clone()).unwrap_or_default(),
-        note: record.map(|r| r.note).unwrap_or_default(),
+        dir: dir.to_string(),
+        kind: record.map(|r| r.kind.clone()).unwrap_or_default(),
+        note: record.map(|r| r.note.clone()).unwrap_or_default(),
         phase,
         events: TurnReportView::events_for(&public, None)
             .into_iter()
             .collect::<Vec<EventView>>(),
         standings,
         map,
+    }
+}
+
+/// What the resolution just wrote as the history entry `name`, with the
+/// states it had in memory, so that its public page is written beside the
+/// history without parsing them ([`public_page`]).
+pub struct Resolved<'r> {
+    pub dir: &'r GameDir,
+    pub scenario: &'r Scenario,
+    pub config: &'r crate::store::GameConfig,
+    pub name: &'r str,
+    /// The bytes of the entry's [`PAGE_FILES`] as written.
+    pub entry_toml: &'r [u8],
+    pub files: &'r std::collections::BTreeMap<String, Vec<u8>>,
+    pub outcomes: &'r [Outcome],
+    pub before: &'r State,
+    pub after: &'r State,
+}
+
+/// Append the public page of the entry the resolution just wrote to the
+/// game's public pages (`store::site_cache::public_file`): only what every
+/// power sees (the outcomes whose visibility is everyone, the standings,
+/// the map without compositions, 2.5), keyed by the bytes the page is made
+/// from, so that a site parses no state of it. A page that cannot be
+/// written costs only a site's parsing later.
+pub fn public_page(r: &Resolved<'_>) {
+    let content = content_digest(|rel| match rel {
+        "entry.toml" => Some(r.entry_toml),
+        _ => r.files.get(rel).map(Vec::as_slice),
+    });
+    let key = public_key(&scenario_identity(r.dir, r.config), &content);
+    let record: Option<EntryRecord> = toml::from_str(&String::from_utf8_lossy(r.entry_toml)).ok();
+    let fixed = crate::picture::has_geometry(&r.scenario.map)
+        .then(|| crate::picture::Fixed::new(r.scenario).ok())
+        .flatten();
+    let page = page_of(
+        r.scenario,
+        fixed.as_ref(),
+        r.name,
+        record.as_ref(),
+        r.outcomes,
+        Some(&r.before.public_view()),
+        Some(&r.after.public_view()),
+    );
+    if let Some(bytes) = page_bytes(&page) {
+        let _ = crate::store::site_cache::append(
+            &crate::store::site_cache::public_file(r.dir),
+            &[(r.name.to_string(), key, bytes)],
+        );
     }
 }
 

@@ -26,18 +26,26 @@ use std::io::Write;
 use std::ops::Range;
 use std::path::PathBuf;
 
-fn root(dir: &GameDir) -> PathBuf {
-    dir.root.join(".site-cache")
+/// The cache the site keeps (`.site-cache/pages`; may be deleted at any
+/// time).
+pub fn cache_file(dir: &GameDir) -> PathBuf {
+    dir.root.join(".site-cache").join("pages")
 }
 
-fn file(dir: &GameDir) -> PathBuf {
-    root(dir).join("pages")
+/// The public pages the resolution writes beside the history
+/// (`public-pages`), one record an entry it made, so that a first site
+/// parses no state: the same records, but keyed by what the page is made
+/// of only (not the program), since no later program can make them again
+/// without parsing.
+pub fn public_file(dir: &GameDir) -> PathBuf {
+    dir.root.join("public-pages")
 }
 
 /// The cache as read: its bytes and, for each entry, the key and bytes of
 /// its last record.
 #[derive(Debug, Default)]
 pub struct Pages {
+    file: PathBuf,
     bytes: Vec<u8>,
     records: HashMap<String, (String, Range<usize>)>,
     /// Where the last whole record ends: anything after it is torn.
@@ -79,11 +87,31 @@ fn parse(bytes: &[u8]) -> (HashMap<String, (String, Range<usize>)>, usize) {
     (records, at)
 }
 
-/// The cache of `dir` (empty if there is none or it cannot be read).
-pub fn load(dir: &GameDir) -> Pages {
-    let bytes = fs::read(file(dir)).unwrap_or_default();
+/// The pages of `file` (empty if there is none or it cannot be read).
+pub fn load(file: PathBuf) -> Pages {
+    let bytes = fs::read(&file).unwrap_or_default();
     let (records, whole) = parse(&bytes);
-    Pages { bytes, records, whole }
+    Pages {
+        file,
+        bytes,
+        records,
+        whole,
+    }
+}
+
+/// Append the pages `made` to `file` without reading it (the resolution:
+/// one page a phase). A record after a torn one is not read; the next
+/// [`Pages::save`] of the file writes it again whole.
+pub fn append(file: &std::path::Path, made: &[Made]) -> std::io::Result<()> {
+    let mut out = Vec::new();
+    for (e, k, b) in made.iter().filter(|(e, k, _)| plain(e) && plain(k)) {
+        record(&mut out, e, k, b);
+    }
+    fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(file)
+        .and_then(|mut f| f.write_all(&out))
 }
 
 fn record(out: &mut Vec<u8>, entry: &str, key: &str, bytes: &[u8]) {
@@ -103,9 +131,11 @@ impl Pages {
     /// Store the pages `made`; `keys` is every entry's key now, so that
     /// pages no entry uses any more can be dropped. A cache that cannot be
     /// written costs only the work next time.
-    pub fn save(&self, dir: &GameDir, made: &[Made], keys: &HashMap<&str, &str>) {
+    pub fn save(&self, made: &[Made], keys: &HashMap<&str, &str>) {
         let made: Vec<&Made> = made.iter().filter(|(e, k, _)| plain(e) && plain(k)).collect();
-        if made.is_empty() || fs::create_dir_all(root(dir)).is_err() {
+        let torn = self.whole != self.bytes.len();
+        let root = self.file.parent().unwrap_or(std::path::Path::new("."));
+        if (made.is_empty() && !torn) || fs::create_dir_all(root).is_err() {
             return;
         }
         let is_new = |e: &str| made.iter().any(|(m, _, _)| m == e);
@@ -118,14 +148,14 @@ impl Pages {
             .collect();
         let live: usize = kept.iter().map(|(_, _, r)| r.len()).sum();
         let mut out = Vec::new();
-        if self.whole == self.bytes.len() && self.whole <= 2 * live.max(1 << 20) {
+        if !torn && self.whole <= 2 * live.max(1 << 20) {
             for (e, k, b) in &made {
                 record(&mut out, e, k, b);
             }
             let appended = fs::OpenOptions::new()
                 .append(true)
                 .create(true)
-                .open(file(dir))
+                .open(&self.file)
                 .and_then(|mut f| f.write_all(&out));
             if appended.is_ok() {
                 return;
@@ -141,8 +171,12 @@ impl Pages {
         for (e, k, b) in &made {
             record(&mut out, e, k, b);
         }
-        let tmp = root(dir).join(format!(".pages.{}.tmp", std::process::id()));
-        if fs::write(&tmp, out).and_then(|()| fs::rename(&tmp, file(dir))).is_err() {
+        let name = self.file.file_name().and_then(|n| n.to_str()).unwrap_or("pages");
+        let tmp = root.join(format!(".{name}.{}.tmp", std::process::id()));
+        if fs::write(&tmp, out)
+            .and_then(|()| fs::rename(&tmp, &self.file))
+            .is_err()
+        {
             let _ = fs::remove_file(&tmp);
         }
     }
@@ -163,6 +197,7 @@ mod tests {
         let (records, end) = parse(&b);
         assert_eq!(end, whole);
         let pages = Pages {
+            file: PathBuf::new(),
             bytes: b,
             records,
             whole: end,

@@ -152,15 +152,29 @@ fn the_site_holds_no_secret_of_the_game() {
 
     let mut site = output(&out);
     assert!(site.len() > 50, "{} files", site.len());
-    // The pages the site keeps in the game to make them once
-    // (`.site-cache/`) hold nothing the site does not publish either.
-    let cache = cached(&g);
-    assert!(cache.len() > 5, "{} cached pages", cache.len());
+    // The public pages the resolution writes beside the history
+    // (`public-pages`) and the pages the site keeps in the game to make
+    // them once (`.site-cache/`) hold nothing the site does not publish
+    // either.
+    let public = records(&g.join("public-pages"));
+    assert!(public.len() > 5, "{} public pages", public.len());
+    site.push(("game/public-pages".into(), fs::read(g.join("public-pages")).unwrap()));
     site.extend(
         output(&g.join(".site-cache"))
             .into_iter()
             .map(|(p, b)| (format!("game/.site-cache/{p}"), b)),
     );
+    // ... and so does the cache of a game whose phases were resolved
+    // before the resolution wrote public pages (every page made by the
+    // site).
+    fs::remove_file(g.join("public-pages")).unwrap();
+    self::site(&g, &t.path().join("site-without-public-pages"));
+    let cache = cached(&g);
+    assert!(cache.len() > 5, "{} cached pages", cache.len());
+    site.push((
+        "game/.site-cache/pages".into(),
+        fs::read(g.join(".site-cache/pages")).unwrap(),
+    ));
     for (what, secret) in &secrets {
         for (path, bytes) in &site {
             assert!(!contains(bytes, secret), "{path} holds a secret: {what}");
@@ -400,7 +414,13 @@ type Cached = (String, String, Vec<u8>);
 /// line `<entry> <key> <length>`, the bytes, a newline; a later record of
 /// an entry replaces an earlier one), by entry.
 fn cached(g: &Path) -> Vec<Cached> {
-    let bytes = fs::read(g.join(".site-cache/pages")).unwrap();
+    records(&g.join(".site-cache/pages"))
+}
+
+/// The records of a file of pages (the site's cache, or the public pages
+/// the resolution writes), by entry.
+fn records(file: &Path) -> Vec<Cached> {
+    let bytes = fs::read(file).unwrap();
     let mut out: Vec<Cached> = Vec::new();
     let mut rest = &bytes[..];
     while !rest.is_empty() {
@@ -422,13 +442,18 @@ fn cached(g: &Path) -> Vec<Cached> {
 
 /// `pages` as the site's cache of pages in the game.
 fn store(g: &Path, pages: &[Cached]) {
+    store_in(&g.join(".site-cache/pages"), pages)
+}
+
+/// `pages` as a file of pages.
+fn store_in(file: &Path, pages: &[Cached]) {
     let mut bytes = Vec::new();
     for (entry, key, page) in pages {
         bytes.extend_from_slice(format!("{entry} {key} {}\n", page.len()).as_bytes());
         bytes.extend_from_slice(page);
         bytes.push(b'\n');
     }
-    fs::write(g.join(".site-cache/pages"), bytes).unwrap();
+    fs::write(file, bytes).unwrap();
 }
 
 /// The page of `entry` in `pages`, as text.
@@ -439,6 +464,9 @@ fn page_of<'a>(pages: &'a mut [Cached], entry: &str) -> &'a mut Cached {
 #[test]
 fn a_site_made_from_the_cache_of_pages_is_the_site_made_without_it() {
     let (t, g) = demo();
+    // A game whose phases were resolved before the resolution wrote public
+    // pages: the site makes every page, and keeps it.
+    fs::remove_file(g.join("public-pages")).unwrap();
     let first = t.path().join("first");
     site(&g, &first);
     let cache = cached(&g);
@@ -490,6 +518,9 @@ fn a_site_made_from_the_cache_of_pages_is_the_site_made_without_it() {
 #[test]
 fn a_cached_page_is_made_again_when_its_key_or_its_entry_changed() {
     let (t, g) = demo();
+    // A game whose phases were resolved before the resolution wrote public
+    // pages: the site makes every page, and keeps it.
+    fs::remove_file(g.join("public-pages")).unwrap();
     let before = t.path().join("before");
     site(&g, &before);
     // A cache entry stored under another key (stale, or edited with its
@@ -536,4 +567,80 @@ fn a_cached_page_is_made_again_when_its_key_or_its_entry_changed() {
     let uncached = t.path().join("uncached");
     site(&g, &uncached);
     assert_eq!(output(&before), output(&uncached));
+}
+
+#[test]
+fn the_site_takes_each_phases_page_from_the_resolution_and_makes_the_same_site() {
+    let (t, g) = demo();
+    // The resolution wrote the public page of each phase it resolved
+    // beside the history; the entries it did not resolve (the game's
+    // first) the site makes.
+    let public = records(&g.join("public-pages"));
+    let entries: Vec<String> = fs::read_dir(g.join("history"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .filter(|n| n.as_bytes()[0].is_ascii_digit())
+        .collect();
+    assert_eq!(public.len() + 1, entries.len(), "{public:?}");
+    let with = t.path().join("with");
+    site(&g, &with);
+    assert_eq!(
+        cached(&g).len(),
+        1,
+        "only the page the resolution did not write was made"
+    );
+    // The same site, byte for byte, as the one made from the states.
+    let kept = fs::read(g.join("public-pages")).unwrap();
+    fs::remove_file(g.join("public-pages")).unwrap();
+    fs::remove_dir_all(g.join(".site-cache")).unwrap();
+    let without = t.path().join("without");
+    site(&g, &without);
+    assert_eq!(output(&with), output(&without));
+    // A public page is what the site shows: marked under its own key, the
+    // mark shows ...
+    fs::write(g.join("public-pages"), &kept).unwrap();
+    let mut marked = public.clone();
+    let entry = page_of(&mut marked, "0002-1805-fall-france");
+    let text = String::from_utf8(entry.2.clone()).unwrap();
+    entry.2 = text
+        .replace("</svg>", "<!-- from the resolution --></svg>")
+        .into_bytes();
+    store_in(&g.join("public-pages"), &marked);
+    let marked_site = t.path().join("marked");
+    site(&g, &marked_site);
+    let svg = "phases/0002-1805-fall-france.svg";
+    assert!(
+        fs::read_to_string(marked_site.join(svg))
+            .unwrap()
+            .contains("from the resolution")
+    );
+    // ... but a history file it was made from changed (a tampered state),
+    // its key is not the entry's any more: the page shows what the history
+    // now holds.
+    let state = g.join("history/0002-1805-fall-france/state-after.toml");
+    let text = fs::read_to_string(&state).unwrap();
+    let (at, _) = text.match_indices("\ngold = ").next().unwrap();
+    let end = at + 1 + text[at + 1..].find('\n').unwrap();
+    fs::write(&state, format!("{}\ngold = 987654{}", &text[..at], &text[end..])).unwrap();
+    let tampered = t.path().join("tampered");
+    site(&g, &tampered);
+    let page = fs::read_to_string(tampered.join("phases/0002-1805-fall-france.html")).unwrap();
+    assert!(page.contains("<td>987654</td>"), "{page}");
+    assert!(
+        !fs::read_to_string(tampered.join(svg))
+            .unwrap()
+            .contains("from the resolution")
+    );
+    // A public file cut short (a crash while the resolution appended): the
+    // pages before the cut are used, the rest made, and the file written
+    // again whole so that the next pages appended are read.
+    fs::write(&state, text).unwrap();
+    fs::write(g.join("public-pages"), &kept[..kept.len() - 10]).unwrap();
+    let cut = t.path().join("cut");
+    site(&g, &cut);
+    assert_eq!(output(&cut), output(&without));
+    let last = public.last().unwrap().0.clone();
+    let left = records(&g.join("public-pages"));
+    assert_eq!(left.len(), public.len() - 1, "all but {last}");
+    assert!(left.iter().all(|r| r.0 != last));
 }
