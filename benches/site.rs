@@ -6,9 +6,13 @@
 //! (autoplayed there first if it does not exist, so that two builds can
 //! be compared on the same game); each
 //! run writes into a new directory (the site) or file (the tarball), the
-//! two alternating so both meet the same load. The site is made three
+//! two alternating so both meet the same load. The site is made four
 //! ways each time: from nothing (no cache of pages in the game, a new
-//! directory), from the cache of pages the first made (a new directory:
+//! directory, the public pages the resolution wrote beside the history
+//! used: what `empereur site` costs on a game played by this build), from
+//! nothing without those public pages (set aside for the run: a game
+//! resolved before the resolution wrote them, every state parsed and
+//! every map drawn), from the cache of pages the first made (a new directory:
 //! `empereur site` of a game whose pages were made before), and again
 //! into the directory it just wrote (a refresh, as `run` does after a
 //! phase). Printed: the best wall time and the least CPU time (user +
@@ -98,6 +102,10 @@ fn main() {
     std::fs::create_dir_all(&out).unwrap();
 
     let (mut e, mut fresh, mut cached, mut again) = <(Best, Best, Best, Best)>::default();
+    let mut unpaged = Best::default();
+    let public = root.join("public-pages");
+    let aside = root.join("public-pages.aside");
+    let public_pages = public.exists();
     let mut files = 0;
     let mut written = None;
     let mut site = |best: &mut Best, to: PathBuf| {
@@ -117,6 +125,12 @@ fn main() {
         }
         let _ = std::fs::remove_dir_all(root.join(".site-cache"));
         site(&mut fresh, out.join(format!("site-{i}")));
+        if public_pages {
+            let _ = std::fs::remove_dir_all(root.join(".site-cache"));
+            std::fs::rename(&public, &aside).unwrap();
+            site(&mut unpaged, out.join(format!("site-{i}-unpaged")));
+            std::fs::rename(&aside, &public).unwrap();
+        }
         if fresh_only {
             continue;
         }
@@ -142,6 +156,13 @@ fn main() {
             tree(&written.out),
             "the site from the cache is the site made from nothing"
         );
+        if public_pages {
+            assert_eq!(
+                tree(&out.join(format!("site-{i}-unpaged"))),
+                tree(&written.out),
+                "the site made from the states is the site made from the resolution's pages"
+            );
+        }
     }
     let phases = written.entries - 1;
     if let Some(resolved) = played {
@@ -159,8 +180,12 @@ fn main() {
         written.files,
         e.show(),
     );
+    if !public_pages {
+        println!("  (the game has no public pages from its resolution: every site from nothing parses its states)");
+    }
     for (how, s) in [
         ("from nothing", &fresh),
+        ("from nothing, without the resolution's public pages", &unpaged),
         ("from the cache of pages, into a new directory", &cached),
         ("again into the same directory (a refresh)", &again),
     ] {
