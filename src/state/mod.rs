@@ -999,6 +999,28 @@ impl State {
         }
     }
 
+    /// 2.7: a pair of the Alliance Display or the Enforced Peace Record
+    /// is two powers, kept sorted (`pair`): a pair written the other way
+    /// round, or of one power, would never be found, and the war or
+    /// alliance it records would silently not hold.
+    fn check_relations(&self, bad: &mut impl FnMut(String, String)) {
+        let r = &self.relations;
+        let pairs = (r.wars.iter().map(|w| ("wars", w)))
+            .chain(r.alliances.iter().map(|a| ("alliances", a)))
+            .chain(r.enforced_peace.iter().map(|e| ("enforced_peace", &e.powers)));
+        let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+        for (list, &[a, b]) in pairs {
+            let i = counts.entry(list).or_default();
+            let key = format!("relations.{list}[{i}]");
+            *i += 1;
+            if a == b {
+                bad(key, format!("[{a}, {b}] names one power twice"));
+            } else if a > b {
+                bad(key, format!("[{a}, {b}] is written the other way round: [{b}, {a}]"));
+            }
+        }
+    }
+
     /// Check every id in the state against the scenario, naming the key.
     pub fn check_against(&self, scenario: &Scenario) -> Result<(), Vec<StateError>> {
         let mut errs = Vec::new();
@@ -1053,6 +1075,7 @@ impl State {
                 }
             }
         }
+        self.check_relations(&mut bad);
         let mut seen = BTreeSet::new();
         for (i, c) in self.corps.iter().enumerate() {
             if !seen.insert(c.key()) {
@@ -1239,5 +1262,43 @@ mod tests {
             assert_eq!(State::from_toml_once(&other), None, "{}", &other[..60]);
             assert!(State::from_toml(&other).is_err(), "{}", &other[..60]);
         }
+    }
+
+    /// The errors `check_against` gives for the relations, as `key: message`.
+    fn relation_errors(state: &State, scen: &Scenario) -> Vec<String> {
+        let errs = state.check_against(scen).err().unwrap_or_default();
+        errs.iter()
+            .filter(|e| e.key.starts_with("relations."))
+            .map(|e| format!("{}: {}", e.key, e.message))
+            .collect()
+    }
+
+    #[test]
+    fn a_relation_written_the_other_way_round_or_of_one_power_is_named_by_its_key() {
+        let scen = Scenario::embedded("1805").unwrap();
+        let players = PowerId::ALL.into_iter().collect();
+        let mut state = State::initial(&scen, "pairs", &players, BTreeSet::new());
+        state.relations = Relations::default();
+        state.relations.set_war(PowerId::Austria, PowerId::France, true);
+        state.relations.set_alliance(PowerId::Russia, PowerId::Austria, true);
+        state.relations.set_alliance(PowerId::Prussia, PowerId::Spain, true);
+        state.relations.enforced_peace = vec![EnforcedPeace {
+            powers: pair(PowerId::Britain, PowerId::Spain),
+            until: state.turn(),
+        }];
+        assert_eq!(relation_errors(&state, &scen), Vec::<String>::new());
+        let [a, b] = state.relations.alliances[1];
+        state.relations.alliances[1] = [b, a];
+        state.relations.wars[0] = [PowerId::France, PowerId::France];
+        let [c, d] = state.relations.enforced_peace[0].powers;
+        state.relations.enforced_peace[0].powers = [d, c];
+        assert_eq!(
+            relation_errors(&state, &scen),
+            [
+                "relations.wars[0]: [france, france] names one power twice".to_string(),
+                format!("relations.alliances[1]: [{b}, {a}] is written the other way round: [{a}, {b}]"),
+                format!("relations.enforced_peace[0]: [{d}, {c}] is written the other way round: [{c}, {d}]"),
+            ]
+        );
     }
 }
