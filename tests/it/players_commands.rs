@@ -679,3 +679,43 @@ fn lines_after_end_or_a_signature_are_not_commands() {
     );
     assert_eq!(v, Verdict::Noted { power: PowerId::France });
 }
+
+/// A new password of exactly 200 characters is taken; one of 201 is
+/// refused with the limit, and the old password still holds.
+#[test]
+fn set_password_takes_200_characters_and_refuses_201() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = new_game(tmp.path());
+    let long = "w".repeat(201);
+    let (_, mails) = send(
+        &game,
+        "france@demo.example.org",
+        "l1",
+        &text("france", "austerlitz", &format!("SET PASSWORD {long}")),
+    );
+    let body = &ack(&mails).body;
+    assert!(
+        body.contains("a password is at most 200 characters, without control characters; not changed"),
+        "{body}"
+    );
+    let exact = "w".repeat(200);
+    let (v, mails) = send(
+        &game,
+        "france@demo.example.org",
+        "l2",
+        &text("france", "austerlitz", &format!("SET PASSWORD {exact}")),
+    );
+    assert_eq!(v, Verdict::Noted { power: PowerId::France });
+    let body = &ack(&mails).body;
+    assert!(
+        body.contains("SET PASSWORD: the password of France is changed"),
+        "{body}"
+    );
+    let (v, _) = send(
+        &game,
+        "france@demo.example.org",
+        "l3",
+        &text("france", &exact, "STATUS"),
+    );
+    assert_eq!(v, Verdict::Noted { power: PowerId::France });
+}
