@@ -183,4 +183,13 @@ mod tests {
         // What follows END is not read.
         assert_eq!(find("MOVE x\nThanks, Bob\nEND\nBob\n", |_| true), vec![2]);
     }
+
+    #[test]
+    fn a_particle_is_a_name_only_after_its_first_word_and_up_to_three_words() {
+        assert_eq!(find("MOVE x\nJean de Marbot\n", |_| true), vec![2]);
+        // A line that begins with a particle is not a name alone.
+        assert_eq!(find("MOVE x\nde Marbot\n", |_| true), Vec::<usize>::new());
+        assert_eq!(find("MOVE x\nJean Baptiste Marbot\n", |_| true), vec![2]);
+        assert_eq!(find("MOVE x\nJean Baptiste de Marbot\n", |_| true), Vec::<usize>::new());
+    }
 }
