@@ -689,3 +689,36 @@ fn the_other_side_answers_an_offer_in_the_movers_turn() {
     let c = orders::check("DECLARE WAR ON Austria", scenario(), &state, Some(PowerId::Britain));
     assert_eq!(c.diagnostics[0].code, "wrong-phase");
 }
+
+/// A standing switch reads ON and OFF and their synonyms, and nothing
+/// else: a word that is neither is refused where it stands, never read as
+/// OFF (or ON).
+#[test]
+fn a_standing_switch_is_on_or_off_and_anything_else_is_refused() {
+    let state = state_at("1805-fall-france");
+    for (text, on) in [
+        ("STANDING INTERCEPT ON", true),
+        ("STANDING INTERCEPT yes", true),
+        ("STANDING INTERCEPT always", true),
+        ("STANDING INTERCEPT OFF", false),
+        ("STANDING INTERCEPT no", false),
+        ("STANDING INTERCEPT never", false),
+    ] {
+        let c = orders::check(text, scenario(), &state, Some(PowerId::Austria));
+        assert!(c.all_accepted(), "{text}: {:?}", c.diagnostics);
+        assert!(
+            matches!(c.accepted[0].order, empereur::orders::ast::Order::Standing(empereur::orders::ast::Standing::Intercept { enabled }) if enabled == on),
+            "{text}: {:?}",
+            c.accepted[0].order
+        );
+    }
+    for text in ["STANDING INTERCEPT maybe", "STANDING INTERCEPT", "STANDING INTERCEPT 1"] {
+        let c = orders::check(text, scenario(), &state, Some(PowerId::Austria));
+        assert!(c.accepted.is_empty(), "{text} was accepted");
+        assert!(
+            c.diagnostics.iter().any(|d| d.message.contains("expected ON or OFF")),
+            "{text}: {:?}",
+            c.diagnostics
+        );
+    }
+}
