@@ -601,6 +601,55 @@ fn an_old_mail_sent_again_is_stale_unless_it_answers_this_phase() {
     }
 }
 
+/// An old-dated mail without a PHASE line that answers this phase's
+/// reminder to its own power (a phone whose clock is wrong) is taken; one
+/// answering another power's reminder is still stale.
+#[test]
+fn an_old_dated_answer_to_this_phases_reminder_is_taken() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = new_game(tmp.path(), "demo");
+    let opened = DateTime::parse_from_rfc3339("2026-11-30T12:00:00Z")
+        .unwrap()
+        .with_timezone(&Utc);
+    empereur::ops::run::run_game(&game, &[], opened).unwrap();
+    let ctx = GameCtx::load(&game).unwrap();
+    // Two days on: the reminders of the 30th, the 1st and the 2nd.
+    let mut run = Run::new(opened + Duration::days(2));
+    let no_phase = "GAME demo\nPOWER france\nPASSWORD austerlitz\nMOVE FIRST\nEND\n";
+    let reminder = |power: &str, day: &str| {
+        empereur::mail::outbox::stable_id(&["reminder", "demo", "1805-fall-turn-start", power, day])
+    };
+    let answering = |id: String| format!("In-Reply-To: <{id}@demo.example.org>\nReferences: <{id}@demo.example.org>\n");
+    let h = ingest::ingest_game(
+        &ctx,
+        &mail(
+            "france@demo.example.org",
+            "r1",
+            &answering(reminder("austria", "2026-12-01")),
+            no_phase,
+        ),
+        &mut run,
+    )
+    .unwrap();
+    assert!(
+        matches!(h.verdict, Verdict::Refused(Refusal::StaleMail { .. })),
+        "{:?}",
+        h.verdict
+    );
+    let h = ingest::ingest_game(
+        &ctx,
+        &mail(
+            "france@demo.example.org",
+            "r2",
+            &answering(reminder("france", "2026-12-01")),
+            no_phase,
+        ),
+        &mut run,
+    )
+    .unwrap();
+    assert!(matches!(h.verdict, Verdict::Accepted { .. }), "{:?}", h.verdict);
+}
+
 // Item 5: a forged SECOND line cannot vouch for itself.
 #[test]
 fn a_second_named_by_a_forged_sender_is_copied_to_the_player_of_record() {
