@@ -172,4 +172,31 @@ mod tests {
         assert!(text.starts_with("format = 2"), "{text}");
         assert!(!text.contains("openings"), "{text}");
     }
+
+    /// `load` upgrades a record in the older form (format 0) as it reads
+    /// it, and takes one in the current form as it is.
+    #[test]
+    fn load_upgrades_the_older_form_and_keeps_the_current_one() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = GameDir::new(tmp.path());
+        for entry in ["0001-1805-fall-turn-start", "0002-1805-fall-france"] {
+            std::fs::create_dir_all(dir.history().join(entry)).unwrap();
+        }
+        std::fs::create_dir_all(path(&dir).parent().unwrap()).unwrap();
+        std::fs::write(
+            path(&dir),
+            "entries = [\"0002-1805-fall-france\"]\nopenings = [\"1805-fall-britain@2\"]\n",
+        )
+        .unwrap();
+        let everyone = vec!["france".to_string(), "moderator".to_string()];
+        let m = load(&dir, &everyone).unwrap();
+        assert_eq!(m.format, FORMAT);
+        assert!(m.has(Item::Report, "0002-1805-fall-france", "france"));
+        assert!(m.has(Item::Opening, "0002-1805-fall-france", "moderator"));
+        assert!(!m.has(Item::Report, "0001-1805-fall-turn-start", "france"));
+        save(&dir, &m).unwrap();
+        let again = load(&dir, &everyone).unwrap();
+        assert_eq!((again.format, &again.items), (FORMAT, &m.items));
+        assert!(!again.converted, "a record in the current form is not converted again");
+    }
 }
