@@ -1261,3 +1261,19 @@ fn a_march_a_peace_stopped_names_every_peace_france_sees_and_nothing_certain() {
         "{failed:?}"
     );
 }
+
+/// A refusal for the wrong phase lists what the phase takes as the
+/// orders are written: with the naval option on, a Player Turn takes
+/// SORTIE and RAID (12.2.6), named so.
+#[test]
+fn a_wrong_phase_refusal_names_the_naval_orders_as_written() {
+    let mut state = state_at("1805-fall-france");
+    state.options.insert("naval".to_string());
+    let c = check(&state, PowerId::France, "BUY VP WITH 8 GOLD");
+    assert_eq!(c.diagnostics[0].code, "wrong-phase", "{:?}", c.diagnostics);
+    let m = &c.diagnostics[0].message;
+    for written in ["SORTIE", "RAID", "BLOCKADE"] {
+        assert!(m.contains(written), "{written} missing: {m}");
+    }
+    assert!(!m.contains("sortie") && !m.contains("raid,"), "{m}");
+}
