@@ -535,17 +535,27 @@ fn replies_escape_what_they_echo_and_quote_at_most_200_lines() {
 }
 
 // Item 7: replays and reply markers.
-#[test]
-fn an_old_mail_sent_again_is_stale_unless_it_answers_this_phase() {
-    let tmp = tempfile::tempdir().unwrap();
-    let game = new_game(tmp.path(), "demo");
+
+/// France's orders without a PHASE line, as an old mail sent again.
+const NO_PHASE: &str = "GAME demo\nPOWER france\nPASSWORD austerlitz\nMOVE FIRST\nEND\n";
+
+/// The demo game, its first phase opened at noon on 30 November; the
+/// game, its context and that time.
+fn demo_opened_at_noon(parent: &Path) -> (PathBuf, GameCtx, DateTime<Utc>) {
+    let game = new_game(parent, "demo");
     let opened = DateTime::parse_from_rfc3339("2026-11-30T12:00:00Z")
         .unwrap()
         .with_timezone(&Utc);
     empereur::ops::run::run_game(&game, &[], opened).unwrap();
     let ctx = GameCtx::load(&game).unwrap();
+    (game, ctx, opened)
+}
+#[test]
+fn an_old_mail_sent_again_is_stale_unless_it_answers_this_phase() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (game, ctx, opened) = demo_opened_at_noon(tmp.path());
     let mut run = Run::new(opened + Duration::hours(1));
-    let no_phase = "GAME demo\nPOWER france\nPASSWORD austerlitz\nMOVE FIRST\nEND\n";
+    let no_phase = NO_PHASE;
     // Dated 09:15, before the phase opened at 12:00: stale.
     let h = ingest::ingest_game(&ctx, &mail("france@demo.example.org", "old", "", no_phase), &mut run).unwrap();
     assert!(
@@ -607,15 +617,10 @@ fn an_old_mail_sent_again_is_stale_unless_it_answers_this_phase() {
 #[test]
 fn an_old_dated_answer_to_this_phases_reminder_is_taken() {
     let tmp = tempfile::tempdir().unwrap();
-    let game = new_game(tmp.path(), "demo");
-    let opened = DateTime::parse_from_rfc3339("2026-11-30T12:00:00Z")
-        .unwrap()
-        .with_timezone(&Utc);
-    empereur::ops::run::run_game(&game, &[], opened).unwrap();
-    let ctx = GameCtx::load(&game).unwrap();
+    let (_game, ctx, opened) = demo_opened_at_noon(tmp.path());
     // Two days on: the reminders of the 30th, the 1st and the 2nd.
     let mut run = Run::new(opened + Duration::days(2));
-    let no_phase = "GAME demo\nPOWER france\nPASSWORD austerlitz\nMOVE FIRST\nEND\n";
+    let no_phase = NO_PHASE;
     let reminder = |power: &str, day: &str| {
         empereur::mail::outbox::stable_id(&["reminder", "demo", "1805-fall-turn-start", power, day])
     };
