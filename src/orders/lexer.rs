@@ -45,55 +45,52 @@ fn word_char(c: char) -> bool {
 }
 
 /// Split one line (without its newline, comment already cut) into tokens.
+///
+/// The line is read through one iterator of characters, and every turn of
+/// the loop takes at least one character off it: a token's end is where the
+/// iterator stopped, never a counter stepped by hand, so no line (and no
+/// slip in these lines) can keep the lexer on the same character.
 pub fn lex(line: &str, line_no: usize) -> Vec<Token<'_>> {
     let mut out = Vec::new();
-    let chars: Vec<(usize, char)> = line.char_indices().collect();
-    let n = chars.len();
-    let byte_at = |i: usize| if i < n { chars[i].0 } else { line.len() };
-    let mut i = 0;
-    while i < n {
-        let c = chars[i].1;
+    let n = line.chars().count();
+    // (column from 0, byte offset, character)
+    let mut rest = line
+        .char_indices()
+        .enumerate()
+        .map(|(col, (byte, c))| (col, byte, c))
+        .peekable();
+    while let Some((col, byte, c)) = rest.next() {
         if c.is_whitespace() || c.is_control() {
-            i += 1;
             continue;
         }
-        let start = i;
         let kind = if c.is_alphanumeric() {
-            let mut j = i + 1;
-            while j < n {
-                let d = chars[j].1;
-                if word_char(d) {
-                    j += 1;
-                } else if d == '-' && j + 1 < n && chars[j + 1].1.is_alphanumeric() && chars[j - 1].1.is_alphanumeric()
-                {
+            let mut prev = c;
+            loop {
+                let mut ahead = rest.clone().map(|(_, _, d)| d);
+                let in_word = match ahead.next() {
+                    Some(d) if word_char(d) => true,
                     // An inner hyphen (`Schleswig-Holstein`).
-                    j += 1;
-                } else {
-                    break;
+                    Some('-') => prev.is_alphanumeric() && ahead.next().is_some_and(char::is_alphanumeric),
+                    _ => false,
+                };
+                match rest.next_if(|_| in_word) {
+                    Some((_, _, d)) => prev = d,
+                    None => break,
                 }
             }
-            let text = &line[byte_at(start)..byte_at(j)];
-            i = j;
-            if text.bytes().all(|b| b.is_ascii_digit()) {
-                Tok::Number(text.parse::<u32>().ok())
+            let (_, end) = next_at(&mut rest, n, line.len());
+            if line[byte..end].bytes().all(|b| b.is_ascii_digit()) {
+                Tok::Number(line[byte..end].parse::<u32>().ok())
             } else {
                 Tok::Word
             }
         } else {
-            i += 1;
             match c {
-                '-' | '=' if i < n && chars[i].1 == '>' => {
-                    i += 1;
-                    Tok::Arrow
-                }
+                '-' | '=' if rest.next_if(|&(_, _, d)| d == '>').is_some() => Tok::Arrow,
                 '-' | '–' | '—' | '→' => {
                     // Dashes in a row (`--`) are still one arrow.
-                    while i < n && matches!(chars[i].1, '-' | '–' | '—') {
-                        i += 1;
-                    }
-                    if i < n && chars[i].1 == '>' {
-                        i += 1;
-                    }
+                    while rest.next_if(|&(_, _, d)| matches!(d, '-' | '–' | '—')).is_some() {}
+                    rest.next_if(|&(_, _, d)| d == '>');
                     Tok::Arrow
                 }
                 ',' | ';' => Tok::Comma,
@@ -102,13 +99,22 @@ pub fn lex(line: &str, line_no: usize) -> Vec<Token<'_>> {
                 _ => Tok::Other,
             }
         };
+        let (end_col, end) = next_at(&mut rest, n, line.len());
         out.push(Token {
             kind,
-            text: &line[byte_at(start)..byte_at(i)],
-            span: Span::new(line_no, start + 1, i - start),
+            text: &line[byte..end],
+            span: Span::new(line_no, col + 1, end_col - col),
         });
     }
     out
+}
+
+/// The column and byte offset of the next character, or the line's end.
+fn next_at<I>(rest: &mut std::iter::Peekable<I>, chars: usize, bytes: usize) -> (usize, usize)
+where
+    I: Iterator<Item = (usize, usize, char)>,
+{
+    rest.peek().map_or((chars, bytes), |&(col, byte, _)| (col, byte))
 }
 
 /// Parse a roman numeral (I to XXXIX) as corps and squadron numbers are
@@ -175,11 +181,28 @@ mod tests {
     }
 
     #[test]
+    fn separators_have_kinds_of_their_own() {
+        let got: Vec<Tok> = kinds("a: b + c & d; e, f = g").into_iter().map(|t| t.0).collect();
+        use Tok::*;
+        assert_eq!(
+            got,
+            [
+                Word, Colon, Word, Plus, Word, Plus, Word, Comma, Word, Comma, Word, Other, Word
+            ]
+        );
+    }
+
+    #[test]
     fn inner_hyphens_stay_in_words_free_ones_are_arrows() {
         let t = kinds("Schleswig-Holstein - Hanover");
         assert_eq!(t[0].1, "Schleswig-Holstein");
         assert_eq!(t[1].0, Tok::Arrow);
         assert_eq!(kinds("a → b")[1].0, Tok::Arrow);
+        // A hyphen joins only letters or digits on both of its sides.
+        let texts = |line| kinds(line).into_iter().map(|t| t.1).collect::<Vec<_>>();
+        assert_eq!(texts("3->Bavaria"), ["3", "->", "Bavaria"]);
+        assert_eq!(texts("St.-Cloud"), ["St.", "-", "Cloud"]);
+        assert_eq!(texts("a--b => c"), ["a", "--", "b", "=>", "c"]);
     }
 
     #[test]
