@@ -369,8 +369,15 @@ pub type EntryFiles = (String, Vec<(String, PathBuf)>);
 pub fn committed_files(dir: &GameDir) -> Result<Vec<EntryFiles>> {
     fn walk(d: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
         for e in fs::read_dir(d).with_context(|| format!("cannot read {}", d.display()))? {
-            let p = e?.path();
-            if p.is_dir() {
+            let e = e?;
+            let p = e.path();
+            // the type the listing gives (no call for each file); a link
+            // is followed
+            let is_dir = match e.file_type() {
+                Ok(t) if !t.is_symlink() => t.is_dir(),
+                _ => p.is_dir(),
+            };
+            if is_dir {
                 walk(&p, out)?;
             } else {
                 out.push(p);
