@@ -18,7 +18,9 @@ use anyhow::{Context, Result};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeSet, HashMap};
 use std::fs;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 #[derive(Debug, Clone)]
 pub struct SiteArgs {
@@ -152,7 +154,11 @@ fn pages(scenario: &Scenario, entries: &[EntryInput], cache: &PageCache) -> Vec<
             .map(|e| {
                 let content = content_digest(|rel| e.bytes(rel));
                 let public = cache.public_key(&content);
-                if let Some(page) = cache.public.get(&e.dir, &public).and_then(|b| page_from(e, b)) {
+                if let Some(page) = cache
+                    .public
+                    .get_shared(&e.dir, &public)
+                    .and_then(|(b, r)| page_from(e, b, r))
+                {
                     return (page, public, None, None);
                 }
                 let key = cache.key(&content);
@@ -274,17 +280,18 @@ struct CachedPage {
     map: bool,
 }
 
-/// The page of `entry` kept as `bytes` ([`page_bytes`]); `None` if they
-/// cannot be read.
-fn page_from(entry: &EntryInput, bytes: &[u8]) -> Option<PhasePage> {
+/// The page of `entry` kept as the part `range` of `file` ([`page_bytes`]);
+/// `None` if it cannot be read. Its map is not copied out of `file`.
+fn page_from(entry: &EntryInput, file: &Arc<Vec<u8>>, range: Range<usize>) -> Option<PhasePage> {
+    let bytes = file.get(range.clone())?;
     // serde_json writes no newline: the first ends the JSON
     let (json, svg) = match bytes.iter().position(|b| *b == b'\n') {
-        Some(i) => (&bytes[..i], Some(&bytes[i + 1..])),
+        Some(i) => (&bytes[..i], Some(range.start + i + 1..range.end)),
         None => (bytes, None),
     };
     let c: CachedPage = serde_json::from_slice(json).ok()?;
     let map = match (c.map, svg) {
-        (true, Some(svg)) => Some(String::from_utf8(svg.to_vec()).ok()?),
+        (true, Some(svg)) => Some(site::Svg::shared(file, svg)?),
         (false, None) => None,
         _ => return None,
     };
@@ -363,7 +370,8 @@ impl PageCache {
     }
 
     fn get(&self, entry: &EntryInput, key: &str) -> Option<PhasePage> {
-        page_from(entry, self.pages.get(&entry.dir, key)?)
+        let (file, range) = self.pages.get_shared(&entry.dir, key)?;
+        page_from(entry, file, range)
     }
 }
 
@@ -464,6 +472,7 @@ fn page_of(
         Scene::new(scenario, s, before, &public, None, &phase)
             .svg_on(fixed)
             .ok()
+            .map(site::Svg::new)
     });
     PhasePage {
         dir: dir.to_string(),
@@ -603,16 +612,19 @@ fn journal(dir: &GameDir) -> Result<Vec<String>> {
 /// files are never rewritten in place (`store::history`; `write_all`
 /// renames over its files too), so the link always holds the bytes the
 /// game holds. Where a link cannot be made, the bytes are copied.
+///
+/// In a directory this call made there is nothing to compare with, so a
+/// file there is written without looking for one first (a site from
+/// nothing makes every directory: a look for each of its files was a
+/// system call each).
 pub fn write_all(out: &Path, files: &[SiteFile<'_>]) -> Result<()> {
-    let mut made: BTreeSet<PathBuf> = BTreeSet::new();
+    // each directory met, and whether this call made it
+    let mut dirs: HashMap<PathBuf, bool> = HashMap::new();
     let mut links = true;
     for f in files {
         let path = out.join(&f.path);
         let parent = path.parent().unwrap_or(out);
-        if !made.contains(parent) {
-            fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
-            made.insert(parent.to_path_buf());
-        }
+        let new_dir = make_dir(parent, &mut dirs)?;
         let tmp = || {
             parent.join(format!(
                 ".{}.tmp",
@@ -638,7 +650,8 @@ pub fn write_all(out: &Path, files: &[SiteFile<'_>]) -> Result<()> {
                 Err(_) => links = false,
             }
         }
-        if fs::metadata(&path).is_ok_and(|m| m.len() == f.bytes.len() as u64)
+        if !new_dir
+            && fs::metadata(&path).is_ok_and(|m| m.len() == f.bytes.len() as u64)
             && fs::read(&path).is_ok_and(|old| old == *f.bytes)
         {
             continue;
@@ -648,6 +661,32 @@ pub fn write_all(out: &Path, files: &[SiteFile<'_>]) -> Result<()> {
         fs::rename(&tmp, &path).with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())
+}
+
+/// Make the directory `dir` and those above it that are missing; whether
+/// this call made `dir` (`dirs`: what it met before, and that).
+fn make_dir(dir: &Path, dirs: &mut HashMap<PathBuf, bool>) -> Result<bool> {
+    if let Some(made) = dirs.get(dir) {
+        return Ok(*made);
+    }
+    let made = match fs::create_dir(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => match dir.parent() {
+            Some(up) => {
+                make_dir(up, dirs)?;
+                fs::create_dir(dir)
+            }
+            None => Err(e),
+        },
+        r => r,
+    };
+    let made = match made {
+        Ok(()) => true,
+        // made before, or meanwhile by another
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && dir.is_dir() => false,
+        Err(e) => return Err(e).with_context(|| format!("cannot create {}", dir.display())),
+    };
+    dirs.insert(dir.to_path_buf(), made);
+    Ok(made)
 }
 
 /// Whether two paths name one file (a link made before).

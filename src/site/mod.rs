@@ -27,7 +27,9 @@ use privacy::Publish;
 use serde::Serialize;
 use serde_json::json;
 use std::borrow::Cow;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The scripts and style of every site, in the order the index loads the
 /// scripts (each defines what the next uses).
@@ -124,11 +126,44 @@ pub struct PhasePage {
     /// a file of its own beside the page, so the page's template is given
     /// only whether there is one.
     #[serde(serialize_with = "is_some")]
-    pub map: Option<String>,
+    pub map: Option<Svg>,
 }
 
-fn is_some<S: serde::Serializer>(map: &Option<String>, s: S) -> Result<S::Ok, S::Error> {
+fn is_some<S: serde::Serializer>(map: &Option<Svg>, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_bool(map.is_some())
+}
+
+/// The SVG text of a page's map: its own, or a part of the bytes a file of
+/// pages was read into, shared rather than copied (the maps are most of
+/// those bytes).
+#[derive(Clone, Debug)]
+pub struct Svg {
+    bytes: Arc<Vec<u8>>,
+    range: Range<usize>,
+}
+
+impl Svg {
+    pub fn new(text: String) -> Svg {
+        let range = 0..text.len();
+        Svg {
+            bytes: Arc::new(text.into_bytes()),
+            range,
+        }
+    }
+
+    /// The part `range` of `bytes`, if it is UTF-8 text.
+    pub fn shared(bytes: &Arc<Vec<u8>>, range: Range<usize>) -> Option<Svg> {
+        std::str::from_utf8(bytes.get(range.clone())?).ok()?;
+        Some(Svg {
+            bytes: Arc::clone(bytes),
+            range,
+        })
+    }
+
+    /// The text, as UTF-8 bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[self.range.clone()]
+    }
 }
 
 /// A press message sent to every player.
@@ -188,8 +223,9 @@ fn vp_chart(pages: &[PhasePage]) -> crate::picture::chart::VpChart {
 /// The files of the site, by path inside it.
 pub fn build(input: &Input) -> Result<Vec<SiteFile<'_>>> {
     let mut out: Vec<SiteFile<'_>> = ASSETS.iter().map(|(p, t)| SiteFile::new(*p, t.as_bytes())).collect();
-    out.push(SiteFile::new("data/history.js", history_script(input)));
-    out.extend(history_files(input));
+    let published = publication(input);
+    out.push(SiteFile::new("data/history.js", history_script(input, &published)));
+    out.extend(history_files(input, &published));
     let env = environment()?;
     let latest = input.pages.iter().rev().find(|p| !p.standings.is_empty());
     // The VP chart of the campaign, as the reports carry it (their PNG),
@@ -234,145 +270,229 @@ fn environment() -> Result<Environment<'static>> {
     Ok(env)
 }
 
-/// The JSON the in-page verifier reads (docs/site.md describes it),
-/// written straight from the input: the history's texts are most of the
-/// site's bytes, and copying them into `serde_json::Value`s first was a
-/// sixth of its time. The fields are in the order the maps of a `Value`
-/// sort them, as the file was written before.
-#[derive(Serialize)]
-struct HistoryJson<'a> {
-    commitment: Option<TextJson<'a>>,
-    ended: bool,
-    entries: Vec<EntryJson<'a>>,
-    format: u32,
-    game: &'a str,
-    head: Option<TextJson<'a>>,
-    open_phase: Option<&'a str>,
-    state: Option<DigestJson<'a>>,
+/// How each file of each entry is published. Each withheld file is
+/// hashed once, for both the history's JSON and its `.sha256` file; the
+/// others the verifier hashes.
+fn publication(input: &Input) -> Vec<Vec<Published<'_>>> {
+    input
+        .entries
+        .iter()
+        .map(|e| {
+            e.files
+                .iter()
+                .map(|f| {
+                    let sha256 = || crate::store::history::sha256_hex(&f.bytes);
+                    match (privacy::publish(&f.rel, input.ended), std::str::from_utf8(&f.bytes)) {
+                        (Publish::Whole, Ok(text)) => Published::Whole(text),
+                        (Publish::Whole, Err(_)) => Published::NotText { sha256: sha256() },
+                        (Publish::Digest(why), _) => Published::Withheld { sha256: sha256(), why },
+                    }
+                })
+                .collect()
+        })
+        .collect()
 }
 
-#[derive(Serialize)]
-struct EntryJson<'a> {
-    dir: &'a str,
-    files: std::collections::BTreeMap<&'a str, FileJson<'a>>,
-}
-
-#[derive(Serialize)]
-struct TextJson<'a> {
-    text: std::borrow::Cow<'a, str>,
-}
-
-#[derive(Serialize)]
-struct DigestJson<'a> {
-    sha256: &'a str,
-}
-
-/// A file as the verifier sees it: its text, or its digest and why the
-/// text is withheld.
-#[derive(Serialize)]
-#[serde(untagged)]
-enum FileJson<'a> {
-    Whole { text: &'a str },
-    Withheld { sha256: String, withheld: &'a str },
-}
-
-impl<'a> FileJson<'a> {
-    /// A file that is not UTF-8 cannot be a JSON string: its digest
-    /// stands for it. Hashed only where the text is withheld: the
-    /// verifier hashes the rest.
-    fn of(rel: &str, bytes: &'a [u8], ended: bool) -> FileJson<'a> {
-        let digest = || crate::store::history::sha256_hex(bytes);
-        match (privacy::publish(rel, ended), std::str::from_utf8(bytes)) {
-            (Publish::Whole, Ok(text)) => FileJson::Whole { text },
-            (Publish::Whole, Err(_)) => FileJson::Withheld {
-                sha256: digest(),
-                withheld: "not UTF-8 text",
-            },
-            (Publish::Digest(why), _) => FileJson::Withheld {
-                sha256: digest(),
-                withheld: why,
-            },
-        }
-    }
-}
-
-fn text_json(bytes: &Option<Vec<u8>>) -> Option<TextJson<'_>> {
-    bytes.as_ref().map(|b| TextJson {
-        text: String::from_utf8_lossy(b),
-    })
-}
-
-/// `json` pushed onto `out` with every `</` written `<\\/` (the same
-/// string in JSON), so that no file's text can end the script it is in.
-/// `<` and `/` are never escaped, and no JSON but a string's has them.
-fn push_in_script(out: &mut String, json: &str) {
-    let mut rest = json;
-    // `find` of a character is a quick scan; of `</` it was not
-    while let Some(i) = rest.find('<') {
-        let (upto, after) = rest.split_at(i + 1);
-        out.push_str(upto);
-        if after.starts_with('/') {
-            out.push('\\');
-        }
-        rest = after;
-    }
-    out.push_str(rest);
+/// One history file as the site publishes it.
+enum Published<'a> {
+    /// Its bytes, as stored, which are this text.
+    Whole(&'a str),
+    /// Its bytes, as stored, which are not UTF-8: the verifier's JSON,
+    /// whose strings are text, carries its SHA-256 (hex) instead.
+    NotText { sha256: String },
+    /// Only its SHA-256 (hex), and why its content is withheld.
+    Withheld { sha256: String, why: &'static str },
 }
 
 /// `data/history.js`: the history as one JSON value assigned to
-/// `window.EMPEREUR_HISTORY`.
-fn history_script(input: &Input) -> Vec<u8> {
-    let entries = input
-        .entries
-        .iter()
-        .map(|e| EntryJson {
-            dir: &e.dir,
-            files: e
-                .files
-                .iter()
-                .map(|f| (f.rel.as_str(), FileJson::of(&f.rel, &f.bytes, input.ended)))
-                .collect(),
-        })
-        .collect();
-    let v = HistoryJson {
-        commitment: text_json(&input.commitment),
-        ended: input.ended,
-        entries,
-        format: 1,
-        game: &input.game,
-        head: text_json(&input.head),
-        open_phase: input.open_phase.as_deref(),
-        state: input.state_sha256.as_deref().map(|sha256| DigestJson { sha256 }),
-    };
-    let json = serde_json::to_string(&v).expect("the history serialises to memory");
-    let mut out = String::with_capacity(json.len() + 64);
-    out.push_str("window.EMPEREUR_HISTORY = ");
-    push_in_script(&mut out, &json);
-    out.push_str(";\n");
-    out.into_bytes()
+/// `window.EMPEREUR_HISTORY` (docs/site.md describes it), written
+/// straight into one buffer: the history's texts are most of the site's
+/// bytes, and building it through serde_json then escaping `</` over the
+/// result copied them twice more. The bytes are what `serde_json` writes
+/// for the value (compact, the keys of each object sorted, as the maps of
+/// a `serde_json::Value` are) with every `</` written `<\/`, so that no
+/// file's text can end the script it is in.
+fn history_script(input: &Input, published: &[Vec<Published<'_>>]) -> Vec<u8> {
+    let texts: usize = input.entries.iter().flat_map(|e| &e.files).map(|f| f.bytes.len()).sum();
+    // escapes make the JSON about a tenth longer than the texts
+    let mut out = Vec::with_capacity(texts + texts / 8 + 4096);
+    out.extend_from_slice(b"window.EMPEREUR_HISTORY = ");
+    out.extend_from_slice(b"{\"commitment\":");
+    text_object(&mut out, input.commitment.as_deref());
+    out.extend_from_slice(if input.ended {
+        b",\"ended\":true"
+    } else {
+        b",\"ended\":false"
+    });
+    out.extend_from_slice(b",\"entries\":[");
+    for (i, (e, published)) in input.entries.iter().zip(published).enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(b"{\"dir\":");
+        json_string(&mut out, &e.dir);
+        out.extend_from_slice(b",\"files\":{");
+        // keys in order, as a map; a name given twice keeps the last
+        let files: std::collections::BTreeMap<&str, &Published<'_>> =
+            e.files.iter().map(|f| f.rel.as_str()).zip(published).collect();
+        for (j, (rel, p)) in files.into_iter().enumerate() {
+            if j > 0 {
+                out.push(b',');
+            }
+            json_string(&mut out, rel);
+            out.push(b':');
+            match p {
+                Published::Whole(text) => {
+                    out.extend_from_slice(b"{\"text\":");
+                    json_string(&mut out, text);
+                }
+                Published::NotText { sha256 } => withheld(&mut out, sha256, "not UTF-8 text"),
+                Published::Withheld { sha256, why } => withheld(&mut out, sha256, why),
+            }
+            out.push(b'}');
+        }
+        out.extend_from_slice(b"}}");
+    }
+    out.extend_from_slice(b"],\"format\":1,\"game\":");
+    json_string(&mut out, &input.game);
+    out.extend_from_slice(b",\"head\":");
+    text_object(&mut out, input.head.as_deref());
+    out.extend_from_slice(b",\"open_phase\":");
+    match &input.open_phase {
+        Some(p) => json_string(&mut out, p),
+        None => out.extend_from_slice(b"null"),
+    }
+    out.extend_from_slice(b",\"state\":");
+    match &input.state_sha256 {
+        Some(sha256) => {
+            out.extend_from_slice(b"{\"sha256\":");
+            json_string(&mut out, sha256);
+            out.push(b'}');
+        }
+        None => out.extend_from_slice(b"null"),
+    }
+    out.extend_from_slice(b"};\n");
+    out
+}
+
+/// `{"sha256": …, "withheld": …` of a file withheld (the caller closes it).
+fn withheld(out: &mut Vec<u8>, sha256: &str, why: &str) {
+    out.extend_from_slice(b"{\"sha256\":");
+    json_string(out, sha256);
+    out.extend_from_slice(b",\"withheld\":");
+    json_string(out, why);
+}
+
+/// `{"text": …}` of a file as stored (a byte that is not UTF-8 becomes
+/// U+FFFD), or `null`.
+fn text_object(out: &mut Vec<u8>, bytes: Option<&[u8]>) {
+    match bytes {
+        Some(b) => {
+            out.extend_from_slice(b"{\"text\":");
+            json_string(out, &String::from_utf8_lossy(b));
+            out.push(b'}');
+        }
+        None => out.extend_from_slice(b"null"),
+    }
+}
+
+/// `s` as a JSON string, escaped as `serde_json` escapes it (`"`, `\\`,
+/// `\b \f \n \r \t`, other control characters `\u00xx`), and every
+/// `</` written `<\/`.
+fn json_string(out: &mut Vec<u8>, s: &str) {
+    const ONES: u64 = u64::from_ne_bytes([1; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    /// A word whose lowest set bit is in the first byte of `x` that is
+    /// below 0x20 or is `"`, `\\` or `<` (the bits above it may be
+    /// wrong: a borrow runs upwards only), or 0 if none is.
+    fn special(x: u64) -> u64 {
+        let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+        let below = x.wrapping_sub(ONES * 0x20) & !x & HIGH;
+        below
+            | zero(x ^ (ONES * u64::from(b'"')))
+            | zero(x ^ (ONES * u64::from(b'\\')))
+            | zero(x ^ (ONES * u64::from(b'<')))
+    }
+    let b = s.as_bytes();
+    out.push(b'"');
+    // b[done..i] is to be copied as it is
+    let (mut done, mut i) = (0, 0);
+    while i < b.len() {
+        // eight bytes at a time while none needs a look
+        if let Some(word) = b.get(i..i + 8) {
+            let m = special(u64::from_le_bytes(word.try_into().expect("eight bytes")));
+            if m == 0 {
+                i += 8;
+                continue;
+            }
+            i += (m.trailing_zeros() / 8) as usize;
+        }
+        let c = b[i];
+        let escaped: &[u8] = match c {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            b'\n' => b"\\n",
+            b'\r' => b"\\r",
+            b'\t' => b"\\t",
+            0x08 => b"\\b",
+            0x0c => b"\\f",
+            0..0x20 => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                out.extend_from_slice(&b[done..i]);
+                out.extend_from_slice(&[
+                    b'\\',
+                    b'u',
+                    b'0',
+                    b'0',
+                    HEX[usize::from(c >> 4)],
+                    HEX[usize::from(c & 15)],
+                ]);
+                i += 1;
+                done = i;
+                continue;
+            }
+            b'<' if b.get(i + 1) == Some(&b'/') => {
+                out.extend_from_slice(&b[done..=i]);
+                out.push(b'\\');
+                i += 1;
+                done = i;
+                continue;
+            }
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        out.extend_from_slice(&b[done..i]);
+        out.extend_from_slice(escaped);
+        i += 1;
+        done = i;
+    }
+    out.extend_from_slice(&b[done..]);
+    out.push(b'"');
 }
 
 /// `history/` and `phase/commitment` as `export-history` lays them out;
 /// a withheld file is `<file>.sha256` (`sha256sum` format).
-fn history_files(input: &Input) -> Vec<SiteFile<'_>> {
+fn history_files<'a>(input: &'a Input, published: &[Vec<Published<'a>>]) -> Vec<SiteFile<'a>> {
     let mut out = Vec::new();
     if let Some(h) = &input.head {
         out.push(SiteFile::new("history/head.toml", h.as_slice()));
     }
-    for e in &input.entries {
-        for f in &e.files {
+    for (e, published) in input.entries.iter().zip(published) {
+        for (f, p) in e.files.iter().zip(published) {
             let path = format!("history/{}/{}", e.dir, f.rel);
-            match privacy::publish(&f.rel, input.ended) {
-                Publish::Whole => out.push(SiteFile {
+            match p {
+                Published::Withheld { sha256, .. } => {
+                    let name = f.rel.rsplit('/').next().unwrap_or(&f.rel);
+                    let line = format!("{sha256}  {name}\n");
+                    out.push(SiteFile::new(format!("{path}.sha256"), line.into_bytes()));
+                }
+                Published::Whole(_) | Published::NotText { .. } => out.push(SiteFile {
                     path,
                     bytes: Cow::Borrowed(&f.bytes),
                     stored: f.stored.as_deref(),
                 }),
-                Publish::Digest(_) => {
-                    let name = f.rel.rsplit('/').next().unwrap_or(&f.rel);
-                    let line = format!("{}  {name}\n", crate::store::history::sha256_hex(&f.bytes));
-                    out.push(SiteFile::new(format!("{path}.sha256"), line.into_bytes()));
-                }
             }
         }
     }
@@ -380,4 +500,44 @@ fn history_files(input: &Input) -> Vec<SiteFile<'_>> {
         out.push(SiteFile::new("phase/commitment", c.as_slice()));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the history's JSON was before it was written by hand: serde_json's
+    /// string, every `</` then written `<\/`.
+    fn by_serde(s: &str) -> String {
+        serde_json::to_string(s).unwrap().replace("</", "<\\/")
+    }
+
+    #[test]
+    fn a_json_string_is_escaped_as_serde_json_escapes_it_and_never_ends_a_script() {
+        let mut cases: Vec<String> = [
+            "",
+            "plain text longer than eight bytes",
+            "name = \"Alice\"\nvp = 3\r\n\ttab",
+            "</script><script>alert(1)</script>",
+            "<</</ <a> / < /",
+            "back\\slash \\\" and \u{7f} \u{e9}t\u{e9} \u{1F3B2}",
+            "ends in <",
+            "ends in </",
+        ]
+        .map(String::from)
+        .to_vec();
+        // every control character, at each place in a word of eight
+        for c in 0u8..0x20 {
+            for at in 0..9 {
+                let mut s = "abcdefgh".repeat(2);
+                s.insert(at, char::from(c));
+                cases.push(s);
+            }
+        }
+        for s in cases {
+            let mut out = Vec::new();
+            json_string(&mut out, &s);
+            assert_eq!(String::from_utf8(out).unwrap(), by_serde(&s), "{s:?}");
+        }
+    }
 }

@@ -25,6 +25,7 @@ use std::fs;
 use std::io::Write;
 use std::ops::Range;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// The cache the site keeps (`.site-cache/pages`; may be deleted at any
 /// time).
@@ -46,7 +47,8 @@ pub fn public_file(dir: &GameDir) -> PathBuf {
 #[derive(Debug, Default)]
 pub struct Pages {
     file: PathBuf,
-    bytes: Vec<u8>,
+    /// Shared with the pages read from it ([`Pages::get_shared`]).
+    bytes: Arc<Vec<u8>>,
     records: HashMap<String, (String, Range<usize>)>,
     /// Where the last whole record ends: anything after it is torn.
     whole: usize,
@@ -93,7 +95,7 @@ pub fn load(file: PathBuf) -> Pages {
     let (records, whole) = parse(&bytes);
     Pages {
         file,
-        bytes,
+        bytes: Arc::new(bytes),
         records,
         whole,
     }
@@ -124,8 +126,14 @@ impl Pages {
     /// The stored bytes of `entry` (a history entry's directory name) if
     /// they were stored under `key`.
     pub fn get(&self, entry: &str, key: &str) -> Option<&[u8]> {
+        self.get_shared(entry, key).map(|(bytes, range)| &bytes[range])
+    }
+
+    /// The same, as where they are in the bytes of the whole file, which
+    /// the caller may keep (so that a page need not be copied out).
+    pub fn get_shared(&self, entry: &str, key: &str) -> Option<(&Arc<Vec<u8>>, Range<usize>)> {
         let (k, range) = self.records.get(entry)?;
-        (k == key).then(|| &self.bytes[range.clone()])
+        (k == key).then(|| (&self.bytes, range.clone()))
     }
 
     /// Store the pages `made`; `keys` is every entry's key now, so that
@@ -198,7 +206,7 @@ mod tests {
         assert_eq!(end, whole);
         let pages = Pages {
             file: PathBuf::new(),
-            bytes: b,
+            bytes: Arc::new(b),
             records,
             whole: end,
         };
