@@ -663,8 +663,9 @@ pub fn write_all(out: &Path, files: &[SiteFile<'_>]) -> Result<()> {
     Ok(())
 }
 
-/// Make the directory `dir` and those above it that are missing; whether
-/// this call made `dir` (`dirs`: what it met before, and that).
+/// Make the directory `dir` and those above it that are missing, and say
+/// whether this call of [`write_all`] made `dir` (`dirs` holds each
+/// directory it met, and whether it made it).
 fn make_dir(dir: &Path, dirs: &mut HashMap<PathBuf, bool>) -> Result<bool> {
     if let Some(made) = dirs.get(dir) {
         return Ok(*made);
