@@ -239,6 +239,28 @@ fn the_index_states_its_verdict_for_machines_and_loads_nothing_remote() {
     );
     let data = fs::read_to_string(out.join("data/history.js")).unwrap();
     assert!(data.starts_with("window.EMPEREUR_HISTORY = {"), "{}", &data[..80]);
+    // What the in-page verifier reads is the history as the game holds it:
+    // its head, its commitment and each entry's files, and no text in it
+    // can end the script (`</` written `<\/`, the same JSON string).
+    assert!(!data.contains("</"));
+    let json = data
+        .strip_prefix("window.EMPEREUR_HISTORY = ")
+        .and_then(|d| d.strip_suffix(";\n"))
+        .expect("one JSON value assigned");
+    let v: serde_json::Value = serde_json::from_str(json).unwrap();
+    let text = |name: &str| fs::read_to_string(g.join(name)).unwrap();
+    assert_eq!(v["head"]["text"], text("history/head.toml"));
+    assert_eq!(v["commitment"]["text"], text("phase/commitment"));
+    let entry = v["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["dir"] == "0002-1805-fall-france")
+        .expect("the entry of France's turn");
+    assert_eq!(
+        entry["files"]["dice.toml"]["text"],
+        text("history/0002-1805-fall-france/dice.toml")
+    );
 }
 
 #[test]
