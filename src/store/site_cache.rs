@@ -124,7 +124,9 @@ fn record(out: &mut Vec<u8>, entry: &str, key: &str, bytes: &[u8]) {
 
 impl Pages {
     /// The stored bytes of `entry` (a history entry's directory name) if
-    /// they were stored under `key`.
+    /// they were stored under `key`. The site reads them shared
+    /// ([`Pages::get_shared`]); this is the tests' view of them.
+    #[cfg(test)]
     pub fn get(&self, entry: &str, key: &str) -> Option<&[u8]> {
         self.get_shared(entry, key).map(|(bytes, range)| &bytes[range])
     }
