@@ -602,9 +602,10 @@ fn journal(dir: &GameDir) -> Result<Vec<String>> {
         .collect())
 }
 
-/// Write every file under `out`, each replaced in one step (a file
-/// written under a temporary name renamed over it, or a link made in
-/// place); a file whose bytes are already there is left alone.
+/// Write every file under `out`, each file that may already be there
+/// replaced in one step (written under a temporary name renamed over it,
+/// or a link made in place); a file whose bytes are already there is
+/// left alone.
 ///
 /// A history file published as stored is a hard link to the game's own
 /// file where the two directories share a file system: one call instead
@@ -613,10 +614,11 @@ fn journal(dir: &GameDir) -> Result<Vec<String>> {
 /// renames over its files too), so the link always holds the bytes the
 /// game holds. Where a link cannot be made, the bytes are copied.
 ///
-/// In a directory this call made there is nothing to compare with, so a
-/// file there is written without looking for one first (a site from
-/// nothing makes every directory: a look for each of its files was a
-/// system call each).
+/// In a directory this call made there is nothing to compare with or to
+/// replace, so a file there is written where it goes, without looking for
+/// one first or a temporary name (a site from nothing makes every
+/// directory: a look for each of its files, and a rename, were a system
+/// call each).
 ///
 /// The directories made, the files are written in one run of consecutive
 /// files for each core: writing is most of a site's time, nearly all of
@@ -677,8 +679,13 @@ fn write_run(out: &Path, run: &[(&SiteFile<'_>, PathBuf, bool)]) -> Result<()> {
                 Err(_) => links = false,
             }
         }
-        if !new_dir
-            && fs::metadata(path).is_ok_and(|m| m.len() == f.bytes.len() as u64)
+        if *new_dir {
+            // nothing there to replace, so no reader can meet half of it
+            // in place of a whole old file: written where it goes
+            fs::write(path, &f.bytes).with_context(|| format!("cannot write {}", path.display()))?;
+            continue;
+        }
+        if fs::metadata(path).is_ok_and(|m| m.len() == f.bytes.len() as u64)
             && fs::read(path).is_ok_and(|old| old == *f.bytes)
         {
             continue;

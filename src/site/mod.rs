@@ -16,7 +16,8 @@
 //!   `window.EMPEREUR_HISTORY` (a script, since browsers refuse `fetch`
 //!   from `file://`);
 //! - `history/`, `phase/commitment`: the files as `export-history` lays
-//!   them out, each withheld file replaced by `<file>.sha256`.
+//!   them out, each withheld file left out and its digest listed in its
+//!   entry's `withheld.sha256`.
 
 pub mod privacy;
 
@@ -271,8 +272,8 @@ fn environment() -> Result<Environment<'static>> {
 }
 
 /// How each file of each entry is published. Each withheld file is
-/// hashed once, for both the history's JSON and its `.sha256` file; the
-/// others the verifier hashes.
+/// hashed once, for both the history's JSON and its entry's
+/// `withheld.sha256`; the others the verifier hashes.
 fn publication(input: &Input) -> Vec<Vec<Published<'_>>> {
     input
         .entries
@@ -428,34 +429,55 @@ fn history_script(input: &Input, published: &[Vec<Published<'_>>]) -> Vec<u8> {
     out
 }
 
-/// `history/` and `phase/commitment` as `export-history` lays them out;
-/// a withheld file is `<file>.sha256` (`sha256sum` format).
+/// `history/` and `phase/commitment` as `export-history` lays them out,
+/// but for the withheld files: each entry's are listed, with their
+/// digests, in one file of that entry, `withheld.sha256` (`sha256sum`
+/// format, each path from the entry's directory), not one file each (a
+/// running campaign withholds thousands, and a file made is the largest
+/// cost of writing a small one).
 fn history_files<'a>(input: &'a Input, published: &[Vec<Published<'a>>]) -> Vec<SiteFile<'a>> {
     let mut out = Vec::new();
     if let Some(h) = &input.head {
         out.push(SiteFile::new("history/head.toml", h.as_slice()));
     }
     for (e, published) in input.entries.iter().zip(published) {
+        let mut withheld = String::new();
         for (f, p) in e.files.iter().zip(published) {
-            let path = format!("history/{}/{}", e.dir, f.rel);
             match p {
-                Published::Withheld { sha256, .. } => {
-                    let name = f.rel.rsplit('/').next().unwrap_or(&f.rel);
-                    let line = format!("{sha256}  {name}\n");
-                    out.push(SiteFile::new(format!("{path}.sha256"), line.into_bytes()));
-                }
+                Published::Withheld { sha256, .. } => withheld.push_str(&sum_line(sha256, &f.rel)),
                 Published::Whole(_) | Published::NotText { .. } => out.push(SiteFile {
-                    path,
+                    path: format!("history/{}/{}", e.dir, f.rel),
                     bytes: Cow::Borrowed(&f.bytes),
                     stored: f.stored.as_deref(),
                 }),
             }
+        }
+        if !withheld.is_empty() {
+            let path = format!("history/{}/{WITHHELD}", e.dir);
+            out.push(SiteFile::new(path, withheld.into_bytes()));
         }
     }
     if let Some(c) = &input.commitment {
         out.push(SiteFile::new("phase/commitment", c.as_slice()));
     }
     out
+}
+
+/// The file of each history entry that lists its withheld files' digests.
+/// A history file of that name (the store writes none) is withheld too,
+/// so it is listed in it rather than overwritten by it.
+const WITHHELD: &str = "withheld.sha256";
+
+/// One line of `sha256sum` output for the file `name`: a name holding a
+/// backslash or a line break is escaped as `sha256sum` escapes it (the
+/// line begins with a backslash), so that no name can add a line.
+fn sum_line(sha256: &str, name: &str) -> String {
+    if name.contains(['\\', '\n', '\r']) {
+        let name = name.replace('\\', "\\\\").replace('\n', "\\n").replace('\r', "\\r");
+        format!("\\{sha256}  {name}\n")
+    } else {
+        format!("{sha256}  {name}\n")
+    }
 }
 
 #[cfg(test)]
@@ -487,6 +509,18 @@ mod tests {
             assert!(!in_script(s).contains("</"), "{s:?}");
             // the same string for a JSON reader
             assert_eq!(serde_json::from_str::<String>(&in_script(s)).unwrap(), s);
+        }
+    }
+
+    #[test]
+    fn a_withheld_name_is_one_line_as_sha256sum_writes_it() {
+        let d = "ab".repeat(32);
+        assert_eq!(sum_line(&d, "orders/france.toml"), format!("{d}  orders/france.toml\n"));
+        // a name that would begin a line of its own, or end one early
+        assert_eq!(sum_line(&d, "a\nb\\c\rd"), format!("\\{d}  a\\nb\\\\c\\rd\n"));
+        for name in ["x\n", "\\", "\r"] {
+            assert_eq!(sum_line(&d, name).lines().count(), 1, "{name:?}");
+            assert!(sum_line(&d, name).starts_with('\\'), "{name:?}");
         }
     }
 }

@@ -181,17 +181,40 @@ fn the_site_holds_no_secret_of_the_game() {
         }
     }
     // ... and everything the verifier needs is there: each withheld file
-    // is named by its digest.
+    // of an entry is named by its digest, in its entry's withheld.sha256,
+    // and every file of the entry is either there whole or named there.
     let state_after = hist.iter().find(|p| p.ends_with("state-after.toml")).unwrap();
-    let digest = sha256_hex(&fs::read(state_after).unwrap());
-    let rel = state_after
-        .strip_prefix(&g)
-        .unwrap()
-        .to_string_lossy()
-        .replace('\\', "/");
-    let sidecar = fs::read_to_string(out.join(format!("{rel}.sha256"))).unwrap();
-    assert_eq!(sidecar, format!("{digest}  state-after.toml\n"));
-    assert!(!out.join(&rel).exists());
+    let entry = state_after.parent().unwrap();
+    let rel = |p: &Path| p.strip_prefix(&g).unwrap().to_string_lossy().replace('\\', "/");
+    let sums = fs::read_to_string(out.join(rel(entry)).join("withheld.sha256")).unwrap();
+    let mut in_entry = Vec::new();
+    files(entry, &mut in_entry);
+    in_entry.sort();
+    let mut named = 0;
+    for p in &in_entry {
+        let name = p.strip_prefix(entry).unwrap().to_string_lossy().replace('\\', "/");
+        let line = format!("{}  {name}", sha256_hex(&fs::read(p).unwrap()));
+        let whole = out.join(rel(p));
+        if sums.lines().any(|l| l == line) {
+            named += 1;
+            assert!(!whole.exists(), "{name} is withheld and there whole");
+        } else {
+            assert_eq!(
+                fs::read(&whole).ok(),
+                Some(fs::read(p).unwrap()),
+                "{name}: neither whole nor named"
+            );
+        }
+    }
+    assert_eq!(sums.lines().count(), named, "{sums}");
+    for name in ["state-after.toml", "state-before.toml", "outcomes.toml", "report.txt"] {
+        assert!(
+            sums.lines().any(|l| l.ends_with(&format!("  {name}"))),
+            "{name} not named: {sums}"
+        );
+    }
+    assert!(!out.join(rel(state_after)).exists());
+    assert!(!out.join(format!("{}.sha256", rel(state_after))).exists());
 }
 
 #[test]
@@ -310,7 +333,13 @@ fn a_finished_game_publishes_its_whole_history_but_never_an_address() {
         );
     }
     assert!(!out.join(format!("{entry}/orders/france.toml")).exists());
-    assert!(out.join(format!("{entry}/orders/france.toml.sha256")).is_file());
+    let sums = fs::read_to_string(out.join(format!("{entry}/withheld.sha256"))).unwrap();
+    let orders = sha256_hex(&fs::read(g.join(format!("{entry}/orders/france.toml"))).unwrap());
+    assert_eq!(
+        sums,
+        format!("{orders}  orders/france.toml\n"),
+        "only the orders withheld once the game is over"
+    );
     let index = fs::read_to_string(out.join("index.html")).unwrap();
     assert!(index.contains("The game is over"), "{index}");
 }
