@@ -157,7 +157,7 @@ fn pages(scenario: &Scenario, entries: &[EntryInput], cache: &PageCache) -> Vec<
                 if let Some(page) = cache
                     .public
                     .get_shared(&e.dir, &public)
-                    .and_then(|(b, r)| page_from(e, b, r))
+                    .and_then(|(b, r)| page_from(e, b, r, Some(&cache.public_maps(&public))))
                 {
                     return (page, public, None, None);
                 }
@@ -166,7 +166,7 @@ fn pages(scenario: &Scenario, entries: &[EntryInput], cache: &PageCache) -> Vec<
                     return (page, public, key, None);
                 }
                 let page = page(scenario, fixed(), e, &mut last);
-                let made = key.as_ref().and_then(|_| page_bytes(&page));
+                let made = key.as_ref().and_then(|_| page_bytes(&page, false));
                 (page, public, key, made)
             })
             .collect::<Vec<_>>()
@@ -265,6 +265,8 @@ struct PageCache {
     pages: crate::store::site_cache::Pages,
     /// The public pages the resolution wrote.
     public: crate::store::site_cache::Pages,
+    /// The game, whose `public-maps/` hold the maps of those pages.
+    game: GameDir,
 }
 
 /// What a kept page holds but its map and the entry's directory: one
@@ -278,11 +280,16 @@ struct CachedPage {
     events: Vec<EventView>,
     standings: Vec<site::Standing>,
     map: bool,
+    /// The map is not in the record but in the file of its own the caller
+    /// names (the resolution's pages: `site_cache::public_map`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    map_apart: bool,
 }
 
 /// The page of `entry` kept as the part `range` of `file` ([`page_bytes`]);
-/// `None` if it cannot be read. Its map is not copied out of `file`.
-fn page_from(entry: &EntryInput, file: &Arc<Vec<u8>>, range: Range<usize>) -> Option<PhasePage> {
+/// `None` if it cannot be read. Its map is not copied out of `file`; a map
+/// kept apart is read from `apart`, which the site's copy may then be.
+fn page_from(entry: &EntryInput, file: &Arc<Vec<u8>>, range: Range<usize>, apart: Option<&Path>) -> Option<PhasePage> {
     let bytes = file.get(range.clone())?;
     // serde_json writes no newline: the first ends the JSON
     let (json, svg) = match bytes.iter().position(|b| *b == b'\n') {
@@ -290,9 +297,10 @@ fn page_from(entry: &EntryInput, file: &Arc<Vec<u8>>, range: Range<usize>) -> Op
         None => (bytes, None),
     };
     let c: CachedPage = serde_json::from_slice(json).ok()?;
-    let map = match (c.map, svg) {
-        (true, Some(svg)) => Some(site::Svg::shared(file, svg)?),
-        (false, None) => None,
+    let map = match (c.map, c.map_apart, svg) {
+        (true, false, Some(svg)) => Some(site::Svg::shared(file, svg)?),
+        (true, true, None) => Some(site::Svg::Stored(apart.filter(|p| p.is_file())?.to_path_buf())),
+        (false, false, None) => None,
         _ => return None,
     };
     Some(PhasePage {
@@ -306,8 +314,9 @@ fn page_from(entry: &EntryInput, file: &Arc<Vec<u8>>, range: Range<usize>) -> Op
     })
 }
 
-/// What is kept of `page` (`None`: it cannot be written).
-fn page_bytes(page: &PhasePage) -> Option<Vec<u8>> {
+/// What is kept of `page` (`None`: it cannot be written); its map after
+/// the record's JSON, or `apart` (written by the caller elsewhere).
+fn page_bytes(page: &PhasePage, apart: bool) -> Option<Vec<u8>> {
     /// [`CachedPage`], borrowed from the page.
     #[derive(serde::Serialize)]
     struct Out<'p> {
@@ -317,7 +326,10 @@ fn page_bytes(page: &PhasePage) -> Option<Vec<u8>> {
         events: &'p [EventView],
         standings: &'p [site::Standing],
         map: bool,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        map_apart: bool,
     }
+    let apart = apart && page.map.is_some();
     let mut bytes = serde_json::to_vec(&Out {
         phase: &page.phase,
         kind: &page.kind,
@@ -325,11 +337,12 @@ fn page_bytes(page: &PhasePage) -> Option<Vec<u8>> {
         events: &page.events,
         standings: &page.standings,
         map: page.map.is_some(),
+        map_apart: apart,
     })
     .ok()?;
-    if let Some(svg) = &page.map {
+    if let Some(svg) = page.map.as_ref().filter(|_| !apart) {
         bytes.push(b'\n');
-        bytes.extend_from_slice(svg.as_bytes());
+        bytes.extend_from_slice(svg.as_bytes()?);
     }
     Some(bytes)
 }
@@ -355,6 +368,7 @@ impl PageCache {
             scenario,
             pages: load(cache_file(dir)),
             public: load(public_file(dir)),
+            game: dir.clone(),
         }
     }
 
@@ -371,7 +385,12 @@ impl PageCache {
 
     fn get(&self, entry: &EntryInput, key: &str) -> Option<PhasePage> {
         let (file, range) = self.pages.get_shared(&entry.dir, key)?;
-        page_from(entry, file, range)
+        page_from(entry, file, range, None)
+    }
+
+    /// Where the resolution keeps the map of the public page keyed `key`.
+    fn public_maps(&self, key: &str) -> PathBuf {
+        crate::store::site_cache::public_map(&self.game, key)
     }
 }
 
@@ -528,7 +547,12 @@ pub fn public_page(r: &Resolved<'_>) {
         Some(&r.before.public_view()),
         Some(&r.after.public_view()),
     );
-    if let Some(bytes) = page_bytes(&page) {
+    // The map in a file of its own, which the site links rather than
+    // copies; in the record if that file cannot be written.
+    let apart = page.map.as_ref().and_then(site::Svg::as_bytes).is_some_and(|svg| {
+        crate::store::site_cache::write_whole(&crate::store::site_cache::public_map(r.dir, &key), svg).is_ok()
+    });
+    if let Some(bytes) = page_bytes(&page, apart) {
         let _ = crate::store::site_cache::append(
             &crate::store::site_cache::public_file(r.dir),
             &[(r.name.to_string(), key, bytes)],
@@ -679,19 +703,26 @@ fn write_run(out: &Path, run: &[(&SiteFile<'_>, PathBuf, bool)]) -> Result<()> {
                 Err(_) => links = false,
             }
         }
+        let bytes = match (&f.bytes, f.stored) {
+            (Some(b), _) => std::borrow::Cow::Borrowed(b.as_ref()),
+            (None, Some(stored)) => {
+                std::borrow::Cow::Owned(fs::read(stored).with_context(|| format!("cannot read {}", stored.display()))?)
+            }
+            (None, None) => anyhow::bail!("{}: no bytes to write", f.path),
+        };
         if *new_dir {
             // nothing there to replace, so no reader can meet half of it
             // in place of a whole old file: written where it goes
-            fs::write(path, &f.bytes).with_context(|| format!("cannot write {}", path.display()))?;
+            fs::write(path, &bytes).with_context(|| format!("cannot write {}", path.display()))?;
             continue;
         }
-        if fs::metadata(path).is_ok_and(|m| m.len() == f.bytes.len() as u64)
-            && fs::read(path).is_ok_and(|old| old == *f.bytes)
+        if fs::metadata(path).is_ok_and(|m| m.len() == bytes.len() as u64)
+            && fs::read(path).is_ok_and(|old| old == *bytes)
         {
             continue;
         }
         let tmp = tmp();
-        fs::write(&tmp, &f.bytes).with_context(|| format!("cannot write {}", tmp.display()))?;
+        fs::write(&tmp, &bytes).with_context(|| format!("cannot write {}", tmp.display()))?;
         fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())

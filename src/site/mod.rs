@@ -71,11 +71,14 @@ impl EntryInput {
 }
 
 /// One file of the site: its path inside the site, its bytes and, for a
-/// history file published as stored, the game's own file with those bytes.
+/// history file published as stored or a map the resolution kept, the
+/// game's own file with those bytes.
 #[derive(Clone, Debug)]
 pub struct SiteFile<'a> {
     pub path: String,
-    pub bytes: Cow<'a, [u8]>,
+    /// `None`: only in `stored`, read from it if it cannot be linked (a
+    /// map the resolution kept, which the site need not read).
+    pub bytes: Option<Cow<'a, [u8]>>,
     pub stored: Option<&'a Path>,
 }
 
@@ -83,7 +86,7 @@ impl<'a> SiteFile<'a> {
     fn new(path: impl Into<String>, bytes: impl Into<Cow<'a, [u8]>>) -> SiteFile<'a> {
         SiteFile {
             path: path.into(),
-            bytes: bytes.into(),
+            bytes: Some(bytes.into()),
             stored: None,
         }
     }
@@ -134,19 +137,19 @@ fn is_some<S: serde::Serializer>(map: &Option<Svg>, s: S) -> Result<S::Ok, S::Er
     s.serialize_bool(map.is_some())
 }
 
-/// The SVG text of a page's map: its own, or a part of the bytes a file of
-/// pages was read into, shared rather than copied (the maps are most of
-/// those bytes).
+/// The SVG text of a page's map: its own, a part of the bytes a file of
+/// pages was read into (shared rather than copied: the maps are most of
+/// those bytes), or a file of the game the site links and never reads.
 #[derive(Clone, Debug)]
-pub struct Svg {
-    bytes: Arc<Vec<u8>>,
-    range: Range<usize>,
+pub enum Svg {
+    Text { bytes: Arc<Vec<u8>>, range: Range<usize> },
+    Stored(PathBuf),
 }
 
 impl Svg {
     pub fn new(text: String) -> Svg {
         let range = 0..text.len();
-        Svg {
+        Svg::Text {
             bytes: Arc::new(text.into_bytes()),
             range,
         }
@@ -155,15 +158,26 @@ impl Svg {
     /// The part `range` of `bytes`, if it is UTF-8 text.
     pub fn shared(bytes: &Arc<Vec<u8>>, range: Range<usize>) -> Option<Svg> {
         std::str::from_utf8(bytes.get(range.clone())?).ok()?;
-        Some(Svg {
+        Some(Svg::Text {
             bytes: Arc::clone(bytes),
             range,
         })
     }
 
-    /// The text, as UTF-8 bytes.
-    pub fn as_bytes(&self) -> &[u8] {
-        &self.bytes[self.range.clone()]
+    /// The text, as UTF-8 bytes, if it is in memory.
+    pub fn as_bytes(&self) -> Option<&[u8]> {
+        match self {
+            Svg::Text { bytes, range } => bytes.get(range.clone()),
+            Svg::Stored(_) => None,
+        }
+    }
+
+    /// The game's file that holds it, if it is one.
+    pub fn stored(&self) -> Option<&Path> {
+        match self {
+            Svg::Text { .. } => None,
+            Svg::Stored(path) => Some(path),
+        }
     }
 }
 
@@ -254,7 +268,11 @@ pub fn build(input: &Input) -> Result<Vec<SiteFile<'_>>> {
         ))?;
         out.push(SiteFile::new(format!("phases/{}.html", p.dir), html.into_bytes()));
         if let Some(svg) = &p.map {
-            out.push(SiteFile::new(format!("phases/{}.svg", p.dir), svg.as_bytes()));
+            out.push(SiteFile {
+                path: format!("phases/{}.svg", p.dir),
+                bytes: svg.as_bytes().map(Cow::Borrowed),
+                stored: svg.stored(),
+            });
         }
     }
     Ok(out)
@@ -447,7 +465,7 @@ fn history_files<'a>(input: &'a Input, published: &[Vec<Published<'a>>]) -> Vec<
                 Published::Withheld { sha256, .. } => withheld.push_str(&sum_line(sha256, &f.rel)),
                 Published::Whole(_) | Published::NotText { .. } => out.push(SiteFile {
                     path: format!("history/{}/{}", e.dir, f.rel),
-                    bytes: Cow::Borrowed(&f.bytes),
+                    bytes: Some(Cow::Borrowed(&f.bytes)),
                     stored: f.stored.as_deref(),
                 }),
             }

@@ -42,6 +42,24 @@ pub fn public_file(dir: &GameDir) -> PathBuf {
     dir.root.join("public-pages")
 }
 
+/// The map of the public page keyed `key` (`public-maps/<key>.svg`): a
+/// file of its own, not in the record, so that the site's copy of it can
+/// be a link to it (the maps are half the bytes a site writes).
+pub fn public_map(dir: &GameDir, key: &str) -> PathBuf {
+    dir.root.join("public-maps").join(format!("{key}.svg"))
+}
+
+/// Write `bytes` as the file `path`, made under a temporary name and
+/// renamed, so that a file of that name is whole (a site may link it).
+pub fn write_whole(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(std::path::Path::new("."));
+    fs::create_dir_all(dir)?;
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    fs::write(&tmp, bytes)?;
+    fs::rename(&tmp, path)
+}
+
 /// The cache as read: its bytes and, for each entry, the key and bytes of
 /// its last record.
 #[derive(Debug, Default)]

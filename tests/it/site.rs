@@ -75,6 +75,8 @@ fn site(game: &Path, out: &Path) -> String {
 fn output(out: &Path) -> Vec<(String, Vec<u8>)> {
     let mut all = Vec::new();
     files(out, &mut all);
+    // in order: directories are listed in no order a file system promises
+    all.sort();
     all.into_iter()
         .map(|p| {
             (
@@ -159,6 +161,9 @@ fn the_site_holds_no_secret_of_the_game() {
     let public = records(&g.join("public-pages"));
     assert!(public.len() > 5, "{} public pages", public.len());
     site.push(("game/public-pages".into(), fs::read(g.join("public-pages")).unwrap()));
+    let maps = output(&g.join("public-maps"));
+    assert!(maps.len() > 5, "{} public maps", maps.len());
+    site.extend(maps.into_iter().map(|(p, b)| (format!("game/public-maps/{p}"), b)));
     site.extend(
         output(&g.join(".site-cache"))
             .into_iter()
@@ -392,6 +397,41 @@ fn run_refreshes_the_site_named_in_game_toml_after_each_phase() {
     );
     let head = fs::read(g.join("history/head.toml")).unwrap();
     assert_eq!(fs::read(g.join("public/history/head.toml")).unwrap(), head);
+}
+
+/// A site written again where it was leaves each file whose bytes are
+/// already there as it was (a host serving it meanwhile sees no change),
+/// and puts back one whose bytes differ, even at the same length.
+#[test]
+#[cfg(unix)]
+fn a_site_written_again_where_it_was_rewrites_only_what_differs() {
+    use std::os::unix::fs::MetadataExt;
+    let (t, g) = demo();
+    let out = t.path().join("site");
+    site(&g, &out);
+    let whole = output(&out);
+    let ino = |p: &str| fs::metadata(out.join(p)).unwrap().ino();
+    let kept = [
+        "index.html",
+        "phases/0002-1805-fall-france.html",
+        "data/history.js",
+        "vp.svg",
+    ];
+    let before: Vec<u64> = kept.iter().map(|p| ino(p)).collect();
+    // the index spoilt, at its own length, as a new file
+    let index = fs::read(out.join("index.html")).unwrap();
+    fs::remove_file(out.join("index.html")).unwrap();
+    fs::write(out.join("index.html"), vec![b'x'; index.len()]).unwrap();
+    let spoilt = ino("index.html");
+    site(&g, &out);
+    assert_eq!(output(&out), whole);
+    assert_ne!(ino("index.html"), spoilt, "the spoilt index is replaced");
+    let after: Vec<u64> = kept.iter().map(|p| ino(p)).collect();
+    assert_eq!(
+        after[1..],
+        before[1..],
+        "the files that were right are left as they were"
+    );
 }
 
 #[test]
@@ -640,6 +680,14 @@ fn the_site_takes_each_phases_page_from_the_resolution_and_makes_the_same_site()
         1,
         "only the page the resolution did not write was made"
     );
+    // On another file system, where nothing can be linked, the same site
+    // is written from copies.
+    #[cfg(target_os = "linux")]
+    if let Ok(shm) = tempfile::tempdir_in("/dev/shm") {
+        let copied = shm.path().join("site");
+        site(&g, &copied);
+        assert_eq!(output(&copied), output(&with));
+    }
     // The same site, byte for byte, as the one made from the states.
     let kept = fs::read(g.join("public-pages")).unwrap();
     fs::remove_file(g.join("public-pages")).unwrap();
@@ -647,19 +695,27 @@ fn the_site_takes_each_phases_page_from_the_resolution_and_makes_the_same_site()
     let without = t.path().join("without");
     site(&g, &without);
     assert_eq!(output(&with), output(&without));
-    // A public page is what the site shows: marked under its own key, the
-    // mark shows ...
+    // Each map is a file of its own beside the records, named by the
+    // page's key, and the site's map is that file, linked, not a copy.
+    let svg = "phases/0002-1805-fall-france.svg";
+    let (_, key, record) = page_of(&mut public.clone(), "0002-1805-fall-france").clone();
+    assert!(!contains(&record, b"<svg"), "the record holds no map");
+    let map = g.join(format!("public-maps/{key}.svg"));
+    assert_eq!(fs::read(&map).unwrap(), fs::read(with.join(svg)).unwrap());
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let ino = |p: &Path| fs::metadata(p).unwrap().ino();
+        assert_eq!(ino(&map), ino(&with.join(svg)), "linked");
+    }
+    // A public page is what the site shows: its map marked (a new file
+    // under its own key), the mark shows ...
     fs::write(g.join("public-pages"), &kept).unwrap();
-    let mut marked = public.clone();
-    let entry = page_of(&mut marked, "0002-1805-fall-france");
-    let text = String::from_utf8(entry.2.clone()).unwrap();
-    entry.2 = text
-        .replace("</svg>", "<!-- from the resolution --></svg>")
-        .into_bytes();
-    store_in(&g.join("public-pages"), &marked);
+    let unmarked = fs::read_to_string(&map).unwrap();
+    fs::remove_file(&map).unwrap();
+    fs::write(&map, unmarked.replace("</svg>", "<!-- from the resolution --></svg>")).unwrap();
     let marked_site = t.path().join("marked");
     site(&g, &marked_site);
-    let svg = "phases/0002-1805-fall-france.svg";
     assert!(
         fs::read_to_string(marked_site.join(svg))
             .unwrap()
@@ -686,6 +742,8 @@ fn the_site_takes_each_phases_page_from_the_resolution_and_makes_the_same_site()
     // pages before the cut are used, the rest made, and the file written
     // again whole so that the next pages appended are read.
     fs::write(&state, text).unwrap();
+    fs::remove_file(&map).unwrap();
+    fs::write(&map, &unmarked).unwrap();
     fs::write(g.join("public-pages"), &kept[..kept.len() - 10]).unwrap();
     let cut = t.path().join("cut");
     site(&g, &cut);
