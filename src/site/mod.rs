@@ -361,8 +361,19 @@ struct DigestJson<'a> {
 #[derive(Serialize)]
 #[serde(untagged)]
 enum FileJson<'a> {
-    Whole { text: &'a str },
-    Withheld { sha256: &'a str, withheld: &'a str },
+    Whole {
+        text: &'a str,
+    },
+    Withheld {
+        sha256: &'a str,
+        withheld: &'a str,
+    },
+    /// The same bytes as the file `<dir>/<file>` of another entry, whose
+    /// text is there (a state before a phase is the state after the one
+    /// before it: written once, the states were most of the JSON).
+    SameAs {
+        same_as: String,
+    },
 }
 
 impl<'a> FileJson<'a> {
@@ -409,24 +420,43 @@ impl serde_json::ser::Formatter for InScript {
     }
 }
 
+/// The state files of an entry: the one before it is usually the one after
+/// the entry before.
+const STATE_BEFORE: &str = "state-before.toml";
+const STATE_AFTER: &str = "state-after.toml";
+
 /// `data/history.js`: the history as one JSON value assigned to
 /// `window.EMPEREUR_HISTORY`, written into one buffer sized for it.
 fn history_script(input: &Input, published: &[Vec<Published<'_>>]) -> Vec<u8> {
-    let entries = input
-        .entries
-        .iter()
-        .zip(published)
-        .map(|(e, published)| EntryJson {
+    let mut before: Option<(&EntryInput, &[Published<'_>])> = None;
+    let mut entries = Vec::with_capacity(input.entries.len());
+    for (e, published) in input.entries.iter().zip(published) {
+        let after = before.and_then(|(b, p)| {
+            let i = b.files.iter().rposition(|f| f.rel == STATE_AFTER)?;
+            matches!(p[i], Published::Whole(_)).then(|| (b.dir.as_str(), b.files[i].bytes.as_slice()))
+        });
+        entries.push(EntryJson {
             dir: &e.dir,
             // keys in order, as a map; a name given twice keeps the last
             files: e
                 .files
                 .iter()
-                .map(|f| f.rel.as_str())
-                .zip(published.iter().map(FileJson::of))
+                .zip(published)
+                .map(|(f, p)| {
+                    let json = match (p, after) {
+                        (Published::Whole(_), Some((dir, bytes))) if f.rel == STATE_BEFORE && f.bytes == bytes => {
+                            FileJson::SameAs {
+                                same_as: format!("{dir}/{STATE_AFTER}"),
+                            }
+                        }
+                        _ => FileJson::of(p),
+                    };
+                    (f.rel.as_str(), json)
+                })
                 .collect(),
-        })
-        .collect();
+        });
+        before = Some((e, published));
+    }
     let v = HistoryJson {
         commitment: text_json(&input.commitment),
         ended: input.ended,

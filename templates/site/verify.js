@@ -119,8 +119,25 @@
     let head = null;
     if (data.head && typeof data.head.text === "string") head = parse("history/head.toml", data.head.text);
     const count = head ? head.entries : 0;
+    // A file the site wrote once, `{"same_as": "<dir>/<file>"}`, stands
+    // for the text of that file of another entry (docs/site.md); what it
+    // stands for is then checked as that entry's file is.
+    const byDir = new Map((data.entries || []).map((e) => [e.dir, e]));
+    const entries = (data.entries || []).map((e) => {
+      const files = {};
+      for (const [rel, f] of Object.entries(e.files || {})) {
+        files[rel] = f;
+        if (!f || typeof f.same_as !== "string") continue;
+        const cut = f.same_as.indexOf("/");
+        const from = cut > 0 ? byDir.get(f.same_as.slice(0, cut)) : undefined;
+        const src = from && from.files ? from.files[f.same_as.slice(cut + 1)] : undefined;
+        if (src && typeof src.text === "string") files[rel] = { text: src.text };
+        else bad("history/" + e.dir, rel + " stands for " + f.same_as + ", which the history does not hold as text");
+      }
+      return { dir: e.dir, files };
+    });
     const byNumber = new Map();
-    for (const e of data.entries || []) {
+    for (const e of entries) {
       const n = parseInt(e.dir.slice(0, 4), 10);
       if (!/^[0-9]{4}-/.test(e.dir) || byNumber.has(n)) bad("history/" + e.dir, "is not a history entry's name");
       else byNumber.set(n, e);

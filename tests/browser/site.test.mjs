@@ -267,6 +267,33 @@ try {
     },
   });
 
+  // A game played to its end publishes its whole history, and each state
+  // before a phase that is the state after the phase before is written
+  // once in the verifier's data (`same_as`); the page checks it as
+  // `empereur verify` does, and a `same_as` pointed at another entry's
+  // state is a mismatch there.
+  {
+    const ended = path.join(tmp, "ended");
+    fs.cpSync(game, ended, { recursive: true });
+    const ap = empereur(["autoplay", "--game", ended, "--phases", "400", "--seed", "3"]);
+    check(ap.status === 0 && /the game is over/.test(ap.stdout), "the demo game played to its end (" + ap.stdout.split("\n")[0] + ")");
+    const out = site(ended, ended + "-site");
+    const data = path.join(out, "data", "history.js");
+    const refs = [...read(data).matchAll(/"state-before.toml":\{"same_as":"([^"]+)"\}/g)].map((m) => m[1]);
+    check(refs.length > 5, refs.length + " states before a phase written once");
+    const v = empereur(["verify", "--game", ended]);
+    const { page, errors, verdict } = await open(pathToFileURL(out).href + "/index.html");
+    check(v.status === 0 && verdict.status === "ok" && errors.length === 0, "a finished game: verify exits " + v.status + ", the page says " + verdict.text);
+    await page.close();
+    const [a, b] = [refs[2], refs[4]];
+    const at = read(data).indexOf('"same_as":"' + a + '"');
+    const dir = [...read(data).slice(0, at).matchAll(/"dir":"([^"]+)"/g)].pop()[1];
+    fs.writeFileSync(data, read(data).replace('"same_as":"' + a + '"', '"same_as":"' + b + '"'));
+    const { page: p2, verdict: v2 } = await open(pathToFileURL(out).href + "/index.html");
+    check(v2.status === "mismatch" && v2.where === dir, "a state before written as another entry's: the page says mismatch at " + v2.where + " (" + dir + "): " + v2.text);
+    await p2.close();
+  }
+
   // Mails a player received, dropped on the page.
   const mails = path.join(tmp, "mails-prussia");
   fs.mkdirSync(mails);

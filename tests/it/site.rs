@@ -347,6 +347,39 @@ fn a_finished_game_publishes_its_whole_history_but_never_an_address() {
     );
     let index = fs::read_to_string(out.join("index.html")).unwrap();
     assert!(index.contains("The game is over"), "{index}");
+    // In the verifier's JSON a state before a phase that is, byte for
+    // byte, the state after the phase before is written once: it names
+    // that file, whose text is there. One that differs is its own text.
+    let data = fs::read_to_string(out.join("data/history.js")).unwrap();
+    let json = data
+        .strip_prefix("window.EMPEREUR_HISTORY = ")
+        .and_then(|d| d.strip_suffix(";\n"))
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_str(json).unwrap();
+    let entries = v["entries"].as_array().unwrap();
+    let (mut same, mut own) = (0, 0);
+    for pair in entries.windows(2) {
+        let (dir0, dir1) = (pair[0]["dir"].as_str().unwrap(), pair[1]["dir"].as_str().unwrap());
+        let Ok(before) = fs::read(g.join(format!("history/{dir1}/state-before.toml"))) else {
+            continue;
+        };
+        let after = fs::read(g.join(format!("history/{dir0}/state-after.toml"))).ok();
+        let f = &pair[1]["files"]["state-before.toml"];
+        if after.as_ref() == Some(&before) {
+            same += 1;
+            assert_eq!(f["same_as"], format!("{dir0}/state-after.toml"), "{dir1}");
+            assert_eq!(
+                pair[0]["files"]["state-after.toml"]["text"].as_str().map(str::as_bytes),
+                Some(&before[..])
+            );
+        } else {
+            own += 1;
+            assert_eq!(f["text"].as_str().map(str::as_bytes), Some(&before[..]), "{dir1}");
+        }
+    }
+    assert!(same >= 5, "{same} states written once");
+    // the game's first entry after its genesis has no state after before it
+    assert!(own >= 1, "{own} states of their own");
 }
 
 #[test]
