@@ -113,6 +113,7 @@ pub fn read(dir: &GameDir) -> Result<Input> {
                 rel,
                 bytes,
                 stored: Some(p),
+                digest: Default::default(),
             });
         }
         input.entries.push(entry);
@@ -149,10 +150,19 @@ fn pages(scenario: &Scenario, entries: &[EntryInput], cache: &PageCache) -> Vec<
         // The state after one entry is usually the state before the next:
         // parsed once.
         let mut last: Option<(Vec<u8>, State)> = None;
+        // The state after the entry before: the state before this one is
+        // usually the same bytes, whose digest is then not computed again.
+        let mut after: Option<&EntryFile> = None;
         entries
             .iter()
             .map(|e| {
-                let content = content_digest(|rel| e.bytes(rel));
+                if let (Some(a), Some(b)) = (after, e.file(STATE_BEFORE))
+                    && a.bytes == b.bytes
+                {
+                    let _ = b.digest.set(a.sha256());
+                }
+                after = e.file(STATE_AFTER);
+                let content = content_digest(|rel| e.file(rel).map(EntryFile::sha256));
                 let public = cache.public_key(&content);
                 if let Some(page) = cache
                     .public
@@ -215,15 +225,19 @@ fn pages(scenario: &Scenario, entries: &[EntryInput], cache: &PageCache) -> Vec<
 /// The files of an entry its page is made from ([`page`] reads no other).
 const PAGE_FILES: [&str; 4] = ["entry.toml", "outcomes.toml", "state-before.toml", "state-after.toml"];
 
-/// The digest of an entry's [`PAGE_FILES`], as `bytes` gives them.
-fn content_digest<'b>(bytes: impl Fn(&str) -> Option<&'b [u8]>) -> [u8; 32] {
+/// The names of the state files in an entry.
+const STATE_BEFORE: &str = "state-before.toml";
+const STATE_AFTER: &str = "state-after.toml";
+
+/// The digest of an entry's [`PAGE_FILES`], from the SHA-256 of each as
+/// `sha256` gives it (`None`: the entry has no such file).
+fn content_digest(sha256: impl Fn(&str) -> Option<[u8; 32]>) -> [u8; 32] {
     let mut h = Sha256::new();
     for rel in PAGE_FILES {
-        match bytes(rel) {
-            Some(b) => {
+        match sha256(rel) {
+            Some(d) => {
                 h.update([1]);
-                h.update((b.len() as u64).to_le_bytes());
-                h.update(b);
+                h.update(d);
             }
             None => h.update([0]),
         }
@@ -233,7 +247,7 @@ fn content_digest<'b>(bytes: impl Fn(&str) -> Option<&'b [u8]>) -> [u8; 32] {
 
 /// Bump when what a page holds, or how it is drawn, changes: the public
 /// pages the resolution wrote before are made again.
-const PUBLIC_FORMAT: &str = "empereur public page 1";
+const PUBLIC_FORMAT: &str = "empereur public page 2";
 
 /// The key of an entry's page among the public pages: the format, the
 /// scenario and the entry's [`PAGE_FILES`] (not the program: the pages
@@ -349,7 +363,7 @@ fn page_bytes(page: &PhasePage, apart: bool) -> Option<Vec<u8>> {
 
 impl PageCache {
     /// Bump when what a cached page holds changes shape.
-    const FORMAT: &'static str = "empereur site page 2";
+    const FORMAT: &'static str = "empereur site page 3";
 
     fn new(dir: &GameDir, config: &crate::store::GameConfig) -> PageCache {
         let scenario = scenario_identity(dir, config);
@@ -529,9 +543,12 @@ pub struct Resolved<'r> {
 /// from, so that a site parses no state of it. A page that cannot be
 /// written costs only a site's parsing later.
 pub fn public_page(r: &Resolved<'_>) {
-    let content = content_digest(|rel| match rel {
-        "entry.toml" => Some(r.entry_toml),
-        _ => r.files.get(rel).map(Vec::as_slice),
+    let content = content_digest(|rel| {
+        let bytes = match rel {
+            "entry.toml" => Some(r.entry_toml),
+            _ => r.files.get(rel).map(Vec::as_slice),
+        };
+        bytes.map(|b| Sha256::digest(b).into())
     });
     let key = public_key(&scenario_identity(r.dir, r.config), &content);
     let record: Option<EntryRecord> = toml::from_str(&String::from_utf8_lossy(r.entry_toml)).ok();

@@ -27,6 +27,7 @@ use minijinja::Environment;
 use privacy::Publish;
 use serde::Serialize;
 use serde_json::json;
+use sha2::{Digest, Sha256};
 use std::borrow::Cow;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -61,12 +62,27 @@ pub struct EntryFile {
     /// Where the game keeps it: the site's copy of a file published as
     /// stored may be this file itself, linked (`ops::site::write_all`).
     pub stored: Option<PathBuf>,
+    /// Its SHA-256, once asked for ([`EntryFile::sha256`]) or known.
+    pub digest: std::sync::OnceLock<[u8; 32]>,
+}
+
+impl EntryFile {
+    /// The SHA-256 of its bytes, computed once: the page's key and a
+    /// withheld file's published digest both need it.
+    pub fn sha256(&self) -> [u8; 32] {
+        *self.digest.get_or_init(|| Sha256::digest(&self.bytes).into())
+    }
 }
 
 impl EntryInput {
     /// The bytes of the file `rel`, if the entry has one.
     pub fn bytes(&self, rel: &str) -> Option<&[u8]> {
-        self.files.iter().find(|f| f.rel == rel).map(|f| f.bytes.as_slice())
+        self.file(rel).map(|f| f.bytes.as_slice())
+    }
+
+    /// The file `rel`, if the entry has one.
+    pub fn file(&self, rel: &str) -> Option<&EntryFile> {
+        self.files.iter().find(|f| f.rel == rel)
     }
 }
 
@@ -300,7 +316,7 @@ fn publication(input: &Input) -> Vec<Vec<Published<'_>>> {
             e.files
                 .iter()
                 .map(|f| {
-                    let sha256 = || crate::store::history::sha256_hex(&f.bytes);
+                    let sha256 = || hex::encode(f.sha256());
                     match (privacy::publish(&f.rel, input.ended), std::str::from_utf8(&f.bytes)) {
                         (Publish::Whole, Ok(text)) => Published::Whole(text),
                         (Publish::Whole, Err(_)) => Published::NotText { sha256: sha256() },
@@ -407,8 +423,11 @@ struct InScript;
 impl serde_json::ser::Formatter for InScript {
     fn write_string_fragment<W: ?Sized + std::io::Write>(&mut self, w: &mut W, fragment: &str) -> std::io::Result<()> {
         let mut rest = fragment;
-        // `find` of a character is a quick scan; of `</` it was not
-        while let Some(i) = rest.find('<') {
+        // a byte scan: serde_json hands over the text between two escapes,
+        // a line of TOML each, too short for `find`'s set-up to pay (it
+        // was a twentieth of a site's time); `<` is ASCII, so `i` is a
+        // character's boundary
+        while let Some(i) = rest.bytes().position(|b| b == b'<') {
             let (upto, after) = rest.split_at(i + 1);
             w.write_all(upto.as_bytes())?;
             if after.starts_with('/') {

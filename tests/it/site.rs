@@ -766,6 +766,24 @@ fn the_site_takes_each_phases_page_from_the_resolution_and_makes_the_same_site()
     site(&g, &tampered);
     let page = fs::read_to_string(tampered.join("phases/0002-1805-fall-france.html")).unwrap();
     assert!(page.contains("<td>987654</td>"), "{page}");
+    // The digests published are those of the files as they are: the state
+    // after 0002 is no longer the state before the next entry.
+    let next = fs::read_dir(g.join("history"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .find(|n| n.starts_with("0003-"))
+        .unwrap();
+    for (entry, file) in [
+        ("0002-1805-fall-france", "state-after.toml"),
+        (next.as_str(), "state-before.toml"),
+    ] {
+        let line = format!(
+            "{}  {file}",
+            sha256_hex(&fs::read(g.join(format!("history/{entry}/{file}"))).unwrap())
+        );
+        let sums = fs::read_to_string(tampered.join(format!("history/{entry}/withheld.sha256"))).unwrap();
+        assert!(sums.lines().any(|l| l == line), "{entry}: {line} not in {sums}");
+    }
     assert!(
         !fs::read_to_string(tampered.join(svg))
             .unwrap()
