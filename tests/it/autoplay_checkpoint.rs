@@ -49,10 +49,13 @@ fn snapshot(dir: &GameDir) -> BTreeMap<String, Vec<u8>> {
         for e in std::fs::read_dir(d).unwrap() {
             let p = e.unwrap().path();
             // The spares' bytes mean nothing; the public pages a rollback
-            // leaves (`public-pages`, appended by each resolution) are
-            // each keyed by the bytes of its entry, so a page of an entry
-            // rolled back is never shown (tests/it/site.rs).
-            if p.file_name().is_some_and(|n| n == ".spare" || n == "public-pages") {
+            // leaves (`public-pages`, appended by each resolution, and
+            // their maps in `public-maps/`, each file named by its page's
+            // key) are each keyed by the bytes of its entry, so a page of
+            // an entry rolled back is never shown (tests/it/site.rs).
+            if p.file_name()
+                .is_some_and(|n| n == ".spare" || n == "public-pages" || n == "public-maps")
+            {
                 continue;
             }
             if p.is_dir() {
