@@ -10,7 +10,7 @@ use crate::picture::Scene;
 use crate::report::{EventView, TurnReportView};
 use crate::rules::outcome::Outcome;
 use crate::scenario::Scenario;
-use crate::site::{self, EntryFile, EntryInput, Input, PhasePage, PublicPress, SiteFile};
+use crate::site::{self, EntryFile, EntryInput, Input, PhasePage, PublicPress, STATE_AFTER, STATE_BEFORE, SiteFile};
 use crate::state::State;
 use crate::store::history::{self, EntryRecord, OutcomesFile};
 use crate::store::{GameDir, phase};
@@ -223,11 +223,7 @@ fn pages(scenario: &Scenario, entries: &[EntryInput], cache: &PageCache) -> Vec<
 }
 
 /// The files of an entry its page is made from ([`page`] reads no other).
-const PAGE_FILES: [&str; 4] = ["entry.toml", "outcomes.toml", "state-before.toml", "state-after.toml"];
-
-/// The names of the state files in an entry.
-const STATE_BEFORE: &str = "state-before.toml";
-const STATE_AFTER: &str = "state-after.toml";
+const PAGE_FILES: [&str; 4] = ["entry.toml", "outcomes.toml", STATE_BEFORE, STATE_AFTER];
 
 /// The digest of an entry's [`PAGE_FILES`], from the SHA-256 of each as
 /// `sha256` gives it (`None`: the entry has no such file).

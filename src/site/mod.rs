@@ -440,9 +440,9 @@ impl serde_json::ser::Formatter for InScript {
 }
 
 /// The state files of an entry: the one before it is usually the one after
-/// the entry before.
-const STATE_BEFORE: &str = "state-before.toml";
-const STATE_AFTER: &str = "state-after.toml";
+/// the entry before (the site writes and hashes such a state once).
+pub const STATE_BEFORE: &str = "state-before.toml";
+pub const STATE_AFTER: &str = "state-after.toml";
 
 /// `data/history.js`: the history as one JSON value assigned to
 /// `window.EMPEREUR_HISTORY`, written into one buffer sized for it.
