@@ -254,9 +254,22 @@ impl<'a> Scene<'a> {
         if reuse_base {
             return Ok(png_of(&layers, effort)?.0);
         }
+        let overlay = Spans::render(&tree(&layers.overlay())?)?;
+        let base = Flat::render(&tree(&layers.base())?, &overlay)?;
+        Ok(png_on(&base, &tree(&layers.top())?, &layers, effort)?.0)
+    }
+}
+
+impl Scene<'_> {
+    /// The PNG rendered the simple way, on one canvas of the whole
+    /// picture (11 MiB): what the pictures painted in bands of rows must
+    /// look like (a test compares them).
+    #[doc(hidden)]
+    pub fn png_on_one_canvas(&self) -> Result<Vec<u8>, PictureError> {
+        let layers = svg::draw(self, WIDTH as f64)?;
         let mut pixmap = render_under(&layers.base(), &layers.overlay())?;
         paint(&tree(&layers.top())?, &mut pixmap);
-        Ok(encode_split(&pixmap, layers.title_rows(), &svg_colours(&layers.text), effort)?.0)
+        Ok(encode_split(&pixmap, layers.title_rows(), &svg_colours(&layers.text), Effort::Small)?.0)
     }
 }
 
@@ -337,9 +350,19 @@ fn paint(tree: &resvg::usvg::Tree, pixmap: &mut Pixmap) {
 /// only (never the machine's).
 pub fn png(svg: &str) -> Result<Vec<u8>, PictureError> {
     let tree = tree(svg)?;
-    let mut pixmap = canvas(&tree)?;
-    paint(&tree, &mut pixmap);
-    encode_split(&pixmap, 0, &svg_colours(svg), Effort::Small).map(|(png, _)| png)
+    let size = tree.size().to_int_size();
+    let mut rows = Rows::new(size.width(), 0);
+    in_bands(
+        size.width(),
+        size.height(),
+        |band, y0| {
+            band.fill(resvg::tiny_skia::Color::TRANSPARENT);
+            paint_at(&tree, band, y0);
+        },
+        |y, px| rows.push(y, px),
+    )?;
+    rows.finish(&svg_colours(svg), Effort::Small, size.height())
+        .map(|(png, _)| png)
 }
 
 /// An indexed PNG of `pixmap`, its palette from its pixels alone.
@@ -402,10 +425,12 @@ pub enum Effort {
 /// share is rendered once: the base (land by controller, this phase's
 /// moves) with the overlay every picture of the map shares (borders,
 /// names: most of the text) composited on it, which every picture of the
-/// same view of the same position shares. Only the top layer (units,
-/// marks, title, legend) is painted for each picture, onto the kept base
-/// itself: the pixels under the top's boxes are saved first and put back
-/// once the PNG is encoded, so one canvas is all a picture needs.
+/// same view of the same position shares, kept as runs of one colour
+/// ([`Flat`], a few MiB, not an 11 MiB canvas). Only the top layer
+/// (units, marks, title, legend) is painted for each picture, a band of
+/// rows at a time onto the base's rows, and each band is taken by the
+/// encoder before the next is painted: no canvas of the whole picture is
+/// ever held (issue 37: `demo`'s peak was that canvas).
 ///
 /// Also returns the encoded rows under the title, for [`png_shared`].
 fn png_of(layers: &svg::Layers, effort: Effort) -> Result<(Vec<u8>, Body), PictureError> {
@@ -413,37 +438,23 @@ fn png_of(layers: &svg::Layers, effort: Effort) -> Result<(Vec<u8>, Body), Pictu
     let top = tree(&layers.top())?;
     // Taken out of the lock while painting, so that pictures drawn on
     // other threads (tests) are not serialised: a thread that finds the
-    // canvases taken draws on canvases of its own.
+    // base taken renders one of its own.
     let mut kept = CANVASES.lock().map(|mut c| std::mem::take(&mut *c)).unwrap_or_default();
-    let mut base = match kept.base.take() {
-        Some((b, o, pixmap)) if b == base_svg && o == overlay_svg => pixmap,
-        // Another view: its canvas is cleared and reused, never a
-        // second one kept beside it.
-        old => {
-            let mut spare = old.map(|(_, _, p)| p);
+    let base = match kept.base.take() {
+        Some((b, o, flat)) if b == base_svg && o == overlay_svg => flat,
+        // Another view: its base replaces the one kept, never kept beside it.
+        _ => {
+            drop(kept.base.take());
             let overlay = match kept.overlay.take() {
                 Some((o, spans)) if o == overlay_svg => spans,
-                _ => {
-                    let tree = tree(&overlay_svg)?;
-                    let mut canvas = cleared(&tree, spare.take())?;
-                    paint(&tree, &mut canvas);
-                    let spans = Arc::new(Spans::of(&canvas));
-                    spare = Some(canvas);
-                    spans
-                }
+                _ => Arc::new(Spans::render(&tree(&overlay_svg)?)?),
             };
-            let tree = tree(&base_svg)?;
-            let mut pixmap = cleared(&tree, spare)?;
-            paint(&tree, &mut pixmap);
-            overlay.composite(&mut pixmap);
+            let flat = Flat::render(&tree(&base_svg)?, &overlay)?;
             kept.overlay = Some((overlay_svg.clone(), overlay));
-            pixmap
+            flat
         }
     };
-    let under = Under::save(&base, &top);
-    paint(&top, &mut base);
-    let png = encode_split(&base, layers.title_rows(), &svg_colours(&layers.text), effort);
-    under.restore(&mut base);
+    let png = png_on(&base, &top, layers, effort);
     if let Ok(mut c) = CANVASES.lock()
         && c.base.is_none()
     {
@@ -453,6 +464,26 @@ fn png_of(layers: &svg::Layers, effort: Effort) -> Result<(Vec<u8>, Body), Pictu
         };
     }
     png
+}
+
+/// The PNG of `top` painted on `base`, a band of rows at a time.
+fn png_on(
+    base: &Flat,
+    top: &resvg::usvg::Tree,
+    layers: &svg::Layers,
+    effort: Effort,
+) -> Result<(Vec<u8>, Body), PictureError> {
+    let mut rows = Rows::new(base.width, layers.title_rows());
+    in_bands(
+        base.width,
+        base.height,
+        |band, y0| {
+            base.fill(band, y0);
+            paint_at(top, band, y0);
+        },
+        |y, px| rows.push(y, px),
+    )?;
+    rows.finish(&svg_colours(&layers.text), effort, base.height)
 }
 
 /// The PNG of a scene's layers, as [`png_of`] draws it; but when the same
@@ -479,13 +510,13 @@ fn png_shared(layers: &svg::Layers, effort: Effort) -> Result<Vec<u8>, PictureEr
 
 /// What is kept between pictures: the composited base of the last view
 /// drawn (keyed by its base and overlay texts, so a changed map or
-/// position never reuses stale pixels), a whole picture, 1600 x 1707 x 4
-/// bytes = 11 MiB, the one canvas there is; and the overlay's painted
-/// pixels (keyed by its text), composited onto each new base without a
-/// canvas of its own. [`release`] gives both back.
+/// position never reuses stale pixels), as runs of one colour (a few MiB
+/// where its canvas would be 1600 x 1707 x 4 bytes = 11 MiB); and the
+/// overlay's painted pixels (keyed by its text), composited onto each new
+/// base. [`release`] gives both back.
 #[derive(Default)]
 struct Canvases {
-    base: Option<(String, String, Pixmap)>,
+    base: Option<(String, String, Flat)>,
     overlay: Option<(String, Arc<Spans>)>,
 }
 
@@ -502,8 +533,8 @@ static HELD: AtomicUsize = AtomicUsize::new(0);
 /// back when the last one is dropped. `run --games` holds one over all its
 /// games, so that games at the same position (a first run opens the same
 /// phase of the same scenario in each) share the base of each view
-/// instead of rendering it again per game: one canvas (11 MiB) stays
-/// resident between the games, beside their password checks.
+/// instead of rendering it again per game: one base (a few MiB of runs)
+/// stays resident between the games, beside their password checks.
 pub struct Hold(());
 
 /// See [`Hold`].
@@ -520,7 +551,7 @@ impl Drop for Hold {
     }
 }
 
-/// Give back the canvas kept between pictures (11 MiB), the overlay's
+/// Give back the base kept between pictures (a few MiB), the overlay's
 /// pixels and the finished and encoded pictures kept for reuse (a few
 /// MiB), unless a [`Hold`] keeps them. For a process that has mailed a
 /// phase's pictures and goes on to other work (the next game, the next
@@ -562,44 +593,59 @@ struct Spans {
 impl Spans {
     const GAP: usize = 16;
 
-    fn of(p: &Pixmap) -> Spans {
-        let w = p.width() as usize;
+    /// The painted pixels of `tree`, rendered a band at a time.
+    fn render(tree: &resvg::usvg::Tree) -> Result<Spans, PictureError> {
+        let size = tree.size().to_int_size();
         let mut out = Spans {
             runs: Vec::new(),
             bytes: Vec::new(),
         };
-        for (y, row) in p.data().chunks_exact(w * 4).enumerate() {
-            let (px, _) = row.as_chunks::<4>();
-            let mut x = 0;
-            while x < w {
-                if px[x][3] == 0 {
-                    x += 1;
-                    continue;
-                }
-                let (first, mut end) = (x, x + 1);
-                while x < w && x < end + Self::GAP {
-                    if px[x][3] != 0 {
-                        end = x + 1;
-                    }
-                    x += 1;
-                }
-                out.runs
-                    .push((y as u32, first as u32, (end - first) as u32, out.bytes.len()));
-                out.bytes.extend_from_slice(&row[first * 4..end * 4]);
-            }
-        }
-        out
+        in_bands(
+            size.width(),
+            size.height(),
+            |band, y0| {
+                band.fill(resvg::tiny_skia::Color::TRANSPARENT);
+                paint_at(tree, band, y0);
+            },
+            |y, px| out.push(y, px),
+        )?;
+        Ok(out)
     }
 
-    /// Composite the runs over `pixmap`, each as tiny-skia composites a
-    /// whole picture (source over, no scaling).
-    fn composite(&self, pixmap: &mut Pixmap) {
+    /// The runs of row `y`, whose pixels are `px`.
+    fn push(&mut self, y: u32, px: &[[u8; 4]]) {
+        let w = px.len();
+        let mut x = 0;
+        while x < w {
+            if px[x][3] == 0 {
+                x += 1;
+                continue;
+            }
+            let (first, mut end) = (x, x + 1);
+            while x < w && x < end + Self::GAP {
+                if px[x][3] != 0 {
+                    end = x + 1;
+                }
+                x += 1;
+            }
+            self.runs
+                .push((y, first as u32, (end - first) as u32, self.bytes.len()));
+            self.bytes.extend(px[first..end].iter().flatten());
+        }
+    }
+
+    /// Composite the runs of the rows `band` holds (from row `y0` of the
+    /// picture) over it, each as tiny-skia composites a whole picture
+    /// (source over, no scaling).
+    fn composite(&self, band: &mut Pixmap, y0: u32) {
         use resvg::tiny_skia::{PixmapPaint, PixmapRef, Transform};
-        for &(y, x, len, at) in &self.runs {
+        let end = y0 + band.height();
+        let first = self.runs.partition_point(|r| r.0 < y0);
+        for &(y, x, len, at) in self.runs[first..].iter().take_while(|r| r.0 < end) {
             if let Some(run) = PixmapRef::from_bytes(&self.bytes[at..at + len as usize * 4], len, 1) {
-                pixmap.draw_pixmap(
+                band.draw_pixmap(
                     x as i32,
-                    y as i32,
+                    (y - y0) as i32,
                     run,
                     &PixmapPaint::default(),
                     Transform::identity(),
@@ -610,82 +656,123 @@ impl Spans {
     }
 }
 
-/// The base's pixels under a top layer's boxes (each element's box with
-/// its stroke, two pixels wider for anti-aliasing), saved before the top
-/// is painted on the base and put back after.
-struct Under {
-    /// (row, first column, length, start in `bytes`), in pixels
-    rows: Vec<(usize, usize, usize, usize)>,
-    bytes: Vec<u8>,
+/// A picture's opaque pixels as runs of one colour, row after row: the
+/// composited base of a view (land, moves, borders, names) is flat fills
+/// with anti-aliased edges, so its runs take a fraction of its canvas.
+struct Flat {
+    width: u32,
+    height: u32,
+    /// Where each row's runs start in `colours` and `lens`.
+    rows: Vec<u32>,
+    colours: Vec<[u8; 4]>,
+    lens: Vec<u16>,
 }
 
-impl Under {
-    const PAD: f32 = 2.0;
-
-    fn save(base: &Pixmap, top: &resvg::usvg::Tree) -> Under {
-        let (w, h) = (base.width() as usize, base.height() as usize);
-        let mut boxes = Vec::new();
-        Self::boxes(top.root(), &mut boxes);
-        let clamp = |v: f32, max: usize| (v.max(0.0) as usize).min(max);
-        let rects: Vec<(usize, usize, usize, usize)> = boxes
-            .iter()
-            .map(|b| {
-                (
-                    clamp((b.left() - Self::PAD).floor(), w),
-                    clamp((b.right() + Self::PAD).ceil(), w),
-                    clamp((b.top() - Self::PAD).floor(), h),
-                    clamp((b.bottom() + Self::PAD).ceil(), h),
-                )
-            })
-            .filter(|&(x0, x1, y0, y1)| x1 > x0 && y1 > y0)
-            .collect();
-        // in a mapping of its own (`crate::big`), given back when the
-        // picture is done, not left in the heap beside the next check
-        let total: usize = rects.iter().map(|&(x0, x1, y0, y1)| (x1 - x0) * (y1 - y0) * 4).sum();
-        let mut out = Under {
-            rows: Vec::new(),
-            bytes: crate::big::vec(total, 0u8),
+impl Flat {
+    /// The base `tree` with `overlay` composited on it, rendered a band at
+    /// a time.
+    fn render(tree: &resvg::usvg::Tree, overlay: &Spans) -> Result<Flat, PictureError> {
+        let size = tree.size().to_int_size();
+        let mut out = Flat {
+            width: size.width(),
+            height: size.height(),
+            rows: Vec::with_capacity(size.height() as usize),
+            colours: Vec::new(),
+            lens: Vec::new(),
         };
-        let mut at = 0;
-        for (x0, x1, y0, y1) in rects {
-            for y in y0..y1 {
-                let (from, len) = ((y * w + x0) * 4, (x1 - x0) * 4);
-                out.rows.push((y, x0, x1 - x0, at));
-                out.bytes[at..at + len].copy_from_slice(&base.data()[from..from + len]);
-                at += len;
-            }
-        }
-        out
+        in_bands(
+            size.width(),
+            size.height(),
+            |band, y0| {
+                band.fill(resvg::tiny_skia::Color::TRANSPARENT);
+                paint_at(tree, band, y0);
+                overlay.composite(band, y0);
+            },
+            |_, px| out.push(px),
+        )?;
+        out.colours.shrink_to_fit();
+        out.lens.shrink_to_fit();
+        Ok(out)
     }
 
-    /// The boxes a group paints in: a group drawn straight onto the
-    /// canvas (no layer of its own: no opacity, clip, mask or filter)
-    /// paints only where its children do, so each child's box counts, not
-    /// the group's (the units' group spans the whole map); anything else
-    /// counts by its box with stroke, or by its layer's box.
-    fn boxes(group: &resvg::usvg::Group, out: &mut Vec<resvg::usvg::Rect>) {
-        use resvg::usvg::Node;
-        for node in group.children() {
-            match node {
-                Node::Group(g) if !g.isolate() => Self::boxes(g, out),
-                Node::Group(g) => out.push(g.abs_layer_bounding_box().to_rect()),
-                other => out.push(other.abs_stroke_bounding_box()),
+    fn push(&mut self, px: &[[u8; 4]]) {
+        self.rows.push(self.colours.len() as u32);
+        let mut i = 0;
+        while i < px.len() {
+            let p = px[i];
+            let mut j = i + 1;
+            while j < px.len() && j - i < usize::from(u16::MAX) && px[j] == p {
+                j += 1;
             }
+            self.colours.push(p);
+            self.lens.push((j - i) as u16);
+            i = j;
         }
     }
 
-    fn restore(self, base: &mut Pixmap) {
-        let w = base.width() as usize;
-        let data = base.data_mut();
-        for (y, x, len, at) in self.rows {
-            let from = (y * w + x) * 4;
-            data[from..from + len * 4].copy_from_slice(&self.bytes[at..at + len * 4]);
+    /// Write the rows from `y0` into `band`, as many as it holds.
+    fn fill(&self, band: &mut Pixmap, y0: u32) {
+        let w = self.width as usize * 4;
+        for (r, row) in band.data_mut().chunks_exact_mut(w).enumerate() {
+            let y = y0 as usize + r;
+            let Some(&from) = self.rows.get(y) else { break };
+            let to = self.rows.get(y + 1).map_or(self.colours.len(), |&t| t as usize);
+            let mut x = 0;
+            for (c, &n) in self.colours[from as usize..to]
+                .iter()
+                .zip(&self.lens[from as usize..to])
+            {
+                for px in row[x..x + n as usize * 4].chunks_exact_mut(4) {
+                    px.copy_from_slice(c);
+                }
+                x += n as usize * 4;
+            }
         }
     }
+}
+
+/// How many rows of a picture are painted at a time: 1600 x 64 x 4 bytes
+/// = 400 KiB, where the whole picture's canvas was 11 MiB.
+const BAND: u32 = 64;
+
+/// Paint a picture `width` x `height` a band of [`BAND`] rows at a time:
+/// `paint` fills the band from row `y0`, then `row` takes each of its rows
+/// in order, before the next band is painted over it.
+fn in_bands(
+    width: u32,
+    height: u32,
+    mut paint: impl FnMut(&mut Pixmap, u32),
+    mut row: impl FnMut(u32, &[[u8; 4]]),
+) -> Result<(), PictureError> {
+    let rows = BAND.min(height);
+    let len = width as usize * rows as usize * 4;
+    let mut band = Pixmap::from_vec(
+        crate::big::vec(len, 0u8),
+        resvg::tiny_skia::IntSize::from_wh(width, rows).ok_or_else(|| PictureError::Render("empty picture".into()))?,
+    )
+    .ok_or_else(|| PictureError::Render("empty picture".into()))?;
+    for y0 in (0..height).step_by(BAND as usize) {
+        paint(&mut band, y0);
+        let (px, _) = band.data().as_chunks::<4>();
+        for (r, line) in px.chunks_exact(width as usize).take((height - y0) as usize).enumerate() {
+            row(y0 + r as u32, line);
+        }
+    }
+    Ok(())
+}
+
+/// Paint `tree` onto `band`, whose first row is row `y0` of the picture:
+/// the picture moved up by `y0` rows.
+fn paint_at(tree: &resvg::usvg::Tree, band: &mut Pixmap, y0: u32) {
+    resvg::render(
+        tree,
+        resvg::tiny_skia::Transform::from_translate(0.0, -(y0 as f32)),
+        &mut band.as_mut(),
+    );
 }
 
 /// The base with the overlay composited on it, on a new canvas (the
-/// whole picture drawn the simple way: what the kept-base path must equal).
+/// whole picture drawn the simple way).
 fn render_under(base_svg: &str, overlay_svg: &str) -> Result<Pixmap, PictureError> {
     let base = tree(base_svg)?;
     let mut pixmap = canvas(&base)?;
@@ -702,19 +789,6 @@ fn render_under(base_svg: &str, overlay_svg: &str) -> Result<Pixmap, PictureErro
         None,
     );
     Ok(pixmap)
-}
-
-/// A transparent canvas of `tree`'s size: `spare` cleared when it has
-/// that size (the same bytes as a new one), else a new one.
-fn cleared(tree: &resvg::usvg::Tree, spare: Option<Pixmap>) -> Result<Pixmap, PictureError> {
-    let size = tree.size().to_int_size();
-    match spare {
-        Some(mut p) if p.width() == size.width() && p.height() == size.height() => {
-            p.fill(resvg::tiny_skia::Color::TRANSPARENT);
-            Ok(p)
-        }
-        _ => canvas(tree),
-    }
 }
 
 /// A process-wide memo of the last `KEEP` values computed, found by an
@@ -790,11 +864,22 @@ struct Colours {
 }
 
 impl Colours {
-    fn of(px: &[[u8; 4]]) -> Colours {
-        let mut c = Colours {
+    fn new() -> Colours {
+        Colours {
             count: vec![0u32; BUCKETS],
             sum: vec![0u64; BUCKETS * 3],
-        };
+        }
+    }
+
+    fn of(px: &[[u8; 4]]) -> Colours {
+        let mut c = Colours::new();
+        c.add(px);
+        c
+    }
+
+    /// Count `px` too.
+    fn add(&mut self, px: &[[u8; 4]]) {
+        let c = self;
         let n = px.len();
         let mut i = 0;
         while i < n {
@@ -811,7 +896,6 @@ impl Colours {
             c.sum[3 * k + 2] += p[2] as u64 * len;
             i = j;
         }
-        c
     }
 
     /// The bucket's pixels as one colour: their mean.
@@ -992,32 +1076,44 @@ fn deflate(
     }
 }
 
-/// Feed `px` to `z` a row at a time, each pixel as its bucket's index in
+/// A row's pixels as runs of one colour bucket, each `bucket << 16 |
+/// length`, appended to `out`.
+fn push_runs(px: &[[u8; 4]], out: &mut Vec<u32>) {
+    let mut i = 0;
+    while i < px.len() {
+        let k = bucket(px[i]);
+        let mut j = i + 1;
+        while j < px.len() && j - i < 0xffff && bucket(px[j]) == k {
+            j += 1;
+        }
+        out.push(((k as u32) << 16) | (j - i) as u32);
+        i = j;
+    }
+}
+
+/// Feed the rows of `runs` (as [`push_runs`] makes them, `width` pixels a
+/// row) to `z` a row at a time, each pixel as its bucket's index in
 /// `index`, each row led by its filter byte (none); returns the check of
 /// the bytes fed.
 fn deflate_rows(
     z: &mut flate2::Compress,
-    px: &[[u8; 4]],
+    runs: &[u32],
     width: usize,
     index: &[u8],
     out: &mut Vec<u8>,
 ) -> Result<Adler, PictureError> {
     let mut adler = Adler::new();
     let mut row = vec![0u8; width + 1];
-    for line in px.chunks(width.max(1)) {
-        let mut i = 0;
-        while i < line.len() {
-            let p = line[i];
-            let mut j = i + 1;
-            while j < line.len() && line[j] == p {
-                j += 1;
-            }
-            row[1 + i..1 + j].fill(index[bucket(p)]);
-            i = j;
+    let mut x = 0;
+    for &r in runs {
+        let n = (r & 0xffff) as usize;
+        row[1 + x..1 + x + n].fill(index[(r >> 16) as usize]);
+        x += n;
+        if x == width {
+            adler = adler.update(&row);
+            deflate(z, &row, out, flate2::FlushCompress::None)?;
+            x = 0;
         }
-        let bytes = &row[..=line.len()];
-        adler = adler.update(bytes);
-        deflate(z, bytes, out, flate2::FlushCompress::None)?;
     }
     Ok(adler)
 }
@@ -1049,16 +1145,17 @@ struct Body {
 
 impl Body {
     fn encode(
-        px: &[[u8; 4]],
+        colours: &Colours,
+        runs: &[u32],
         width: usize,
         reserve: usize,
         exact: &[[u8; 3]],
         effort: Effort,
     ) -> Result<Body, PictureError> {
-        let palette = Palette::of(&Colours::of(px), BODY_COLOURS.min(256 - reserve), exact);
+        let palette = Palette::of(colours, BODY_COLOURS.min(256 - reserve), exact);
         let mut z = flate2::Compress::new(effort.level(), false);
         let mut deflate = Vec::new();
-        let adler = deflate_rows(&mut z, px, width, &palette.index, &mut deflate)?;
+        let adler = deflate_rows(&mut z, runs, width, &palette.index, &mut deflate)?;
         self::deflate(&mut z, &[], &mut deflate, flate2::FlushCompress::Finish)?;
         BODIES_ENCODED.fetch_add(1, Ordering::Relaxed);
         Ok(Body {
@@ -1094,7 +1191,11 @@ fn assemble(title: &[[u8; 4]], body: &Body, width: u32, height: u32) -> Result<V
         Effort::Fast => vec![0x78, 0x01],
         Effort::Balanced => vec![0x78, 0x9c],
     };
-    let adler = deflate_rows(&mut z, title, width as usize, &palette.index, &mut data)?;
+    let mut runs = Vec::new();
+    for row in title.chunks(width.max(1) as usize) {
+        push_runs(row, &mut runs);
+    }
+    let adler = deflate_rows(&mut z, &runs, width as usize, &palette.index, &mut data)?;
     deflate(&mut z, &[], &mut data, flate2::FlushCompress::Sync)?;
     data.extend_from_slice(&body.deflate);
     data.extend_from_slice(&adler.then(body.adler, body.len).0.to_be_bytes());
@@ -1115,8 +1216,7 @@ fn assemble(title: &[[u8; 4]], body: &Body, width: u32, height: u32) -> Result<V
 
 /// An indexed PNG of `pixmap`, whose first `title_rows` rows are a title
 /// band (0: none); also returns the encoded rows under the band, for other
-/// pictures of the same view. Written a row at a time into the compressor,
-/// so no copy of the picture is held beside the canvas.
+/// pictures of the same view.
 fn encode_split(
     pixmap: &Pixmap,
     title_rows: u32,
@@ -1124,12 +1224,56 @@ fn encode_split(
     effort: Effort,
 ) -> Result<(Vec<u8>, Body), PictureError> {
     let (px, _) = pixmap.data().as_chunks::<4>();
-    let width = pixmap.width() as usize;
-    let cut = (title_rows as usize * width).min(px.len());
-    let reserve = if cut > 0 { TITLE_COLOURS } else { 0 };
-    let body = Body::encode(&px[cut..], width, reserve, exact, effort)?;
-    let png = assemble(&px[..cut], &body, pixmap.width(), pixmap.height())?;
-    Ok((png, body))
+    let mut rows = Rows::new(pixmap.width(), title_rows);
+    for (y, line) in px.chunks_exact(pixmap.width() as usize).enumerate() {
+        rows.push(y as u32, line);
+    }
+    rows.finish(exact, effort, pixmap.height())
+}
+
+/// A picture's rows as the encoder takes them, a row at a time, so that
+/// no canvas of the whole picture is needed: the title band's pixels (46
+/// rows), and under it each row as runs of a colour bucket, with the
+/// colours counted for the palette. The runs are what the palette
+/// indexes (a bucket's pixels all take one index), so the PNG is the
+/// one encoded from the whole canvas.
+struct Rows {
+    width: u32,
+    title_rows: u32,
+    title: Vec<[u8; 4]>,
+    colours: Colours,
+    runs: Vec<u32>,
+}
+
+impl Rows {
+    fn new(width: u32, title_rows: u32) -> Rows {
+        Rows {
+            width,
+            title_rows,
+            title: Vec::new(),
+            colours: Colours::new(),
+            runs: Vec::new(),
+        }
+    }
+
+    /// Row `y` (rows come in order), `width` pixels.
+    fn push(&mut self, y: u32, px: &[[u8; 4]]) {
+        if y < self.title_rows {
+            self.title.extend_from_slice(px);
+        } else {
+            self.colours.add(px);
+            push_runs(px, &mut self.runs);
+        }
+    }
+
+    /// The PNG of the `height` rows pushed.
+    fn finish(self, exact: &[[u8; 3]], effort: Effort, height: u32) -> Result<(Vec<u8>, Body), PictureError> {
+        let reserve = if self.title.is_empty() { 0 } else { TITLE_COLOURS };
+        let body = Body::encode(&self.colours, &self.runs, self.width as usize, reserve, exact, effort)?;
+        drop(self.runs);
+        let png = assemble(&self.title, &body, self.width, height)?;
+        Ok((png, body))
+    }
 }
 
 #[cfg(test)]
