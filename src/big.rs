@@ -1,4 +1,4 @@
-//! Buffers of many megabytes (a picture's canvas, argon2's 19 MiB of
+//! Buffers of many megabytes (the runs and bands of a picture, argon2's
 //! blocks) in a memory mapping of their own, given back to the system
 //! when they are dropped.
 //!

@@ -597,8 +597,8 @@ impl Spans {
     fn render(tree: &resvg::usvg::Tree) -> Result<Spans, PictureError> {
         let size = tree.size().to_int_size();
         let mut out = Spans {
-            runs: Vec::new(),
-            bytes: Vec::new(),
+            runs: crate::big::vec(0, (0, 0, 0, 0)),
+            bytes: crate::big::vec(0, 0u8),
         };
         in_bands(
             size.width(),
@@ -659,6 +659,10 @@ impl Spans {
 /// A picture's opaque pixels as runs of one colour, row after row: the
 /// composited base of a view (land, moves, borders, names) is flat fills
 /// with anti-aliased edges, so its runs take a fraction of its canvas.
+/// Like the other buffers of a picture that grow to megabytes (the
+/// overlay's runs, the encoder's rows), each list is in a mapping of its
+/// own (`crate::big`): it never moves as it grows, and is given back
+/// whole, not left in the heap beside the next run's password checks.
 struct Flat {
     width: u32,
     height: u32,
@@ -677,8 +681,8 @@ impl Flat {
             width: size.width(),
             height: size.height(),
             rows: Vec::with_capacity(size.height() as usize),
-            colours: Vec::new(),
-            lens: Vec::new(),
+            colours: crate::big::vec(0, [0u8; 4]),
+            lens: crate::big::vec(0, 0u16),
         };
         in_bands(
             size.width(),
@@ -690,8 +694,6 @@ impl Flat {
             },
             |_, px| out.push(px),
         )?;
-        out.colours.shrink_to_fit();
-        out.lens.shrink_to_fit();
         Ok(out)
     }
 
@@ -1250,9 +1252,9 @@ impl Rows {
         Rows {
             width,
             title_rows,
-            title: Vec::new(),
+            title: crate::big::vec(0, [0u8; 4]),
             colours: Colours::new(),
-            runs: Vec::new(),
+            runs: crate::big::vec(0, 0u32),
         }
     }
 
