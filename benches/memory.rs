@@ -2,8 +2,11 @@
 //! each in a fresh process (this bench runs itself as the child), beside
 //! its baselines measured in the same run: the same child doing nothing
 //! (the floor of a process that has loaded the program), and that floor
-//! plus argon2's block buffer (12 MiB: the deliberate cost of hashing a
-//! password, which `new` must pay once). Target: 40 MB each.
+//! plus argon2's block buffer (7 MiB: the deliberate cost of hashing a
+//! password, which `new` must pay once). Targets: `new` 40 MB (issue 19),
+//! `demo` 32 MB (issue 37). This bench's binary carries the test helpers
+//! and the bench itself, so its floor is above the shipped binary's: the
+//! issue's figure is `target/release/empereur demo` (docs/performance.md).
 //!
 //!     cargo bench --bench memory
 #![allow(clippy::disallowed_methods)] // a benchmark runs processes and reads files
@@ -82,12 +85,13 @@ fn main() {
     let floor = measure("nothing");
     // the block buffer of a new hash (`store::password::params`), in MiB
     let argon2 = f64::from(empereur::store::password::params().unwrap().m_cost()) / 1024.0;
-    for what in ["new", "demo"] {
+    for (what, target_mb) in [("new", 40e6), ("demo", 32e6)] {
         let mib = measure(what);
         println!(
-            "peak memory of {what} (7 players): {mib:.1} MiB; baselines: a process doing nothing {floor:.1} MiB, plus one argon2 buffer {:.1} MiB; target 40 MB = {:.1} MiB",
+            "peak memory of {what} (7 players): {mib:.1} MiB; baselines: a process doing nothing {floor:.1} MiB, plus one argon2 buffer {:.1} MiB; target {:.0} MB = {:.1} MiB",
             floor + argon2,
-            40e6 / (1024.0 * 1024.0)
+            target_mb / 1e6,
+            target_mb / (1024.0 * 1024.0)
         );
     }
 }
