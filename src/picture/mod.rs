@@ -764,13 +764,70 @@ fn in_bands(
 }
 
 /// Paint `tree` onto `band`, whose first row is row `y0` of the picture:
-/// the picture moved up by `y0` rows.
+/// the picture moved up by `y0` rows. Only what reaches the band's rows
+/// is painted (see [`paint_group`]): handing every path of the map to
+/// the rasteriser for every band, which transforms a path's points
+/// before it finds them outside, made a picture painted in bands cost a
+/// fifth more than one painted whole.
 fn paint_at(tree: &resvg::usvg::Tree, band: &mut Pixmap, y0: u32) {
-    resvg::render(
-        tree,
-        resvg::tiny_skia::Transform::from_translate(0.0, -(y0 as f32)),
-        &mut band.as_mut(),
-    );
+    let rows = (y0 as f32, (y0 + band.height()) as f32);
+    let mut band = band.as_mut();
+    if alone(tree.root()) {
+        paint_group(tree.root(), rows, y0, &mut band);
+    } else {
+        resvg::render(
+            tree,
+            resvg::tiny_skia::Transform::from_translate(0.0, -(y0 as f32)),
+            &mut band,
+        );
+    }
+}
+
+/// Whether each of `group`'s children can be painted on its own
+/// ([`resvg::render_node`] paints nothing of a node whose fill has no
+/// area, such as a level line that only a stroke draws).
+fn alone(group: &resvg::usvg::Group) -> bool {
+    group.children().iter().all(|n| n.abs_layer_bounding_box().is_some())
+}
+
+/// Paint `group`'s children that reach `rows` (the first row of the
+/// picture in the band and the first one after it), in order, as
+/// [`resvg::render`] paints them: a group drawn straight onto the canvas
+/// (no layer of its own) is gone into, so that of its children only
+/// those that reach the band are painted; anything else is painted whole
+/// when its box, with two pixels for anti-aliasing, reaches the band.
+fn paint_group(group: &resvg::usvg::Group, rows: (f32, f32), y0: u32, band: &mut resvg::tiny_skia::PixmapMut<'_>) {
+    use resvg::usvg::Node;
+    const PAD: f32 = 2.0;
+    for node in group.children() {
+        let (top, bottom) = match node {
+            Node::Group(g) => (g.abs_layer_bounding_box().top(), g.abs_layer_bounding_box().bottom()),
+            other => (
+                other.abs_stroke_bounding_box().top(),
+                other.abs_stroke_bounding_box().bottom(),
+            ),
+        };
+        if bottom + PAD <= rows.0 || top - PAD >= rows.1 {
+            continue;
+        }
+        if let Node::Group(g) = node
+            && !g.should_isolate()
+            && alone(g)
+        {
+            paint_group(g, rows, y0, band);
+            continue;
+        }
+        let Some(bbox) = node.abs_layer_bounding_box() else {
+            continue;
+        };
+        // `render_node` paints a node moved by its box's corner (onto a
+        // canvas of its own) and without the transforms of the groups
+        // above it: both given back, and the picture moved up by `y0`.
+        let at = resvg::tiny_skia::Transform::from_translate(0.0, -(y0 as f32))
+            .pre_concat(group.abs_transform())
+            .pre_translate(bbox.x(), bbox.y());
+        resvg::render_node(node, at, band);
+    }
 }
 
 /// The base with the overlay composited on it, on a new canvas (the
@@ -1280,7 +1337,62 @@ impl Rows {
 
 #[cfg(test)]
 mod tests {
-    use super::Adler;
+    use super::{Adler, BAND, Pixmap, paint_at, tree};
+
+    /// A band painted with only what reaches it is the band of the
+    /// picture painted whole: shapes across a band's edge, a stroke that
+    /// reaches beyond its shape's box, a level line (a stroke with no
+    /// fill area, which cannot be painted alone), a group with a layer of
+    /// its own (opacity), a moved group, and text with its halo.
+    #[test]
+    fn a_band_paints_what_reaches_it_and_nothing_else() {
+        let shapes = |y: u32| {
+            format!(
+                r##"<rect x="10" y="{a}" width="30" height="{h}" fill="#c33"/>
+<circle cx="80" cy="{c}" r="9" fill="none" stroke="#236" stroke-width="8"/>
+<g transform="translate(5 {b})"><rect x="100" y="0" width="20" height="20" fill="#3a3"/>
+<text x="130" y="12" font-size="14" fill="#111" stroke="#fff" stroke-width="4" paint-order="stroke">Moscow</text></g>
+<g opacity="0.5"><rect x="200" y="{a}" width="40" height="{h}" fill="#00f"/></g>"##,
+                a = y + BAND - 7,
+                h = 11,
+                b = y + 3,
+                c = y + BAND + 6,
+            )
+        };
+        let body: String = [0, BAND, 3 * BAND].map(shapes).concat();
+        for level in [
+            // inside a group: the group is painted whole
+            r##"<g><path d="M 0 150 H 300" stroke="#000" stroke-width="3"/><rect x="1" y="1" width="2" height="2"/></g>"##,
+            // among the root's children: the tree is painted whole
+            r##"<path d="M 0 150 H 300" stroke="#000" stroke-width="3"/>"##,
+        ] {
+            let height = 4 * BAND + 20;
+            let svg = format!(
+                r##"<svg xmlns="http://www.w3.org/2000/svg" width="300" height="{height}">{body}{level}</svg>"##
+            );
+            let tree = tree(&svg).expect("parses");
+            for y0 in (0..height).step_by(BAND as usize) {
+                let (mut culled, mut whole) = (Pixmap::new(300, BAND).unwrap(), Pixmap::new(300, BAND).unwrap());
+                paint_at(&tree, &mut culled, y0);
+                resvg::render(
+                    &tree,
+                    resvg::tiny_skia::Transform::from_translate(0.0, -(y0 as f32)),
+                    &mut whole.as_mut(),
+                );
+                let worst = culled
+                    .data()
+                    .iter()
+                    .zip(whole.data())
+                    .map(|(a, b)| a.abs_diff(*b))
+                    .max()
+                    .unwrap_or(0);
+                // a box moved by a rounding of its corner may shift an
+                // edge's shade by a step; a shape left out differs by all
+                assert!(worst <= 2, "band at row {y0}: a pixel differs by {worst}");
+                assert!(culled.data().iter().any(|&b| b != 0), "band at row {y0} is empty");
+            }
+        }
+    }
 
     #[test]
     fn adler_checks_as_rfc_1950_says_and_combines_as_if_computed_over_the_whole() {
