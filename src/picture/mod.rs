@@ -827,6 +827,8 @@ fn paint_group(group: &resvg::usvg::Group, rows: (f32, f32), y0: u32, band: &mut
             .pre_concat(group.abs_transform())
             .pre_translate(bbox.x(), bbox.y());
         resvg::render_node(node, at, band);
+        #[cfg(test)]
+        tests::PAINTED.with(|n| n.set(n.get() + 1));
     }
 }
 
@@ -1338,6 +1340,12 @@ impl Rows {
 #[cfg(test)]
 mod tests {
     use super::{Adler, BAND, Pixmap, paint_at, tree};
+    use std::cell::Cell;
+
+    thread_local! {
+        /// How many nodes [`super::paint_group`] has painted on this thread.
+        pub(super) static PAINTED: Cell<usize> = const { Cell::new(0) };
+    }
 
     /// A band painted with only what reaches it is the band of the
     /// picture painted whole: shapes across a band's edge, a stroke that
@@ -1359,7 +1367,14 @@ mod tests {
                 c = y + BAND + 6,
             )
         };
-        let body: String = [0, BAND, 3 * BAND].map(shapes).concat();
+        // and two that reach a band by one row only, at its top and at
+        // its foot
+        let edges = format!(
+            r##"<rect x="250" y="{}" width="9" height="11" fill="#a50"/><rect x="270" y="{}" width="9" height="9" fill="#a50"/>"##,
+            2 * BAND - 10,
+            3 * BAND - 1
+        );
+        let body: String = [0, BAND, 3 * BAND].map(shapes).concat() + &edges;
         for level in [
             // inside a group: the group is painted whole
             r##"<g><path d="M 0 150 H 300" stroke="#000" stroke-width="3"/><rect x="1" y="1" width="2" height="2"/></g>"##,
@@ -1371,6 +1386,7 @@ mod tests {
                 r##"<svg xmlns="http://www.w3.org/2000/svg" width="300" height="{height}">{body}{level}</svg>"##
             );
             let tree = tree(&svg).expect("parses");
+            PAINTED.with(|n| n.set(0));
             for y0 in (0..height).step_by(BAND as usize) {
                 let (mut culled, mut whole) = (Pixmap::new(300, BAND).unwrap(), Pixmap::new(300, BAND).unwrap());
                 paint_at(&tree, &mut culled, y0);
@@ -1390,6 +1406,19 @@ mod tests {
                 // edge's shade by a step; a shape left out differs by all
                 assert!(worst <= 2, "band at row {y0}: a pixel differs by {worst}");
                 assert!(culled.data().iter().any(|&b| b != 0), "band at row {y0} is empty");
+            }
+            // Painted one by one where they reach, not every node in
+            // every band (18 nodes x 5 bands = 90): each set of shapes
+            // 8 (the rectangle, the circle and the faded group cross a
+            // band's edge, 2 bands each; the moved group's rectangle and
+            // text 1 each), the two at the edges 2 each, and the group
+            // of the level line 3 (its box spans rows 1 to 152). With a level line among the root's
+            // children the whole tree goes to each band, none one by one.
+            let painted = PAINTED.with(Cell::get);
+            if level.starts_with("<g>") {
+                assert_eq!(painted, 3 * 8 + 2 * 2 + 3, "nodes painted");
+            } else {
+                assert_eq!(painted, 0, "a tree with a level line at its root is painted whole");
             }
         }
     }
