@@ -352,15 +352,7 @@ pub fn png(svg: &str) -> Result<Vec<u8>, PictureError> {
     let tree = tree(svg)?;
     let size = tree.size().to_int_size();
     let mut rows = Rows::new(size.width(), 0);
-    in_bands(
-        size.width(),
-        size.height(),
-        |band, y0| {
-            band.fill(resvg::tiny_skia::Color::TRANSPARENT);
-            paint_at(&tree, band, y0);
-        },
-        |y, px| rows.push(y, px),
-    )?;
+    tree_in_bands(&tree, |_, _| {}, |y, px| rows.push(y, px))?;
     rows.finish(&svg_colours(svg), Effort::Small, size.height())
         .map(|(png, _)| png)
 }
@@ -595,20 +587,11 @@ impl Spans {
 
     /// The painted pixels of `tree`, rendered a band at a time.
     fn render(tree: &resvg::usvg::Tree) -> Result<Spans, PictureError> {
-        let size = tree.size().to_int_size();
         let mut out = Spans {
             runs: crate::big::vec(0, (0, 0, 0, 0)),
             bytes: crate::big::vec(0, 0u8),
         };
-        in_bands(
-            size.width(),
-            size.height(),
-            |band, y0| {
-                band.fill(resvg::tiny_skia::Color::TRANSPARENT);
-                paint_at(tree, band, y0);
-            },
-            |y, px| out.push(y, px),
-        )?;
+        tree_in_bands(tree, |_, _| {}, |y, px| out.push(y, px))?;
         Ok(out)
     }
 
@@ -684,16 +667,7 @@ impl Flat {
             colours: crate::big::vec(0, [0u8; 4]),
             lens: crate::big::vec(0, 0u16),
         };
-        in_bands(
-            size.width(),
-            size.height(),
-            |band, y0| {
-                band.fill(resvg::tiny_skia::Color::TRANSPARENT);
-                paint_at(tree, band, y0);
-                overlay.composite(band, y0);
-            },
-            |_, px| out.push(px),
-        )?;
+        tree_in_bands(tree, |band, y0| overlay.composite(band, y0), |_, px| out.push(px))?;
         Ok(out)
     }
 
@@ -761,6 +735,26 @@ fn in_bands(
         }
     }
     Ok(())
+}
+
+/// [`in_bands`] for a whole tree: each band cleared, the tree painted on
+/// it, then `also` (an overlay composited on it).
+fn tree_in_bands(
+    tree: &resvg::usvg::Tree,
+    mut also: impl FnMut(&mut Pixmap, u32),
+    row: impl FnMut(u32, &[[u8; 4]]),
+) -> Result<(), PictureError> {
+    let size = tree.size().to_int_size();
+    in_bands(
+        size.width(),
+        size.height(),
+        |band, y0| {
+            band.fill(resvg::tiny_skia::Color::TRANSPARENT);
+            paint_at(tree, band, y0);
+            also(band, y0);
+        },
+        row,
+    )
 }
 
 /// Paint `tree` onto `band`, whose first row is row `y0` of the picture:
