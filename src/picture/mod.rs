@@ -1341,6 +1341,36 @@ mod tests {
         pub(super) static PAINTED: Cell<usize> = const { Cell::new(0) };
     }
 
+    /// An overlay kept as its painted runs gives back, composited on a
+    /// band, the pixels of the overlay painted there: in the first band
+    /// and across every band's edge.
+    #[test]
+    fn an_overlay_kept_as_runs_composites_as_it_was_painted() {
+        let svg = format!(
+            r##"<svg xmlns="http://www.w3.org/2000/svg" width="120" height="{h}"><path d="M 3 2 L 110 {h} M 100 1 L 5 {h}" stroke="#345" stroke-width="3" fill="none"/><rect x="40" y="{y}" width="30" height="9" fill="#e22" opacity="0.6"/></svg>"##,
+            h = 3 * BAND + 5,
+            y = BAND - 4,
+        );
+        let tree = tree(&svg).expect("parses");
+        let spans = super::Spans::render(&tree).expect("renders");
+        let height = 3 * BAND + 5;
+        for y0 in (0..height).step_by(BAND as usize) {
+            let (mut kept, mut painted) = (Pixmap::new(120, BAND).unwrap(), Pixmap::new(120, BAND).unwrap());
+            spans.composite(&mut kept, y0);
+            paint_at(&tree, &mut painted, y0);
+            // the rows of the picture (the last band runs past its foot)
+            let rows = (height - y0).min(BAND) as usize * 120 * 4;
+            assert!(
+                painted.data()[..rows].iter().any(|&b| b != 0),
+                "band at row {y0} is empty"
+            );
+            assert!(
+                kept.data()[..rows] == painted.data()[..rows],
+                "band at row {y0} differs"
+            );
+        }
+    }
+
     /// A band painted with only what reaches it is the band of the
     /// picture painted whole: shapes across a band's edge, a stroke that
     /// reaches beyond its shape's box, a level line (a stroke with no
