@@ -260,6 +260,8 @@ impl<'a> Scene<'a> {
     }
 }
 
+/// Test helpers only (`testing`): never in the shipped binary.
+#[cfg(feature = "testing")]
 impl Scene<'_> {
     /// The PNG rendered the simple way, on one canvas of the whole
     /// picture (11 MiB): what the pictures painted in bands of rows must
@@ -827,7 +829,8 @@ fn paint_group(group: &resvg::usvg::Group, rows: (f32, f32), y0: u32, band: &mut
 }
 
 /// The base with the overlay composited on it, on a new canvas (the
-/// whole picture drawn the simple way).
+/// whole picture drawn the simple way, for [`Scene::png_on_one_canvas`]).
+#[cfg(feature = "testing")]
 fn render_under(base_svg: &str, overlay_svg: &str) -> Result<Pixmap, PictureError> {
     let base = tree(base_svg)?;
     let mut pixmap = canvas(&base)?;
